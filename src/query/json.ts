@@ -1,0 +1,158 @@
+/**
+ * JSON values as the Data API sees them: documents, EJSON wrappers ($date, $uuid, $objectId, $binary),
+ * key-order-sensitive equality and dotted paths. Shared by filter, projection, sort and update.
+ * Pure functions only: no storage, no protocol envelopes.
+ */
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+/** A stored document: `_id` first, EJSON wrappers kept as sent. */
+export type Document = JsonObject;
+
+export const EJSON_KEYS = ['$date', '$uuid', '$objectId', '$binary'] as const;
+export type EjsonKey = (typeof EJSON_KEYS)[number];
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The EJSON key of a single-key wrapper object, or undefined for any other value. */
+export function ejsonKeyOf(value: unknown): EjsonKey | undefined {
+  if (!isObject(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return undefined;
+  const key = keys[0] as EjsonKey;
+  return (EJSON_KEYS as readonly string[]).includes(key) ? key : undefined;
+}
+
+export function isDateValue(value: unknown): value is { $date: number } {
+  return ejsonKeyOf(value) === '$date' && typeof (value as JsonObject).$date === 'number';
+}
+
+/**
+ * The value a scalar compares as: `$uuid` and `$objectId` wrappers compare as their bare string
+ * (the Data API indexes them as strings); `$date` stays a wrapper (dates are their own type).
+ */
+export function comparableScalar(value: JsonValue): JsonValue {
+  const key = ejsonKeyOf(value);
+  if (key === '$uuid' || key === '$objectId') return (value as JsonObject)[key] as JsonValue;
+  return value;
+}
+
+/** The Data API's value types, in ascending cross-type sort order. */
+export type ValueKind = 'missing' | 'null' | 'number' | 'string' | 'boolean' | 'date' | 'array' | 'object';
+
+export function kindOf(value: JsonValue | undefined): ValueKind {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'number':
+      return 'number';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'boolean';
+    default: {
+      const key = ejsonKeyOf(value);
+      if (key === '$date') return 'date';
+      if (key === '$uuid' || key === '$objectId') return 'string';
+      return 'object';
+    }
+  }
+}
+
+/**
+ * Exact JSON equality, sensitive to array order and object key order (the Data API hashes
+ * sub-documents in key order). `$uuid`/`$objectId` wrappers equal their bare strings.
+ */
+export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a === null || b === null) return false;
+  const ca = comparableScalar(a);
+  const cb = comparableScalar(b);
+  if (ca !== a || cb !== b) return ca === cb;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEquals(a[i], b[i])) return false;
+    return true;
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i]) return false;
+    if (!jsonEquals(a[ka[i]!], b[kb[i]!])) return false;
+  }
+  return true;
+}
+
+/** Deep copy of a JSON value (documents are copied before they are changed). */
+export function cloneJson<T extends JsonValue>(value: T): T {
+  return structuredClone(value);
+}
+
+/**
+ * Splits a dotted path into segments. `&.` escapes a dot and `&&` an ampersand inside a name;
+ * a lone `&` or an empty segment is invalid (returns undefined).
+ */
+export function splitPath(path: string): string[] | undefined {
+  if (path.length === 0) return undefined;
+  const segments: string[] = [];
+  let current = '';
+  for (let i = 0; i < path.length; i++) {
+    const ch = path[i];
+    if (ch === '&') {
+      const next = path[i + 1];
+      if (next !== '.' && next !== '&') return undefined;
+      current += next;
+      i++;
+    } else if (ch === '.') {
+      if (current.length === 0) return undefined;
+      segments.push(current);
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  if (current.length === 0) return undefined;
+  segments.push(current);
+  return segments;
+}
+
+/** Joins segments back into a path, escaping `.` and `&` inside names. */
+export function joinPath(segments: readonly string[]): string {
+  return segments.map((s) => s.replace(/&/g, '&&').replace(/\./g, '&.')).join('.');
+}
+
+const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
+
+/**
+ * The value at a path by the Data API's rules: object properties by name, array elements only by
+ * a numeric segment. A path never runs through an array implicitly (`items.a` does not reach
+ * `items[0].a`). Returns undefined when missing.
+ */
+export function valueAtPath(doc: JsonValue | undefined, segments: readonly string[]): JsonValue | undefined {
+  let node: JsonValue | undefined = doc;
+  for (const segment of segments) {
+    if (node === undefined || node === null) return undefined;
+    if (Array.isArray(node)) {
+      if (!ARRAY_INDEX.test(segment)) return undefined;
+      node = node[Number(segment)];
+    } else if (typeof node === 'object') {
+      if (ejsonKeyOf(node) !== undefined) return undefined;
+      node = Object.prototype.hasOwnProperty.call(node, segment) ? node[segment] : undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return node;
+}
+
+export function isArrayIndex(segment: string): boolean {
+  return ARRAY_INDEX.test(segment);
+}

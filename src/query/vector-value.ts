@@ -1,0 +1,69 @@
+/**
+ * `$vector` values on the wire: an array of numbers or `{"$binary": base64 of big-endian float32}`.
+ * Decoding validates the shape with the Data API's error codes; encoding keeps the form the caller sent.
+ */
+import { VectorDbError, describeValue } from '../errors/index.js';
+import { isObject, type JsonValue } from './json.js';
+
+export type VectorForm = 'array' | 'binary';
+
+export interface DecodedVector {
+  readonly values: Float32Array;
+  readonly form: VectorForm;
+}
+
+/** Decodes a `$vector` value (document or sort). `null` means "no vector". */
+export function decodeVector(value: JsonValue | undefined): DecodedVector | null {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) {
+    if (value.length === 0) throw VectorDbError.of('SHRED_BAD_VECTOR_SIZE', { reason: 'cannot be empty Array' });
+    const values = new Float32Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const n = value[i];
+      if (typeof n !== 'number' || !Number.isFinite(n)) {
+        throw VectorDbError.of('SHRED_BAD_VECTOR_VALUE', { reason: `element ${i} is ${describeValue(n)}` });
+      }
+      values[i] = n;
+    }
+    return { values, form: 'array' };
+  }
+  if (isObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length !== 1 || keys[0] !== '$binary') {
+      throw VectorDbError.of('SHRED_BAD_DOCUMENT_VECTOR_TYPE', {
+        reason: `the key for the $vector Object must be '$binary', got ${describeValue(keys)}`,
+      });
+    }
+    return { values: decodeBinaryVector(value.$binary), form: 'binary' };
+  }
+  throw VectorDbError.of('SHRED_BAD_VECTOR_VALUE', { reason: `got ${describeValue(value)}` });
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function decodeBinaryVector(encoded: JsonValue | undefined): Float32Array {
+  if (typeof encoded !== 'string' || !BASE64.test(encoded) || encoded.length % 4 !== 0) {
+    throw VectorDbError.of('SHRED_BAD_BINARY_VECTOR_VALUE', { reason: `invalid base64 string ${describeValue(encoded)}` });
+  }
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.length === 0 || bytes.length % 4 !== 0) {
+    throw VectorDbError.of('SHRED_BAD_BINARY_VECTOR_VALUE', {
+      reason: `decoded length ${bytes.length} bytes is not a positive multiple of 4 (float32)`,
+    });
+  }
+  const values = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < values.length; i++) values[i] = bytes.readFloatBE(i * 4);
+  return values;
+}
+
+export function encodeBinaryVector(values: Float32Array | readonly number[]): string {
+  const bytes = Buffer.allocUnsafe(values.length * 4);
+  for (let i = 0; i < values.length; i++) bytes.writeFloatBE(values[i]!, i * 4);
+  return bytes.toString('base64');
+}
+
+/** True when every component is zero: such a vector has no direction (cosine is undefined). */
+export function isZeroVector(values: Float32Array): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i] !== 0) return false;
+  return true;
+}
