@@ -103,6 +103,8 @@ export const ERROR_CODES = {
   UNSUPPORTED_UPDATE_DATA_TYPE: request('UPDATE', 'Unsupported update data type', '${reason}'),
   UNSUPPORTED_UPDATE_OPERATOR_FOR_DOC_ID: request('UPDATE', '_id cannot be updated', "Update operator '${operator}' cannot be used on '_id': the _id field cannot be updated using update operators."),
   UNSUPPORTED_UPDATE_OPERATOR_FOR_VECTOR: request('UPDATE', '$vector update not supported', "Update operator '${operator}' cannot be used on '$vector': only '$set', '$setOnInsert' and '$unset' can."),
+  UNSUPPORTED_UPDATE_OPERATOR_FOR_VECTORIZE: request('UPDATE', '$vectorize update not supported', "Update operator '${operator}' cannot be used on '$vectorize': only '$set', '$setOnInsert' and '$unset' can."),
+  UNSUPPORTED_UPDATE_OPERATOR_FOR_LEXICAL: request('UPDATE', '$lexical update not supported', "Update operator '${operator}' cannot be used on '$lexical': only '$set', '$setOnInsert' and '$unset' can."),
 
   // --- projection ----------------------------------------------------------------------------
   UNSUPPORTED_PROJECTION_PARAM: request('PROJECTION', 'Unsupported projection parameter', 'Unsupported projection parameter: ${reason}.'),

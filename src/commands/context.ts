@@ -1,0 +1,99 @@
+/**
+ * What a command handler receives: the database, the target from the request path, and parsers for the
+ * query parts (filter, sort, projection, update) bound to the target collection's indexing and limits.
+ */
+import { VectorDbError } from '../errors/index.js';
+import type { Collection } from '../engine/collection.js';
+import type { Database } from '../engine/database.js';
+import { parseFilter, type Filter } from '../query/filter.js';
+import { parseProjection, type Projection } from '../query/projection.js';
+import { parseSort, type SortSpec } from '../query/sort.js';
+import { parseUpdate, type Update } from '../query/update.js';
+import type { CommandBody } from './command-body.js';
+import type { CommandResult } from './response.js';
+
+export type CommandLevel = 'database' | 'keyspace' | 'collection';
+
+export interface CommandTarget {
+  readonly keyspace?: string;
+  readonly collection?: string;
+}
+
+export class CommandContext {
+  readonly db: Database;
+  readonly target: CommandTarget;
+
+  constructor(db: Database, target: CommandTarget) {
+    this.db = db;
+    this.target = target;
+  }
+
+  get keyspace(): string {
+    if (this.target.keyspace === undefined) throw new Error('command context has no keyspace');
+    return this.target.keyspace;
+  }
+
+  /** The target keyspace, which must exist. */
+  existingKeyspace(): string {
+    const keyspace = this.keyspace;
+    if (!this.db.hasKeyspace(keyspace)) {
+      throw VectorDbError.of('UNKNOWN_KEYSPACE', { keyspace, known: this.db.listKeyspaces().join(', ') });
+    }
+    return keyspace;
+  }
+
+  collection(): Collection {
+    if (this.target.collection === undefined) throw new Error('command context has no collection');
+    return this.db.collection(this.keyspace, this.target.collection);
+  }
+}
+
+/** A collection command's query parts, parsed against the collection. */
+export class QueryParts {
+  readonly #collection: Collection;
+  readonly #body: CommandBody;
+
+  constructor(collection: Collection, body: CommandBody) {
+    this.#collection = collection;
+    this.#body = body;
+  }
+
+  filter(): Filter {
+    const limits = this.#collection.limits;
+    return parseFilter(this.#body.get('filter'), {
+      isIndexed: this.#collection.isIndexed,
+      maxClauses: limits.maxFilterClauses,
+      maxInValues: limits.maxInValues,
+    });
+  }
+
+  sort(): SortSpec {
+    const sort = parseSort(this.#body.get('sort'), { isIndexed: this.#collection.isIndexed });
+    if (sort.kind === 'vector') {
+      const record = this.#collection.record;
+      if (!record.options.vector) {
+        throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', { keyspace: record.keyspace, collection: record.name });
+      }
+    }
+    return sort;
+  }
+
+  projection(): Projection {
+    return parseProjection(this.#body.get('projection'));
+  }
+
+  update(field = 'update'): Update {
+    const raw = this.#body.get(field);
+    if (raw === undefined) {
+      throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'command.updateClause', value: '`null`', reason: 'must not be null' });
+    }
+    return parseUpdate(raw);
+  }
+}
+
+export type CommandHandler = (body: unknown, ctx: CommandContext) => Promise<CommandResult>;
+
+export interface CommandSpec {
+  readonly level: CommandLevel;
+  readonly run: CommandHandler;
+}

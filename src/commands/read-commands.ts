@@ -1,0 +1,89 @@
+/**
+ * find, findOne, countDocuments and estimatedDocumentCount: option rules of the Data API (limit, skip
+ * only with a regular sort, no pageState with a sort, vector search limits), projection of the results,
+ * `$similarity` and `status.sortVector`.
+ */
+import { VectorDbError } from '../errors/index.js';
+import type { FoundDocument } from '../engine/collection.js';
+import type { JsonObject, JsonValue } from '../query/json.js';
+import type { Projection } from '../query/projection.js';
+import type { SortSpec } from '../query/sort.js';
+import { CommandBody, invalid } from './command-body.js';
+import { QueryParts, type CommandHandler, type CommandSpec } from './context.js';
+
+const find: CommandHandler = async (raw, ctx) => {
+  const body = new CommandBody('find', raw, ['filter', 'projection', 'sort', 'options']);
+  const options = body.options(['limit', 'skip', 'pageState', 'pagingState', 'includeSimilarity', 'includeSortVector']);
+  const collection = ctx.collection();
+  const parts = new QueryParts(collection, body);
+  const filter = parts.filter();
+  const sort = parts.sort();
+  const projection = parts.projection();
+  const limit = options.integer('limit', 1, 'limit should be greater than `0`');
+  const skip = options.integer('skip', 0, 'skip should be greater than or equal to `0`');
+  const pageState = options.string('pageState') ?? options.string('pagingState');
+  const includeSimilarity = options.boolean('includeSimilarity', false);
+  const includeSortVector = options.boolean('includeSortVector', false);
+  if (skip !== undefined && sort.kind === 'none') throw invalid('options.skip', skip, 'skip options should be used with sort clause');
+  if (sort.kind === 'vector') {
+    if (skip !== undefined) throw invalid('options.skip', skip, 'skip options should not be used with vector search');
+    const max = collection.limits.maxVectorSearchLimit;
+    if (limit !== undefined && limit > max) throw invalid('options.limit', limit, `limit options should not be greater than ${max} for vector search`);
+  }
+  if (pageState && sort.kind !== 'none') {
+    throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: "'pageState' is not supported with non-empty sort clause" });
+  }
+  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined });
+  const documents = result.documents.map((found) => project(found, projection, includeSimilarity && sort.kind === 'vector'));
+  return {
+    data: { documents, nextPageState: result.nextPageState },
+    ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),
+  };
+};
+
+const findOne: CommandHandler = async (raw, ctx) => {
+  const body = new CommandBody('findOne', raw, ['filter', 'projection', 'sort', 'options']);
+  const options = body.options(['includeSimilarity', 'includeSortVector']);
+  const parts = new QueryParts(ctx.collection(), body);
+  const filter = parts.filter();
+  const sort = parts.sort();
+  const projection = parts.projection();
+  const includeSimilarity = options.boolean('includeSimilarity', false);
+  const includeSortVector = options.boolean('includeSortVector', false);
+  const found = await ctx.collection().selectOne(filter, sort);
+  return {
+    data: { document: found === null ? null : project(found, projection, includeSimilarity && sort.kind === 'vector') },
+    ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),
+  };
+};
+
+const countDocuments: CommandHandler = async (raw, ctx) => {
+  const body = new CommandBody('countDocuments', raw, ['filter', 'options']);
+  body.noOptions();
+  const collection = ctx.collection();
+  const { count, moreData } = await collection.countDocuments(new QueryParts(collection, body).filter());
+  const status: JsonObject = { count };
+  if (moreData) status.moreData = true;
+  return { status };
+};
+
+const estimatedDocumentCount: CommandHandler = async (raw, ctx) => {
+  new CommandBody('estimatedDocumentCount', raw, ['options']).noOptions();
+  return { status: { count: await ctx.collection().estimatedDocumentCount() } };
+};
+
+/** Applies the projection; `$similarity` goes last when asked for on a vector search. */
+export function project(found: FoundDocument, projection: Projection, withSimilarity: boolean): JsonObject {
+  return projection.apply(found.doc, withSimilarity ? found.similarity : undefined);
+}
+
+function sortVectorOf(sort: SortSpec): JsonValue {
+  return sort.kind === 'vector' ? Array.from(sort.vector) : null;
+}
+
+export const READ_COMMANDS: Record<string, CommandSpec> = {
+  find: { level: 'collection', run: find },
+  findOne: { level: 'collection', run: findOne },
+  countDocuments: { level: 'collection', run: countDocuments },
+  estimatedDocumentCount: { level: 'collection', run: estimatedDocumentCount },
+};

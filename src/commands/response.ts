@@ -1,0 +1,46 @@
+/**
+ * The Data API response envelope `{status?, data?, errors?}` and the one place that builds it.
+ * `data.nextPageState` is always present on multi-document responses; `data.document` on single-document
+ * ones; `data` is dropped whenever there are errors (status may stay, for partial writes).
+ */
+import { VectorDbError, type WireError } from '../errors/index.js';
+import type { JsonObject, JsonValue } from '../query/json.js';
+
+export type ResponseData =
+  | { documents: JsonObject[]; nextPageState: string | null }
+  | { document: JsonObject | null };
+
+export interface CommandResponse {
+  status?: JsonObject;
+  data?: ResponseData;
+  errors?: WireError[];
+}
+
+/** What a command handler returns before the envelope is shaped. */
+export interface CommandResult {
+  readonly status?: JsonObject;
+  readonly data?: ResponseData;
+  readonly errors?: readonly VectorDbError[];
+  readonly warnings?: readonly VectorDbError[];
+}
+
+export function shapeResponse(result: CommandResult): CommandResponse {
+  const response: CommandResponse = {};
+  const status: JsonObject = { ...(result.status ?? {}) };
+  if (result.warnings && result.warnings.length > 0) status.warnings = result.warnings.map((w) => w.toWire() as unknown as JsonValue);
+  if (Object.keys(status).length > 0) response.status = status;
+  const errors = result.errors ?? [];
+  if (errors.length > 0) response.errors = errors.map((e) => e.toWire());
+  else if (result.data !== undefined) response.data = result.data;
+  return response;
+}
+
+/** The envelope of a command that failed as a whole. */
+export function errorResponse(error: VectorDbError): CommandResponse {
+  return { errors: [error.toWire()] };
+}
+
+/** The HTTP status a response goes out with: the first non-200 status among its errors. */
+export function httpStatusOf(errors: readonly VectorDbError[]): number {
+  return errors.find((e) => e.httpStatus !== 200)?.httpStatus ?? 200;
+}

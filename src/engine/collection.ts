@@ -1,0 +1,399 @@
+/**
+ * A collection's operations: select (filter, sort, paging, vector sort), insert, update, replace,
+ * delete and count, with the limits and rules of the engine. Writes run under the collection's mutex
+ * and land as one atomic batch each. Inputs are already parsed (query/); outputs are plain documents:
+ * the command layer shapes envelopes and applies projections.
+ */
+import { VectorDbError } from '../errors/index.js';
+import type { Filter } from '../query/filter.js';
+import { upsertSeed } from '../query/filter.js';
+import { jsonEquals, type Document, type JsonValue } from '../query/json.js';
+import { documentComparator, type SortSpec } from '../query/sort.js';
+import type { Update } from '../query/update.js';
+import type { KvStore } from '../storage/index.js';
+import { type CollectionRecord, indexingPredicate } from './collection-schema.js';
+import { generateId, idKey } from './document-id.js';
+import { DocumentStore, type DocumentChange, type StoredDocument } from './document-store.js';
+import type { Limits } from './limits.js';
+import { Mutex } from './mutex.js';
+import { decodePageState, encodePageState } from './page-state.js';
+import { planCandidates } from './planner.js';
+import { shredDocument, type ShredContext, type ShreddedDocument } from './shredder.js';
+import { VectorSearch } from './vector-search.js';
+
+export interface SelectOptions {
+  readonly filter: Filter;
+  readonly sort: SortSpec;
+  readonly skip?: number;
+  readonly limit?: number;
+  readonly pageState?: string;
+}
+
+export interface FoundDocument {
+  readonly key: string;
+  readonly doc: Document;
+  readonly similarity?: number;
+}
+
+export interface SelectResult {
+  readonly documents: readonly FoundDocument[];
+  readonly nextPageState: string | null;
+}
+
+export type InsertOutcome =
+  | { readonly status: 'OK'; readonly id: JsonValue }
+  | { readonly status: 'ERROR'; readonly id: JsonValue | undefined; readonly error: VectorDbError }
+  | { readonly status: 'SKIPPED'; readonly id: JsonValue | undefined };
+
+export interface UpdateOutcome {
+  readonly matchedCount: number;
+  readonly modifiedCount: number;
+  readonly upsertedId?: JsonValue;
+  readonly before: Document | null;
+  readonly after: Document | null;
+}
+
+export interface UpdateManyOutcome {
+  readonly matchedCount: number;
+  readonly modifiedCount: number;
+  readonly upsertedId?: JsonValue;
+  readonly nextPageState: string | null;
+}
+
+/** What to do with the one document a findOneAnd*, updateOne or deleteOne selects. */
+export type SingleChange =
+  | { readonly kind: 'update'; readonly update: Update; readonly upsert: boolean }
+  | { readonly kind: 'replace'; readonly replacement: Document; readonly upsert: boolean };
+
+export class Collection {
+  readonly record: CollectionRecord;
+  readonly isIndexed: (path: string) => boolean;
+  readonly #store: DocumentStore;
+  readonly #limits: Limits;
+  readonly #mutex = new Mutex();
+  readonly #shred: ShredContext;
+  readonly #vectors: VectorSearch | undefined;
+  #dropped = false;
+
+  constructor(kv: KvStore, record: CollectionRecord, limits: Limits) {
+    this.record = record;
+    this.isIndexed = indexingPredicate(record.options);
+    this.#store = new DocumentStore(kv, record.cid);
+    this.#limits = limits;
+    this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits, isIndexed: this.isIndexed };
+    this.#vectors = record.options.vector ? new VectorSearch(this.#store, record.options.vector.metric) : undefined;
+  }
+
+  get name(): string {
+    return this.record.name;
+  }
+
+  get limits(): Limits {
+    return this.#limits;
+  }
+
+  /** Marks the collection dropped: later calls fail as if it never existed. */
+  markDropped(): void {
+    this.#dropped = true;
+  }
+
+  get dropped(): boolean {
+    return this.#dropped;
+  }
+
+  // ---- reads --------------------------------------------------------------------------------
+
+  /** Finds documents: one page of an unsorted scan, or the single page of a sorted or vector query. */
+  async select(options: SelectOptions): Promise<SelectResult> {
+    const { sort } = options;
+    if (sort.kind === 'vector') return { documents: await this.#vectorSelect(options), nextPageState: null };
+    if (sort.kind === 'fields') {
+      const sorted = await this.#sortedCandidates(options.filter, sort);
+      const skip = options.skip ?? 0;
+      const count = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.pageSize);
+      return { documents: sorted.slice(skip, skip + count), nextPageState: null };
+    }
+    return this.#pagedSelect(options);
+  }
+
+  /** The first document the filter and sort select, or null. */
+  async selectOne(filter: Filter, sort: SortSpec): Promise<FoundDocument | null> {
+    const result = await this.select({ filter, sort, limit: 1 });
+    return result.documents[0] ?? null;
+  }
+
+  async countDocuments(filter: Filter): Promise<{ count: number; moreData: boolean }> {
+    const cap = this.#limits.maxCountDocuments;
+    let count = 0;
+    for await (const _ of this.#matching(filter)) {
+      count++;
+      if (count > cap) return { count: cap, moreData: true };
+    }
+    return { count, moreData: false };
+  }
+
+  async estimatedDocumentCount(): Promise<number> {
+    let count = 0;
+    for await (const _ of this.#store.scanKeys()) count++;
+    return count;
+  }
+
+  async #pagedSelect(options: SelectOptions): Promise<SelectResult> {
+    const state = options.pageState ? decodePageState(options.pageState) : undefined;
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const remaining = limit - (state?.returned ?? 0);
+    const pageSize = Math.min(this.#limits.pageSize, remaining);
+    const documents: FoundDocument[] = [];
+    if (pageSize <= 0) return { documents, nextPageState: null };
+    let more = false;
+    for await (const found of this.#matching(options.filter, state?.after)) {
+      if (documents.length === pageSize) {
+        more = true;
+        break;
+      }
+      documents.push(found);
+    }
+    const returned = (state?.returned ?? 0) + documents.length;
+    const nextPageState = more && returned < limit ? encodePageState({ after: documents.at(-1)!.key, returned }) : null;
+    return { documents, nextPageState };
+  }
+
+  /** Matching documents in key order, after `afterKey`, narrowed by the planner. */
+  async *#matching(filter: Filter, afterKey?: string): AsyncGenerator<StoredDocument> {
+    this.#checkLive();
+    const plan = await planCandidates(filter, {
+      store: this.#store,
+      isIndexed: this.isIndexed,
+      maxCandidates: 100_000,
+    });
+    if (plan.kind === 'scan') {
+      for await (const stored of this.#store.scan(afterKey)) {
+        if (filter.matches(stored.doc)) yield stored;
+      }
+      return;
+    }
+    const keys = afterKey === undefined ? plan.keys : plan.keys.filter((k) => k > afterKey);
+    const batch = 64;
+    for (let i = 0; i < keys.length; i += batch) {
+      const slice = keys.slice(i, i + batch);
+      const docs = await this.#store.getMany(slice);
+      for (let j = 0; j < slice.length; j++) {
+        const doc = docs[j];
+        if (doc && filter.matches(doc)) yield { key: slice[j]!, doc };
+      }
+    }
+  }
+
+  async #sortedCandidates(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>): Promise<FoundDocument[]> {
+    const max = this.#limits.maxSortCandidates;
+    const all: FoundDocument[] = [];
+    for await (const found of this.#matching(filter)) {
+      all.push(found);
+      if (all.length > max) throw VectorDbError.of('OVERLOADED_SORT_ROW_LIMIT', { max });
+    }
+    const compare = documentComparator(sort.fields);
+    return all.sort((a, b) => compare(a.doc, b.doc));
+  }
+
+  async #vectorSelect(options: SelectOptions): Promise<FoundDocument[]> {
+    if (!this.#vectors || options.sort.kind !== 'vector') {
+      throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', { keyspace: this.record.keyspace, collection: this.record.name });
+    }
+    const settings = this.record.options.vector!;
+    const query = options.sort.vector;
+    if (query.length !== settings.dimension) {
+      throw VectorDbError.of('INVALID_VECTOR_LENGTH', { actual: query.length, expected: settings.dimension, collection: this.record.name });
+    }
+    const k = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.maxVectorSearchLimit);
+    const filter = options.filter;
+    const plan = filter.isEmpty ? undefined : await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: 100_000 });
+    const candidateKeys = plan?.kind === 'keys' ? plan.keys : undefined;
+    const accept = filter.isEmpty ? undefined : (doc: Document) => filter.matches(doc);
+    return this.#vectors.search(query, k, candidateKeys, accept);
+  }
+
+  // ---- writes -------------------------------------------------------------------------------
+
+  /** Inserts documents: ordered stops at the first failure (the rest are SKIPPED); unordered tries each. */
+  async insertMany(rawDocuments: readonly unknown[], ordered: boolean): Promise<InsertOutcome[]> {
+    return this.#write(async () => {
+      const outcomes: InsertOutcome[] = [];
+      const accepted: ShreddedDocument[] = [];
+      const seen = new Set<string>();
+      const shredded = rawDocuments.map((raw) => {
+        try {
+          return this.#shredDoc(raw);
+        } catch (error) {
+          return asVectorDbError(error);
+        }
+      });
+      const existing = await this.#store.getMany(shredded.map((s) => (s instanceof VectorDbError ? '\u0000' : s.key)));
+      let failed = false;
+      shredded.forEach((item, i) => {
+        const rawId = (rawDocuments[i] as { _id?: JsonValue } | null)?._id;
+        if (failed && ordered) {
+          outcomes.push({ status: 'SKIPPED', id: item instanceof VectorDbError ? rawId : item.id });
+          return;
+        }
+        if (item instanceof VectorDbError) {
+          failed = true;
+          outcomes.push({ status: 'ERROR', id: rawId, error: item });
+          return;
+        }
+        if (existing[i] !== null || seen.has(item.key)) {
+          failed = true;
+          outcomes.push({ status: 'ERROR', id: item.id, error: alreadyExists(item.id) });
+          return;
+        }
+        seen.add(item.key);
+        accepted.push(item);
+        outcomes.push({ status: 'OK', id: item.id });
+      });
+      await this.#commit(accepted.map((after) => ({ key: after.key, before: null, after })));
+      return outcomes;
+    });
+  }
+
+  /**
+   * Selects one document (filter + sort) and updates, replaces or upserts it: updateOne,
+   * findOneAndUpdate and findOneAndReplace.
+   */
+  async changeOne(filter: Filter, sort: SortSpec, change: SingleChange): Promise<UpdateOutcome> {
+    return this.#write(async () => {
+      const found = await this.selectOne(filter, sort);
+      if (found === null) {
+        if (!change.upsert) return { matchedCount: 0, modifiedCount: 0, before: null, after: null };
+        const created = this.#upsertDocument(filter, change);
+        if (await this.#store.has(created.key)) throw alreadyExists(created.id);
+        await this.#commit([{ key: created.key, before: null, after: created }]);
+        return { matchedCount: 0, modifiedCount: 0, upsertedId: created.id, before: null, after: created.doc };
+      }
+      const next = this.#changed(found.doc, change);
+      if (next === null) return { matchedCount: 1, modifiedCount: 0, before: found.doc, after: found.doc };
+      await this.#commit([{ key: found.key, before: found.doc, after: next }]);
+      return { matchedCount: 1, modifiedCount: 1, before: found.doc, after: next.doc };
+    });
+  }
+
+  /** updateMany: one page of matching documents per call, resumable with the returned page state. */
+  async updateMany(filter: Filter, update: Update, upsert: boolean, pageState: string | undefined): Promise<UpdateManyOutcome> {
+    return this.#write(async () => {
+      const page = await this.#pagedSelect({ filter, sort: { kind: 'none' }, pageState });
+      if (page.documents.length === 0 && upsert && pageState === undefined) {
+        const created = this.#upsertDocument(filter, { kind: 'update', update, upsert });
+        await this.#commit([{ key: created.key, before: null, after: created }]);
+        return { matchedCount: 0, modifiedCount: 0, upsertedId: created.id, nextPageState: null };
+      }
+      const changes: DocumentChange[] = [];
+      for (const found of page.documents) {
+        const next = this.#changed(found.doc, { kind: 'update', update, upsert: false });
+        if (next !== null) changes.push({ key: found.key, before: found.doc, after: next });
+      }
+      await this.#commit(changes);
+      return { matchedCount: page.documents.length, modifiedCount: changes.length, nextPageState: page.nextPageState };
+    });
+  }
+
+  /** Deletes the one document filter + sort select; returns it (findOneAndDelete, deleteOne). */
+  async deleteOne(filter: Filter, sort: SortSpec): Promise<Document | null> {
+    return this.#write(async () => {
+      const found = await this.selectOne(filter, sort);
+      if (found === null) return null;
+      await this.#commit([{ key: found.key, before: found.doc, after: null }]);
+      return found.doc;
+    });
+  }
+
+  /** Deletes up to maxDeleteManyDocuments matches; an empty filter empties the collection (count -1). */
+  async deleteMany(filter: Filter): Promise<{ deletedCount: number; moreData: boolean }> {
+    return this.#write(async () => {
+      if (filter.isEmpty) {
+        await this.#store.clear();
+        this.#vectors?.reset();
+        return { deletedCount: -1, moreData: false };
+      }
+      const max = this.#limits.maxDeleteManyDocuments;
+      const victims: StoredDocument[] = [];
+      let moreData = false;
+      for await (const found of this.#matching(filter)) {
+        if (victims.length === max) {
+          moreData = true;
+          break;
+        }
+        victims.push(found);
+      }
+      await this.#commit(victims.map((v) => ({ key: v.key, before: v.doc, after: null })));
+      return { deletedCount: victims.length, moreData };
+    });
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  #shredDoc(raw: unknown): ShreddedDocument {
+    return shredDocument(raw, this.#shred);
+  }
+
+  /** The new version of a document, or null when the change leaves it as it is. */
+  #changed(doc: Document, change: SingleChange): ShreddedDocument | null {
+    if (change.kind === 'update') {
+      const result = change.update.apply(doc, { isInsert: false, now: Date.now() });
+      if (!result.modified) return null;
+      if (!jsonEquals(result.doc._id, doc._id)) throw VectorDbError.of('UNSUPPORTED_UPDATE_OPERATOR_FOR_DOC_ID', { operator: '$set' });
+      return this.#shredDoc(result.doc);
+    }
+    const replacement = change.replacement;
+    if (replacement._id !== undefined && !jsonEquals(replacement._id, doc._id)) {
+      throw VectorDbError.of('DOCUMENT_REPLACE_DIFFERENT_DOCID', { replacementId: JSON.stringify(replacement._id), documentId: JSON.stringify(doc._id) });
+    }
+    const next = this.#shredDoc({ ...replacement, _id: doc._id });
+    return jsonEquals(next.doc, doc) ? null : next;
+  }
+
+  #upsertDocument(filter: Filter, change: SingleChange): ShreddedDocument {
+    const seed = upsertSeed(filter);
+    if (change.kind === 'update') {
+      const result = change.update.apply(seed, { isInsert: true, now: Date.now() });
+      return this.#shredDoc(result.doc);
+    }
+    const id = seed._id ?? change.replacement._id ?? generateId(this.record.options.defaultId?.type);
+    return this.#shredDoc({ ...change.replacement, _id: id });
+  }
+
+  async #commit(changes: readonly DocumentChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.#store.write(changes, this.#shred, this.#vectors?.hook);
+  }
+
+  #write<T>(fn: () => Promise<T>): Promise<T> {
+    this.#checkLive();
+    return this.#mutex.run(async () => {
+      this.#checkLive();
+      return fn();
+    });
+  }
+
+  #checkLive(): void {
+    if (this.#dropped) {
+      throw VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: this.record.name, keyspace: this.record.keyspace, known: '' });
+    }
+  }
+
+  /** Waits for queued writes (used before close). */
+  async drain(): Promise<void> {
+    await this.#mutex.run(async () => undefined);
+  }
+
+  /** Storage key of an id, for callers that look documents up by id. */
+  static keyOf(id: JsonValue): string {
+    return idKey(id);
+  }
+}
+
+function alreadyExists(id: JsonValue): VectorDbError {
+  return VectorDbError.of('DOCUMENT_ALREADY_EXISTS', { id: JSON.stringify(id) }, { documentIds: [id] });
+}
+
+function asVectorDbError(error: unknown): VectorDbError {
+  if (error instanceof VectorDbError) return error;
+  throw error;
+}

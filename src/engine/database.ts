@@ -1,0 +1,236 @@
+/**
+ * A database: one LevelDB directory holding keyspaces and their collections. Owns the lifecycle
+ * (open -> closing -> closed; use after close is DATABASE_NOT_OPEN), the catalog (kept in memory, written
+ * through), and the collection limit. DDL runs under one mutex; document writes under each collection's.
+ */
+import { VectorDbError } from '../errors/index.js';
+import { KvStore, bytesToString, keys } from '../storage/index.js';
+import { Collection } from './collection.js';
+import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collection-schema.js';
+import { isValidSchemaName, resolveLimits, type Limits } from './limits.js';
+import { Mutex } from './mutex.js';
+
+export const DEFAULT_KEYSPACE = 'default_keyspace';
+
+export interface DatabaseOptions {
+  readonly limits?: Partial<Limits>;
+}
+
+type State = 'open' | 'closing' | 'closed';
+
+export class Database {
+  readonly location: string;
+  readonly limits: Limits;
+  readonly #kv: KvStore;
+  readonly #ddl = new Mutex();
+  readonly #keyspaces = new Set<string>();
+  /** keyspace -> collection name -> live collection */
+  readonly #collections = new Map<string, Map<string, Collection>>();
+  #nextCid: number;
+  #state: State = 'open';
+  #closing: Promise<void> | undefined;
+
+  private constructor(kv: KvStore, limits: Limits, nextCid: number) {
+    this.location = kv.location;
+    this.#kv = kv;
+    this.limits = limits;
+    this.#nextCid = nextCid;
+  }
+
+  /** Opens (creating if needed) the database in `location`. Fails at once with DATABASE_LOCKED if another process has it. */
+  static async open(location: string, options: DatabaseOptions = {}): Promise<Database> {
+    const limits = resolveLimits(options.limits);
+    const kv = await KvStore.open(location);
+    try {
+      const format = await kv.getString(keys.META_FORMAT);
+      if (format !== undefined && Number(format) > keys.FORMAT_VERSION) {
+        throw VectorDbError.of('STORAGE_CORRUPTION', { location, reason: `storage format ${format} is newer than this version of vectordb-local supports (${keys.FORMAT_VERSION}); upgrade vectordb-local.` });
+      }
+      const seq = Number((await kv.getString(keys.META_SEQ)) ?? '0');
+      const db = new Database(kv, limits, seq + 1);
+      await db.#loadCatalog(format === undefined);
+      return db;
+    } catch (error) {
+      await kv.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async #loadCatalog(fresh: boolean): Promise<void> {
+    if (fresh) {
+      await this.#kv.batch([
+        { type: 'put', key: keys.META_FORMAT, value: String(keys.FORMAT_VERSION) },
+        { type: 'put', key: keys.keyspaceKey(DEFAULT_KEYSPACE), value: JSON.stringify({ name: DEFAULT_KEYSPACE }) },
+      ]);
+    }
+    for await (const key of this.#kv.keys({ gte: keys.KEYSPACE_PREFIX, lt: keys.KEYSPACE_PREFIX + keys.HIGH })) {
+      const name = key.slice(keys.KEYSPACE_PREFIX.length);
+      this.#keyspaces.add(name);
+      this.#collections.set(name, new Map());
+    }
+    for await (const [, value] of this.#kv.entries({ gte: keys.COLLECTION_PREFIX, lt: keys.COLLECTION_PREFIX + keys.HIGH })) {
+      const record = JSON.parse(bytesToString(value)) as CollectionRecord;
+      this.#collections.get(record.keyspace)?.set(record.name, new Collection(this.#kv, record, this.limits));
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.#state === 'open';
+  }
+
+  // ---- keyspaces ----------------------------------------------------------------------------
+
+  listKeyspaces(): string[] {
+    this.#checkOpen();
+    return [...this.#keyspaces].sort();
+  }
+
+  hasKeyspace(name: string): boolean {
+    this.#checkOpen();
+    return this.#keyspaces.has(name);
+  }
+
+  /** Creates a keyspace; returns false when it already existed. */
+  async createKeyspace(name: unknown): Promise<boolean> {
+    this.#checkOpen();
+    if (!isValidSchemaName(name, this.limits)) throw badName('Keyspace', name, this.limits);
+    return this.#ddl.run(async () => {
+      if (this.#keyspaces.has(name)) return false;
+      await this.#kv.batch([{ type: 'put', key: keys.keyspaceKey(name), value: JSON.stringify({ name }) }]);
+      this.#keyspaces.add(name);
+      this.#collections.set(name, new Map());
+      return true;
+    });
+  }
+
+  /** Drops a keyspace and all its collections; returns false when it did not exist. */
+  async dropKeyspace(name: string): Promise<boolean> {
+    this.#checkOpen();
+    return this.#ddl.run(async () => {
+      if (!this.#keyspaces.has(name)) return false;
+      for (const collection of this.#collections.get(name)?.values() ?? []) await this.#drop(collection);
+      await this.#kv.batch([{ type: 'del', key: keys.keyspaceKey(name) }]);
+      this.#keyspaces.delete(name);
+      this.#collections.delete(name);
+      return true;
+    });
+  }
+
+  // ---- collections --------------------------------------------------------------------------
+
+  listCollections(keyspace: string): CollectionRecord[] {
+    return [...this.#keyspaceCollections(keyspace).values()].map((c) => c.record).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /**
+   * Creates a collection. Idempotent for an identical definition; a different one is
+   * EXISTING_COLLECTION_DIFFERENT_SETTINGS. Returns false when it already existed.
+   */
+  async createCollection(keyspace: string, name: unknown, rawOptions: unknown): Promise<boolean> {
+    this.#checkOpen();
+    this.#keyspaceCollections(keyspace);
+    if (!isValidSchemaName(name, this.limits)) throw badName('Collection', name, this.limits);
+    const options: CollectionOptions = parseCollectionOptions(rawOptions, this.limits);
+    return this.#ddl.run(async () => {
+      const collections = this.#keyspaceCollections(keyspace);
+      const existing = collections.get(name);
+      if (existing) {
+        if (!sameOptions(existing.record.options, options)) throw VectorDbError.of('EXISTING_COLLECTION_DIFFERENT_SETTINGS', { collection: name });
+        return false;
+      }
+      const count = this.#collectionCount();
+      if (count >= this.limits.maxCollections) {
+        throw VectorDbError.of('TOO_MANY_COLLECTIONS', { collection: name, max: this.limits.maxCollections, count });
+      }
+      const record: CollectionRecord = { cid: this.#nextCid, keyspace, name, options };
+      await this.#kv.batch([
+        { type: 'put', key: keys.META_SEQ, value: String(record.cid) },
+        { type: 'put', key: keys.collectionKey(keyspace, name), value: JSON.stringify(record) },
+      ]);
+      this.#nextCid++;
+      collections.set(name, new Collection(this.#kv, record, this.limits));
+      return true;
+    });
+  }
+
+  /** Deletes a collection and its data; returns false when it did not exist. */
+  async deleteCollection(keyspace: string, name: string): Promise<boolean> {
+    this.#checkOpen();
+    this.#keyspaceCollections(keyspace);
+    return this.#ddl.run(async () => {
+      const collection = this.#collections.get(keyspace)?.get(name);
+      if (!collection) return false;
+      await this.#drop(collection);
+      return true;
+    });
+  }
+
+  /** The live collection, or UNKNOWN_KEYSPACE / UNKNOWN_COLLECTION_OR_TABLE. */
+  collection(keyspace: string, name: string): Collection {
+    const collections = this.#keyspaceCollections(keyspace);
+    const collection = collections.get(name);
+    if (!collection) {
+      throw VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: name, keyspace, known: [...collections.keys()].sort().join(', ') });
+    }
+    return collection;
+  }
+
+  describeCollection(record: CollectionRecord): { name: string; options: ReturnType<typeof describeOptions> } {
+    return { name: record.name, options: describeOptions(record.options) };
+  }
+
+  async #drop(collection: Collection): Promise<void> {
+    const { keyspace, name, cid } = collection.record;
+    collection.markDropped();
+    await collection.drain();
+    // The catalog entry goes first: after a crash mid-clear, the leftover data has no owner and is never read.
+    await this.#kv.batch([{ type: 'del', key: keys.collectionKey(keyspace, name) }]);
+    this.#collections.get(keyspace)?.delete(name);
+    for (const prefix of keys.collectionDataPrefixes(cid)) await this.#kv.clearRange(prefix, prefix + keys.HIGH);
+    await this.#kv.batch([{ type: 'del', key: keys.vectorIndexMetaKey(cid) }]);
+  }
+
+  #collectionCount(): number {
+    let count = 0;
+    for (const collections of this.#collections.values()) count += collections.size;
+    return count;
+  }
+
+  #keyspaceCollections(keyspace: string): Map<string, Collection> {
+    this.#checkOpen();
+    const collections = this.#collections.get(keyspace);
+    if (!collections) {
+      throw VectorDbError.of('UNKNOWN_KEYSPACE', { keyspace, known: [...this.#keyspaces].sort().join(', ') });
+    }
+    return collections;
+  }
+
+  #checkOpen(): void {
+    if (this.#state !== 'open') throw VectorDbError.of('DATABASE_NOT_OPEN', { location: this.location, state: this.#state });
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------------
+
+  /** Finishes queued writes and closes the LevelDB. Idempotent. */
+  close(): Promise<void> {
+    if (this.#closing) return this.#closing;
+    this.#state = 'closing';
+    this.#closing = (async () => {
+      await this.#ddl.run(async () => undefined);
+      for (const collections of this.#collections.values()) {
+        for (const collection of collections.values()) await collection.drain();
+      }
+      await this.#kv.close();
+      this.#state = 'closed';
+    })();
+    return this.#closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+function badName(kind: 'Keyspace' | 'Collection', name: unknown, limits: Limits): VectorDbError {
+  return VectorDbError.of('UNSUPPORTED_SCHEMA_NAME', { kind, name: typeof name === 'string' ? name : JSON.stringify(name), max: limits.maxNameLength });
+}

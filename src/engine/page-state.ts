@@ -1,0 +1,32 @@
+/**
+ * Opaque page states. An unsorted page resumes strictly after the last document key it returned, so a
+ * page never repeats or skips a document that existed throughout, whatever is written in between.
+ */
+import { VectorDbError, describeValue } from '../errors/index.js';
+
+export interface PageState {
+  /** Storage key of the last document returned (or processed). */
+  readonly after: string;
+  /** Documents returned so far, for `limit` as a total cap across pages. */
+  readonly returned: number;
+}
+
+export function encodePageState(state: PageState): string {
+  return Buffer.from(JSON.stringify([state.after, state.returned]), 'utf8').toString('base64url');
+}
+
+export function decodePageState(text: string): PageState {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && Number.isInteger(parsed[1])) {
+      return { after: parsed[0], returned: parsed[1] as number };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', {
+    field: 'pageState',
+    value: describeValue(text, 40),
+    reason: 'not a page state this server handed out; send back the nextPageState of the previous page unchanged',
+  });
+}

@@ -1,0 +1,183 @@
+/**
+ * Filter evaluation: a FilterNode tree becomes a mingo Query whose $and/$or are mingo's and whose
+ * comparisons are our own query operators in a private mingo Context. mingo's built-in comparisons are
+ * never used (they follow MongoDB: null matches missing, paths traverse arrays, ranges look inside arrays).
+ */
+import { Context } from 'mingo/core';
+import { $and, $or } from 'mingo/operators/query/logical';
+import { Query } from 'mingo/query';
+import type { AnyObject, Options } from 'mingo/types';
+import type { ComparisonOp, FilterNode } from './filter.js';
+import { ejsonKeyOf, isObject, jsonEquals, valueAtPath, type Document, type JsonObject, type JsonValue } from './json.js';
+
+type Value = JsonValue | undefined;
+type ValueTest = (value: Value) => boolean;
+
+/** What each of our mingo operators receives: the path is ours to resolve, mingo's selector is only a label. */
+interface Operand {
+  readonly segments: readonly string[];
+  readonly value: JsonValue;
+}
+
+/**
+ * `$eq` / `$in`: a present null only for null; a scalar equals the value or an element of an array at
+ * the path; arrays and sub-documents only by exact (ordered, key-order-sensitive) equality of the whole
+ * value. `$uuid`/`$objectId` compare as their bare strings, `$date` as its own type.
+ */
+function equalsAny(literals: readonly JsonValue[]): ValueTest {
+  const scalars = new Set<JsonValue>();
+  const dates = new Set<JsonValue>();
+  const arrays: JsonValue[] = [];
+  const objects: JsonObject[] = [];
+  let hasNull = false;
+  for (const lit of literals) {
+    if (lit === null) hasNull = true;
+    else if (Array.isArray(lit)) arrays.push(lit);
+    else if (typeof lit !== 'object') scalars.add(lit);
+    else {
+      const key = ejsonKeyOf(lit);
+      if (key === '$date') dates.add(lit.$date!);
+      else if (key === '$uuid' || key === '$objectId') scalars.add(lit[key]!);
+      else objects.push(lit);
+    }
+  }
+  // An atomic value (or array element): strings/numbers/booleans and EJSON wrappers; never null, arrays or objects.
+  const atomHit = (x: JsonValue): boolean => {
+    if (x === null) return false;
+    if (typeof x !== 'object') return scalars.has(x);
+    if (Array.isArray(x)) return false;
+    const key = ejsonKeyOf(x);
+    if (key === '$date') return dates.has(x.$date!);
+    if (key === '$uuid' || key === '$objectId') return scalars.has(x[key]!);
+    return false;
+  };
+  return (v) => {
+    if (v === undefined) return false;
+    if (v === null) return hasNull;
+    if (Array.isArray(v)) {
+      for (const a of arrays) if (jsonEquals(v, a)) return true;
+      for (const element of v) if (atomHit(element)) return true;
+      return false;
+    }
+    if (atomHit(v)) return true;
+    if (typeof v === 'object' && ejsonKeyOf(v) === undefined) {
+      for (const o of objects) if (jsonEquals(v, o)) return true;
+    }
+    return false;
+  };
+}
+
+type RangeKind = 'number' | 'string' | 'boolean' | 'date';
+
+/** The comparable form of a value of one range type; undefined for any other type (arrays included). */
+function rangeKey(v: Value, kind: RangeKind): number | string | undefined {
+  switch (kind) {
+    case 'number':
+      return typeof v === 'number' ? v : Array.isArray(v) && typeof v[0] === 'number' ? v[0] : undefined;
+    case 'boolean':
+      return typeof v === 'boolean' ? Number(v) : undefined; // false < true
+    case 'string': {
+      if (typeof v === 'string') return v;
+      const key = isObject(v) ? ejsonKeyOf(v) : undefined;
+      return key === '$uuid' || key === '$objectId' ? ((v as JsonObject)[key] as string) : undefined;
+    }
+    case 'date': {
+      if (!isObject(v) || ejsonKeyOf(v) !== '$date') return undefined;
+      return typeof v.$date === 'number' ? v.$date : undefined;
+    }
+  }
+}
+
+/** Ranges compare only values of the literal's type at exactly the path (JS `<` on strings is UTF-16 order). */
+function range(op: '$gt' | '$gte' | '$lt' | '$lte', literal: JsonValue): ValueTest {
+  let kind: RangeKind;
+  if (typeof literal === 'number') kind = 'number';
+  else if (typeof literal === 'boolean') kind = 'boolean';
+  else if (typeof literal === 'string') kind = 'string';
+  else kind = ejsonKeyOf(literal) === '$date' ? 'date' : 'string';
+  const target = rangeKey(literal, kind)!;
+  switch (op) {
+    case '$gt':
+      return (v) => { const x = rangeKey(v, kind); return x !== undefined && x > target; };
+    case '$gte':
+      return (v) => { const x = rangeKey(v, kind); return x !== undefined && x >= target; };
+    case '$lt':
+      return (v) => { const x = rangeKey(v, kind); return x !== undefined && x < target; };
+    case '$lte':
+      return (v) => { const x = rangeKey(v, kind); return x !== undefined && x <= target; };
+  }
+}
+
+/**
+ * `$all`: every value is "contained": an element of the array at the path (objects and arrays as
+ * elements allowed), or equal to an atomic (non-array, non-sub-document) value there.
+ */
+function containsAll(literals: readonly JsonValue[]): ValueTest {
+  return (v) => {
+    if (v === undefined) return false;
+    if (Array.isArray(v)) return literals.every((lit) => v.some((element) => jsonEquals(element, lit)));
+    if (isObject(v) && ejsonKeyOf(v) === undefined) return false;
+    return literals.every((lit) => jsonEquals(v, lit));
+  };
+}
+
+const not = (test: ValueTest): ValueTest => (v) => !test(v);
+const isSpecialField = (segments: readonly string[]): boolean =>
+  segments.length === 1 && (segments[0] === '$vector' || segments[0] === '$vectorize');
+
+const BUILDERS: Readonly<Record<ComparisonOp, (value: JsonValue, segments: readonly string[]) => ValueTest>> = {
+  $eq: (value) => equalsAny([value]),
+  $ne: (value) => not(equalsAny([value])), // missing fields match
+  $in: (value) => equalsAny(value as JsonValue[]),
+  $nin: (value) => not(equalsAny(value as JsonValue[])),
+  $gt: (value) => range('$gt', value),
+  $gte: (value) => range('$gte', value),
+  $lt: (value) => range('$lt', value),
+  $lte: (value) => range('$lte', value),
+  $exists: (value, segments) => {
+    // `$vector: null` means "no vector" (data-api-protocol.md 4.3), so it does not exist.
+    if (isSpecialField(segments)) return (v) => (v !== undefined && v !== null) === value;
+    return (v) => (v !== undefined) === value;
+  },
+  $all: (value) => containsAll(value as JsonValue[]),
+  $notAll: (value) => not(containsAll(value as JsonValue[])),
+  $size: (value) => (v) => Array.isArray(v) && v.length === value,
+  $sizeNe: (value) => (v) => Array.isArray(v) && v.length !== value,
+};
+
+type QueryOps = NonNullable<NonNullable<Parameters<typeof Context.init>[0]>['query']>;
+type MingoQueryOp = QueryOps[`$${string}`];
+
+function mingoOperator(build: (value: JsonValue, segments: readonly string[]) => ValueTest): MingoQueryOp {
+  return (_selector: string, operand: unknown, _options: Options) => {
+    const { segments, value } = operand as Operand;
+    const test = build(value, segments);
+    return (doc: AnyObject) => test(valueAtPath(doc as JsonObject, segments));
+  };
+}
+
+const queryOps: QueryOps = { $and, $or };
+for (const [name, build] of Object.entries(BUILDERS)) queryOps[name as ComparisonOp] = mingoOperator(build);
+const CONTEXT = Context.init({ query: queryOps });
+
+/** mingo rejects `$`-prefixed field keys, and ours are only labels, so `$vector` gets a prefix. */
+const label = (path: string): string => (path.startsWith('$') ? `#${path}` : path);
+
+function toCondition(node: FilterNode): AnyObject {
+  switch (node.kind) {
+    case 'and':
+      return { $and: node.children.map(toCondition) };
+    case 'or':
+      return { $or: node.children.map(toCondition) };
+    case 'compare': {
+      const operand: Operand = { segments: node.segments, value: node.value };
+      return { [label(node.path)]: { [node.op]: operand } };
+    }
+  }
+}
+
+/** Compiles the tree once; the returned test runs per candidate document. */
+export function compileFilter(root: FilterNode): (doc: Document) => boolean {
+  const query = new Query(toCondition(root), { context: CONTEXT });
+  return (doc) => query.test(doc);
+}

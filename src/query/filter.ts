@@ -1,0 +1,122 @@
+/**
+ * Data API filters: parses a filter clause once into a frozen FilterNode tree ($not pushed down) and a
+ * compiled matcher, plus the `_id` lookup and upsert seed the engine needs. Parsing lives in
+ * filter-parse.ts, evaluation (mingo with Data API operators) in filter-eval.ts. No storage access.
+ */
+import { compileFilter } from './filter-eval.js';
+import { parseFilterTree, type SeedClause } from './filter-parse.js';
+import { cloneJson, isObject, type Document, type JsonObject, type JsonValue } from './json.js';
+
+/**
+ * Comparison operators after parsing. `$notAll` and `$sizeNe` only come out of `$not` inversion:
+ * `$notAll` = NOT(contains every value), i.e. "misses at least one" (the Data API ORs its NOT_CONTAINS
+ * conditions); `$sizeNe` = the value IS an array whose length differs (non-arrays never match, just as
+ * inverted ranges never match missing fields).
+ */
+export type ComparisonOp =
+  | '$eq'
+  | '$ne'
+  | '$in'
+  | '$nin'
+  | '$gt'
+  | '$gte'
+  | '$lt'
+  | '$lte'
+  | '$exists'
+  | '$all'
+  | '$notAll'
+  | '$size'
+  | '$sizeNe';
+
+export type FilterNode =
+  | { readonly kind: 'and'; readonly children: readonly FilterNode[] }
+  | { readonly kind: 'or'; readonly children: readonly FilterNode[] }
+  | {
+      readonly kind: 'compare';
+      /** The path as written (escaped form, e.g. `a&.b.c`). */
+      readonly path: string;
+      /** The unescaped segments of `path`. */
+      readonly segments: readonly string[];
+      readonly op: ComparisonOp;
+      readonly value: JsonValue;
+    };
+
+export interface FilterOptions {
+  /** False when the collection's indexing (deny/allow) excludes the path: filtering on it is FILTER_PATH_UNINDEXED (for _id: only $eq/$in allowed, else FILTER_ID_NOT_INDEXED). */
+  isIndexed(path: string): boolean;
+  /** Default 64 -> FILTER_FIELDS_LIMIT_VIOLATION. */
+  maxClauses?: number;
+  /** Default 100 values per `$in`/`$nin`. */
+  maxInValues?: number;
+}
+
+export interface Filter {
+  /** Always an `and` node; `$not` already pushed down by inverting operators (De Morgan); frozen. */
+  readonly root: FilterNode;
+  /** True when the filter has no comparison at all (null / undefined / `{}`, or only empty groups): matches everything. */
+  readonly isEmpty: boolean;
+  /**
+   * The ids of the single `_id` clause when it is `$eq` (one id) or `$in` (its list, possibly empty) at
+   * root level (possibly inside a root `$and`), for direct lookups. Values as written: `$uuid`/`$objectId`
+   * wrappers are kept (they equal their bare strings). `matches()` must still be applied.
+   */
+  readonly idLookup: readonly JsonValue[] | undefined;
+  matches(doc: Document): boolean;
+}
+
+export const DEFAULT_MAX_FILTER_CLAUSES = 64;
+export const DEFAULT_MAX_IN_VALUES = 100;
+
+const seeds = new WeakMap<Filter, readonly SeedClause[]>();
+
+/**
+ * Parses and compiles a filter clause.
+ * @throws VectorDbError with the Data API's FILTER_* codes (or SHRED_BAD_DOCID_* for bad `_id` literals).
+ * @example parseFilter({ age: { $gte: 21 }, tags: 'a' }, { isIndexed: () => true }).matches(doc)
+ */
+export function parseFilter(raw: unknown, options: FilterOptions): Filter {
+  const { root, seed } = parseFilterTree(raw, options);
+  const isEmpty = root.kind === 'and' && root.children.length === 0;
+  const test = isEmpty ? () => true : compileFilter(root);
+  const filter: Filter = Object.freeze({
+    root,
+    isEmpty,
+    idLookup: findIdLookup(root),
+    matches: (doc: Document) => test(doc),
+  });
+  seeds.set(filter, seed);
+  return filter;
+}
+
+/**
+ * Root-level equality clauses (implicit AND, not inside `$or`/`$and`) that seed a document created by
+ * an upsert: `_id` first, dotted paths become nested objects; a clause whose parent is not an object
+ * in the seed so far is skipped. Returns a fresh object on each call.
+ */
+export function upsertSeed(filter: Filter): JsonObject {
+  const clauses = seeds.get(filter) ?? [];
+  const doc: JsonObject = {};
+  const ordered = [...clauses.filter((c) => c.path === '_id'), ...clauses.filter((c) => c.path !== '_id')];
+  for (const { segments, value } of ordered) {
+    let node: JsonObject | undefined = doc;
+    for (let i = 0; i < segments.length - 1 && node !== undefined; i++) {
+      const key = segments[i]!;
+      if (!Object.prototype.hasOwnProperty.call(node, key)) node[key] = {};
+      const next: JsonValue | undefined = node[key];
+      node = isObject(next) ? next : undefined;
+    }
+    const last = segments[segments.length - 1]!;
+    if (node !== undefined && !Object.prototype.hasOwnProperty.call(node, last)) node[last] = cloneJson(value);
+  }
+  return doc;
+}
+
+function findIdLookup(root: FilterNode): readonly JsonValue[] | undefined {
+  if (root.kind !== 'and') return undefined;
+  for (const child of root.children) {
+    if (child.kind !== 'compare' || child.path !== '_id') continue;
+    if (child.op === '$eq') return Object.freeze([child.value]);
+    if (child.op === '$in') return child.value as readonly JsonValue[];
+  }
+  return undefined;
+}

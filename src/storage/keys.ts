@@ -1,0 +1,103 @@
+/**
+ * The on-disk key layout of a database (one LevelDB per database). These prefixes and encodings are
+ * persisted: never change a value; retire a prefix by leaving it reserved. See docs/storage-format.md.
+ *
+ *   meta:format                               -> format version
+ *   meta:seq                                  -> last collection number handed out
+ *   ks:<keyspace>                             -> keyspace record (JSON)
+ *   coll:<keyspace>\0<collection>             -> collection record (JSON, holds its number <cid>)
+ *   doc:<cid>\0<docKey>                       -> document JSON, exactly as stored
+ *   idx:<cid>\0<path>\0<typed value>\0<docKey> -> '' (secondary index entry)
+ *   vec:<cid>\0<label>                        -> docKey\0 + float32 little-endian vector bytes
+ *   vlab:<cid>\0<docKey>                      -> label (decimal)
+ *   vidx:<cid>\0<chunk>                       -> chunks of the persisted HNSW index file
+ *   vmeta:<cid>                               -> HNSW index metadata (JSON)
+ */
+
+export const FORMAT_VERSION = 1;
+export const SEP = '\u0000';
+/** Sorts after every key that starts with the same prefix: U+10FFFF is the largest UTF-8 sequence. */
+export const HIGH = '\u{10FFFF}';
+
+export const META_FORMAT = 'meta:format';
+export const META_SEQ = 'meta:seq';
+
+export const keyspaceKey = (keyspace: string): string => `ks:${keyspace}`;
+export const KEYSPACE_PREFIX = 'ks:';
+
+export const collectionKey = (keyspace: string, collection: string): string => `coll:${keyspace}${SEP}${collection}`;
+export const COLLECTION_PREFIX = 'coll:';
+export const collectionPrefix = (keyspace: string): string => `coll:${keyspace}${SEP}`;
+
+/** Collection numbers are fixed-width so one collection's keys never interleave with another's. */
+export const cidText = (cid: number): string => cid.toString(36).padStart(6, '0');
+
+export const docPrefix = (cid: number): string => `doc:${cidText(cid)}${SEP}`;
+export const docKey = (cid: number, key: string): string => docPrefix(cid) + key;
+
+export const indexPrefix = (cid: number): string => `idx:${cidText(cid)}${SEP}`;
+export const indexPathPrefix = (cid: number, path: string): string => `${indexPrefix(cid)}${path}${SEP}`;
+
+export const vectorPrefix = (cid: number): string => `vec:${cidText(cid)}${SEP}`;
+export const labelText = (label: number): string => label.toString(16).padStart(8, '0');
+export const vectorKey = (cid: number, label: number): string => vectorPrefix(cid) + labelText(label);
+export const vectorLabelPrefix = (cid: number): string => `vlab:${cidText(cid)}${SEP}`;
+export const vectorLabelKey = (cid: number, key: string): string => vectorLabelPrefix(cid) + key;
+export const vectorIndexChunkPrefix = (cid: number): string => `vidx:${cidText(cid)}${SEP}`;
+export const vectorIndexMetaKey = (cid: number): string => `vmeta:${cidText(cid)}`;
+
+/** Every prefix that holds a collection's data (dropped together with it). */
+export function collectionDataPrefixes(cid: number): string[] {
+  return [docPrefix(cid), indexPrefix(cid), vectorPrefix(cid), vectorLabelPrefix(cid), vectorIndexChunkPrefix(cid)];
+}
+
+/**
+ * Order-preserving encoding of an indexed scalar: a type tag (the Data API's cross-type order:
+ * null < number < string < boolean < date) followed by the value.
+ */
+export type IndexScalar =
+  | { readonly type: 'null' }
+  | { readonly type: 'number'; readonly value: number }
+  | { readonly type: 'string'; readonly value: string }
+  | { readonly type: 'boolean'; readonly value: boolean }
+  | { readonly type: 'date'; readonly value: number }
+  | { readonly type: 'hash'; readonly value: string };
+
+export const TYPE_TAG = { null: '1', number: '2', string: '3', boolean: '4', date: '5', hash: '6' } as const;
+
+export function encodeIndexScalar(scalar: IndexScalar): string {
+  switch (scalar.type) {
+    case 'null':
+      return TYPE_TAG.null;
+    case 'number':
+      return TYPE_TAG.number + encodeNumber(scalar.value);
+    case 'string':
+      return TYPE_TAG.string + escapeString(scalar.value);
+    case 'boolean':
+      return TYPE_TAG.boolean + (scalar.value ? '1' : '0');
+    case 'date':
+      return TYPE_TAG.date + encodeNumber(scalar.value);
+    case 'hash':
+      return TYPE_TAG.hash + scalar.value;
+  }
+}
+
+/** Float64 as 16 hex digits whose string order is numeric order (sign bit flipped, negatives inverted). */
+export function encodeNumber(value: number): string {
+  const buffer = Buffer.allocUnsafe(8);
+  buffer.writeDoubleBE(value === 0 ? 0 : value); // -0 and 0 are equal
+  if (buffer[0]! & 0x80) {
+    for (let i = 0; i < 8; i++) buffer[i] = ~buffer[i]! & 0xff;
+  } else {
+    buffer[0] = buffer[0]! | 0x80;
+  }
+  return buffer.toString('hex');
+}
+
+/**
+ * Keeps string order while freeing U+0000 for the separator: U+0000 -> U+0001 U+0001 and
+ * U+0001 -> U+0001 U+0002. Both stay below every other character, so order is preserved.
+ */
+export function escapeString(value: string): string {
+  return /[\u0000\u0001]/.test(value) ? value.replace(/[\u0000\u0001]/g, (ch) => (ch === '\u0000' ? '\u0001\u0001' : '\u0001\u0002')) : value;
+}

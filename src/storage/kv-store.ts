@@ -1,0 +1,152 @@
+/**
+ * The key-value contract the engine uses, over abstract-level (classic-level on disk).
+ * Owns opening, closing and error mapping: nothing above storage/ sees LEVEL_* codes or classic-level.
+ * Keys are UTF-8 strings (see keys.ts); values are strings (JSON) or bytes (vectors, index files).
+ */
+import { ClassicLevel } from 'classic-level';
+import { VectorDbError } from '../errors/index.js';
+
+export type KvValue = string | Uint8Array;
+
+export type KvOperation =
+  | { readonly type: 'put'; readonly key: string; readonly value: KvValue }
+  | { readonly type: 'del'; readonly key: string };
+
+export interface KvRange {
+  readonly gte?: string;
+  readonly gt?: string;
+  readonly lt?: string;
+  readonly lte?: string;
+  readonly reverse?: boolean;
+  readonly limit?: number;
+}
+
+export class KvStore {
+  readonly location: string;
+  #db: ClassicLevel<string, Uint8Array>;
+
+  private constructor(location: string, db: ClassicLevel<string, Uint8Array>) {
+    this.location = location;
+    this.#db = db;
+  }
+
+  /** Opens (creating if needed) the LevelDB at `location`. Fails at once if another process holds it. */
+  static async open(location: string): Promise<KvStore> {
+    const db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view' });
+    try {
+      await db.open({ createIfMissing: true });
+    } catch (error) {
+      throw mapLevelError(error, location);
+    }
+    return new KvStore(location, db);
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    return this.#call(() => this.#db.get(key));
+  }
+
+  async getString(key: string): Promise<string | undefined> {
+    const value = await this.get(key);
+    return value === undefined ? undefined : Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+  }
+
+  async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    if (keys.length === 0) return [];
+    return this.#call(() => this.#db.getMany(keys as string[]));
+  }
+
+  /** Writes all operations atomically: after a crash either all are there or none. */
+  async batch(operations: readonly KvOperation[]): Promise<void> {
+    if (operations.length === 0) return;
+    const ops = operations.map((op) =>
+      op.type === 'put' ? { type: 'put' as const, key: op.key, value: toBytes(op.value) } : op,
+    );
+    await this.#call(() => this.#db.batch(ops));
+  }
+
+  /** Iterates [key, value] pairs in key order over a range. */
+  async *entries(range: KvRange): AsyncGenerator<[string, Uint8Array]> {
+    const iterator = this.#db.iterator(range);
+    try {
+      while (true) {
+        const chunk = await this.#call(() => iterator.nextv(256));
+        if (chunk.length === 0) return;
+        for (const entry of chunk) yield entry;
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  /** Iterates keys only (cheaper than entries). */
+  async *keys(range: KvRange): AsyncGenerator<string> {
+    const iterator = this.#db.keys(range);
+    try {
+      while (true) {
+        const chunk = await this.#call(() => iterator.nextv(1024));
+        if (chunk.length === 0) return;
+        yield* chunk;
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  /** Deletes every key in [gte, lt) in batches (used to drop a collection or empty it). */
+  async clearRange(gte: string, lt: string): Promise<void> {
+    await this.#call(() => this.#db.clear({ gte, lt }));
+  }
+
+  async close(): Promise<void> {
+    await this.#call(() => this.#db.close());
+  }
+
+  async #call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw mapLevelError(error, this.location);
+    }
+  }
+}
+
+export function toBytes(value: KvValue): Uint8Array {
+  return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
+}
+
+export function bytesToString(value: Uint8Array): string {
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+}
+
+function levelCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  const codes: string[] = [];
+  while (current instanceof Error) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    current = current.cause;
+  }
+  // The innermost specific code wins (LEVEL_DATABASE_NOT_OPEN wraps LEVEL_LOCKED).
+  return codes.find((c) => c === 'LEVEL_LOCKED' || c === 'LEVEL_CORRUPTION' || c === 'LEVEL_IO_ERROR') ?? codes[0];
+}
+
+/** Maps classic-level failures to our codes, keeping the original as `cause`. */
+export function mapLevelError(error: unknown, location: string): Error {
+  if (error instanceof VectorDbError) return error;
+  const code = levelCode(error);
+  const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+  switch (code) {
+    case 'LEVEL_LOCKED':
+      return VectorDbError.of('DATABASE_LOCKED', { location }, { cause: error });
+    case 'LEVEL_CORRUPTION':
+      return VectorDbError.of('STORAGE_CORRUPTION', { location, reason }, { cause: error });
+    case 'LEVEL_IO_ERROR':
+      if (/lock/i.test(reason)) return VectorDbError.of('DATABASE_LOCKED', { location }, { cause: error });
+      return VectorDbError.of('STORAGE_IO_ERROR', { location, reason }, { cause: error });
+    case 'LEVEL_DATABASE_NOT_OPEN':
+      if (/lock/i.test(reason)) return VectorDbError.of('DATABASE_LOCKED', { location }, { cause: error });
+      return VectorDbError.of('DATABASE_NOT_OPEN', { location, state: 'not open' }, { cause: error });
+    default:
+      return error instanceof Error ? error : new Error(String(error));
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * EmbeddedTransport: runs commands in-process on a database directory, without a JSON round trip.
+ * Databases are shared by every transport of the process that opens the same directory (reference
+ * counted), so two VectorDB objects on one directory work; another process gets DATABASE_LOCKED.
+ */
+import { realpathSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { executeCommand, type CommandResponse, type CommandTarget } from '../commands/index.js';
+import { Database, type DatabaseOptions } from '../engine/database.js';
+import type { JsonObject } from '../query/json.js';
+import { VectorDbError } from '../errors/index.js';
+import type { Transport } from './transport.js';
+
+interface SharedDatabase {
+  readonly opening: Promise<Database>;
+  users: number;
+}
+
+const shared = new Map<string, SharedDatabase>();
+
+/** Resolves a directory path or `file:` URL to an absolute directory path. */
+export function resolveDirectory(endpoint: string): string {
+  const dir = endpoint.startsWith('file:') ? fileURLToPath(endpoint) : endpoint;
+  return path.resolve(dir);
+}
+
+async function acquire(directory: string, options: DatabaseOptions): Promise<Database> {
+  await mkdir(directory, { recursive: true });
+  const key = realpathSync(directory);
+  let entry = shared.get(key);
+  if (!entry) {
+    const opening = Database.open(key, options);
+    entry = { opening, users: 0 };
+    shared.set(key, entry);
+    opening.catch(() => shared.delete(key));
+  }
+  entry.users++;
+  try {
+    return await entry.opening;
+  } catch (error) {
+    entry.users--;
+    throw error;
+  }
+}
+
+async function release(db: Database): Promise<void> {
+  const entry = shared.get(db.location);
+  if (!entry) return;
+  entry.users--;
+  if (entry.users === 0) {
+    shared.delete(db.location);
+    await db.close();
+  }
+}
+
+export class EmbeddedTransport implements Transport {
+  readonly endpoint: string;
+  readonly #options: DatabaseOptions;
+  #db: Promise<Database> | undefined;
+  #closed = false;
+
+  constructor(directory: string, options: DatabaseOptions = {}) {
+    this.endpoint = resolveDirectory(directory);
+    this.#options = options;
+  }
+
+  /** The open database (opened on first use). */
+  database(): Promise<Database> {
+    if (this.#closed) {
+      return Promise.reject(VectorDbError.of('DATABASE_NOT_OPEN', { location: this.endpoint, state: 'closed' }));
+    }
+    this.#db ??= acquire(this.endpoint, this.#options).catch((error: unknown) => {
+      this.#db = undefined;
+      throw error;
+    });
+    return this.#db;
+  }
+
+  async connect(): Promise<void> {
+    await this.database();
+  }
+
+  async execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse> {
+    const db = await this.database();
+    return executeCommand(db, command, target);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const db = this.#db;
+    this.#db = undefined;
+    if (db) await release(await db.catch(() => undefined as never)).catch(() => undefined);
+  }
+}

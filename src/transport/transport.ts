@@ -1,0 +1,16 @@
+/**
+ * The one interface between the client and a database: run a Data API command against a target and get
+ * the response envelope. EmbeddedTransport runs it in this process; HttpTransport POSTs it to a server.
+ */
+import type { CommandResponse, CommandTarget } from '../commands/index.js';
+import type { JsonObject } from '../query/json.js';
+
+export interface Transport {
+  /** Where the database is: a directory path or an http(s) URL. */
+  readonly endpoint: string;
+  /** Runs one command; resolves to the envelope (command errors are in it, not thrown). */
+  execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse>;
+  /** Opens the database (embedded) or checks the endpoint and token (HTTP). */
+  connect(): Promise<void>;
+  close(): Promise<void>;
+}
