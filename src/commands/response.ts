@@ -3,7 +3,7 @@
  * `data.nextPageState` is always present on multi-document responses; `data.document` on single-document
  * ones; `data` is dropped whenever there are errors (status may stay, for partial writes).
  */
-import { VectorDbError, type WireError } from '../errors/index.js';
+import { ERROR_CODES, VectorDbError, type ErrorCode, type ErrorVars, type WireError } from '../errors/index.js';
 import type { JsonObject, JsonValue } from '../query/json.js';
 
 export type ResponseData =
@@ -43,4 +43,19 @@ export function errorResponse(error: VectorDbError): CommandResponse {
 /** The HTTP status a response goes out with: the first non-200 status among its errors. */
 export function httpStatusOf(errors: readonly VectorDbError[]): number {
   return errors.find((e) => e.httpStatus !== 200)?.httpStatus ?? 200;
+}
+
+/** The envelope of a request refused before any command ran (token, path, content type, size), from its code. */
+export function errorEnvelope(code: ErrorCode, vars: ErrorVars = {}): CommandResponse {
+  return errorResponse(VectorDbError.of(code, vars));
+}
+
+/** httpStatusOf for an envelope as sent: the first non-200 status among its errors' codes. */
+export function httpStatusOfResponse(response: CommandResponse): number {
+  for (const error of response.errors ?? []) {
+    if (!Object.prototype.hasOwnProperty.call(ERROR_CODES, error.errorCode)) continue;
+    const status = ERROR_CODES[error.errorCode as ErrorCode].httpStatus;
+    if (status !== 200) return status;
+  }
+  return 200;
 }

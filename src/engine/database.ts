@@ -74,6 +74,11 @@ export class Database {
     }
   }
 
+  /** @internal The key-value store underneath (diagnostics and benchmarks only). */
+  get kvStore(): KvStore {
+    return this.#kv;
+  }
+
   get isOpen(): boolean {
     return this.#state === 'open';
   }
@@ -207,6 +212,20 @@ export class Database {
 
   #checkOpen(): void {
     if (this.#state !== 'open') throw VectorDbError.of('DATABASE_NOT_OPEN', { location: this.location, state: this.#state });
+  }
+
+  // ---- settings -----------------------------------------------------------------------------
+
+  /** A database-wide setting (e.g. the server's token hash), or undefined when never written. */
+  async readSetting(name: string): Promise<string | undefined> {
+    this.#checkOpen();
+    return this.#kv.getString(keys.settingKey(name));
+  }
+
+  /** Stores a database-wide setting durably, replacing any previous value. */
+  async writeSetting(name: string, value: string): Promise<void> {
+    this.#checkOpen();
+    await this.#kv.batch([{ type: 'put', key: keys.settingKey(name), value }]);
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------

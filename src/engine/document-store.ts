@@ -8,6 +8,8 @@ import { bytesToString, keys, type KvOperation, type KvStore } from '../storage/
 import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shredder.js';
 
 const { SEP, HIGH } = keys;
+/** Index entries carry everything in their key. */
+const EMPTY = new Uint8Array(0);
 
 export interface StoredDocument {
   readonly key: string;
@@ -101,7 +103,7 @@ export class DocumentStore {
         if (!newEntries.has(entry)) ops.push({ type: 'del', key: this.#indexPrefix + entry + suffix });
       }
       for (const entry of newEntries) {
-        if (!oldEntries.has(entry)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: '' });
+        if (!oldEntries.has(entry)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: EMPTY });
       }
       if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: JSON.stringify(change.after.doc) });
       else ops.push({ type: 'del', key: this.#docPrefix + change.key });

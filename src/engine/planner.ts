@@ -1,14 +1,16 @@
 /**
  * The query planner: turns a parsed filter into the smallest candidate set the secondary indexes can
  * give (or "scan everything"). Indexes only narrow; the full filter always decides on each candidate.
- * $eq, $in, $all, ranges, $exists:true and `_id` lookups are indexable; $ne, $nin, $size, $exists:false are not.
+ * $eq, $in, $all, ranges (merged per path), $exists:true and `_id` lookups are indexable; $ne, $nin,
+ * $size, $exists:false are not. Index paths drop numeric segments (see shredder.ts), so every probe here
+ * reads a superset of the documents the clause can match.
  */
 import type { Filter, FilterNode } from '../query/filter.js';
-import { isObject, type JsonValue } from '../query/json.js';
-import { HIGH, SEP, TYPE_TAG, encodeIndexScalar } from '../storage/keys.js';
+import { ejsonKeyOf, isObject, type JsonValue } from '../query/json.js';
+import { HIGH, SEP, TYPE_TAG, encodeIndexScalar, type IndexScalar } from '../storage/keys.js';
 import { idKey } from './document-id.js';
 import type { DocumentStore, IndexBounds } from './document-store.js';
-import { indexScalarOf } from './shredder.js';
+import { indexPathOf, indexScalarOf } from './shredder.js';
 
 /** Candidate document keys, or `scan` when no indexed clause narrows the filter. */
 export type CandidatePlan = { readonly kind: 'keys'; readonly keys: readonly string[] } | { readonly kind: 'scan' };
@@ -20,37 +22,33 @@ export interface PlanContext {
   readonly maxCandidates: number;
 }
 
+type Compare = Extract<FilterNode, { kind: 'compare' }>;
+type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
+
 /** Plans a filter; the returned keys are sorted (key order = unsorted paging order). */
 export async function planCandidates(filter: Filter, ctx: PlanContext): Promise<CandidatePlan> {
   if (filter.isEmpty) return { kind: 'scan' };
-  if (filter.idLookup !== undefined) {
-    const keys = [...new Set(filter.idLookup.map((id) => safeIdKey(id)).filter((k): k is string => k !== undefined))];
-    return { kind: 'keys', keys: keys.sort() };
-  }
+  if (filter.idLookup !== undefined) return { kind: 'keys', keys: idKeys(filter.idLookup) };
   const set = await candidatesOf(filter.root, ctx);
   return set === undefined ? { kind: 'scan' } : { kind: 'keys', keys: [...set].sort() };
 }
 
-function safeIdKey(id: JsonValue): string | undefined {
-  try {
-    return idKey(id);
-  } catch {
-    return undefined; // an id of an impossible type matches nothing
+function idKeys(ids: readonly JsonValue[]): string[] {
+  const keys = new Set<string>();
+  for (const id of ids) {
+    try {
+      keys.add(idKey(id));
+    } catch {
+      // an id of an impossible type matches nothing
+    }
   }
+  return [...keys].sort();
 }
 
 async function candidatesOf(node: FilterNode, ctx: PlanContext): Promise<Set<string> | undefined> {
   switch (node.kind) {
-    case 'and': {
-      // The most selective indexable child wins; sets of the others are not needed (the filter decides).
-      let best: Set<string> | undefined;
-      for (const child of node.children) {
-        const set = await candidatesOf(child, { ...ctx, maxCandidates: best ? best.size : ctx.maxCandidates });
-        if (set !== undefined && (best === undefined || set.size < best.size)) best = set;
-        if (best !== undefined && best.size === 0) break;
-      }
-      return best;
-    }
+    case 'and':
+      return andCandidates(node.children, ctx);
     case 'or': {
       const union = new Set<string>();
       for (const child of node.children) {
@@ -66,63 +64,135 @@ async function candidatesOf(node: FilterNode, ctx: PlanContext): Promise<Set<str
   }
 }
 
-async function compareCandidates(node: Extract<FilterNode, { kind: 'compare' }>, ctx: PlanContext): Promise<Set<string> | undefined> {
-  const { path, op, value } = node;
-  if (path === '_id' && (op === '$eq' || op === '$in')) {
-    const ids = op === '$eq' ? [value] : Array.isArray(value) ? value : [];
-    return new Set(ids.map(safeIdKey).filter((k): k is string => k !== undefined));
+/**
+ * The most selective indexable child wins (the filter decides on the rest). Equalities are tried
+ * first, since they are usually the most selective; ranges on one path are merged into one range;
+ * every later probe stops as soon as it is no better than the best so far.
+ */
+async function andCandidates(children: readonly FilterNode[], ctx: PlanContext): Promise<Set<string> | undefined> {
+  const probes: (() => Promise<Set<string> | undefined>)[] = [];
+  const ranges = new Map<string, Compare[]>();
+  let cap = ctx.maxCandidates;
+  const bounded = () => ({ ...ctx, maxCandidates: cap });
+  for (const child of children) {
+    if (child.kind === 'compare' && isRangeOp(child.op) && child.path !== '_id') {
+      const group = ranges.get(child.path) ?? [];
+      group.push(child);
+      ranges.set(child.path, group);
+    } else if (child.kind === 'compare' && (child.op === '$eq' || child.op === '$in' || child.op === '$all')) {
+      probes.unshift(() => candidatesOf(child, bounded()));
+    } else {
+      probes.push(() => candidatesOf(child, bounded()));
+    }
   }
+  for (const group of ranges.values()) probes.push(() => mergedRangeCandidates(group, bounded()));
+  let best: Set<string> | undefined;
+  for (const probe of probes) {
+    const set = await probe();
+    if (set !== undefined && (best === undefined || set.size < best.size)) {
+      best = set;
+      cap = best.size;
+    }
+    if (best !== undefined && best.size === 0) break;
+  }
+  return best;
+}
+
+async function compareCandidates(node: Compare, ctx: PlanContext): Promise<Set<string> | undefined> {
+  const { path, op, value } = node;
+  if (path === '_id' && (op === '$eq' || op === '$in')) return new Set(idKeys(op === '$eq' ? [value] : Array.isArray(value) ? value : []));
   if (path.startsWith('$') || !ctx.isIndexed(path)) return undefined;
-  const read = (bounds: IndexBounds) => ctx.store.indexKeys(path, bounds, ctx.maxCandidates);
   switch (op) {
     case '$eq':
-      return read(equalBounds(value));
-    case '$in':
-    case '$all': {
+      return equalityCandidates(node.segments, value, ctx);
+    case '$in': {
       if (!Array.isArray(value)) return undefined;
-      if (op === '$all') return value.length > 0 ? read(equalBounds(value[0]!)) : undefined;
       const union = new Set<string>();
       for (const v of value) {
-        const set = await read(equalBounds(v));
+        const set = await equalityCandidates(node.segments, v, ctx);
         if (set === undefined) return undefined;
         for (const key of set) union.add(key);
         if (union.size > ctx.maxCandidates) return undefined;
       }
       return union;
     }
+    case '$all':
+      // Every value must be contained: any one of them narrows (the first is as good as any).
+      return Array.isArray(value) && value.length > 0 ? equalityCandidates(node.segments, value[0]!, ctx) : undefined;
     case '$gt':
     case '$gte':
     case '$lt':
-    case '$lte': {
-      const bounds = rangeBounds(op, value);
-      return bounds === undefined ? undefined : read(bounds);
-    }
+    case '$lte':
+      return mergedRangeCandidates([node], ctx);
     case '$exists':
-      return value === true ? read({ gte: '' }) : undefined;
+      return value === true ? ctx.store.indexKeys(indexPathOf(node.segments), { gte: '' }, ctx.maxCandidates) : undefined;
     default:
       return undefined;
   }
 }
 
-function equalBounds(value: JsonValue): IndexBounds {
-  const encoded = encodeIndexScalar(indexScalarOf(value)) + SEP;
-  return { gte: encoded, lt: encoded + HIGH };
+/**
+ * Documents that may equal `value` at the path: an atomic value reads its own entry; an array or
+ * sub-document reads the entry of its first atomic leaf (present in every document that holds it).
+ */
+function equalityCandidates(segments: readonly string[], value: JsonValue, ctx: PlanContext): Promise<Set<string> | undefined> {
+  const probe = leafProbe([...segments], value);
+  if (probe === undefined) return Promise.resolve(undefined);
+  const encoded = encodeIndexScalar(probe.scalar) + SEP;
+  return ctx.store.indexKeys(indexPathOf(probe.segments), { gte: encoded, lt: encoded + HIGH }, ctx.maxCandidates);
 }
 
-/** Bounds of a same-type range: the type tag brackets it, so other types never enter. */
-function rangeBounds(op: '$gt' | '$gte' | '$lt' | '$lte', value: JsonValue): IndexBounds | undefined {
-  if (value === null || Array.isArray(value) || (isObject(value) && !('$date' in value))) return undefined;
-  const scalar = indexScalarOf(value);
-  const encoded = encodeIndexScalar(scalar);
-  const tag = TYPE_TAG[scalar.type];
-  switch (op) {
-    case '$gt':
-      return { gt: encoded + SEP + HIGH, lt: tag + HIGH };
-    case '$gte':
-      return { gte: encoded + SEP, lt: tag + HIGH };
-    case '$lt':
-      return { gte: tag, lt: encoded + SEP };
-    case '$lte':
-      return { gte: tag, lt: encoded + SEP + HIGH };
+function leafProbe(segments: string[], value: JsonValue): { segments: string[]; scalar: IndexScalar } | undefined {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const probe = leafProbe([...segments, String(i)], value[i]!);
+      if (probe) return probe;
+    }
+    return undefined;
   }
+  if (isObject(value) && ejsonKeyOf(value) === undefined) {
+    for (const [name, child] of Object.entries(value)) {
+      const probe = leafProbe([...segments, name], child);
+      if (probe) return probe;
+    }
+    return undefined;
+  }
+  return { segments, scalar: indexScalarOf(value) };
+}
+
+function isRangeOp(op: string): op is RangeOp {
+  return op === '$gt' || op === '$gte' || op === '$lt' || op === '$lte';
+}
+
+/** One index range for all range clauses on a path; undefined when they mix types or none is indexable. */
+function mergedRangeCandidates(group: readonly Compare[], ctx: PlanContext): Promise<Set<string> | undefined> {
+  const first = group[0]!;
+  if (first.path.startsWith('$') || !ctx.isIndexed(first.path)) return Promise.resolve(undefined);
+  let type: IndexScalar['type'] | undefined;
+  let lower: { encoded: string; inclusive: boolean } | undefined;
+  let upper: { encoded: string; inclusive: boolean } | undefined;
+  for (const clause of group) {
+    const value = clause.value;
+    if (value === null || Array.isArray(value) || (isObject(value) && ejsonKeyOf(value) === undefined)) return Promise.resolve(undefined);
+    const scalar = indexScalarOf(value);
+    if (type !== undefined && scalar.type !== type) return Promise.resolve(undefined);
+    type = scalar.type;
+    const encoded = encodeIndexScalar(scalar);
+    const op = clause.op as RangeOp;
+    if (op === '$gt' || op === '$gte') {
+      if (!lower || encoded > lower.encoded || (encoded === lower.encoded && op === '$gt')) lower = { encoded, inclusive: op === '$gte' };
+    } else if (!upper || encoded < upper.encoded || (encoded === upper.encoded && op === '$lt')) {
+      upper = { encoded, inclusive: op === '$lte' };
+    }
+  }
+  const tag = TYPE_TAG[type!];
+  const bounds: { gte?: string; gt?: string; lt?: string } = {};
+  if (lower) {
+    if (lower.inclusive) bounds.gte = lower.encoded + SEP;
+    else bounds.gt = lower.encoded + SEP + HIGH;
+  } else {
+    bounds.gte = tag;
+  }
+  bounds.lt = upper ? (upper.inclusive ? upper.encoded + SEP + HIGH : upper.encoded + SEP) : tag + HIGH;
+  return ctx.store.indexKeys(indexPathOf(first.segments), bounds as IndexBounds, ctx.maxCandidates);
 }

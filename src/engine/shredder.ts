@@ -1,12 +1,13 @@
 /**
  * Shreds a document for storage: validates it (field names, EJSON, limits, `_id`, `$vector`) and computes
  * its secondary index entries, in one walk. Nothing is written here; the caller puts the result in one batch.
- * Index entries follow the Data API's shredding: every indexed path with an atomic value, every element of an
- * array under the array's own path, and a hash for every array and sub-document (exact equality).
+ * Index entries are a superset of what filters need, kept small: an entry per atomic value under its
+ * path with numeric segments removed (`tags.1` and `items.0.a` index as `tags` and `items.a`, so array
+ * elements land under the array's own path), and a `container` marker for each array and sub-document.
+ * Equality on arrays and sub-documents is planned through one of their atomic leaves (see planner.ts).
  */
-import { createHash } from 'node:crypto';
 import { VectorDbError, describeValue, jsonTypeName } from '../errors/index.js';
-import { ejsonKeyOf, isObject, joinPath, type Document, type JsonObject, type JsonValue } from '../query/json.js';
+import { ejsonKeyOf, isArrayIndex, isObject, joinPath, type Document, type JsonObject, type JsonValue } from '../query/json.js';
 import { decodeVector, isZeroVector, type VectorForm } from '../query/vector-value.js';
 import { SEP, encodeIndexScalar, type IndexScalar } from '../storage/keys.js';
 import type { CollectionOptions } from './collection-schema.js';
@@ -59,8 +60,9 @@ export function shredDocument(raw: unknown, ctx: ShredContext): ShreddedDocument
       continue;
     }
     if (name === '$vectorize') throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
-    if (name !== '_id') {
-      checkFieldName(name);
+    if (name !== '_id') checkFieldName(name);
+    // A document this small cannot hold an attribute over the limit (UTF-8 is at most 3 bytes per char).
+    if (name !== '_id' && size * 3 > ctx.limits.maxAttributeValueBytes) {
       const bytes = Buffer.byteLength(JSON.stringify(value));
       if (bytes > ctx.limits.maxAttributeValueBytes) {
         throw limitViolation(
@@ -68,7 +70,7 @@ export function shredDocument(raw: unknown, ctx: ShredContext): ShreddedDocument
         );
       }
     }
-    walker.walk(value, [name], 1);
+    walker.walkField(name, value);
   }
   return { id, key: idKey(id), doc, vector, vectorForm, indexEntries: walker.entries };
 }
@@ -79,7 +81,7 @@ const UNLIMITED = new Proxy({}, { get: () => Number.POSITIVE_INFINITY }) as Limi
 export function indexEntriesOf(doc: Document, ctx: ShredContext): readonly string[] {
   const walker = new Walker({ ...ctx, limits: UNLIMITED });
   for (const [name, value] of Object.entries(doc)) {
-    if (name !== '$vector' && name !== '$vectorize') walker.walk(value, [name], 1);
+    if (name !== '$vector' && name !== '$vectorize') walker.walkField(name, value);
   }
   return walker.entries;
 }
@@ -117,26 +119,7 @@ function limitViolation(reason: string): VectorDbError {
   return VectorDbError.of('SHRED_DOC_LIMIT_VIOLATION', { reason });
 }
 
-/** Canonical form for hashing: `$uuid`/`$objectId` become their strings so hashes agree with jsonEquals. */
-function canonical(value: JsonValue): JsonValue {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (isObject(value)) {
-    const key = ejsonKeyOf(value);
-    if (key === '$uuid' || key === '$objectId') return value[key] as JsonValue;
-    if (key !== undefined) return value;
-    const out: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) out[k] = canonical(v);
-    return out;
-  }
-  return value;
-}
-
-/** Key-order-sensitive hash of an array or sub-document (used for exact-equality index entries). */
-export function hashValue(value: JsonValue): string {
-  return createHash('sha1').update(JSON.stringify(canonical(value))).digest('base64url').slice(0, 20);
-}
-
-/** The index scalar of an atomic value, or a hash for arrays and sub-documents. */
+/** The index scalar of an atomic value, or the container marker for arrays and sub-documents. */
 export function indexScalarOf(value: JsonValue): IndexScalar {
   if (value === null) return { type: 'null' };
   if (typeof value === 'number') return { type: 'number', value };
@@ -145,13 +128,29 @@ export function indexScalarOf(value: JsonValue): IndexScalar {
   const key = ejsonKeyOf(value);
   if (key === '$date') return { type: 'date', value: (value as JsonObject).$date as number };
   if (key === '$uuid' || key === '$objectId') return { type: 'string', value: (value as JsonObject)[key] as string };
-  return { type: 'hash', value: hashValue(value) };
+  return { type: 'container' };
 }
 
 export function indexEntry(path: string, scalar: IndexScalar): string {
   return `${path}${SEP}${encodeIndexScalar(scalar)}`;
 }
 
+/**
+ * The path an index entry is filed under: the path without its numeric segments, so that positions
+ * (`a.0.b`) and numeric-looking keys both map onto the same superset entry (`a.b`).
+ */
+export function indexPathOf(segments: readonly string[]): string {
+  return joinPath(segments.filter((s) => !isArrayIndex(s)));
+}
+
+/** Escapes one segment the way joinPath does (`.` and `&` inside a name). */
+function escapeSegment(segment: string): string {
+  return segment.includes('.') || segment.includes('&') ? joinPath([segment]) : segment;
+}
+
+const child = (parent: string, segment: string): string => (parent === '' ? segment : `${parent}.${segment}`);
+
+/** Walks a document once; paths are built incrementally (this is the insert hot path). */
 class Walker {
   readonly entries: string[] = [];
   #indexedProperties = 0;
@@ -161,45 +160,39 @@ class Walker {
     this.#ctx = ctx;
   }
 
-  walk(value: JsonValue, segments: string[], depth: number): void {
+  /** Walks a top-level attribute. */
+  walkField(name: string, value: JsonValue): void {
+    const segment = escapeSegment(name);
+    this.#walk(value, segment, isArrayIndex(name) ? '' : segment, name, 1);
+  }
+
+  /**
+   * @param path the full escaped path (for indexing rules and messages)
+   * @param indexPath the path without numeric segments (where entries are filed)
+   */
+  #walk(value: JsonValue, path: string, indexPath: string, last: string, depth: number): void {
     const { limits, isIndexed } = this.#ctx;
-    const path = joinPath(segments);
     if (path.length > limits.maxPathLength) {
-      throw limitViolation(`field path length (${path.length}) exceeds maximum allowed (${limits.maxPathLength}) (path ends with '${segments.at(-1)}')`);
+      throw limitViolation(`field path length (${path.length}) exceeds maximum allowed (${limits.maxPathLength}) (path ends with '${last}')`);
     }
     const indexed = isIndexed(path);
-    if (isObject(value) && ejsonKeyOf(value) !== undefined) {
-      validateEjson(value);
-      if (indexed) this.#add(path, indexScalarOf(value));
-      return;
-    }
-    if (isObject(value) || Array.isArray(value)) {
+    if (value !== null && typeof value === 'object') {
+      if (!Array.isArray(value) && ejsonKeyOf(value) !== undefined) {
+        validateEjson(value);
+        if (indexed) this.#add(indexPath, indexScalarOf(value));
+        return;
+      }
       if (depth > limits.maxDocumentDepth) throw limitViolation(`document depth exceeds maximum allowed (${limits.maxDocumentDepth})`);
-      if (isObject(value)) {
-        for (const name of Object.keys(value)) checkFieldName(name);
-      }
-      const size = Array.isArray(value) ? value.length : Object.keys(value).length;
-      if (indexed) {
-        if (Array.isArray(value) && size > limits.maxArrayLength) {
-          throw limitViolation(`number of elements an indexable Array (field '${path}') has (${size}) exceeds maximum allowed (${limits.maxArrayLength})`);
-        }
-        if (!Array.isArray(value) && size > limits.maxObjectProperties) {
-          throw limitViolation(`number of properties an indexable Object (field '${path}') has (${size}) exceeds maximum allowed (${limits.maxObjectProperties})`);
-        }
-        this.#indexedProperties += size;
-        if (this.#indexedProperties > limits.maxIndexedProperties) {
-          throw limitViolation(`total number of indexed properties (${this.#indexedProperties}) in document exceeds maximum allowed (${limits.maxIndexedProperties})`);
-        }
-        this.#add(path, indexScalarOf(value));
-      }
+      if (indexed) this.#container(value, path, indexPath);
       if (Array.isArray(value)) {
-        value.forEach((element, i) => {
-          // Elements are indexed under the array's own path too ("array contains").
-          if (indexed) this.#add(path, indexScalarOf(element));
-          this.walk(element, [...segments, String(i)], depth + 1);
-        });
+        // Elements file under the array's own path (numeric segments are dropped): "array contains".
+        for (let i = 0; i < value.length; i++) this.#walk(value[i]!, `${path}.${i}`, indexPath, String(i), depth + 1);
       } else {
-        for (const [name, child] of Object.entries(value)) this.walk(child, [...segments, name], depth + 1);
+        for (const name of Object.keys(value)) {
+          checkFieldName(name);
+          const segment = escapeSegment(name);
+          this.#walk(value[name]!, `${path}.${segment}`, isArrayIndex(name) ? indexPath : child(indexPath, segment), name, depth + 1);
+        }
       }
       return;
     }
@@ -207,17 +200,37 @@ class Walker {
       throw VectorDbError.of('SHRED_BAD_DOCUMENT_TYPE', { type: `non-finite number at '${path}': ${describeValue(value)}` });
     }
     if (indexed) {
-      if (typeof value === 'string') {
+      if (typeof value === 'string' && value.length * 3 > limits.maxIndexedStringBytes) {
         const bytes = Buffer.byteLength(value);
         if (bytes > limits.maxIndexedStringBytes) {
           throw limitViolation(`indexed String value (field '${path}') length (${bytes} bytes) exceeds maximum allowed (${limits.maxIndexedStringBytes} bytes)`);
         }
       }
-      this.#add(path, indexScalarOf(value));
+      this.#add(indexPath, indexScalarOf(value));
     }
+  }
+
+  /** Checks an indexed array or sub-document against the limits and files its container marker. */
+  #container(value: JsonValue[] | JsonObject, path: string, indexPath: string): void {
+    const { limits } = this.#ctx;
+    const isArray = Array.isArray(value);
+    const size = isArray ? value.length : Object.keys(value).length;
+    if (isArray && size > limits.maxArrayLength) {
+      throw limitViolation(`number of elements an indexable Array (field '${path}') has (${size}) exceeds maximum allowed (${limits.maxArrayLength})`);
+    }
+    if (!isArray && size > limits.maxObjectProperties) {
+      throw limitViolation(`number of properties an indexable Object (field '${path}') has (${size}) exceeds maximum allowed (${limits.maxObjectProperties})`);
+    }
+    this.#indexedProperties += size;
+    if (this.#indexedProperties > limits.maxIndexedProperties) {
+      throw limitViolation(`total number of indexed properties (${this.#indexedProperties}) in document exceeds maximum allowed (${limits.maxIndexedProperties})`);
+    }
+    this.#add(indexPath, CONTAINER);
   }
 
   #add(path: string, scalar: IndexScalar): void {
     this.entries.push(indexEntry(path, scalar));
   }
 }
+
+const CONTAINER: IndexScalar = Object.freeze({ type: 'container' });

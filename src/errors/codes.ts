@@ -132,6 +132,7 @@ export const ERROR_CODES = {
   STORAGE_CORRUPTION: server('STORAGE', 'Storage corrupted', "The database at '${location}' is corrupted: ${reason}"),
   STORAGE_IO_ERROR: server('STORAGE', 'Storage I/O error', "I/O error on the database at '${location}': ${reason}"),
   VECTOR_INDEX_CAPACITY: server('VECTOR', 'Vector index is full', "The ${backend} vector index of collection '${collection}' cannot grow past ${max} vectors of ${dimension} dimensions: ${reason}"),
+  VECTOR_INDEX_INCOMPATIBLE: server('VECTOR', 'Stored vector index not loadable', "The stored vector index of collection '${collection}' cannot be loaded by the ${backend} backend: ${reason}. Rebuild it from the stored vectors."),
   FAILED_CONCURRENT_OPERATIONS: server('DATABASE', 'Concurrent operations failed', 'Failed to complete the operation because of concurrent writes: ${reason}.'),
   UNEXPECTED_SERVER_ERROR: server('', 'Unexpected server error', 'Server failed: ${reason}'),
 

@@ -13,10 +13,16 @@ import { ejsonKeyOf, isObject, jsonEquals, valueAtPath, type Document, type Json
 type Value = JsonValue | undefined;
 type ValueTest = (value: Value) => boolean;
 
-/** What each of our mingo operators receives: the path is ours to resolve, mingo's selector is only a label. */
-interface Operand {
-  readonly segments: readonly string[];
-  readonly value: JsonValue;
+/**
+ * What each of our mingo operators receives: the path is ours to resolve, mingo's selector is only a
+ * label. A class instance, so mingo's cloneDeep of the condition passes it through by reference (a
+ * plain-object clone would turn an own `__proto__` key of a literal into a prototype).
+ */
+class Operand {
+  constructor(
+    readonly segments: readonly string[],
+    readonly value: JsonValue,
+  ) {}
 }
 
 /**
@@ -73,7 +79,7 @@ type RangeKind = 'number' | 'string' | 'boolean' | 'date';
 function rangeKey(v: Value, kind: RangeKind): number | string | undefined {
   switch (kind) {
     case 'number':
-      return typeof v === 'number' ? v : Array.isArray(v) && typeof v[0] === 'number' ? v[0] : undefined;
+      return typeof v === 'number' ? v : undefined;
     case 'boolean':
       return typeof v === 'boolean' ? Number(v) : undefined; // false < true
     case 'string': {
@@ -150,7 +156,8 @@ type MingoQueryOp = QueryOps[`$${string}`];
 
 function mingoOperator(build: (value: JsonValue, segments: readonly string[]) => ValueTest): MingoQueryOp {
   return (_selector: string, operand: unknown, _options: Options) => {
-    const { segments, value } = operand as Operand;
+    if (!(operand instanceof Operand)) throw new TypeError('filter operators take an Operand built by compileFilter');
+    const { segments, value } = operand;
     const test = build(value, segments);
     return (doc: AnyObject) => test(valueAtPath(doc as JsonObject, segments));
   };
@@ -170,8 +177,7 @@ function toCondition(node: FilterNode): AnyObject {
     case 'or':
       return { $or: node.children.map(toCondition) };
     case 'compare': {
-      const operand: Operand = { segments: node.segments, value: node.value };
-      return { [label(node.path)]: { [node.op]: operand } };
+      return { [label(node.path)]: { [node.op]: new Operand(node.segments, node.value) } };
     }
   }
 }

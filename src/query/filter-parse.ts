@@ -24,7 +24,6 @@ type CompareNode = Extract<FilterNode, { kind: 'compare' }>;
 const USER_OPS = ['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists', '$all', '$size'] as const;
 type UserOp = (typeof USER_OPS)[number];
 const ID_OPS: ReadonlySet<string> = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists']);
-const RANGE_OPS: ReadonlySet<string> = new Set(['$gt', '$gte', '$lt', '$lte']);
 const SPECIAL_FIELDS: ReadonlySet<string> = new Set(['$vector', '$vectorize']);
 
 const INVERSE: Readonly<Record<ComparisonOp, ComparisonOp>> = {
@@ -188,12 +187,9 @@ function checkLiteral(value: unknown): JsonValue {
   if (!isPlainObject(value)) throw invalid(`unsupported value of type ${typeof value} in filter value`);
   const keys = Object.keys(value);
   if (keys.length > 0 && isEjsonFirst(keys[0]!)) return checkEjson(value);
-  const out: Record<string, JsonValue> = {};
-  for (const key of keys) {
-    if (key.startsWith('$')) throw invalid(`invalid use of '${key}' operator`);
-    out[key] = checkLiteral(value[key]);
-  }
-  return out;
+  for (const key of keys) if (key.startsWith('$')) throw invalid(`invalid use of '${key}' operator`);
+  // fromEntries defines own properties, so a `__proto__` field name stays a field.
+  return Object.fromEntries(keys.map((key) => [key, checkLiteral(value[key])]));
 }
 
 /** `_id` literals use document-id typing (data-api-protocol.md 4.1). */

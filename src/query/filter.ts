@@ -101,14 +101,19 @@ export function upsertSeed(filter: Filter): JsonObject {
     let node: JsonObject | undefined = doc;
     for (let i = 0; i < segments.length - 1 && node !== undefined; i++) {
       const key = segments[i]!;
-      if (!Object.prototype.hasOwnProperty.call(node, key)) node[key] = {};
+      if (!Object.prototype.hasOwnProperty.call(node, key)) setOwn(node, key, {});
       const next: JsonValue | undefined = node[key];
       node = isObject(next) ? next : undefined;
     }
     const last = segments[segments.length - 1]!;
-    if (node !== undefined && !Object.prototype.hasOwnProperty.call(node, last)) node[last] = cloneJson(value);
+    if (node !== undefined && !Object.prototype.hasOwnProperty.call(node, last)) setOwn(node, last, cloneJson(value));
   }
   return doc;
+}
+
+/** Defines an own property (plain assignment of `__proto__` would change the prototype instead). */
+function setOwn(obj: JsonObject, key: string, value: JsonValue): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function findIdLookup(root: FilterNode): readonly JsonValue[] | undefined {

@@ -3,7 +3,7 @@
  * targets (`_id`, `$vector`, `$vectorize`, `$lexical`) and path conflicts, and returns an immutable plan
  * of actions in application order. Applying the plan is update-apply.ts's job.
  */
-import { VectorDbError, describeValue, jsonTypeName } from '../errors/index.js';
+import { VectorDbError, describeValue, jsonTypeName, type ErrorCode } from '../errors/index.js';
 import { ejsonKeyOf, isObject, joinPath, splitPath, type JsonObject, type JsonValue } from './json.js';
 import { decodeVector } from './vector-value.js';
 
@@ -61,8 +61,10 @@ export interface UpdatePlan {
   readonly touchesVector: boolean;
 }
 
-const error = (code: 'UNSUPPORTED_UPDATE_OPERATION' | 'UNSUPPORTED_UPDATE_OPERATION_PARAM' | 'UNSUPPORTED_UPDATE_OPERATION_PATH' | 'UNSUPPORTED_UPDATE_OPERATION_MODIFIER' | 'UNSUPPORTED_UPDATE_DATA_TYPE', reason: string): VectorDbError =>
-  VectorDbError.of(code, { reason });
+/** The update codes whose message is just `${reason}`. */
+type ReasonCode = Extract<ErrorCode, `UNSUPPORTED_UPDATE_${'OPERATION' | 'OPERATION_PARAM' | 'OPERATION_PATH' | 'OPERATION_MODIFIER' | 'DATA_TYPE'}`>;
+
+const error = (code: ReasonCode, reason: string): VectorDbError => VectorDbError.of(code, { reason });
 
 export function parseUpdatePlan(raw: unknown): UpdatePlan {
   if (!isObject(raw)) {

@@ -12,6 +12,7 @@
  *   vlab:<cid>\0<docKey>                      -> label (decimal)
  *   vidx:<cid>\0<chunk>                       -> chunks of the persisted HNSW index file
  *   vmeta:<cid>                               -> HNSW index metadata (JSON)
+ *   set:<name>                                -> a database setting (string), e.g. the server's token hash
  */
 
 export const FORMAT_VERSION = 1;
@@ -21,6 +22,9 @@ export const HIGH = '\u{10FFFF}';
 
 export const META_FORMAT = 'meta:format';
 export const META_SEQ = 'meta:seq';
+
+/** Database settings (readSetting/writeSetting): not keyspace data, never listed or dropped with one. */
+export const settingKey = (name: string): string => `set:${name}`;
 
 export const keyspaceKey = (keyspace: string): string => `ks:${keyspace}`;
 export const KEYSPACE_PREFIX = 'ks:';
@@ -61,9 +65,10 @@ export type IndexScalar =
   | { readonly type: 'string'; readonly value: string }
   | { readonly type: 'boolean'; readonly value: boolean }
   | { readonly type: 'date'; readonly value: number }
-  | { readonly type: 'hash'; readonly value: string };
+  | { readonly type: 'container' };
 
-export const TYPE_TAG = { null: '1', number: '2', string: '3', boolean: '4', date: '5', hash: '6' } as const;
+/** `container` marks a present array or sub-document (for `$exists`); it sorts before every value. */
+export const TYPE_TAG = { container: '0', null: '1', number: '2', string: '3', boolean: '4', date: '5' } as const;
 
 export function encodeIndexScalar(scalar: IndexScalar): string {
   switch (scalar.type) {
@@ -77,8 +82,8 @@ export function encodeIndexScalar(scalar: IndexScalar): string {
       return TYPE_TAG.boolean + (scalar.value ? '1' : '0');
     case 'date':
       return TYPE_TAG.date + encodeNumber(scalar.value);
-    case 'hash':
-      return TYPE_TAG.hash + scalar.value;
+    case 'container':
+      return TYPE_TAG.container;
   }
 }
 

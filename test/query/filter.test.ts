@@ -148,6 +148,10 @@ const matchCases: readonly MatchCase[] = [
   { name: '$size never matches non-arrays', filter: { name: { $size: 5 } }, expected: [] },
   // --- $not ---
   { name: '$not of a range does not match missing fields', filter: { $not: { age: { $gte: 21 } } }, expected: ['d2'] },
+  { name: '$not of $gt is $lte (boundary included)', filter: { $not: { age: { $gt: 21 } } }, expected: ['d2', 'd5'] },
+  { name: '$not of $lt is $gte (boundary included)', filter: { $not: { age: { $lt: 21 } } }, expected: ['d1', 'd5'] },
+  { name: '$not of $lte is $gt (boundary excluded)', filter: { $not: { age: { $lte: 21 } } }, expected: ['d1'] },
+  { name: '$not of null equality is $ne null', filter: { $not: { age: null } }, expected: except('d4') },
   { name: '$not of $eq is $ne (missing fields match)', filter: { $not: { name: 'alice' } }, expected: except('d1') },
   { name: '$not of $ne is $eq', filter: { $not: { name: { $ne: 'alice' } } }, expected: ['d1'] },
   { name: 'double $not', filter: { $not: { $not: { name: 'bob' } } }, expected: ['d2'] },
@@ -187,6 +191,12 @@ const matchCases: readonly MatchCase[] = [
   { name: 'nested $and/$or', filter: { $and: [{ $or: [{ age: 30 }, { age: 20 }] }, { active: true }] }, expected: ['d1'] },
   { name: '_id inside $and inside $or is allowed', filter: { $or: [{ $and: [{ _id: 'd1' }] }, { name: 'bob' }] }, expected: ['d1', 'd2'] },
   { name: 'top-level keys and $or combine with AND', filter: { active: true, $or: [{ age: 30 }, { age: 20 }] }, expected: ['d1'] },
+  {
+    name: 'a field named __proto__ in a sub-document literal stays a field',
+    filter: JSON.parse('{"o": {"__proto__": {"x": 1}}}') as unknown,
+    docs: { own: JSON.parse('{"_id": 1, "o": {"__proto__": {"x": 1}}}') as Document, empty: { _id: 2, o: {} } },
+    expected: ['own'],
+  },
   {
     name: 'exactly 64 comparisons is allowed',
     filter: Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`f${i}`, { $exists: false }])),
@@ -419,6 +429,13 @@ describe('upsertSeed', () => {
   it('a single-clause $not at root seeds like the Data API (inverted into the root)', () => {
     expect(upsertSeed(parseFilter({ $not: { a: { $ne: 3 } } }, allIndexed))).toEqual({ a: 3 });
     expect(upsertSeed(parseFilter({ $not: { a: { $ne: 3 }, b: { $ne: 4 } } }, allIndexed))).toEqual({});
+  });
+
+  it('seeds a __proto__ field name as an own property', () => {
+    const seed = upsertSeed(parseFilter(JSON.parse('{"__proto__": {"polluted": true}}') as unknown, allIndexed));
+    expect(Object.getPrototypeOf(seed)).toBe(Object.prototype);
+    expect(Object.keys(seed)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('returns a fresh, mutable copy each time and skips conflicting paths', () => {

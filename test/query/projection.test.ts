@@ -21,7 +21,7 @@ const DOC: Document = {
 };
 
 /** DOC without the fields the default projection hides. */
-const PLAIN = {
+const PLAIN: Document = {
   _id: 'd1',
   name: 'Ann',
   age: 30,
@@ -129,6 +129,7 @@ const CASES: readonly Case[] = [
   { name: '$slice [negative skip, count]', projection: { tags: { $slice: [-2, 1] } }, expected: { ...PLAIN, tags: ['t4'] } },
   { name: '$slice skip past the end', projection: { tags: { $slice: [10, 2] } }, expected: { ...PLAIN, tags: [] } },
   { name: '$slice negative skip before the start is clamped', projection: { tags: { $slice: [-10, 2] } }, expected: { ...PLAIN, tags: ['t1', 't2'] } },
+  { name: '$slice negative skip clamped, count past the end', projection: { tags: { $slice: [-7, 3] } }, expected: { ...PLAIN, tags: ['t1', 't2', 't3'] } },
   { name: '$slice [skip, 0]', projection: { tags: { $slice: [1, 0] } }, expected: { ...PLAIN, tags: [] } },
   { name: '$slice on a non-array leaves it unchanged', projection: { name: { $slice: 1 } }, expected: PLAIN },
   { name: '$slice in an inclusion projection includes the field', projection: { name: 1, tags: { $slice: 1 } }, expected: { _id: 'd1', name: 'Ann', tags: ['t1'] } },
@@ -187,6 +188,10 @@ describe('parseProjection / apply', () => {
     const out = parseProjection(projection).apply(DOC, 0.75);
     expectExact(out, expected);
     expect(Object.keys(out).at(-1)).toBe('$similarity');
+  });
+
+  it('a stale $similarity in the document is replaced and moved last', () => {
+    expectExact(parseProjection(undefined).apply({ _id: 1, $similarity: 9, a: 2 }, 0.5), { _id: 1, a: 2, $similarity: 0.5 });
   });
 
   it('never mutates the input document', () => {

@@ -1,0 +1,112 @@
+// Query benchmark (issue 3): indexed vs scanned queries at 10k and 100k documents, and insert throughput
+// with full indexing vs `deny: ["*"]`. Run after `npm run build`: node bench/query-bench.js [--sizes 10000,100000]
+// Prints a table and writes bench/results/query-bench.json. Not a test: no assertions, figures only.
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Database } from '../dist/engine/database.js';
+import { executeCommand } from '../dist/commands/index.js';
+import { parseFilter } from '../dist/query/filter.js';
+
+const args = process.argv.slice(2);
+const sizes = (args[args.indexOf('--sizes') + 1] && args.includes('--sizes') ? args[args.indexOf('--sizes') + 1] : '10000,100000').split(',').map(Number);
+const BATCH = 100;
+
+/** Deterministic documents with mixed attributes: 5,000 distinct `code` values (so 20 per value at 100k). */
+function makeDoc(i, n) {
+  return {
+    _id: `doc-${i}`,
+    code: `c${i % Math.max(1, Math.floor(n / 20))}`,
+    price: (i * 7919) % 10_000,
+    category: ['lamp', 'chair', 'desk', 'sofa', 'rug'][i % 5],
+    inStock: i % 3 === 0,
+    tags: [`t${i % 11}`, `t${i % 13}`],
+    dims: { w: i % 100, h: (i * 3) % 100 },
+    created: { $date: 1_700_000_000_000 + i * 1000 },
+    note: `product number ${i} with a short description`,
+  };
+}
+
+async function load(db, name, n, indexing) {
+  await executeCommand(db, { createCollection: { name, options: indexing ? { indexing } : {} } }, { keyspace: 'default_keyspace' });
+  const start = performance.now();
+  for (let i = 0; i < n; i += BATCH) {
+    const documents = [];
+    for (let j = i; j < Math.min(n, i + BATCH); j++) documents.push(makeDoc(j, n));
+    const r = await executeCommand(db, { insertMany: { documents } }, { keyspace: 'default_keyspace', collection: name });
+    if (r.errors) throw new Error(JSON.stringify(r.errors[0]));
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+
+async function time(fn, minMs = 300) {
+  await fn();
+  let runs = 0;
+  const start = performance.now();
+  while (performance.now() - start < minMs || runs < 5) {
+    await fn();
+    runs++;
+  }
+  return (performance.now() - start) / runs;
+}
+
+const QUERIES = {
+  'equality (20 matches)': (n) => ({ code: `c${Math.floor(n / 40)}` }),
+  'range (~1% of docs)': () => ({ price: { $gte: 5000, $lt: 5100 } }),
+  'equality + range': (n) => ({ code: `c${Math.floor(n / 40)}`, price: { $gte: 0 } }),
+};
+
+const rows = [];
+for (const n of sizes) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vdb-bench-'));
+  const db = await Database.open(dir, { limits: { maxInsertManyDocuments: BATCH, maxCollections: 10 } });
+  const fullRate = await load(db, 'indexed', n);
+  const denyRate = await load(db, 'unindexed', n, { deny: ['*'] });
+  const indexed = db.collection('default_keyspace', 'indexed');
+  for (const [label, make] of Object.entries(QUERIES)) {
+    const filter = make(n);
+    const viaApi = await time(() => executeCommand(db, { find: { filter } }, { keyspace: 'default_keyspace', collection: 'indexed' }));
+    const parsed = parseFilter(filter, { isIndexed: () => true });
+    const scanned = await time(() => scanWith(db, indexed, parsed), 1000);
+    rows.push({ n, query: label, indexedMs: viaApi, scanMs: scanned });
+  }
+  const sorted = await time(() => executeCommand(db, { find: { filter: { category: 'lamp', price: { $lt: 2000 } }, sort: { price: -1 }, options: { limit: 10 } } }, { keyspace: 'default_keyspace', collection: 'indexed' }));
+  rows.push({ n, query: 'sorted find (filter ~4%, top 10)', indexedMs: sorted, scanMs: null });
+  rows.push({ n, query: 'insert docs/s: full indexing', indexedMs: null, scanMs: null, rate: fullRate });
+  rows.push({ n, query: 'insert docs/s: deny ["*"]', indexedMs: null, scanMs: null, rate: denyRate });
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Evaluates the filter over every document (the plan an unindexed attribute gets). */
+async function scanWith(db, collection, filter) {
+  const out = [];
+  const kv = db.kvStore;
+  const prefix = `doc:${collection.record.cid.toString(36).padStart(6, '0')}\u0000`;
+  for await (const [, value] of kv.entries({ gte: prefix, lt: `${prefix}\u{10FFFF}` })) {
+    const doc = JSON.parse(Buffer.from(value).toString('utf8'));
+    if (filter.matches(doc)) out.push(doc);
+    if (out.length === 20) break;
+  }
+  return out;
+}
+
+console.log('\n| docs | query | indexed (ms) | full scan (ms) | docs/s |');
+console.log('|---:|---|---:|---:|---:|');
+for (const r of rows) {
+  const f = (v) => (v === null || v === undefined ? '' : v.toFixed(2));
+  console.log(`| ${r.n} | ${r.query} | ${f(r.indexedMs)} | ${f(r.scanMs)} | ${r.rate ? Math.round(r.rate) : ''} |`);
+}
+const eq = (n) => rows.find((r) => r.n === n && r.query.startsWith('equality (20'))?.indexedMs;
+if (sizes.length >= 2) {
+  const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
+  console.log(`\nindexed equality ${large} vs ${small}: ${(eq(large) / eq(small)).toFixed(2)}x (target <= 1.5x)`);
+}
+for (const n of sizes) {
+  const full = rows.find((r) => r.n === n && r.query.includes('full indexing')).rate;
+  const deny = rows.find((r) => r.n === n && r.query.includes('deny')).rate;
+  console.log(`insert cost of indexing at ${n}: ${(deny / full).toFixed(2)}x slower with full indexing (target <= 2x)`);
+}
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+writeFileSync(new URL('./results/query-bench.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), rows }, null, 2));

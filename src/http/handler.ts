@@ -1,0 +1,90 @@
+/**
+ * One request, in order: route (404) -> method (405) -> token (401) -> content type (415) -> body size (413)
+ * -> JSON (REQUEST_NOT_JSON) -> executeCommand -> the envelope with the HTTP status its error codes carry.
+ * Every envelope comes from commands/; the only status decided here is 500 for a failure of this adapter.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorEnvelope, executeCommand, httpStatusOfResponse, type CommandResponse } from '../commands/index.js';
+import type { Database } from '../engine/database.js';
+import { tokenOf, type TokenVerifier } from './auth.js';
+import { isJsonContentType, readBody } from './request-body.js';
+import { displayPath, resolveRoute } from './routes.js';
+
+/** What the server reports per request (never headers, so never a token). */
+export interface RequestLogEntry {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly ms: number;
+}
+
+export interface HandlerOptions {
+  readonly db: Database;
+  readonly verify: TokenVerifier;
+  readonly maxBodyBytes: number;
+  /** True once the server is shutting down: responses then close their connection. */
+  readonly isClosing: () => boolean;
+  readonly onRequest?: ((entry: RequestLogEntry) => void) | undefined;
+}
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function createHandler(options: HandlerOptions): RequestHandler {
+  const { db, verify, maxBodyBytes, isClosing, onRequest } = options;
+
+  const send = (req: IncomingMessage, res: ServerResponse, envelope: CommandResponse, started: number, extra: { status?: number; close?: boolean; allow?: boolean } = {}): void => {
+    if (res.headersSent || res.destroyed) return;
+    let status = extra.status ?? httpStatusOfResponse(envelope);
+    let body: Buffer;
+    try {
+      body = Buffer.from(JSON.stringify(envelope), 'utf8');
+    } catch (error) {
+      status = 500;
+      body = Buffer.from(JSON.stringify(errorEnvelope('UNEXPECTED_SERVER_ERROR', { reason: `response could not be serialised: ${(error as Error).message}` })), 'utf8');
+    }
+    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': body.length };
+    if (extra.allow) headers.allow = 'POST';
+    if (extra.close || isClosing()) headers.connection = 'close';
+    res.writeHead(status, headers);
+    res.end(body);
+    onRequest?.({ method: req.method ?? '', path: displayPath(req.url), status, ms: performance.now() - started });
+  };
+
+  return async (req, res) => {
+    const started = performance.now();
+    try {
+      const target = resolveRoute(req.url);
+      if (target === undefined) return send(req, res, errorEnvelope('RESOURCE_NOT_FOUND', { path: displayPath(req.url) }), started);
+      if (req.method !== 'POST') {
+        return send(req, res, errorEnvelope('METHOD_NOT_ALLOWED', { method: String(req.method).slice(0, 20) }), started, { allow: true });
+      }
+      const token = tokenOf(req.headers);
+      if (token === undefined) return send(req, res, errorEnvelope('MISSING_AUTHENTICATION_TOKEN'), started);
+      if (!(await verify(token))) return send(req, res, errorEnvelope('UNAUTHENTICATED_REQUEST'), started);
+      const contentType = req.headers['content-type'];
+      if (!isJsonContentType(contentType)) {
+        return send(req, res, errorEnvelope('UNSUPPORTED_CONTENT_TYPE', { contentType: String(contentType).slice(0, 100) }), started);
+      }
+      const body = await readBody(req, maxBodyBytes);
+      if (body.kind === 'aborted') return; // the client is gone; nothing to answer
+      if (body.kind === 'too-large') {
+        // Close the connection rather than read the rest of an oversized body.
+        const size = body.size === undefined ? `more than ${maxBodyBytes}` : String(body.size);
+        return send(req, res, errorEnvelope('REQUEST_TOO_LARGE', { size, max: maxBodyBytes }), started, { close: true });
+      }
+      const text = body.text.charCodeAt(0) === 0xfeff ? body.text.slice(1) : body.text;
+      let command: unknown = null; // an empty body is a null command: the reference's COMMAND_FIELD_VALUE_INVALID
+      if (text.trim().length > 0) {
+        try {
+          command = JSON.parse(text);
+        } catch (error) {
+          return send(req, res, errorEnvelope('REQUEST_NOT_JSON', { problem: String((error as Error).message).slice(0, 300) }), started);
+        }
+      }
+      send(req, res, await executeCommand(db, command, target), started);
+    } catch (error) {
+      // A bug in this adapter or a throwing verifier: answer 500 and keep serving.
+      send(req, res, errorEnvelope('UNEXPECTED_SERVER_ERROR', { reason: (error as Error)?.message ?? String(error) }), started, { status: 500, close: true });
+    }
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * The Data API server: `createServer({db, token})` -> listen() / url / close(). Owns sockets, timeouts and
+ * graceful shutdown; requests go to handler.ts. It never opens or closes the database: the caller does.
+ *
+ * Why node:http and not a framework: the adapter has five routes and no middleware, and every framework
+ * (fastify, hono's node adapter, express) runs on node:http anyway, adding per-request work on the hot path
+ * (findOne by _id is ~tens of µs in process, so the HTTP layer's cost is what a benchmark sees).
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Database } from '../engine/database.js';
+import type { Limits } from '../engine/limits.js';
+import { fixedTokenVerifier, type TokenVerifier } from './auth.js';
+import { createHandler, type RequestLogEntry } from './handler.js';
+
+export interface ServerTimeouts {
+  /** Time to receive a request's headers (slow-loris guard). Default 20 s. */
+  readonly headersMs?: number;
+  /** Time to receive a whole request, body included. Default 120 s. */
+  readonly requestMs?: number;
+  /** How long an idle keep-alive connection stays open. Default 30 s. */
+  readonly keepAliveMs?: number;
+}
+
+export interface ServerOptions {
+  /** The open database to serve; the caller closes it after `close()`. */
+  readonly db: Database;
+  /** The one accepted token (or give `tokenVerifier`). */
+  readonly token?: string;
+  readonly tokenVerifier?: TokenVerifier;
+  /** Default 127.0.0.1: only this machine can connect. */
+  readonly host?: string;
+  /** Default 8181; 0 picks a free port (read it from `url` after listen()). */
+  readonly port?: number;
+  /** Largest request body accepted; default 20 MB, as the Data API. */
+  readonly maxBodyBytes?: number;
+  /**
+   * The limits the server is expected to serve with. Limits live on the Database (open it with them);
+   * when given they must match the database's, so a misconfigured server fails at start.
+   */
+  readonly limits?: Partial<Limits>;
+  readonly timeouts?: ServerTimeouts;
+  /** Called after each response (method, path, status, time); never sees headers or tokens. */
+  readonly onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export const DEFAULT_PORT = 8181;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+export class DataApiServer {
+  readonly #server: Server;
+  readonly #host: string;
+  readonly #port: number;
+  readonly #inFlight = new Set<Promise<void>>();
+  #closing: Promise<void> | undefined;
+
+  constructor(options: ServerOptions) {
+    this.#host = options.host ?? DEFAULT_HOST;
+    this.#port = options.port ?? DEFAULT_PORT;
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new TypeError('maxBodyBytes must be a positive integer');
+    checkLimits(options.db, options.limits);
+    const handler = createHandler({
+      db: options.db,
+      verify: verifierOf(options),
+      maxBodyBytes,
+      isClosing: () => this.#closing !== undefined,
+      onRequest: options.onRequest,
+    });
+    const t = options.timeouts ?? {};
+    const requestMs = t.requestMs ?? 120_000;
+    const headersMs = Math.min(t.headersMs ?? 20_000, requestMs);
+    this.#server = createHttpServer({
+      headersTimeout: headersMs,
+      requestTimeout: requestMs,
+      keepAliveTimeout: t.keepAliveMs ?? 30_000,
+      // How often headersTimeout/requestTimeout are checked; the default 30 s lets slow clients linger.
+      connectionsCheckingInterval: Math.min(1_000, headersMs),
+    });
+    this.#server.on('request', (req, res) => {
+      const running = handler(req, res);
+      this.#inFlight.add(running);
+      void running.finally(() => this.#inFlight.delete(running));
+    });
+  }
+
+  /** Starts listening; rejects with the socket error (e.g. EADDRINUSE). Resolves to the bound address. */
+  listen(): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error): void => reject(error);
+      this.#server.once('error', onError);
+      this.#server.listen(this.#port, this.#host, () => {
+        this.#server.off('error', onError);
+        resolve(this.address()!);
+      });
+    });
+  }
+
+  /** The bound address, or undefined before listen(). */
+  address(): AddressInfo | undefined {
+    const address = this.#server.address();
+    return address !== null && typeof address === 'object' ? address : undefined;
+  }
+
+  /** The base URL clients use, e.g. `http://127.0.0.1:8181` (Data API paths go under it). */
+  get url(): string {
+    const address = this.address();
+    if (!address) throw new Error('server is not listening');
+    return `http://${connectHost(address.address)}:${address.port}`;
+  }
+
+  /**
+   * Graceful stop: no new connections, idle ones closed, requests in flight finish (their connections close
+   * after the response). After `graceMs` the remaining connections are cut. Idempotent.
+   */
+  close(options: { graceMs?: number } = {}): Promise<void> {
+    this.#closing ??= this.#shutdown(options.graceMs ?? 10_000);
+    return this.#closing;
+  }
+
+  async #shutdown(graceMs: number): Promise<void> {
+    if (this.#server.listening) {
+      const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+      this.#server.closeIdleConnections();
+      const timer = setTimeout(() => this.#server.closeAllConnections(), graceMs);
+      timer.unref();
+      await Promise.allSettled([...this.#inFlight]);
+      this.#server.closeIdleConnections();
+      await closed;
+      clearTimeout(timer);
+    }
+    // A handler can outlive its connection (the client hung up mid-command): let it finish before the db closes.
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+}
+
+/** Creates a server (not yet listening). */
+export function createServer(options: ServerOptions): DataApiServer {
+  return new DataApiServer(options);
+}
+
+function verifierOf(options: ServerOptions): TokenVerifier {
+  if (options.token !== undefined && options.tokenVerifier !== undefined) throw new TypeError('give either token or tokenVerifier, not both');
+  if (options.tokenVerifier !== undefined) return options.tokenVerifier;
+  if (options.token === undefined) throw new TypeError('a token (or tokenVerifier) is required: the server never runs without authentication');
+  return fixedTokenVerifier(options.token);
+}
+
+function checkLimits(db: Database, limits: Partial<Limits> | undefined): void {
+  for (const [name, value] of Object.entries(limits ?? {})) {
+    if (value !== undefined && db.limits[name as keyof Limits] !== value) {
+      throw new TypeError(`limit '${name}' is ${String(value)} for the server but ${String(db.limits[name as keyof Limits])} for the database: open the Database with the limits to serve`);
+    }
+  }
+}
+
+/** Wildcard binds are reached through loopback; IPv6 literals need brackets. */
+function connectHost(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return address.includes(':') ? `[${address}]` : address;
+}

@@ -1,0 +1,168 @@
+/**
+ * FlatVectorStore: vectors kept by slot (the label) in one growable contiguous Float32Array, with
+ * squared norms, and exact top-k search over all of them or over a candidate list of labels.
+ * Used for exact scans of small filtered candidate sets. Owns only its arrays; no documents, no I/O.
+ */
+import { VectorDbError } from '../errors/vectordb-error.js';
+import { topK } from './kernels.js';
+import { type Metric } from './metric.js';
+import { checkDimension, checkLabel, checkVector } from './validate.js';
+
+/** A label and its Data API `$similarity` score (higher is closer). */
+export interface ScoredLabel {
+  label: number;
+  score: number;
+}
+
+export interface FlatVectorStoreOptions {
+  dimension: number;
+  metric: Metric;
+  /** Initial number of slots; the store grows by 1.5x as labels need. Default 64. */
+  capacity?: number;
+}
+
+/** Typed arrays above 4 GiB are refused by some engines: stay below. */
+const MAX_BYTES = 2 ** 32 - 1;
+
+export class FlatVectorStore {
+  readonly dimension: number;
+  readonly metric: Metric;
+  private data: Float32Array;
+  private sqNorms: Float64Array;
+  private present: Uint8Array;
+  /** Per-slot stamp of the last search that saw it: de-duplicates candidate lists without allocating. */
+  private seen: Uint32Array;
+  private generation = 0;
+  private slots: number;
+  private count = 0;
+
+  constructor(options: FlatVectorStoreOptions) {
+    checkDimension(options.dimension);
+    this.dimension = options.dimension;
+    this.metric = options.metric;
+    this.slots = Math.max(1, Math.floor(options.capacity ?? 64));
+    this.data = this.allocate(this.slots);
+    this.sqNorms = new Float64Array(this.slots);
+    this.present = new Uint8Array(this.slots);
+    this.seen = new Uint32Array(this.slots);
+  }
+
+  /** Number of stored vectors. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Number of slots allocated. */
+  get capacity(): number {
+    return this.slots;
+  }
+
+  has(label: number): boolean {
+    return Number.isInteger(label) && label >= 0 && label < this.slots && this.present[label] === 1;
+  }
+
+  /** Stores (or replaces) the vector of a label. */
+  set(label: number, vector: ArrayLike<number>): void {
+    checkLabel(label);
+    const sq = checkVector(vector, this.dimension, this.metric);
+    if (label >= this.slots) this.grow(label + 1);
+    this.data.set(vector, label * this.dimension);
+    this.sqNorms[label] = sq;
+    if (this.present[label] === 0) {
+      this.present[label] = 1;
+      this.count++;
+    }
+  }
+
+  /** A copy of a label's vector, or undefined. */
+  get(label: number): Float32Array | undefined {
+    if (!this.has(label)) return undefined;
+    const start = label * this.dimension;
+    return this.data.slice(start, start + this.dimension);
+  }
+
+  delete(label: number): boolean {
+    if (!this.has(label)) return false;
+    this.present[label] = 0;
+    this.count--;
+    return true;
+  }
+
+  *labels(): IterableIterator<number> {
+    for (let i = 0; i < this.slots; i++) if (this.present[i] === 1) yield i;
+  }
+
+  /**
+   * The k labels closest to `query` with their Data API scores, best first (ties: smaller label).
+   * With `candidates`, only those labels are scanned (absent and repeated ones are skipped).
+   */
+  exactSearch(query: ArrayLike<number>, k: number, candidates?: Iterable<number>): ScoredLabel[] {
+    checkVector(query, this.dimension, this.metric, 'query vector');
+    if (!(k >= 1) || this.count === 0) return [];
+    let rows: Uint32Array;
+    let n = 0;
+    if (candidates === undefined) {
+      rows = new Uint32Array(this.count);
+      for (let i = 0; i < this.slots; i++) if (this.present[i] === 1) rows[n++] = i;
+    } else {
+      const gen = this.nextGeneration();
+      const list = Array.isArray(candidates) ? (candidates as number[]) : Array.from(candidates);
+      rows = new Uint32Array(Math.min(list.length, this.count));
+      for (const label of list) {
+        if (n === rows.length) break;
+        if (!(label >= 0 && label < this.slots) || this.present[label] !== 1) continue;
+        if (this.seen[label] === gen) continue;
+        this.seen[label] = gen;
+        rows[n++] = label;
+      }
+    }
+    const q = Float64Array.from(query);
+    return topK(this.metric, q, this.data, this.sqNorms, this.dimension, rows, n, Math.floor(k)).map(
+      (r) => ({ label: r.row, score: r.score }),
+    );
+  }
+
+  private nextGeneration(): number {
+    this.generation = (this.generation + 1) >>> 0;
+    if (this.generation === 0) {
+      this.seen.fill(0);
+      this.generation = 1;
+    }
+    return this.generation;
+  }
+
+  private grow(minSlots: number): void {
+    const next = Math.max(minSlots, Math.ceil(this.slots * 1.5), 64);
+    const data = this.allocate(next);
+    data.set(this.data);
+    const sqNorms = new Float64Array(next);
+    sqNorms.set(this.sqNorms);
+    const present = new Uint8Array(next);
+    present.set(this.present);
+    const seen = new Uint32Array(next);
+    seen.set(this.seen);
+    this.data = data;
+    this.sqNorms = sqNorms;
+    this.present = present;
+    this.seen = seen;
+    this.slots = next;
+  }
+
+  private allocate(slots: number): Float32Array {
+    const max = Math.floor(MAX_BYTES / (4 * this.dimension));
+    const fail = (reason: string): VectorDbError =>
+      VectorDbError.of('VECTOR_INDEX_CAPACITY', {
+        backend: 'exact-scan',
+        collection: '',
+        max,
+        dimension: this.dimension,
+        reason,
+      });
+    if (slots > max) throw fail(`label ${slots - 1} is beyond the largest slot of one typed array (4 GiB)`);
+    try {
+      return new Float32Array(slots * this.dimension);
+    } catch (cause) {
+      throw fail(`allocating ${slots} slots failed (${String(cause)})`);
+    }
+  }
+}

@@ -1,0 +1,368 @@
+/**
+ * HnswIndex: the VectorIndex both backends share. It maps the engine's labels to hnswlib "slots"
+ * (the labels hnswlib itself sees, dense from 0), plans capacity, and converts scores. The backends
+ * (wasm-backend.ts, native-backend.ts) only provide the HnswDriver primitives on slots.
+ *
+ * Why slots: hnswlib can update a vector in place only through updatePoint (measured 61 ms per vector
+ * at 768 dims in wasm, 20x a fresh insert) and replaceDeleted picks an arbitrary deleted element,
+ * so we could not know which label it evicted. With slots, re-adding a label marks its old slot
+ * deleted and inserts into a fresh one (fast); deleted slots are recycled (slow path) only when
+ * capacity cannot grow or deleted slots outnumber live ones.
+ */
+import { VectorDbError } from '../errors/vectordb-error.js';
+import { encodeIndex, type BackendName, type IndexHeader } from './index-format.js';
+import type { IndexParams, ScoredLabel, SearchOptions, VectorIndex } from './index-backend.js';
+import { scoreFromHnswDistance, type Metric } from './metric.js';
+import { checkLabel, checkVector, invalid } from './validate.js';
+
+/** hnswlib's random seed: fixed so that builds are reproducible. */
+export const HNSW_SEED = 100;
+/** Slots kept free: wasm refuses even an update when the element count equals max elements. */
+export const HEADROOM = 1;
+const GROWTH = 1.5;
+/** Deleted slots are recycled (slow) once they outnumber live ones and this floor. */
+const RECYCLE_FLOOR = 1024;
+
+export interface IndexIdentity {
+  backend: BackendName;
+  dimension: number;
+  metric: Metric;
+  params: Readonly<Required<IndexParams>>;
+  /** For error messages only. */
+  name: string;
+}
+
+export interface SlotHits {
+  slots: ArrayLike<number>;
+  distances: ArrayLike<number>;
+}
+
+/** hnswlib's operations on slots, as one backend provides them. Vectors are rows of a Float32Array. */
+export interface HnswDriver {
+  /** e.g. "hnswlib-wasm 0.8.2": named in errors and in the serialized header. */
+  readonly library: string;
+  /** hnswlib elements, live and deleted. */
+  count(): number;
+  /** hnswlib's max elements. */
+  capacity(): number;
+  /** The largest capacity this backend could reach now (wasm: what fits its heap beside other indexes). */
+  capacityLimit(): number;
+  /** Why the limit is what it is, and what to do: ends capacity error messages. */
+  capacityAdvice(): string;
+  /** Grows max elements; false when memory ran out (the index is unchanged and usable). */
+  tryResize(n: number): boolean;
+  /** Inserts rows `rows[i]` of `vectors` as new slots `slots[i]`. */
+  addFresh(vectors: Float32Array, rows: readonly number[], slots: readonly number[]): void;
+  /** Puts row `row` of `vectors` into a deleted slot and makes it live again. */
+  replaceDeleted(slot: number, vectors: Float32Array, row: number): void;
+  markDeleted(slots: readonly number[]): void;
+  search(query: Float32Array, k: number, ef: number, filter: ((slot: number) => boolean) | undefined): SlotHits;
+  /** hnswlib's bytes; `onWritten` runs synchronously right after hnswlib wrote them (snapshot point). */
+  save(onWritten: () => void): Promise<Uint8Array>;
+  dispose(): void;
+}
+
+export interface HnswDriverFactory {
+  create(identity: IndexIdentity, capacity: number): Promise<HnswDriver>;
+  load(identity: IndexIdentity, bytes: Uint8Array, capacity: number, header: IndexHeader): Promise<HnswDriver>;
+}
+
+export class HnswIndex implements VectorIndex {
+  readonly backend: BackendName;
+  readonly dimension: number;
+  readonly metric: Metric;
+  readonly params: Readonly<Required<IndexParams>>;
+  private readonly name: string;
+  private driver: HnswDriver | null;
+  /** slot -> label, and whether the slot is live; sized to the driver's capacity. */
+  private slotLabels: Uint32Array;
+  private live: Uint8Array;
+  private readonly labelSlot = new Map<number, number>();
+  /** Deleted slots (recyclable). */
+  private readonly dead: number[] = [];
+  /** Slots used so far (== hnswlib's element count). */
+  private slots: number;
+
+  private constructor(identity: IndexIdentity, driver: HnswDriver, slotLabels: Uint32Array, live: Uint8Array, slots: number) {
+    this.backend = identity.backend;
+    this.dimension = identity.dimension;
+    this.metric = identity.metric;
+    this.params = identity.params;
+    this.name = identity.name;
+    this.driver = driver;
+    this.slotLabels = slotLabels;
+    this.live = live;
+    this.slots = slots;
+  }
+
+  static fresh(identity: IndexIdentity, driver: HnswDriver): HnswIndex {
+    const cap = driver.capacity();
+    return new HnswIndex(identity, driver, new Uint32Array(cap), new Uint8Array(cap), 0);
+  }
+
+  /** An index over loaded hnswlib bytes, with the slot table stored beside them. */
+  static restored(identity: IndexIdentity, driver: HnswDriver, slotLabels: Uint32Array, live: Uint8Array): HnswIndex {
+    const slots = slotLabels.length;
+    if (driver.count() !== slots) {
+      driver.dispose();
+      throw VectorDbError.of('VECTOR_INDEX_INCOMPATIBLE', {
+        backend: identity.backend,
+        collection: identity.name,
+        reason: `hnswlib holds ${driver.count()} elements, the slot table ${slots}`,
+      });
+    }
+    const cap = Math.max(driver.capacity(), slots);
+    const labels = new Uint32Array(cap);
+    labels.set(slotLabels);
+    const liveFlags = new Uint8Array(cap);
+    liveFlags.set(live);
+    const index = new HnswIndex(identity, driver, labels, liveFlags, slots);
+    for (let s = 0; s < slots; s++) {
+      if (liveFlags[s] === 1) index.labelSlot.set(labels[s] as number, s);
+      else index.dead.push(s);
+    }
+    return index;
+  }
+
+  get size(): number {
+    return this.labelSlot.size;
+  }
+
+  get deletedCount(): number {
+    return this.slots - this.labelSlot.size;
+  }
+
+  get capacity(): number {
+    return this.open().capacity() - HEADROOM;
+  }
+
+  has(label: number): boolean {
+    return this.labelSlot.has(label);
+  }
+
+  add(labels: Uint32Array | readonly number[], vectors: Float32Array): void {
+    const driver = this.open();
+    const dim = this.dimension;
+    const n = labels.length;
+    if (!(vectors instanceof Float32Array)) throw invalid('vectors must be a Float32Array');
+    if (vectors.length !== n * dim) {
+      throw invalid(`${n} labels of dimension ${dim} need ${n * dim} vector values, got ${vectors.length}`);
+    }
+    for (let i = 0; i < n; i++) {
+      const label = labels[i] as number;
+      checkLabel(label);
+      checkVector(vectors, dim, this.metric, `vector ${i} (label ${label})`, i * dim, false);
+    }
+    if (n === 0) return;
+
+    // The last occurrence of a label in the batch wins.
+    const lastRow = new Map<number, number>();
+    for (let i = 0; i < n; i++) lastRow.set(labels[i] as number, i);
+    const rows: number[] = [];
+    for (let i = 0; i < n; i++) if (lastRow.get(labels[i] as number) === i) rows.push(i);
+    const replaced: number[] = [];
+    for (const r of rows) {
+      const s = this.labelSlot.get(labels[r] as number);
+      if (s !== undefined) replaced.push(s);
+    }
+
+    // Plan before changing anything: fresh slots, growing if needed, else recycle deleted ones.
+    const m = rows.length;
+    const recyclable = this.dead.length + replaced.length;
+    let recycle = this.dead.length > Math.max(this.size, RECYCLE_FLOOR) ? Math.min(m, this.dead.length) : 0;
+    let fresh = m - recycle;
+    if (this.slots + fresh + HEADROOM > driver.capacity()) {
+      const cap = this.grow(driver, this.slots + fresh + HEADROOM);
+      const room = Math.max(0, cap - HEADROOM - this.slots);
+      if (fresh > room) {
+        const extra = fresh - room;
+        if (recycle + extra > recyclable) throw this.capacityError(driver, m);
+        recycle += extra;
+        fresh -= extra;
+      }
+    }
+
+    if (replaced.length > 0) this.markDeleted(driver, replaced);
+    let k = 0;
+    for (; k < recycle; k++) {
+      const r = rows[k] as number;
+      const s = this.dead.pop() as number;
+      try {
+        driver.replaceDeleted(s, vectors, r);
+      } catch (e) {
+        this.dead.push(s);
+        throw e;
+      }
+      this.setLive(s, labels[r] as number);
+    }
+    if (k === m) return;
+    const freshRows = rows.slice(k);
+    const freshSlots = freshRows.map((_, j) => this.slots + j);
+    try {
+      driver.addFresh(vectors, freshRows, freshSlots);
+    } catch (e) {
+      // hnswlib may have taken part of the batch: keep what it holds.
+      const added = Math.min(freshRows.length, Math.max(0, driver.count() - this.slots));
+      for (let j = 0; j < added; j++) this.setLive(freshSlots[j] as number, labels[freshRows[j] as number] as number);
+      this.slots += added;
+      throw e;
+    }
+    for (let j = 0; j < freshRows.length; j++) this.setLive(freshSlots[j] as number, labels[freshRows[j] as number] as number);
+    this.slots += freshRows.length;
+  }
+
+  remove(labels: readonly number[]): void {
+    const driver = this.open();
+    const slots: number[] = [];
+    const removed: number[] = [];
+    for (const label of labels) {
+      const s = this.labelSlot.get(label);
+      if (s === undefined) continue;
+      this.labelSlot.delete(label);
+      slots.push(s);
+      removed.push(label);
+    }
+    if (slots.length === 0) return;
+    try {
+      this.markDeleted(driver, slots);
+    } catch (e) {
+      for (let i = 0; i < slots.length; i++) this.labelSlot.set(removed[i] as number, slots[i] as number);
+      throw e;
+    }
+  }
+
+  search(query: Float32Array, k: number, options: SearchOptions = {}): ScoredLabel[] {
+    const driver = this.open();
+    if (!(query instanceof Float32Array)) throw invalid('the query vector must be a Float32Array');
+    checkVector(query, this.dimension, this.metric, 'query vector');
+    if (!(k >= 1)) return [];
+    const kk = Math.min(Math.floor(k), this.size);
+    if (kk === 0) return [];
+    const ef = Math.max(kk, Math.floor(options.ef ?? this.params.efSearch));
+    const filter = options.filter;
+    const labels = this.slotLabels;
+    // A throw must not unwind through hnswlib's C++ frames: record it, stop accepting, rethrow after.
+    let filterError: { error: unknown } | undefined;
+    const slotFilter =
+      filter === undefined
+        ? undefined
+        : (slot: number): boolean => {
+            if (filterError !== undefined) return false;
+            try {
+              return filter(labels[slot] as number) === true;
+            } catch (error) {
+              filterError = { error };
+              return false;
+            }
+          };
+    const hits = driver.search(query, kk, ef, slotFilter);
+    if (filterError !== undefined) throw filterError.error;
+    const out: ScoredLabel[] = [];
+    for (let i = 0; i < hits.slots.length; i++) {
+      const slot = hits.slots[i] as number;
+      if (this.live[slot] !== 1) continue; // defensive: hnswlib never returns deleted elements
+      out.push({ label: labels[slot] as number, score: scoreFromHnswDistance(this.metric, hits.distances[i] as number) });
+    }
+    out.sort((a, b) => b.score - a.score || a.label - b.label);
+    return out;
+  }
+
+  async serialize(): Promise<Uint8Array> {
+    const driver = this.open();
+    let snapshot: { slotLabels: Uint32Array; live: Uint8Array; slots: number; liveCount: number; capacity: number } | undefined;
+    const bytes = await driver.save(() => {
+      snapshot = {
+        slotLabels: this.slotLabels.slice(0, this.slots),
+        live: this.live.slice(0, this.slots),
+        slots: this.slots,
+        liveCount: this.size,
+        capacity: driver.capacity(),
+      };
+    });
+    if (snapshot === undefined) throw new Error('vector index driver did not report its write');
+    return encodeIndex(
+      {
+        backend: this.backend,
+        library: driver.library,
+        dimension: this.dimension,
+        metric: this.metric,
+        M: this.params.M,
+        efConstruction: this.params.efConstruction,
+        efSearch: this.params.efSearch,
+        seed: HNSW_SEED,
+        slots: snapshot.slots,
+        live: snapshot.liveCount,
+        capacity: snapshot.capacity,
+      },
+      snapshot.slotLabels,
+      snapshot.live,
+      bytes,
+    );
+  }
+
+  dispose(): void {
+    if (this.driver === null) return;
+    const driver = this.driver;
+    this.driver = null;
+    this.labelSlot.clear();
+    this.dead.length = 0;
+    this.slotLabels = new Uint32Array(0);
+    this.live = new Uint8Array(0);
+    driver.dispose();
+  }
+
+  private open(): HnswDriver {
+    if (this.driver === null) {
+      throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `the vector index${this.name ? ` of '${this.name}'` : ''} was disposed` });
+    }
+    return this.driver;
+  }
+
+  private setLive(slot: number, label: number): void {
+    this.slotLabels[slot] = label;
+    this.live[slot] = 1;
+    this.labelSlot.set(label, slot);
+  }
+
+  private markDeleted(driver: HnswDriver, slots: readonly number[]): void {
+    driver.markDeleted(slots);
+    for (const s of slots) {
+      this.live[s] = 0;
+      this.dead.push(s);
+    }
+  }
+
+  /** Grows toward `need` (by 1.5x when possible); returns the capacity reached, maybe unchanged. */
+  private grow(driver: HnswDriver, need: number): number {
+    const cap = driver.capacity();
+    const limit = driver.capacityLimit();
+    const target = Math.min(limit, Math.max(need, Math.ceil(cap * GROWTH)));
+    // Smaller steps after a failure: a fragmented wasm heap may still fit a smaller block.
+    const tries = [...new Set([target, Math.ceil((target + need) / 2), Math.min(need, limit)])].filter((t) => t > cap && t <= limit);
+    tries.sort((a, b) => b - a);
+    for (const t of tries) {
+      if (!driver.tryResize(t)) continue;
+      const labels = new Uint32Array(t);
+      labels.set(this.slotLabels.subarray(0, Math.min(this.slotLabels.length, t)));
+      const live = new Uint8Array(t);
+      live.set(this.live.subarray(0, Math.min(this.live.length, t)));
+      this.slotLabels = labels;
+      this.live = live;
+      return t;
+    }
+    return cap;
+  }
+
+  private capacityError(driver: HnswDriver, adding: number): VectorDbError {
+    const limit = Math.max(driver.capacity(), driver.capacityLimit()) - HEADROOM;
+    return VectorDbError.of('VECTOR_INDEX_CAPACITY', {
+      backend: driver.library,
+      collection: this.name,
+      max: limit,
+      dimension: this.dimension,
+      reason:
+        `it holds ${this.size} live and ${this.deletedCount} deleted vectors, adding ${adding} does not fit ` +
+        `(room for ${driver.capacity() - HEADROOM} now). ${driver.capacityAdvice()}`,
+    });
+  }
+}

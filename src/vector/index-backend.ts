@@ -1,0 +1,170 @@
+/**
+ * The vector index interface (one per vector collection) and its two HNSW backends: hnswlib-wasm
+ * (always there) and hnswlib-node (native, optional, ~2x faster). Deals only in uint32 labels and
+ * Float32Arrays; the engine keeps the _id <-> label map and stores `serialize()` bytes where it likes.
+ */
+import { type ScoredLabel } from './flat-store.js';
+import { HnswIndex, type IndexIdentity } from './hnsw-index.js';
+import {
+  decodeIndex,
+  incompatible,
+  IndexFormatError,
+  readIndexHeader,
+  type BackendName,
+  type DecodedIndex,
+  type IndexHeader,
+} from './index-format.js';
+import { type Metric } from './metric.js';
+import { nativeAvailable, nativeDriverFactory } from './native-backend.js';
+import { invalid, checkDimension } from './validate.js';
+import { wasmDriverFactory } from './wasm-backend.js';
+
+export { readIndexHeader, type BackendName, type IndexHeader, type ScoredLabel };
+
+export interface SearchOptions {
+  /** Candidate list size for this query (default: the index's efSearch); raised to k when smaller. */
+  ef?: number;
+  /** Only labels for which this returns true can be results (called once per visited graph node). */
+  filter?: (label: number) => boolean;
+}
+
+
+export interface VectorIndex {
+  readonly backend: BackendName;
+  readonly dimension: number;
+  readonly metric: Metric;
+  /** Live vectors. */
+  readonly size: number;
+  /** Removed or replaced vectors still held by the graph (hnswlib only marks them). Rebuild when large. */
+  readonly deletedCount: number;
+  /** Vectors (live and deleted) the index holds room for before it must grow. */
+  readonly capacity: number;
+  /** The parameters in force (from the stored header after a load). */
+  readonly params: Readonly<Required<IndexParams>>;
+  has(label: number): boolean;
+  /**
+   * Adds vectors (labels.length x dimension values, row-major). Re-adding a label replaces its vector;
+   * within one batch the last occurrence wins. Grows capacity as needed; when it cannot, throws
+   * VECTOR_INDEX_CAPACITY before changing anything.
+   */
+  add(labels: Uint32Array | readonly number[], vectors: Float32Array): void;
+  /** Removes labels in one batch; unknown labels are ignored. */
+  remove(labels: readonly number[]): void;
+  /** The k (at most) nearest live labels, best first, with Data API scores. */
+  search(query: Float32Array, k: number, options?: SearchOptions): ScoredLabel[];
+  /** The index as bytes: our header, the slot table, then hnswlib's own bytes. */
+  serialize(): Promise<Uint8Array>;
+  /** Frees the index (wasm memory is returned to the shared heap); later calls throw. */
+  dispose(): void;
+}
+
+/**
+ * HNSW knobs. Each trades memory or build time against recall:
+ * - M (default 16): graph links per node (2M on the bottom layer). Higher: better recall on hard data,
+ *   more memory (8 bytes per link per vector) and slower inserts. 12-48 is the useful range.
+ * - efConstruction (default 100): candidate list size while inserting. Higher: a better graph (recall)
+ *   at proportionally slower inserts. Fixed once the index is built.
+ * - efSearch (default 64): candidate list size while searching (per query overridable by `ef`).
+ *   Higher: better recall, slower queries; never below k. Not stored in the graph, only in our header.
+ */
+export interface IndexParams {
+  M?: number;
+  efConstruction?: number;
+  efSearch?: number;
+}
+
+export const DEFAULT_PARAMS: Readonly<Required<IndexParams>> = Object.freeze({ M: 16, efConstruction: 100, efSearch: 64 });
+
+export type BackendChoice = BackendName | 'auto';
+
+export interface CreateVectorIndexOptions {
+  dimension: number;
+  metric: Metric;
+  /** 'auto' (default): hnswlib-node when it loads, else hnswlib-wasm. */
+  backend?: BackendChoice;
+  params?: IndexParams;
+  /** Vectors to preallocate room for (default 1024). Preallocating lets wasm reach its largest size. */
+  capacity?: number;
+  /** Names the index in error messages (e.g. "keyspace.collection"). */
+  name?: string;
+}
+
+export type LoadVectorIndexOptions = CreateVectorIndexOptions;
+
+/** True when hnswlib-node (native) loads in this process. */
+export function nativeBackendAvailable(): Promise<boolean> {
+  return nativeAvailable();
+}
+
+export async function createVectorIndex(opts: CreateVectorIndexOptions): Promise<VectorIndex> {
+  checkDimension(opts.dimension);
+  const params = resolveParams(opts.params);
+  const backend = await resolveBackend(opts.backend ?? 'auto');
+  const identity: IndexIdentity = { backend, dimension: opts.dimension, metric: opts.metric, params, name: opts.name ?? '' };
+  const capacity = Math.max(16, Math.floor(opts.capacity ?? 1024));
+  const factory = backend === 'native' ? nativeDriverFactory : wasmDriverFactory;
+  const driver = await factory.create(identity, capacity);
+  return HnswIndex.fresh(identity, driver);
+}
+
+/**
+ * Loads bytes from `serialize()`. Throws VECTOR_INDEX_INCOMPATIBLE (the engine then rebuilds) when the
+ * bytes were written by the other backend (hnswlib's files are not portable between wasm and native),
+ * for another dimension or metric, or are damaged. With backend 'auto' the backend that wrote them is used.
+ */
+export async function loadVectorIndex(bytes: Uint8Array, opts: LoadVectorIndexOptions): Promise<VectorIndex> {
+  checkDimension(opts.dimension);
+  const name = opts.name ?? '';
+  const choice = opts.backend ?? 'auto';
+  let decoded: DecodedIndex;
+  try {
+    decoded = decodeIndex(bytes);
+  } catch (e) {
+    throw e instanceof IndexFormatError ? incompatible(e.message, choice, name) : e;
+  }
+  const h = decoded.header;
+  const backend = choice === 'auto' ? h.backend : choice;
+  const mismatch = (reason: string): never => {
+    throw incompatible(reason, backend, name);
+  };
+  if (h.backend !== backend) mismatch(`the bytes were written by the ${h.backend} backend (${h.library})`);
+  if (backend === 'native' && !(await nativeAvailable())) mismatch('hnswlib-node does not load in this process');
+  if (h.dimension !== opts.dimension) mismatch(`the index has dimension ${h.dimension}, expected ${opts.dimension}`);
+  if (h.metric !== opts.metric) mismatch(`the index uses metric '${h.metric}', expected '${opts.metric}'`);
+  const params = resolveParams({ M: h.M, efConstruction: h.efConstruction, efSearch: opts.params?.efSearch ?? h.efSearch });
+  const identity: IndexIdentity = { backend, dimension: h.dimension, metric: h.metric, params, name };
+  const factory = backend === 'native' ? nativeDriverFactory : wasmDriverFactory;
+  const capacity = Math.max(h.capacity, Math.floor(opts.capacity ?? 0));
+  const driver = await factory.load(identity, decoded.backendBytes, capacity, h);
+  return HnswIndex.restored(identity, driver, decoded.slotLabels, decoded.live);
+}
+
+async function resolveBackend(choice: BackendChoice): Promise<BackendName> {
+  if (choice === 'wasm') return 'wasm';
+  if (choice === 'native') {
+    if (!(await nativeAvailable())) throw invalid("the 'native' vector backend needs hnswlib-node, which does not load in this process");
+    return 'native';
+  }
+  if (choice === 'auto') return (await nativeAvailable()) ? 'native' : 'wasm';
+  throw invalid(`unknown vector backend '${String(choice)}': use 'wasm', 'native' or 'auto'`);
+}
+
+function resolveParams(p: IndexParams | undefined): Readonly<Required<IndexParams>> {
+  const out = { ...DEFAULT_PARAMS, ...stripUndefined(p ?? {}) };
+  const check = (key: keyof IndexParams, min: number, max: number): void => {
+    const v = out[key];
+    if (!Number.isInteger(v) || v < min || v > max) throw invalid(`index parameter ${key} must be an integer from ${min} to ${max}, got ${v}`);
+  };
+  check('M', 2, 100);
+  check('efConstruction', 1, 10_000);
+  check('efSearch', 1, 10_000);
+  return Object.freeze(out);
+}
+
+function stripUndefined(p: IndexParams): IndexParams {
+  const out: IndexParams = {};
+  if (p.M !== undefined) out.M = p.M;
+  if (p.efConstruction !== undefined) out.efConstruction = p.efConstruction;
+  if (p.efSearch !== undefined) out.efSearch = p.efSearch;
+  return out;
+}

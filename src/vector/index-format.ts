@@ -1,0 +1,148 @@
+/**
+ * The byte format of a serialized vector index: our header (backend, dimension, metric, params),
+ * the slot -> label table, then the backend's own hnswlib bytes. The layout is persisted by the
+ * engine: never change a field's meaning; add fields to the JSON header, bump FORMAT_VERSION to break.
+ *
+ *   0  8 bytes  magic "VDBHNSW\0"
+ *   8  u32 LE   length H of the JSON header (padded with spaces to a multiple of 4)
+ *  12  H bytes  JSON header (IndexHeader)
+ *      slots x u32 LE   label of each hnswlib slot (slot = the label hnswlib knows)
+ *      ceil(slots / 8) bytes, padded to 4: bitmap of live slots (bit s % 8 of byte s >> 3)
+ *      backendBytes bytes: what hnswlib's writeIndex produced
+ */
+import { VectorDbError } from '../errors/vectordb-error.js';
+import { isMetric, type Metric } from './metric.js';
+
+export const FORMAT_VERSION = 1;
+const MAGIC = [0x56, 0x44, 0x42, 0x48, 0x4e, 0x53, 0x57, 0x00]; // "VDBHNSW\0"
+
+export type BackendName = 'wasm' | 'native';
+
+/** What a serialized index records about itself (readable without loading it: `readIndexHeader`). */
+export interface IndexHeader {
+  format: number;
+  backend: BackendName;
+  /** The library that wrote the backend bytes, e.g. "hnswlib-wasm 0.8.2". */
+  library: string;
+  dimension: number;
+  metric: Metric;
+  M: number;
+  efConstruction: number;
+  efSearch: number;
+  seed: number;
+  /** hnswlib elements, live and deleted. */
+  slots: number;
+  /** Live vectors. */
+  live: number;
+  /** hnswlib's max elements when written. */
+  capacity: number;
+  /** Length of the backend's bytes at the end. */
+  backendBytes: number;
+}
+
+export interface DecodedIndex {
+  header: IndexHeader;
+  slotLabels: Uint32Array;
+  live: Uint8Array;
+  backendBytes: Uint8Array;
+}
+
+export function incompatible(reason: string, backend = 'requested', collection = ''): VectorDbError {
+  return VectorDbError.of('VECTOR_INDEX_INCOMPATIBLE', { reason, backend, collection });
+}
+
+/** Damaged or foreign bytes; callers turn it into VECTOR_INDEX_INCOMPATIBLE with their names. */
+export class IndexFormatError extends Error {
+  override readonly name = 'IndexFormatError';
+}
+const bad = (reason: string): IndexFormatError => new IndexFormatError(reason);
+
+const pad4 = (n: number): number => (n + 3) & ~3;
+
+export function encodeIndex(
+  header: Omit<IndexHeader, 'format' | 'backendBytes'>,
+  slotLabels: Uint32Array,
+  live: Uint8Array,
+  backendBytes: Uint8Array,
+): Uint8Array {
+  const slots = header.slots;
+  const full: IndexHeader = { format: FORMAT_VERSION, ...header, backendBytes: backendBytes.length };
+  const json = new TextEncoder().encode(JSON.stringify(full));
+  const jsonLen = pad4(json.length);
+  const bitmapLen = pad4(Math.ceil(slots / 8));
+  const total = 12 + jsonLen + 4 * slots + bitmapLen + backendBytes.length;
+  const out = new Uint8Array(total);
+  out.set(MAGIC, 0);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  view.setUint32(8, jsonLen, true);
+  out.fill(0x20, 12, 12 + jsonLen);
+  out.set(json, 12);
+  let at = 12 + jsonLen;
+  for (let s = 0; s < slots; s++, at += 4) view.setUint32(at, slotLabels[s] as number, true);
+  for (let s = 0; s < slots; s++) if (live[s] === 1) out[at + (s >> 3)] = (out[at + (s >> 3)] as number) | (1 << (s & 7));
+  at += bitmapLen;
+  out.set(backendBytes, at);
+  return out;
+}
+
+/** Reads only the header. Throws VECTOR_INDEX_INCOMPATIBLE when the bytes are not ours or damaged. */
+export function readIndexHeader(bytes: Uint8Array): IndexHeader {
+  try {
+    return parseHeader(bytes);
+  } catch (e) {
+    throw e instanceof IndexFormatError ? incompatible(e.message) : e;
+  }
+}
+
+function parseHeader(bytes: Uint8Array): IndexHeader {
+  if (bytes.length < 12 || MAGIC.some((b, i) => bytes[i] !== b)) {
+    throw bad('the bytes do not start with a vectordb-local index header');
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLen = view.getUint32(8, true);
+  if (12 + jsonLen > bytes.length) throw bad('the index header is truncated');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + jsonLen)));
+  } catch {
+    throw bad('the index header is not valid JSON');
+  }
+  const h = parsed as Partial<IndexHeader> | null;
+  if (h === null || typeof h !== 'object') throw bad('the index header is not an object');
+  if (h.format !== FORMAT_VERSION) throw bad(`index format ${String(h.format)} is not supported (expected ${FORMAT_VERSION})`);
+  const ints = ['dimension', 'M', 'efConstruction', 'efSearch', 'seed', 'slots', 'live', 'capacity', 'backendBytes'] as const;
+  for (const key of ints) {
+    const v = h[key];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw bad(`index header field '${key}' is invalid`);
+  }
+  if (h.backend !== 'wasm' && h.backend !== 'native') throw bad(`unknown index backend '${String(h.backend)}'`);
+  if (!isMetric(h.metric)) throw bad(`unknown index metric '${String(h.metric)}'`);
+  return h as IndexHeader;
+}
+
+/** Splits serialized bytes into their parts; throws IndexFormatError when they are not ours or damaged. */
+export function decodeIndex(bytes: Uint8Array): DecodedIndex {
+  const header = parseHeader(bytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLen = view.getUint32(8, true);
+  const slots = header.slots;
+  const bitmapLen = pad4(Math.ceil(slots / 8));
+  let at = 12 + jsonLen;
+  const expected = at + 4 * slots + bitmapLen + header.backendBytes;
+  if (bytes.length !== expected) {
+    throw bad(`the index bytes are ${bytes.length} long, the header says ${expected}`);
+  }
+  const slotLabels = new Uint32Array(slots);
+  for (let s = 0; s < slots; s++, at += 4) slotLabels[s] = view.getUint32(at, true);
+  const live = new Uint8Array(slots);
+  let liveCount = 0;
+  for (let s = 0; s < slots; s++) {
+    if (((bytes[at + (s >> 3)] as number) >> (s & 7)) & 1) {
+      live[s] = 1;
+      liveCount++;
+    }
+  }
+  if (liveCount !== header.live) throw bad(`the live-slot bitmap counts ${liveCount}, the header says ${header.live}`);
+  at += bitmapLen;
+  return { header, slotLabels, live, backendBytes: bytes.subarray(at, at + header.backendBytes) };
+}

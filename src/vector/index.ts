@@ -1,0 +1,24 @@
+/**
+ * The vector layer's surface for the engine: metrics and scores, exact-scan kernels and store, and
+ * the HNSW index with its two backends. Nothing here knows about documents, JSON or LevelDB.
+ */
+export { METRICS, isMetric, similarityScore, scoreFromHnswDistance, type Metric } from './metric.js';
+export { dot, l2sq, squaredNorm, cosine, topK, type ScoredRow } from './kernels.js';
+export { FlatVectorStore, type FlatVectorStoreOptions } from './flat-store.js';
+export {
+  DEFAULT_PARAMS,
+  createVectorIndex,
+  loadVectorIndex,
+  nativeBackendAvailable,
+  readIndexHeader,
+  type BackendChoice,
+  type BackendName,
+  type CreateVectorIndexOptions,
+  type IndexHeader,
+  type IndexParams,
+  type LoadVectorIndexOptions,
+  type ScoredLabel,
+  type SearchOptions,
+  type VectorIndex,
+} from './index-backend.js';
+export { wasmBytesPerElement, wasmMaxElements } from './wasm-backend.js';

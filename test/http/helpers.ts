@@ -1,0 +1,74 @@
+/**
+ * Helpers for the HTTP tests: a served Database on a temp dir with a known token, and a raw POST with fetch.
+ * Test-only; the server under test is the real createServer.
+ */
+import { randomBytes } from 'node:crypto';
+import { executeCommand, type CommandResponse } from '../../src/commands/index.js';
+import { Database } from '../../src/engine/database.js';
+import type { Limits } from '../../src/engine/limits.js';
+import { createServer, type DataApiServer, type ServerOptions } from '../../src/http/index.js';
+import { tempDir } from '../support/temp.js';
+
+export interface Served {
+  readonly db: Database;
+  readonly server: DataApiServer;
+  readonly url: string;
+  readonly token: string;
+  readonly dir: string;
+  close(): Promise<void>;
+}
+
+export async function serve(options: Partial<Omit<ServerOptions, 'db'>> & { limits?: Partial<Limits> } = {}): Promise<Served> {
+  const dir = tempDir('vectordb-http-');
+  const db = await Database.open(dir, options.limits ? { limits: options.limits } : {});
+  const token = options.token ?? `VDBL:${randomBytes(12).toString('hex')}`;
+  const { token: _given, tokenVerifier, ...rest } = options;
+  const server = createServer({ port: 0, ...rest, db, ...(tokenVerifier ? { tokenVerifier } : { token }) });
+  await server.listen();
+  return {
+    db,
+    server,
+    url: server.url,
+    token,
+    dir,
+    async close() {
+      await server.close();
+      await db.close();
+    },
+  };
+}
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  readonly body: CommandResponse;
+}
+
+/** POSTs `body` (an object is JSON-encoded, a string or bytes sent as is) with the token unless headers say otherwise. */
+export async function post(s: Served, path: string, body: unknown, headers: Record<string, string> = {}, method = 'POST'): Promise<Reply> {
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const payload = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
+  const response = await fetch(s.url + path, {
+    method,
+    headers: { 'content-type': 'application/json', token: s.token, ...headers },
+    ...(hasBody ? { body: payload } : {}),
+  });
+  const text = await response.text();
+  let parsed: CommandResponse = {};
+  try {
+    parsed = JSON.parse(text) as CommandResponse;
+  } catch {
+    // left empty: the assertion on status/text will tell
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+/** Runs a command in process (setup and checks that must not depend on the HTTP path). */
+export function run(db: Database, command: Record<string, unknown>, target: { keyspace?: string; collection?: string } = {}): Promise<CommandResponse> {
+  return executeCommand(db, command, target);
+}
+
+export function firstErrorCode(reply: Reply): string | undefined {
+  return reply.body.errors?.[0]?.errorCode;
+}

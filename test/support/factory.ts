@@ -1,0 +1,30 @@
+/**
+ * How shared suites get a database: each factory opens a fresh VectorDB on a temporary directory,
+ * either in-process (embedded) or through a real HTTP server on 127.0.0.1 (see http-factory.ts).
+ * Suites take a factory and never branch on which one it is; real differences go in `supports`.
+ */
+import { VectorDB } from '../../src/index.js';
+import type { Limits } from '../../src/index.js';
+import { tempDir } from './temp.js';
+
+export interface TestDatabase {
+  readonly db: VectorDB;
+  /** The data directory behind it. */
+  readonly dir: string;
+  close(): Promise<void>;
+}
+
+export interface DbFactory {
+  readonly name: string;
+  create(options?: { limits?: Partial<Limits> }): Promise<TestDatabase>;
+}
+
+export const embeddedFactory: DbFactory = {
+  name: 'embedded',
+  async create(options = {}) {
+    const dir = tempDir();
+    const db = new VectorDB('test-token', dir, undefined, options.limits ? { limits: options.limits } : {});
+    await db.connect();
+    return { db, dir, close: () => db.close() };
+  },
+};
