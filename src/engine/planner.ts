@@ -65,37 +65,42 @@ async function candidatesOf(node: FilterNode, ctx: PlanContext): Promise<Set<str
 }
 
 /**
- * The most selective indexable child wins (the filter decides on the rest). Equalities are tried
- * first, since they are usually the most selective; ranges on one path are merged into one range;
- * every later probe stops as soon as it is no better than the best so far.
+ * Candidates of an AND: equalities are probed first (usually the most selective), ranges on one path
+ * are merged into one range, and each later probe is read only up to a few times the best set so far;
+ * a probe that completes is intersected in. Reading index keys is far cheaper than fetching documents.
  */
 async function andCandidates(children: readonly FilterNode[], ctx: PlanContext): Promise<Set<string> | undefined> {
-  const probes: (() => Promise<Set<string> | undefined>)[] = [];
+  const probes: ((cap: number) => Promise<Set<string> | undefined>)[] = [];
   const ranges = new Map<string, Compare[]>();
-  let cap = ctx.maxCandidates;
-  const bounded = () => ({ ...ctx, maxCandidates: cap });
   for (const child of children) {
     if (child.kind === 'compare' && isRangeOp(child.op) && child.path !== '_id') {
       const group = ranges.get(child.path) ?? [];
       group.push(child);
       ranges.set(child.path, group);
     } else if (child.kind === 'compare' && (child.op === '$eq' || child.op === '$in' || child.op === '$all')) {
-      probes.unshift(() => candidatesOf(child, bounded()));
+      probes.unshift((cap) => candidatesOf(child, { ...ctx, maxCandidates: cap }));
     } else {
-      probes.push(() => candidatesOf(child, bounded()));
+      probes.push((cap) => candidatesOf(child, { ...ctx, maxCandidates: cap }));
     }
   }
-  for (const group of ranges.values()) probes.push(() => mergedRangeCandidates(group, bounded()));
+  for (const group of ranges.values()) probes.push((cap) => mergedRangeCandidates(group, { ...ctx, maxCandidates: cap }));
   let best: Set<string> | undefined;
   for (const probe of probes) {
-    const set = await probe();
-    if (set !== undefined && (best === undefined || set.size < best.size)) {
-      best = set;
-      cap = best.size;
-    }
+    const set = await probe(best === undefined ? ctx.maxCandidates : Math.max(64, best.size * INTERSECT_FACTOR));
+    if (set !== undefined) best = best === undefined ? set : intersect(best, set);
     if (best !== undefined && best.size === 0) break;
   }
   return best;
+}
+
+/** A probe is read to completion only while it has at most this many times the best set's keys. */
+const INTERSECT_FACTOR = 8;
+
+function intersect(a: Set<string>, b: Set<string>): Set<string> {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  const out = new Set<string>();
+  for (const key of small) if (large.has(key)) out.add(key);
+  return out;
 }
 
 async function compareCandidates(node: Compare, ctx: PlanContext): Promise<Set<string> | undefined> {

@@ -449,9 +449,11 @@ class WasmDriver implements HnswDriver {
           this.call('writeIndex', () => h.writeIndex(name));
           onWritten();
         });
-        const record = (await storeOp(db, 'readonly', (s) => s.get(key))) as { contents?: Uint8Array } | undefined;
-        if (!(record?.contents instanceof Uint8Array)) throw failure('writing the index', `no file ${key} in IndexedDB after the sync`);
-        return record.contents;
+        const record = (await storeOp(db, 'readonly', (s) => s.get(key))) as { contents?: unknown } | undefined;
+        const c = record?.contents;
+        // MEMFS hands IDBFS an Int8Array: view the same bytes as unsigned.
+        if (!ArrayBuffer.isView(c)) throw failure('writing the index', `no file ${key} in IndexedDB after the sync`);
+        return new Uint8Array(c.buffer, c.byteOffset, c.byteLength);
       } finally {
         await removeFile(rt, db, key);
       }

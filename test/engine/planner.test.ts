@@ -1,0 +1,116 @@
+/**
+ * The query planner over real LevelDB: indexed clauses read only their index range (the candidate set is
+ * exactly the matching documents for scalar equality), ranges merge, AND intersects, OR unions, and
+ * only filters without an indexed clause scan. Also checks that candidates are always a superset.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeCommand } from '../../src/commands/index.js';
+import { Database } from '../../src/engine/database.js';
+import { DocumentStore } from '../../src/engine/document-store.js';
+import { planCandidates } from '../../src/engine/planner.js';
+import { parseFilter } from '../../src/query/filter.js';
+import type { JsonObject } from '../../src/query/json.js';
+import { tempDir } from '../support/temp.js';
+
+let db: Database;
+const KS = { keyspace: 'default_keyspace' };
+const N = 500;
+
+function doc(i: number): JsonObject {
+  return {
+    _id: `d${String(i).padStart(4, '0')}`,
+    group: `g${i % 25}`,
+    n: i,
+    even: i % 2 === 0,
+    tags: [`t${i % 7}`, `t${(i + 1) % 7}`],
+    items: [{ a: i % 5 }, { a: (i + 1) % 5, b: i % 4 === 0 ? 'x' : 'y' }],
+    nested: { k: i % 10, deep: { s: `s${i % 3}` } },
+    when: { $date: 1_700_000_000_000 + i * 60_000 },
+    note: i % 50 === 0 ? null : `note ${i}`,
+    ...(i % 3 === 0 ? { sometimes: i } : {}),
+  };
+}
+
+beforeAll(async () => {
+  db = await Database.open(tempDir(), { limits: { maxInsertManyDocuments: 100 } });
+  await executeCommand(db, { createCollection: { name: 'c', options: { indexing: { deny: ['secret'] } } } }, KS);
+  for (let i = 0; i < N; i += 100) {
+    const documents = Array.from({ length: 100 }, (_, j) => ({ ...doc(i + j), secret: 'hidden' }));
+    const response = await executeCommand(db, { insertMany: { documents } }, { ...KS, collection: 'c' });
+    expect(response.errors).toBeUndefined();
+  }
+});
+
+afterAll(async () => {
+  await db.close();
+});
+
+async function plan(rawFilter: JsonObject) {
+  const collection = db.collection('default_keyspace', 'c');
+  const filter = parseFilter(rawFilter, { isIndexed: collection.isIndexed });
+  const store = new DocumentStore(db.kvStore, collection.record.cid);
+  const result = await planCandidates(filter, { store, isIndexed: collection.isIndexed, maxCandidates: 100_000 });
+  // The truth, by evaluating the filter on every document.
+  const matching: string[] = [];
+  for await (const stored of store.scan()) if (filter.matches(stored.doc)) matching.push(stored.key);
+  return { result, matching };
+}
+
+describe('planner', () => {
+  const cases: { name: string; filter: JsonObject; expect: 'exact' | 'superset' | 'scan'; maxCandidates?: number }[] = [
+    { name: 'scalar equality reads exactly its matches', filter: { group: 'g3' }, expect: 'exact' },
+    { name: 'number equality', filter: { n: 42 }, expect: 'exact' },
+    { name: 'boolean equality', filter: { even: true }, expect: 'exact' },
+    { name: 'null equality', filter: { note: null }, expect: 'exact' },
+    { name: 'array element equality', filter: { tags: 't3' }, expect: 'exact' },
+    { name: '$in of scalars', filter: { group: { $in: ['g1', 'g2'] } }, expect: 'exact' },
+    { name: 'range on numbers', filter: { n: { $gte: 100, $lt: 120 } }, expect: 'exact', maxCandidates: 20 },
+    { name: 'range on dates', filter: { when: { $gt: { $date: 1_700_000_000_000 + 400 * 60_000 } } }, expect: 'exact', maxCandidates: 99 },
+    { name: 'range on strings (array elements make it a superset)', filter: { group: { $lt: 'g11' } }, expect: 'superset' },
+    { name: 'nested path', filter: { 'nested.deep.s': 's1' }, expect: 'exact' },
+    { name: 'positional path', filter: { 'items.1.b': 'x' }, expect: 'superset' },
+    { name: 'array literal equality via a leaf', filter: { tags: ['t1', 't2'] }, expect: 'superset' },
+    { name: 'sub-document literal equality via a leaf', filter: { nested: { k: 3, deep: { s: 's0' } } }, expect: 'superset' },
+    { name: 'AND picks and intersects', filter: { group: 'g4', even: true }, expect: 'exact' },
+    { name: 'OR of indexed clauses unions', filter: { $or: [{ group: 'g1' }, { n: 3 }] }, expect: 'exact' },
+    { name: '$all probes one value', filter: { tags: { $all: ['t1', 't2'] } }, expect: 'superset' },
+    { name: '$exists true', filter: { sometimes: { $exists: true } }, expect: 'exact', maxCandidates: 167 },
+    { name: '_id lookup', filter: { _id: { $in: ['d0001', 'd0002', 'nope'] } }, expect: 'superset', maxCandidates: 3 },
+    { name: '$ne alone scans', filter: { group: { $ne: 'g1' } }, expect: 'scan' },
+    { name: '$exists false alone scans', filter: { sometimes: { $exists: false } }, expect: 'scan' },
+    { name: 'OR with an unindexable branch scans', filter: { $or: [{ group: 'g1' }, { n: { $ne: 3 } }] }, expect: 'scan' },
+    { name: 'AND uses its indexable clause next to $ne', filter: { group: 'g2', n: { $ne: 2 } }, expect: 'superset', maxCandidates: 20 },
+  ];
+
+  for (const c of cases) {
+    it(c.name, async () => {
+      const { result, matching } = await plan(c.filter);
+      if (c.expect === 'scan') {
+        expect(result.kind).toBe('scan');
+        return;
+      }
+      expect(result.kind).toBe('keys');
+      const keys = result.kind === 'keys' ? result.keys : [];
+      for (const key of matching) expect(keys).toContain(key);
+      if (c.expect === 'exact') expect([...keys]).toEqual(matching);
+      expect(keys.length).toBeLessThanOrEqual(c.maxCandidates ?? Math.max(matching.length * 4, 1));
+      expect(keys.length).toBeLessThan(N);
+    });
+  }
+
+  it('denied paths are rejected by the filter, never planned', () => {
+    const collection = db.collection('default_keyspace', 'c');
+    expect(() => parseFilter({ secret: 'hidden' }, { isIndexed: collection.isIndexed })).toThrow(/not indexed/);
+  });
+
+  it('index entries follow updates and deletes', async () => {
+    const target = { keyspace: 'default_keyspace', collection: 'c' };
+    await executeCommand(db, { updateOne: { filter: { _id: 'd0007' }, update: { $set: { group: 'moved' } } } }, target);
+    expect((await plan({ group: 'moved' })).result).toEqual({ kind: 'keys', keys: ['sd0007'] });
+    expect((await plan({ group: 'g7' })).matching).not.toContain('sd0007');
+    const before = await plan({ group: 'g7' });
+    expect(before.result.kind === 'keys' && before.result.keys).not.toContain('sd0007');
+    await executeCommand(db, { deleteOne: { filter: { _id: 'd0007' } } }, target);
+    expect((await plan({ group: 'moved' })).result).toEqual({ kind: 'keys', keys: [] });
+  });
+});

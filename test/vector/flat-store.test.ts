@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { VectorDbError } from '../../src/errors/vectordb-error.js';
+import { FlatVectorStore } from '../../src/vector/flat-store.js';
+import { METRICS } from '../../src/vector/metric.js';
+import { clustered, naiveTopK, row } from './data.js';
+
+describe('FlatVectorStore', () => {
+  it('sets, replaces, reads, deletes and grows by slot', () => {
+    const s = new FlatVectorStore({ dimension: 3, metric: 'euclidean', capacity: 2 });
+    s.set(0, [1, 2, 3]);
+    s.set(5, new Float32Array([4, 5, 6]));
+    expect(s.size).toBe(2);
+    expect(s.capacity).toBeGreaterThanOrEqual(6);
+    expect(s.has(5)).toBe(true);
+    expect(s.has(4)).toBe(false);
+    expect(Array.from(s.get(5) ?? [])).toEqual([4, 5, 6]);
+    s.set(5, [7, 8, 9]);
+    expect(s.size).toBe(2);
+    expect(Array.from(s.get(5) ?? [])).toEqual([7, 8, 9]);
+    expect(s.delete(5)).toBe(true);
+    expect(s.delete(5)).toBe(false);
+    expect(s.get(5)).toBeUndefined();
+    expect([...s.labels()]).toEqual([0]);
+    expect(s.size).toBe(1);
+  });
+
+  it.each(METRICS)('exactSearch (%s) equals a naive scan, over all labels and over candidates', (metric) => {
+    const dim = 19;
+    const n = 600;
+    const data = clustered(7, n, dim, 8, 0.3, metric === 'dot_product');
+    const labels = Array.from({ length: n }, (_, i) => i * 2 + 1); // sparse labels
+    const s = new FlatVectorStore({ dimension: dim, metric });
+    labels.forEach((label, i) => s.set(label, row(data, i, dim)));
+    const queries = clustered(8, 20, dim, 8, 0.3, metric === 'dot_product');
+    for (let q = 0; q < 20; q++) {
+      const query = row(queries, q, dim);
+      const all = s.exactSearch(query, 10);
+      const want = naiveTopK(metric, query, data, dim, labels, 10);
+      expect(all.map((r) => r.label)).toEqual(want.map((r) => r.label));
+      all.forEach((r, i) => expect(r.score).toBeCloseTo((want[i] as { score: number }).score, 9));
+
+      const allowed = (label: number): boolean => label % 7 === 0;
+      const cand = new Set(labels.filter(allowed));
+      const some = s.exactSearch(query, 5, cand);
+      expect(some.map((r) => r.label)).toEqual(naiveTopK(metric, query, data, dim, labels, 5, allowed).map((r) => r.label));
+    }
+  });
+
+  it('skips absent, repeated and out-of-range candidates, and deleted labels', () => {
+    const s = new FlatVectorStore({ dimension: 2, metric: 'cosine' });
+    s.set(1, [1, 0]);
+    s.set(2, [0.9, 0.1]);
+    s.set(3, [0, 1]);
+    s.delete(2);
+    const got = s.exactSearch([1, 0], 10, [3, 1, 1, 2, 99, -1, 3, 1.5]);
+    expect(got.map((r) => r.label)).toEqual([1, 3]);
+    expect(got[0]?.score).toBeCloseTo(1, 12);
+    expect(s.exactSearch([1, 0], 10, [])).toEqual([]);
+    expect(s.exactSearch([1, 0], 0)).toEqual([]);
+  });
+
+  it('refuses bad vectors and labels with INVALID_ARGUMENT', () => {
+    const s = new FlatVectorStore({ dimension: 2, metric: 'cosine' });
+    const code = (fn: () => unknown): string | undefined => {
+      try {
+        fn();
+      } catch (e) {
+        return e instanceof VectorDbError ? e.code : 'not a VectorDbError';
+      }
+      return undefined;
+    };
+    expect(code(() => s.set(0, [0, 0]))).toBe('INVALID_ARGUMENT');
+    expect(code(() => s.set(0, [1, 2, 3]))).toBe('INVALID_ARGUMENT');
+    expect(code(() => s.set(0, [1, Number.NaN]))).toBe('INVALID_ARGUMENT');
+    expect(code(() => s.set(-1, [1, 0]))).toBe('INVALID_ARGUMENT');
+    expect(code(() => s.set(1.5, [1, 0]))).toBe('INVALID_ARGUMENT');
+    expect(code(() => s.exactSearch([0, 0], 3))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new FlatVectorStore({ dimension: 0, metric: 'cosine' }))).toBe('INVALID_ARGUMENT');
+    // A label whose slot cannot exist in one typed array: a capacity error, not a crash.
+    expect(code(() => new FlatVectorStore({ dimension: 768, metric: 'euclidean' }).set(4_000_000_000, new Float32Array(768)))).toBe(
+      'VECTOR_INDEX_CAPACITY',
+    );
+  });
+});
