@@ -3,14 +3,26 @@
  * Each suite takes a DbFactory and never branches on which one it is.
  */
 import type { DbFactory } from '../support/factory.js';
+import { clientApiSuite } from './client-api.js';
 import { collectionsSuite } from './collections.js';
+import { commandShapeSuite } from './command-shape.js';
+import { countSuite } from './count.js';
+import { deleteSuite } from './delete.js';
+import { findSuite } from './find.js';
 import { insertSuite } from './insert.js';
 import { keyspacesSuite } from './keyspaces.js';
+import { updateSuite } from './update.js';
 
-export { collectionsSuite, insertSuite, keyspacesSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, keyspacesSuite, updateSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
   collectionsSuite(factory);
   insertSuite(factory);
+  findSuite(factory);
+  updateSuite(factory);
+  deleteSuite(factory);
+  countSuite(factory);
+  commandShapeSuite(factory);
+  clientApiSuite(factory);
 }
