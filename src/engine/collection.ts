@@ -18,8 +18,10 @@ import type { Limits } from './limits.js';
 import { Mutex } from './mutex.js';
 import { decodePageState, encodePageState } from './page-state.js';
 import { planCandidates } from './planner.js';
-import { shredDocument, type ShredContext, type ShreddedDocument } from './shredder.js';
-import { VectorSearch } from './vector-search.js';
+import { shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
+import { isZeroVector } from '../query/vector-value.js';
+import { CollectionVectors, type VectorProgress } from './collection-vectors.js';
+import type { BackendChoice } from '../vector/index.js';
 
 export interface SelectOptions {
   readonly filter: Filter;
@@ -65,6 +67,14 @@ export type SingleChange =
   | { readonly kind: 'update'; readonly update: Update; readonly upsert: boolean }
   | { readonly kind: 'replace'; readonly replacement: Document; readonly upsert: boolean };
 
+/** Database-wide settings every collection needs. */
+export interface EngineSettings {
+  readonly limits: Limits;
+  /** HNSW backend: 'auto' (native when hnswlib-node loads, else wasm), 'wasm' or 'native'. */
+  readonly vectorBackend: BackendChoice;
+  readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
+}
+
 export class Collection {
   readonly record: CollectionRecord;
   readonly isIndexed: (path: string) => boolean;
@@ -72,16 +82,38 @@ export class Collection {
   readonly #limits: Limits;
   readonly #mutex = new Mutex();
   readonly #shred: ShredContext;
-  readonly #vectors: VectorSearch | undefined;
+  readonly #kv: KvStore;
+  readonly #settings: EngineSettings;
+  #vectors: Promise<CollectionVectors> | undefined;
   #dropped = false;
 
-  constructor(kv: KvStore, record: CollectionRecord, limits: Limits) {
+  constructor(kv: KvStore, record: CollectionRecord, settings: EngineSettings) {
     this.record = record;
     this.isIndexed = indexingPredicate(record.options);
+    this.#kv = kv;
     this.#store = new DocumentStore(kv, record.cid);
-    this.#limits = limits;
-    this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits, isIndexed: this.isIndexed };
-    this.#vectors = record.options.vector ? new VectorSearch(this.#store, record.options.vector.metric) : undefined;
+    this.#limits = settings.limits;
+    this.#settings = settings;
+    this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed };
+  }
+
+  /** The collection's vectors, loaded on first use; undefined for a collection without vectors. */
+  vectors(): Promise<CollectionVectors> | undefined {
+    const vector = this.record.options.vector;
+    if (!vector) return undefined;
+    this.#vectors ??= CollectionVectors.open(this.#kv, {
+      name: `${this.record.keyspace}.${this.record.name}`,
+      cid: this.record.cid,
+      dimension: vector.dimension,
+      metric: vector.metric,
+      options: this.record.options,
+      backend: this.#settings.vectorBackend,
+      onProgress: this.#settings.onProgress,
+    }).catch((error: unknown) => {
+      this.#vectors = undefined;
+      throw error;
+    });
+    return this.#vectors;
   }
 
   get name(): string {
@@ -196,7 +228,8 @@ export class Collection {
   }
 
   async #vectorSelect(options: SelectOptions): Promise<FoundDocument[]> {
-    if (!this.#vectors || options.sort.kind !== 'vector') {
+    const pending = this.vectors();
+    if (!pending || options.sort.kind !== 'vector') {
       throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', { keyspace: this.record.keyspace, collection: this.record.name });
     }
     const settings = this.record.options.vector!;
@@ -204,12 +237,44 @@ export class Collection {
     if (query.length !== settings.dimension) {
       throw VectorDbError.of('INVALID_VECTOR_LENGTH', { actual: query.length, expected: settings.dimension, collection: this.record.name });
     }
+    if (settings.metric === 'cosine' && isZeroVector(query)) throw zeroVectorError();
+    const vectors = await pending;
     const k = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.maxVectorSearchLimit);
-    const filter = options.filter;
-    const plan = filter.isEmpty ? undefined : await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: 100_000 });
-    const candidateKeys = plan?.kind === 'keys' ? plan.keys : undefined;
-    const accept = filter.isEmpty ? undefined : (doc: Document) => filter.matches(doc);
-    return this.#vectors.search(query, k, candidateKeys, accept);
+    const { filter } = options;
+    // Candidates: the planner's (a superset, verified below), or every match found by a scan (exact).
+    let allowed: Set<number> | undefined;
+    let verified = filter.isEmpty;
+    if (!filter.isEmpty) {
+      const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: Math.max(1000, vectors.size) });
+      allowed = new Set();
+      if (plan.kind === 'keys') {
+        for (const key of plan.keys) {
+          const label = vectors.labelOf(key);
+          if (label !== undefined) allowed.add(label);
+        }
+      } else {
+        for await (const { key, doc } of this.#store.scan()) {
+          const label = vectors.labelOf(key);
+          if (label !== undefined && filter.matches(doc)) allowed.add(label);
+        }
+        verified = true;
+      }
+    }
+    // Search, then fetch and verify; ask for more when verification or a concurrent delete drops some.
+    const limit = allowed?.size ?? vectors.size;
+    for (let want = verified ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
+      const hits = vectors.search(query, want, allowed);
+      const keys = hits.map((hit) => vectors.keyOf(hit.label) ?? '\u0000');
+      const docs = await this.#store.getMany(keys);
+      const found: FoundDocument[] = [];
+      hits.forEach((hit, i) => {
+        const doc = docs[i];
+        if (doc && doc.$vector !== undefined && doc.$vector !== null && (verified || filter.matches(doc))) {
+          found.push({ key: keys[i]!, doc, similarity: hit.score });
+        }
+      });
+      if (found.length >= k || hits.length < want || want >= limit) return found.slice(0, k);
+    }
   }
 
   // ---- writes -------------------------------------------------------------------------------
@@ -309,7 +374,7 @@ export class Collection {
     return this.#write(async () => {
       if (filter.isEmpty) {
         await this.#store.clear();
-        this.#vectors?.reset();
+        await (await this.vectors())?.reset();
         return { deletedCount: -1, moreData: false };
       }
       const max = this.#limits.maxDeleteManyDocuments;
@@ -361,11 +426,13 @@ export class Collection {
 
   async #commit(changes: readonly DocumentChange[]): Promise<void> {
     if (changes.length === 0) return;
-    await this.#store.write(changes, this.#shred, this.#vectors?.hook);
+    const vectors = await this.vectors();
+    await this.#store.write(changes, this.#shred, vectors?.hook);
   }
 
-  #write<T>(fn: () => Promise<T>): Promise<T> {
+  async #write<T>(fn: () => Promise<T>): Promise<T> {
     this.#checkLive();
+    await this.vectors(); // the label map must be loaded before a write can change vectors
     return this.#mutex.run(async () => {
       this.#checkLive();
       return fn();
@@ -381,6 +448,14 @@ export class Collection {
   /** Waits for queued writes (used before close). */
   async drain(): Promise<void> {
     await this.#mutex.run(async () => undefined);
+  }
+
+  /** Finishes writes, then stops vector indexing and saves its snapshot (unless dropped). */
+  async close(): Promise<void> {
+    await this.drain();
+    const vectors = this.#vectors;
+    this.#vectors = undefined;
+    if (vectors) await (await vectors.catch(() => undefined))?.close(!this.#dropped);
   }
 
   /** Storage key of an id, for callers that look documents up by id. */

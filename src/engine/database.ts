@@ -5,7 +5,9 @@
  */
 import { VectorDbError } from '../errors/index.js';
 import { KvStore, bytesToString, keys } from '../storage/index.js';
-import { Collection } from './collection.js';
+import { Collection, type EngineSettings } from './collection.js';
+import type { VectorProgress } from './collection-vectors.js';
+import type { BackendChoice } from '../vector/index.js';
 import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collection-schema.js';
 import { isValidSchemaName, resolveLimits, type Limits } from './limits.js';
 import { Mutex } from './mutex.js';
@@ -14,6 +16,10 @@ export const DEFAULT_KEYSPACE = 'default_keyspace';
 
 export interface DatabaseOptions {
   readonly limits?: Partial<Limits>;
+  /** HNSW backend for vector collections: 'auto' (default: hnswlib-node when installed, else hnswlib-wasm), 'wasm' or 'native'. */
+  readonly vectorBackend?: BackendChoice;
+  /** Progress of long work (vector index rebuilds). */
+  readonly onProgress?: (progress: VectorProgress) => void;
 }
 
 type State = 'open' | 'closing' | 'closed';
@@ -21,6 +27,7 @@ type State = 'open' | 'closing' | 'closed';
 export class Database {
   readonly location: string;
   readonly limits: Limits;
+  readonly #settings: EngineSettings;
   readonly #kv: KvStore;
   readonly #ddl = new Mutex();
   readonly #keyspaces = new Set<string>();
@@ -30,10 +37,11 @@ export class Database {
   #state: State = 'open';
   #closing: Promise<void> | undefined;
 
-  private constructor(kv: KvStore, limits: Limits, nextCid: number) {
+  private constructor(kv: KvStore, settings: EngineSettings, nextCid: number) {
     this.location = kv.location;
     this.#kv = kv;
-    this.limits = limits;
+    this.limits = settings.limits;
+    this.#settings = settings;
     this.#nextCid = nextCid;
   }
 
@@ -47,7 +55,8 @@ export class Database {
         throw VectorDbError.of('STORAGE_CORRUPTION', { location, reason: `storage format ${format} is newer than this version of vectordb-local supports (${keys.FORMAT_VERSION}); upgrade vectordb-local.` });
       }
       const seq = Number((await kv.getString(keys.META_SEQ)) ?? '0');
-      const db = new Database(kv, limits, seq + 1);
+      const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress };
+      const db = new Database(kv, settings, seq + 1);
       await db.#loadCatalog(format === undefined);
       return db;
     } catch (error) {
@@ -70,7 +79,7 @@ export class Database {
     }
     for await (const [, value] of this.#kv.entries({ gte: keys.COLLECTION_PREFIX, lt: keys.COLLECTION_PREFIX + keys.HIGH })) {
       const record = JSON.parse(bytesToString(value)) as CollectionRecord;
-      this.#collections.get(record.keyspace)?.set(record.name, new Collection(this.#kv, record, this.limits));
+      this.#collections.get(record.keyspace)?.set(record.name, new Collection(this.#kv, record, this.#settings));
     }
   }
 
@@ -153,7 +162,7 @@ export class Database {
         { type: 'put', key: keys.collectionKey(keyspace, name), value: JSON.stringify(record) },
       ]);
       this.#nextCid++;
-      collections.set(name, new Collection(this.#kv, record, this.limits));
+      collections.set(name, new Collection(this.#kv, record, this.#settings));
       return true;
     });
   }
@@ -187,7 +196,7 @@ export class Database {
   async #drop(collection: Collection): Promise<void> {
     const { keyspace, name, cid } = collection.record;
     collection.markDropped();
-    await collection.drain();
+    await collection.close();
     // The catalog entry goes first: after a crash mid-clear, the leftover data has no owner and is never read.
     await this.#kv.batch([{ type: 'del', key: keys.collectionKey(keyspace, name) }]);
     this.#collections.get(keyspace)?.delete(name);
@@ -237,7 +246,7 @@ export class Database {
     this.#closing = (async () => {
       await this.#ddl.run(async () => undefined);
       for (const collections of this.#collections.values()) {
-        for (const collection of collections.values()) await collection.drain();
+        for (const collection of collections.values()) await collection.close();
       }
       await this.#kv.close();
       this.#state = 'closed';

@@ -23,8 +23,11 @@ export interface DocumentChange {
   readonly after: ShreddedDocument | null;
 }
 
-/** Extra operations a change needs beyond the document and its index entries (vector records). */
-export type ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => void;
+/**
+ * Adds the operations a change needs beyond the document and its index entries (vector records) to
+ * the batch, and may return what to do in memory once the batch is durable.
+ */
+export type ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => (() => void) | void;
 
 export class DocumentStore {
   readonly #kv: KvStore;
@@ -108,8 +111,9 @@ export class DocumentStore {
       if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: JSON.stringify(change.after.doc) });
       else ops.push({ type: 'del', key: this.#docPrefix + change.key });
     }
-    hook?.(changes, ops);
+    const afterCommit = hook?.(changes, ops);
     await this.#kv.batch(ops);
+    afterCommit?.();
   }
 
   /** Removes every document, index entry and vector record of the collection. */

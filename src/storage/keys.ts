@@ -8,8 +8,7 @@
  *   coll:<keyspace>\0<collection>             -> collection record (JSON, holds its number <cid>)
  *   doc:<cid>\0<docKey>                       -> document JSON, exactly as stored
  *   idx:<cid>\0<path>\0<typed value>\0<docKey> -> '' (secondary index entry)
- *   vec:<cid>\0<label>                        -> docKey\0 + float32 little-endian vector bytes
- *   vlab:<cid>\0<docKey>                      -> label (decimal)
+ *   vec:<cid>\0<label>                        -> [u32 key length][docKey][float32 LE values] (engine/vector-records.ts)
  *   vidx:<cid>\0<chunk>                       -> chunks of the persisted HNSW index file
  *   vmeta:<cid>                               -> HNSW index metadata (JSON)
  *   set:<name>                                -> a database setting (string), e.g. the server's token hash
@@ -45,14 +44,12 @@ export const indexPathPrefix = (cid: number, path: string): string => `${indexPr
 export const vectorPrefix = (cid: number): string => `vec:${cidText(cid)}${SEP}`;
 export const labelText = (label: number): string => label.toString(16).padStart(8, '0');
 export const vectorKey = (cid: number, label: number): string => vectorPrefix(cid) + labelText(label);
-export const vectorLabelPrefix = (cid: number): string => `vlab:${cidText(cid)}${SEP}`;
-export const vectorLabelKey = (cid: number, key: string): string => vectorLabelPrefix(cid) + key;
 export const vectorIndexChunkPrefix = (cid: number): string => `vidx:${cidText(cid)}${SEP}`;
 export const vectorIndexMetaKey = (cid: number): string => `vmeta:${cidText(cid)}`;
 
 /** Every prefix that holds a collection's data (dropped together with it). */
 export function collectionDataPrefixes(cid: number): string[] {
-  return [docPrefix(cid), indexPrefix(cid), vectorPrefix(cid), vectorLabelPrefix(cid), vectorIndexChunkPrefix(cid)];
+  return [docPrefix(cid), indexPrefix(cid), vectorPrefix(cid), vectorIndexChunkPrefix(cid)];
 }
 
 /**

@@ -1,13 +1,7 @@
 /**
- * HnswIndex: the VectorIndex both backends share. It maps the engine's labels to hnswlib "slots"
- * (the labels hnswlib itself sees, dense from 0), plans capacity, and converts scores. The backends
- * (wasm-backend.ts, native-backend.ts) only provide the HnswDriver primitives on slots.
- *
- * Why slots: hnswlib can update a vector in place only through updatePoint (measured 61 ms per vector
- * at 768 dims in wasm, 20x a fresh insert) and replaceDeleted picks an arbitrary deleted element,
- * so we could not know which label it evicted. With slots, re-adding a label marks its old slot
- * deleted and inserts into a fresh one (fast); deleted slots are recycled (slow path) only when
- * capacity cannot grow or deleted slots outnumber live ones.
+ * HnswIndex: the VectorIndex both backends share. It maps the engine's labels to hnswlib "slots",
+ * plans capacity and converts scores; the backends (wasm-backend.ts, native-backend.ts) only provide
+ * the HnswDriver primitives on slots. No I/O and no backend specifics here.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { encodeIndex, type BackendName, type IndexHeader } from './index-format.js';
@@ -67,6 +61,14 @@ export interface HnswDriverFactory {
   load(identity: IndexIdentity, bytes: Uint8Array, capacity: number, header: IndexHeader): Promise<HnswDriver>;
 }
 
+/**
+ * Why slots (the labels hnswlib sees, dense from 0) instead of the engine's labels: hnswlib updates a
+ * vector in place only through updatePoint (measured 61 ms per vector at 768 dims in wasm, 20x a fresh
+ * insert), and replaceDeleted reuses an arbitrary deleted element, so we could not know which label it
+ * evicted. With slots, re-adding a label marks its old slot deleted and inserts into a fresh one (fast);
+ * deleted slots are recycled (the slow in-place path) only when capacity cannot grow or deleted slots
+ * outnumber live ones.
+ */
 export class HnswIndex implements VectorIndex {
   readonly backend: BackendName;
   readonly dimension: number;
@@ -161,9 +163,12 @@ export class HnswIndex implements VectorIndex {
     const rows: number[] = [];
     for (let i = 0; i < n; i++) if (lastRow.get(labels[i] as number) === i) rows.push(i);
     const replaced: number[] = [];
+    const replacedLabels: number[] = [];
     for (const r of rows) {
       const s = this.labelSlot.get(labels[r] as number);
-      if (s !== undefined) replaced.push(s);
+      if (s === undefined) continue;
+      replaced.push(s);
+      replacedLabels.push(labels[r] as number);
     }
 
     // Plan before changing anything: fresh slots, growing if needed, else recycle deleted ones.
@@ -182,7 +187,11 @@ export class HnswIndex implements VectorIndex {
       }
     }
 
-    if (replaced.length > 0) this.markDeleted(driver, replaced);
+    if (replaced.length > 0) {
+      this.markDeleted(driver, replaced);
+      // Until its new vector is in, a replaced label is absent (matters only if an insert fails).
+      for (const label of replacedLabels) this.labelSlot.delete(label);
+    }
     let k = 0;
     for (; k < recycle; k++) {
       const r = rows[k] as number;

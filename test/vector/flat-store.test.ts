@@ -1,3 +1,7 @@
+/**
+ * FlatVectorStore: slot bookkeeping and growth, exact search against a naive scan (all labels and
+ * candidate lists), and argument errors. Tests src/vector/flat-store.ts only.
+ */
 import { describe, expect, it } from 'vitest';
 import { VectorDbError } from '../../src/errors/vectordb-error.js';
 import { FlatVectorStore } from '../../src/vector/flat-store.js';

@@ -1,3 +1,8 @@
+/**
+ * The VectorIndex contract, run once per backend (native skipped only when hnswlib-node cannot load):
+ * recall, scores, removal, replacement, persistence, filters, capacity, and cross-backend detection.
+ * Small seeded data (2,000 x 32) so the file stays within seconds; no timing assertions.
+ */
 import { describe, expect, it } from 'vitest';
 import { VectorDbError } from '../../src/errors/vectordb-error.js';
 import {

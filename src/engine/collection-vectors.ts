@@ -1,0 +1,323 @@
+/**
+ * The vectors of one collection in memory: the doc key <-> label map, a contiguous flat store of every
+ * live vector (exact scans), and the HNSW graph. Writes stage vector records into the document's batch
+ * and apply to memory once it is durable; the graph catches up in the background, in small chunks that
+ * yield to the event loop, while searches scan the not-yet-indexed vectors exactly. So inserts are never
+ * slowed by graph building and a search always sees every acknowledged vector.
+ */
+import { VectorDbError } from '../errors/index.js';
+import type { KvOperation, KvStore } from '../storage/index.js';
+import {
+  FlatVectorStore,
+  createVectorIndex,
+  loadVectorIndex,
+  type BackendChoice,
+  type IndexParams,
+  type ScoredLabel,
+  type VectorIndex,
+} from '../vector/index.js';
+import type { CollectionOptions, Metric } from './collection-schema.js';
+import type { ChangeHook, DocumentChange } from './document-store.js';
+import { deleteSnapshot, deleteVectorRecord, putVectorRecord, readSnapshot, readVectorRecords, writeSnapshot } from './vector-records.js';
+
+export interface VectorProgress {
+  readonly collection: string;
+  readonly phase: 'load' | 'index';
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface VectorSettings {
+  readonly name: string;
+  readonly cid: number;
+  readonly dimension: number;
+  readonly metric: Metric;
+  readonly options: CollectionOptions;
+  readonly backend: BackendChoice;
+  readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
+}
+
+/** Vectors added to the graph per step before yielding to the event loop. */
+const INDEX_CHUNK = 64;
+/** Removals are applied to the graph in batches of this size (or when idle). */
+const REMOVE_BATCH = 256;
+/** Save a snapshot once this many vectors changed since the last one and the graph is caught up. */
+const SNAPSHOT_AFTER_CHANGES = 5_000;
+
+export class CollectionVectors {
+  readonly #kv: KvStore;
+  readonly #settings: VectorSettings;
+  readonly #labelOf = new Map<string, number>();
+  readonly #keyOf = new Map<number, string>();
+  readonly #flat: FlatVectorStore;
+  #graph: VectorIndex;
+  #nextLabel = 0;
+  /** Live labels not in the graph yet. */
+  readonly #pendingAdds = new Set<number>();
+  /** Labels gone from the flat store but still in the graph. */
+  #pendingRemoves: number[] = [];
+  #changesSinceSnapshot = 0;
+  #indexing: Promise<void> | undefined;
+  #closed = false;
+  #failure: VectorDbError | undefined;
+
+  private constructor(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, graph: VectorIndex) {
+    this.#kv = kv;
+    this.#settings = settings;
+    this.#flat = flat;
+    this.#graph = graph;
+  }
+
+  /** Loads the vector records and the graph snapshot (rebuilding in the background what it lacks). */
+  static async open(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
+    const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: 1024 });
+    const { graph, labelLimit } = await loadGraph(kv, settings);
+    const vectors = new CollectionVectors(kv, settings, flat, graph);
+    await vectors.#loadRecords(labelLimit);
+    vectors.#scheduleIndexing();
+    return vectors;
+  }
+
+  async #loadRecords(snapshotLabelLimit: number): Promise<void> {
+    const { cid, dimension } = this.#settings;
+    for await (const { label, docKey, vector } of readVectorRecords(this.#kv, cid, dimension)) {
+      this.#labelOf.set(docKey, label);
+      this.#keyOf.set(label, docKey);
+      this.#flat.set(label, vector);
+      if (!this.#graph.has(label)) this.#pendingAdds.add(label);
+      this.#nextLabel = Math.max(this.#nextLabel, label + 1);
+    }
+    // Labels the snapshot holds but whose records are gone were deleted after it was saved.
+    const stale: number[] = [];
+    for (let label = 0; label < snapshotLabelLimit; label++) {
+      if (this.#graph.has(label) && !this.#flat.has(label)) stale.push(label);
+    }
+    this.#nextLabel = Math.max(this.#nextLabel, snapshotLabelLimit);
+    if (stale.length > 0) this.#graph.remove(stale);
+    this.#changesSinceSnapshot = this.#pendingAdds.size + stale.length;
+  }
+
+  get size(): number {
+    return this.#flat.size;
+  }
+
+  /** Vectors not yet in the graph (searched exactly meanwhile). */
+  get pendingCount(): number {
+    return this.#pendingAdds.size;
+  }
+
+  labelOf(docKey: string): number | undefined {
+    return this.#labelOf.get(docKey);
+  }
+
+  keyOf(label: number): string | undefined {
+    return this.#keyOf.get(label);
+  }
+
+  /** Stages vector records for a batch of document changes; applies them in memory once durable. */
+  readonly hook: ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => {
+    const { cid } = this.#settings;
+    const added: { key: string; label: number; vector: Float32Array }[] = [];
+    const removed: { key: string; label: number }[] = [];
+    for (const change of changes) {
+      const oldLabel = this.#labelOf.get(change.key);
+      const vector = change.after?.vector ?? null;
+      if (oldLabel !== undefined && vector !== null && sameVector(this.#flat.get(oldLabel), vector)) continue;
+      if (oldLabel !== undefined) {
+        deleteVectorRecord(ops, cid, oldLabel);
+        removed.push({ key: change.key, label: oldLabel });
+      }
+      if (vector !== null) {
+        const label = this.#nextLabel++;
+        putVectorRecord(ops, cid, label, change.key, vector);
+        added.push({ key: change.key, label, vector });
+      }
+    }
+    if (added.length === 0 && removed.length === 0) return undefined;
+    return () => {
+      for (const { key, label } of removed) {
+        this.#flat.delete(label);
+        this.#keyOf.delete(label);
+        if (this.#labelOf.get(key) === label) this.#labelOf.delete(key);
+        if (!this.#pendingAdds.delete(label)) this.#pendingRemoves.push(label);
+      }
+      for (const { key, label, vector } of added) {
+        this.#flat.set(label, vector);
+        this.#labelOf.set(key, label);
+        this.#keyOf.set(label, key);
+        this.#pendingAdds.add(label);
+      }
+      this.#changesSinceSnapshot += added.length + removed.length;
+      this.#scheduleIndexing();
+    };
+  };
+
+  /**
+   * Nearest live labels, best first. `allowed` restricts the candidates (a superset of the filter's
+   * matches, from the planner); small sets are scanned exactly, large ones go through the graph with a
+   * filter; vectors not yet in the graph are always scanned exactly and merged in.
+   */
+  search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): ScoredLabel[] {
+    if (this.#failure) throw this.#failure;
+    const total = this.#flat.size;
+    if (k <= 0 || total === 0) return [];
+    if (allowed !== undefined && (allowed.size <= Math.max(2000, total * EXACT_FRACTION))) {
+      return this.#flat.exactSearch(query, k, allowed);
+    }
+    if (allowed === undefined && this.#graph.size === 0) return this.#flat.exactSearch(query, k);
+    const live = (label: number) => this.#flat.has(label) && (allowed === undefined || allowed.has(label));
+    const needFilter = allowed !== undefined || this.#pendingRemoves.length > 0;
+    // A filter hides part of the graph: widen the search in proportion so recall holds.
+    const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / total, EXACT_FRACTION);
+    const ef = Math.ceil(Math.max(this.#graph.params.efSearch, k) / Math.sqrt(selectivity));
+    const fromGraph = this.#graph.search(query, k, needFilter ? { ef, filter: live } : { ef });
+    const pending = allowed === undefined ? this.#pendingAdds : [...this.#pendingAdds].filter((l) => allowed.has(l));
+    if (this.#pendingAdds.size === 0) return fromGraph;
+    const fromScan = this.#flat.exactSearch(query, k, pending);
+    return mergeTop(fromGraph, fromScan, k);
+  }
+
+  /** Empties everything (the collection was cleared: its records are already gone). */
+  async reset(): Promise<void> {
+    await this.#stopIndexing();
+    this.#labelOf.clear();
+    this.#keyOf.clear();
+    for (const label of [...this.#flatLabels()]) this.#flat.delete(label);
+    this.#pendingAdds.clear();
+    this.#pendingRemoves = [];
+    this.#graph.dispose();
+    this.#graph = await newGraph(this.#settings, 1024);
+    this.#closed = false;
+    await deleteSnapshot(this.#kv, this.#settings.cid);
+  }
+
+  *#flatLabels(): Generator<number> {
+    for (const label of this.#keyOf.keys()) yield label;
+  }
+
+  /** Waits until every vector is in the graph (bulk loads, tests, benchmarks). */
+  async waitForIndex(): Promise<void> {
+    while (this.#indexing) await this.#indexing;
+    if (this.#failure) throw this.#failure;
+  }
+
+  /** Saves the graph snapshot now (the records are already durable). */
+  async saveSnapshot(): Promise<void> {
+    const labelLimit = this.#nextLabel;
+    const bytes = await this.#graph.serialize();
+    await writeSnapshot(this.#kv, this.#settings.cid, { bytes, labelLimit });
+    this.#changesSinceSnapshot = 0;
+  }
+
+  /** Stops background work, saves the snapshot if anything changed, frees the graph. */
+  async close(save = true): Promise<void> {
+    await this.#stopIndexing();
+    if (save && this.#changesSinceSnapshot > 0 && !this.#failure) await this.saveSnapshot();
+    this.#graph.dispose();
+  }
+
+  async #stopIndexing(): Promise<void> {
+    this.#closed = true;
+    while (this.#indexing) await this.#indexing.catch(() => undefined);
+  }
+
+  #scheduleIndexing(): void {
+    if (this.#indexing || this.#closed || (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0)) return;
+    this.#indexing = this.#indexLoop().finally(() => {
+      this.#indexing = undefined;
+      if (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) this.#scheduleIndexing();
+    });
+  }
+
+  /** Moves pending vectors into the graph a chunk at a time, yielding between chunks. */
+  async #indexLoop(): Promise<void> {
+    const { dimension, name, onProgress } = this.#settings;
+    const total = this.#pendingAdds.size;
+    let done = 0;
+    let lastReport = Date.now();
+    try {
+      while (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) {
+        if (this.#pendingRemoves.length >= REMOVE_BATCH || this.#pendingAdds.size === 0) {
+          this.#graph.remove(this.#pendingRemoves);
+          this.#pendingRemoves = [];
+        }
+        const labels: number[] = [];
+        for (const label of this.#pendingAdds) {
+          labels.push(label);
+          if (labels.length === INDEX_CHUNK) break;
+        }
+        if (labels.length > 0) {
+          const vectors = new Float32Array(labels.length * dimension);
+          labels.forEach((label, i) => vectors.set(this.#flat.get(label)!, i * dimension));
+          this.#graph.add(labels, vectors);
+          for (const label of labels) this.#pendingAdds.delete(label);
+          done += labels.length;
+        }
+        if (onProgress && total >= 10_000 && Date.now() - lastReport > 1000) {
+          onProgress({ collection: name, phase: 'index', done, total: Math.max(total, done) });
+          lastReport = Date.now();
+        }
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      if (onProgress && total >= 10_000) onProgress({ collection: name, phase: 'index', done, total: Math.max(total, done) });
+      if (!this.#closed && this.#changesSinceSnapshot >= SNAPSHOT_AFTER_CHANGES) await this.saveSnapshot();
+    } catch (error) {
+      this.#failure = error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error });
+    }
+  }
+}
+
+/** Below this fraction of the collection, a filtered search scans its candidates exactly. */
+const EXACT_FRACTION = 0.15;
+
+function sameVector(a: Float32Array | undefined, b: Float32Array): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function mergeTop(a: ScoredLabel[], b: ScoredLabel[], k: number): ScoredLabel[] {
+  return [...a, ...b].sort((x, y) => y.score - x.score).slice(0, k);
+}
+
+/** A collection's `vector.index` knobs; the vector layer's DEFAULT_PARAMS fill the rest. */
+function indexParams(settings: VectorSettings): IndexParams {
+  const index = settings.options.vector?.index;
+  const params: IndexParams = {};
+  if (index?.m !== undefined) params.M = index.m;
+  if (index?.efConstruction !== undefined) params.efConstruction = index.efConstruction;
+  if (index?.efSearch !== undefined) params.efSearch = index.efSearch;
+  return params;
+}
+
+async function newGraph(settings: VectorSettings, capacity: number): Promise<VectorIndex> {
+  return createVectorIndex({
+    dimension: settings.dimension,
+    metric: settings.metric,
+    backend: settings.backend,
+    capacity,
+    name: settings.name,
+    params: indexParams(settings),
+  });
+}
+
+/** The saved graph, or a new empty one when there is none or it cannot be used (wrong backend, damaged). */
+async function loadGraph(kv: KvStore, settings: VectorSettings): Promise<{ graph: VectorIndex; labelLimit: number }> {
+  const snapshot = await readSnapshot(kv, settings.cid);
+  if (snapshot !== undefined) {
+    try {
+      const graph = await loadVectorIndex(snapshot.bytes, {
+        dimension: settings.dimension,
+        metric: settings.metric,
+        backend: settings.backend,
+        name: settings.name,
+        params: indexParams(settings),
+      });
+      return { graph, labelLimit: snapshot.labelLimit };
+    } catch (error) {
+      if (!(error instanceof VectorDbError)) throw error;
+      // Rebuilt from the records in the background; progress is reported by the indexer.
+    }
+  }
+  return { graph: await newGraph(settings, 1024), labelLimit: 0 };
+}
