@@ -28,3 +28,4 @@ export type {
 export type { CommandResponse } from './commands/index.js';
 export { VectorDbError, ERROR_CODES, type ErrorCode, type WireError } from './errors/index.js';
 export { DEFAULT_LIMITS, type Limits } from './engine/limits.js';
+export type { VectorProgress } from './engine/collection-vectors.js';

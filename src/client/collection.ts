@@ -84,6 +84,26 @@ export class VectorDBCollection<T extends JsonDocument = JsonDocument> {
     return data?.document ?? undefined;
   }
 
+  /**
+   * The documents nearest to a vector, best first (at most `limit`, default 20, at most 1000).
+   * @example const similar = await products.findVector([0.1, 0.2, 0.3], { filter: { category: 'lamp' }, limit: 5, includeSimilarity: true });
+   */
+  async findVector(vector: readonly number[] | Float32Array, options: { filter?: Filter; limit?: number; includeSimilarity?: boolean; projection?: JsonObject } = {}): Promise<T[]> {
+    const page = await this.findPage({
+      sort: { $vector: Array.from(vector) },
+      ...(options.filter ? { filter: options.filter } : {}),
+      ...(options.projection ? { projection: options.projection } : {}),
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      ...(options.includeSimilarity ? { includeSimilarity: true } : {}),
+    });
+    return page.results;
+  }
+
+  /** The document nearest to a vector, or undefined when no document has a vector. */
+  async findOneByVector(vector: readonly number[] | Float32Array, options: { filter?: Filter; includeSimilarity?: boolean } = {}): Promise<T | undefined> {
+    return this.findOne({ sort: { $vector: Array.from(vector) }, ...(options.filter ? { filter: options.filter } : {}), ...(options.includeSimilarity ? { includeSimilarity: true } : {}) });
+  }
+
   /** One page of results; pass `pageState` back to get the next one. */
   async findPage(query: SelectQuery = {}): Promise<Page<T>> {
     const options: JsonObject = {};

@@ -6,6 +6,7 @@
 import type { CommandResponse } from '../commands/index.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import type { Limits } from '../engine/limits.js';
+import type { VectorProgress } from '../engine/collection-vectors.js';
 import { EmbeddedTransport } from '../transport/embedded.js';
 import { HttpTransport } from '../transport/http.js';
 import type { Transport } from '../transport/transport.js';
@@ -16,6 +17,13 @@ import type { CollectionDefinition, JsonDocument, JsonObject, SimilarityMetric }
 export interface VectorDBOptions {
   /** Limits of an embedded database (defaults: the seed's values). */
   limits?: Partial<Limits>;
+  /**
+   * HNSW backend of an embedded database: 'auto' (default: hnswlib-node when installed, else
+   * hnswlib-wasm), 'wasm' or 'native'. An index saved by the other backend is rebuilt.
+   */
+  vectorBackend?: 'auto' | 'wasm' | 'native';
+  /** Progress of long work, such as rebuilding a vector index. */
+  onProgress?: (progress: VectorProgress) => void;
 }
 
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
@@ -38,7 +46,11 @@ export class VectorDB {
     checkKeyspaceName(keyspace);
     this.#transport = /^https?:\/\//i.test(apiEndpoint)
       ? new HttpTransport(apiEndpoint, token)
-      : new EmbeddedTransport(apiEndpoint, options.limits ? { limits: options.limits } : {});
+      : new EmbeddedTransport(apiEndpoint, {
+          ...(options.limits ? { limits: options.limits } : {}),
+          ...(options.vectorBackend ? { vectorBackend: options.vectorBackend } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        });
     this.#keyspace = keyspace;
   }
 
