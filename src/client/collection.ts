@@ -9,9 +9,6 @@ import { DataApiException } from './errors.js';
 import type { DocumentId, Filter, InsertResult, JsonDocument, Page, SelectQuery, UpdateResult } from './types.js';
 import type { VectorDB } from './vector-db.js';
 
-/** Documents per insertMany request when the server's limit is not known (the seed's limit). */
-const DEFAULT_CHUNK = 20;
-
 export class FindIterable<T> implements AsyncIterable<T> {
   readonly #pages: () => AsyncGenerator<T[]>;
 
@@ -60,7 +57,7 @@ export class VectorDBCollection<T extends JsonDocument = JsonDocument> {
    * Throws on the first chunk with a failure; `error.response` has what that chunk inserted.
    */
   async insertMany(documents: readonly T[], options: { chunkSize?: number; ordered?: boolean } = {}): Promise<InsertResult[]> {
-    const chunkSize = options.chunkSize ?? DEFAULT_CHUNK;
+    const chunkSize = options.chunkSize ?? (await this.#db.insertManyLimit());
     const results: InsertResult[] = [];
     for (let i = 0; i < documents.length; i += chunkSize) {
       const chunk = documents.slice(i, i + chunkSize);

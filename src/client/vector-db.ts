@@ -84,6 +84,11 @@ export class VectorDB {
     return this.#transport.execute(command, { ...(keyspace !== undefined ? { keyspace } : {}), ...(target.collection !== undefined ? { collection: target.collection } : {}) });
   }
 
+  /** Documents per insertMany request the database accepts. @internal */
+  insertManyLimit(): Promise<number> {
+    return this.#transport.insertManyLimit();
+  }
+
   /** Runs a command and throws its typed exception when it answers with errors. @internal */
   async run(command: JsonObject, target: { keyspace?: string; collection?: string }): Promise<CommandResponse> {
     const response = await this.command(command, target);

@@ -1,6 +1,6 @@
 /**
  * The on-disk key layout of a database (one LevelDB per database). These prefixes and encodings are
- * persisted: never change a value; retire a prefix by leaving it reserved. See docs/storage-format.md.
+ * persisted: never change a value; retire a prefix by leaving it reserved.
  *
  *   meta:format                               -> format version
  *   meta:seq                                  -> last collection number handed out
@@ -97,9 +97,21 @@ export function encodeNumber(value: number): string {
 }
 
 /**
- * Keeps string order while freeing U+0000 for the separator: U+0000 -> U+0001 U+0001 and
- * U+0001 -> U+0001 U+0002. Both stay below every other character, so order is preserved.
+ * Strings in keys must sort like the Data API compares them (UTF-16 code units), but LevelDB compares
+ * UTF-8 bytes, which orders U+E000..U+FFFF after supplementary characters. So each UTF-16 code unit u
+ * becomes one code point: u itself below U+D800, and 0x10000 + (u - 0xD800) from U+D800 up (surrogate
+ * halves included, which UTF-8 could not carry alone). U+0000 and U+0001 are then escaped to free U+0000
+ * for the separator: U+0000 -> U+0001 U+0001, U+0001 -> U+0001 U+0002. Both maps keep order.
  */
 export function escapeString(value: string): string {
-  return /[\u0000\u0001]/.test(value) ? value.replace(/[\u0000\u0001]/g, (ch) => (ch === '\u0000' ? '\u0001\u0001' : '\u0001\u0002')) : value;
+  let out = value;
+  if (/[\uD800-\uFFFF]/.test(out)) {
+    let mapped = '';
+    for (let i = 0; i < out.length; i++) {
+      const unit = out.charCodeAt(i);
+      mapped += unit < 0xd800 ? out[i] : String.fromCodePoint(0x10000 + (unit - 0xd800));
+    }
+    out = mapped;
+  }
+  return /[\u0000\u0001]/.test(out) ? out.replace(/[\u0000\u0001]/g, (ch) => (ch === '\u0000' ? '\u0001\u0001' : '\u0001\u0002')) : out;
 }

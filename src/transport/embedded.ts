@@ -78,6 +78,10 @@ export class EmbeddedTransport implements Transport {
     return this.#db;
   }
 
+  async insertManyLimit(): Promise<number> {
+    return (await this.database()).limits.maxInsertManyDocuments;
+  }
+
   async connect(): Promise<void> {
     await this.database();
   }

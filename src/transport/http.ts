@@ -5,6 +5,7 @@
  */
 import type { CommandResponse, CommandTarget } from '../commands/index.js';
 import { VectorDbError } from '../errors/index.js';
+import { DEFAULT_LIMITS } from '../engine/limits.js';
 import type { JsonObject } from '../query/json.js';
 import type { Transport } from './transport.js';
 
@@ -28,6 +29,11 @@ export class HttpTransport implements Transport {
     const dataApiPath = options.dataApiPath ?? (/\/(api\/json\/)?v1$/.test(trimmed) ? '' : 'v1');
     this.#base = dataApiPath ? `${trimmed}/${dataApiPath}` : trimmed;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
+  }
+
+  /** A server does not announce its limits: the seed's default (20) is safe for vectordb-local servers. */
+  async insertManyLimit(): Promise<number> {
+    return DEFAULT_LIMITS.maxInsertManyDocuments;
   }
 
   async connect(): Promise<void> {

@@ -10,6 +10,8 @@ export interface Transport {
   readonly endpoint: string;
   /** Runs one command; resolves to the envelope (command errors are in it, not thrown). */
   execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse>;
+  /** Documents per insertMany request the database accepts (the client chunks by it). */
+  insertManyLimit(): Promise<number>;
   /** Opens the database (embedded) or checks the endpoint and token (HTTP). */
   connect(): Promise<void>;
   close(): Promise<void>;

@@ -172,6 +172,24 @@ export function clientApiSuite(factory: DbFactory): void {
       });
     });
 
+    describe('VectorDBCollection with a lower insertMany limit (5)', () => {
+      const small = useDatabase(factory, { limits: { maxInsertManyDocuments: 5 } });
+
+      it('insertMany with chunkSize under the limit inserts every document', async () => {
+        const collection = await small.db.createCollection('c');
+        const results = await collection.insertMany(FORTY_FIVE.slice(0, 12), { chunkSize: 5 });
+        expect(results.map((r) => r.id)).toEqual(FORTY_FIVE.slice(0, 12).map((d) => d._id));
+        expect(await collection.countDocuments()).toBe(12);
+      });
+
+      it('a chunk over the limit throws COMMAND_FIELD_VALUE_INVALID and writes nothing of that chunk', async () => {
+        const collection = await small.db.createCollection('c');
+        const error = await rejection(collection.insertMany(FORTY_FIVE.slice(0, 12), { chunkSize: 6 }));
+        expect((error as DataApiException).errorCode).toBe('COMMAND_FIELD_VALUE_INVALID');
+        expect(await collection.countDocuments()).toBe(0);
+      });
+    });
+
     describe('VectorDBCollection', () => {
       const people = async (): Promise<VectorDBCollection> => {
         const collection = await ctx.db.createCollection('people');

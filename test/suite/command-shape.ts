@@ -138,6 +138,32 @@ export function commandShapeSuite(factory: DbFactory): void {
       });
     });
 
+    describe('commands are read, never modified', () => {
+      const deepFreeze = <T>(value: T): T => {
+        if (value !== null && typeof value === 'object') {
+          for (const child of Object.values(value)) deepFreeze(child);
+          Object.freeze(value);
+        }
+        return value;
+      };
+
+      it('deep-frozen commands run normally and stay as sent', async () => {
+        const create = deepFreeze({ createCollection: { name: 'c', options: { vector: { dimension: 2 }, indexing: { deny: ['z'] } } } });
+        expect(await run(ctx.db, create, { keyspace: KS })).toEqual({ status: { ok: 1 } });
+        const insert = deepFreeze({ insertMany: { documents: [{ a: 1, $vector: [1, 2] }, { _id: 'x', b: { c: [1, { d: 2 }] } }], options: { ordered: true } } });
+        const copy = JSON.parse(JSON.stringify(insert)) as unknown;
+        const inserted = await onCollection(ctx.db, 'c', insert);
+        expect(inserted.errors).toBeUndefined();
+        expect(insert).toEqual(copy);
+        const update = deepFreeze({ updateOne: { filter: { _id: 'x' }, update: { $set: { 'b.c.1.d': 3 }, $push: { arr: { $each: [1, 2] } } } } });
+        expect(await onCollection(ctx.db, 'c', update)).toEqual({ status: { matchedCount: 1, modifiedCount: 1 } });
+        const upsert = deepFreeze({ updateMany: { filter: { k: 1 }, update: { $setOnInsert: { w: { x: 1 } } }, options: { upsert: true } } });
+        expect((await onCollection(ctx.db, 'c', upsert)).errors).toBeUndefined();
+        const replace = deepFreeze({ findOneAndReplace: { filter: { _id: 'x' }, replacement: { q: { r: [1] } }, options: { returnDocument: 'after' } } });
+        expect(await onCollection(ctx.db, 'c', replace)).toEqual({ data: { document: { _id: 'x', q: { r: [1] } } }, status: { matchedCount: 1, modifiedCount: 1 } });
+      });
+    });
+
     describe('error objects', () => {
       it('carry id, family, scope, errorCode, title and message', async () => {
         const response = await run(ctx.db, { nonsense: {} });

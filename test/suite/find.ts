@@ -167,6 +167,22 @@ export function findSuite(factory: DbFactory): void {
         expect(await findAll(ctx.db, 'people', { options: { limit: 1000 } })).toHaveLength(45);
       });
 
+      it('an empty or null pageState means the first page', async () => {
+        await seed();
+        const first = await page();
+        expect(await page({ options: { pageState: '' } })).toEqual(first);
+        expect(await page({ options: { pageState: null } })).toEqual(first);
+      });
+
+      it('an empty sort {} still pages by pageState', async () => {
+        await seed();
+        const first = await page({ sort: {} });
+        expect(first.documents).toHaveLength(20);
+        const second = await page({ sort: {}, options: { pageState: first.nextPageState } });
+        expect(second.documents).toHaveLength(20);
+        expect(new Set([...first.documents, ...second.documents].map((d) => d._id)).size).toBe(40);
+      });
+
       it('documents inserted during paging never make a page repeat a document', async () => {
         await seed();
         const first = await page();
@@ -262,6 +278,24 @@ export function findSuite(factory: DbFactory): void {
         expect(await ids({ _id: { $in: ['doc-001', 'doc-044', 'missing'] } })).toEqual(idTexts(['doc-001', 'doc-044']));
       });
 
+      it('string ranges use the same order as sort (UTF-16 code units), also beyond the BMP', async () => {
+        await createCollection(ctx.db, 'people');
+        // UTF-16 order: 'a' < '😀' (U+1F600, surrogates D83D..) < U+E000 < U+FFFD; UTF-8 byte order differs.
+        const docs = [
+          { _id: 1, s: '\uFFFD' },
+          { _id: 2, s: '😀' },
+          { _id: 3, s: '\uE000' },
+          { _id: 4, s: 'a' },
+        ];
+        await insertAll(ctx.db, 'people', docs);
+        const sorted = await page({ sort: { s: 1 } });
+        expect(sorted.documents.map((d) => d._id)).toEqual([4, 2, 3, 1]);
+        expect(await ids({ s: { $lt: '\uFFFD' } })).toEqual(idTexts([2, 3, 4]));
+        expect(await ids({ s: { $gt: '😀' } })).toEqual(idTexts([1, 3]));
+        expect(await ids({ s: { $gte: '\uE000' } })).toEqual(idTexts([1, 3]));
+        expect(await ids({ s: { $lte: '😀' } })).toEqual(idTexts([2, 4]));
+      });
+
       it('an unknown operator: FILTER_UNSUPPORTED_OPERATOR', async () => {
         await seed();
         expectError(await find({ filter: { n: { $regex: 'x' } } }), 'FILTER_UNSUPPORTED_OPERATOR');
@@ -326,6 +360,18 @@ export function findSuite(factory: DbFactory): void {
         const sorted = await page({ sort: { n: -1 } });
         expect(sorted.documents.map((d) => d.n)).toEqual(Array.from({ length: 20 }, (_, i) => 44 - i));
         expect(sorted.nextPageState).toBeNull();
+      });
+
+      it('a sorted find with a limit over the page size still returns one page', async () => {
+        await seed();
+        const sorted = await page({ sort: { n: 1 }, options: { limit: 30 } });
+        expect(sorted.documents.map((d) => d.n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+        expect(sorted.nextPageState).toBeNull();
+      });
+
+      it('skip past the end: no documents', async () => {
+        await seed();
+        expect(await page({ sort: { n: 1 }, options: { skip: 100 } })).toEqual({ documents: [], nextPageState: null });
       });
 
       it('sort with limit and skip', async () => {

@@ -9,16 +9,18 @@ import { commandShapeSuite } from './command-shape.js';
 import { countSuite } from './count.js';
 import { deleteSuite } from './delete.js';
 import { findSuite } from './find.js';
+import { insertValidationSuite } from './insert-validation.js';
 import { insertSuite } from './insert.js';
 import { keyspacesSuite } from './keyspaces.js';
 import { updateSuite } from './update.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, keyspacesSuite, updateSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, updateSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
   collectionsSuite(factory);
   insertSuite(factory);
+  insertValidationSuite(factory);
   findSuite(factory);
   updateSuite(factory);
   deleteSuite(factory);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DbFactory } from '../support/factory.js';
-import { type Doc, createCollection, expectError, expectNoErrors, findAll, findOne, insertAll, makeDocs, onCollection, padId, useDatabase } from './helpers.js';
+import { type Doc, binaryVector, createCollection, expectError, expectNoErrors, findAll, findOne, insertAll, makeDocs, onCollection, padId, useDatabase } from './helpers.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -113,6 +113,44 @@ export function updateSuite(factory: DbFactory): void {
         expectError(await command({ updateOne: { filter: {}, update: { $set: { a: 1 } }, options: { multi: true } } }), 'COMMAND_FIELD_UNKNOWN');
       });
 
+      describe('$vector', () => {
+        const seedVectors = async (): Promise<void> => {
+          await createCollection(ctx.db, 'c', { vector: { dimension: 2 } });
+          await insertAll(ctx.db, 'c', [{ _id: 'v', $vector: [1, 0] }]);
+        };
+        const withVector = (id: string) => findOne(ctx.db, 'c', { filter: { _id: id }, projection: { '*': 1 } });
+
+        it('$set replaces it and keeps the form sent', async () => {
+          await seedVectors();
+          expect(await command({ updateOne: { filter: { _id: 'v' }, update: { $set: { $vector: binaryVector([0, 1]) } } } })).toEqual({ status: { matchedCount: 1, modifiedCount: 1 } });
+          expect(await withVector('v')).toEqual({ _id: 'v', $vector: binaryVector([0, 1]) });
+          await command({ updateOne: { filter: { _id: 'v' }, update: { $set: { $vector: [0.5, 0.5] } } } });
+          expect(await withVector('v')).toEqual({ _id: 'v', $vector: [0.5, 0.5] });
+        });
+
+        it('$unset removes it', async () => {
+          await seedVectors();
+          await command({ updateOne: { filter: { _id: 'v' }, update: { $unset: { $vector: '' } } } });
+          expect(await withVector('v')).toEqual({ _id: 'v' });
+        });
+
+        it.each([
+          ['a wrong length', { $set: { $vector: [1, 2, 3] } }, 'INVALID_VECTOR_LENGTH'],
+          ['a zero vector under cosine', { $set: { $vector: [0, 0] } }, 'INVALID_DATABASE_QUERY'],
+          ['$inc', { $inc: { $vector: 1 } }, 'UNSUPPORTED_UPDATE_OPERATOR_FOR_VECTOR'],
+        ])('%s: %s, the document unchanged', async (_label, update, code) => {
+          await seedVectors();
+          expectError(await command({ updateOne: { filter: { _id: 'v' }, update } }), code);
+          expect(await withVector('v')).toEqual({ _id: 'v', $vector: [1, 0] });
+        });
+
+        it('on a collection without vectors: VECTOR_SEARCH_NOT_SUPPORTED', async () => {
+          await seed(THREE);
+          expectError(await command({ updateOne: { filter: { _id: 'a' }, update: { $set: { $vector: [1, 2] } } } }), 'VECTOR_SEARCH_NOT_SUPPORTED');
+          expect(await get('a')).toEqual(THREE[0]);
+        });
+      });
+
       it('concurrent $inc of one document loses nothing', async () => {
         await seed([{ _id: 'counter', n: 0 }]);
         const responses = await Promise.all(Array.from({ length: 40 }, () => command({ updateOne: { filter: { _id: 'counter' }, update: { $inc: { n: 1 } } } })));
@@ -178,6 +216,17 @@ export function updateSuite(factory: DbFactory): void {
       it('no match and no upsert: counts 0', async () => {
         await seed(THREE);
         expect(await command({ updateMany: { filter: { tag: 'none' }, update: { $set: { n: 1 } } } })).toEqual({ status: { matchedCount: 0, modifiedCount: 0 } });
+      });
+
+      it('an update that would push documents over a limit fails and leaves them as they were', async () => {
+        await seed([
+          { _id: 'small', text: 'x' },
+          { _id: 'large', text: 'x'.repeat(4000) },
+        ]);
+        const response = await command({ updateMany: { filter: {}, update: { $set: { text: 'y'.repeat(6000) } } } });
+        expect(response.errors?.map((e) => e.errorCode)).toContain('SHRED_DOC_LIMIT_VIOLATION');
+        expect(await get('small')).toEqual({ _id: 'small', text: 'x' });
+        expect(await get('large')).toEqual({ _id: 'large', text: 'x'.repeat(4000) });
       });
 
       it('refuses a sort: COMMAND_FIELD_UNKNOWN', async () => {
