@@ -42,16 +42,16 @@ export function createHandler(options: HandlerOptions): RequestHandler {
       status = 500;
       body = Buffer.from(JSON.stringify(errorEnvelope('UNEXPECTED_SERVER_ERROR', { reason: `response could not be serialised: ${(error as Error).message}` })), 'utf8');
     }
-    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': body.length };
-    if (extra.allow) headers.allow = 'POST';
-    if (extra.close || isClosing()) headers.connection = 'close';
-    res.writeHead(status, headers);
+    const headers: (string | number)[] = ['content-type', 'application/json', 'content-length', body.length];
+    if (extra.allow) headers.push('allow', 'POST');
+    if (extra.close || isClosing()) headers.push('connection', 'close');
+    res.writeHead(status, headers); // the flat [name, value, ...] form skips an object walk
     res.end(body);
     onRequest?.({ method: req.method ?? '', path: displayPath(req.url), status, ms: performance.now() - started });
   };
 
   return async (req, res) => {
-    const started = performance.now();
+    const started = onRequest ? performance.now() : 0;
     try {
       const target = resolveRoute(req.url);
       if (target === undefined) return send(req, res, errorEnvelope('RESOURCE_NOT_FOUND', { path: displayPath(req.url) }), started);

@@ -7,9 +7,21 @@ import type { CommandTarget } from '../commands/index.js';
 
 const PREFIXES = [['v1'], ['api', 'json', 'v1']] as const;
 
+/** Clients hit a handful of URLs over and over: remember the last few resolutions (targets are frozen). */
+const cache = new Map<string, CommandTarget | undefined>();
+const CACHE_SIZE = 512;
+
 /** The target of a request URL, or undefined when the path is not a Data API resource (404). */
 export function resolveRoute(url: string | undefined): CommandTarget | undefined {
   if (url === undefined) return undefined;
+  if (cache.has(url)) return cache.get(url);
+  const target = parseRoute(url);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(url, target === undefined ? undefined : Object.freeze(target));
+  return target;
+}
+
+function parseRoute(url: string): CommandTarget | undefined {
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
   if (!path.startsWith('/')) return undefined;

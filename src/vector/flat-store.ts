@@ -2,10 +2,12 @@
  * FlatVectorStore: vectors kept by slot (the label) in one growable contiguous Float32Array, with
  * squared norms, and exact top-k search over all of them or over a candidate list of labels.
  * Used for exact scans of small filtered candidate sets. Owns only its arrays; no documents, no I/O.
+ * The rows live in a WebAssembly memory scanned by the SIMD kernel, or in a plain array (JS kernels).
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { topK } from './kernels.js';
+import { dotRows, selectTopK, squaredNorm } from './kernels.js';
 import { type Metric } from './metric.js';
+import { WasmRowMemory } from './simd/wasm-kernels.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
 
 /** A label and its Data API `$similarity` score (higher is closer). */
@@ -21,13 +23,17 @@ export interface FlatVectorStoreOptions {
   capacity?: number;
 }
 
-/** Typed arrays above 4 GiB are refused by some engines: stay below. */
+/** Typed arrays above 4 GiB are refused by some engines, and wasm32 memory stops there: stay below. */
 const MAX_BYTES = 2 ** 32 - 1;
+const EMPTY = new Float32Array(0);
 
 export class FlatVectorStore {
   readonly dimension: number;
   readonly metric: Metric;
+  /** The rows when they live in a plain array; unused while `wasm` holds them. */
   private data: Float32Array;
+  /** The rows' WebAssembly memory, or undefined on the JS path (no SIMD, VECTORDB_NO_SIMD=1, or it could not grow). */
+  private wasm: WasmRowMemory | undefined;
   private sqNorms: Float64Array;
   private present: Uint8Array;
   /** Per-slot stamp of the last search that saw it: de-duplicates candidate lists without allocating. */
@@ -41,7 +47,9 @@ export class FlatVectorStore {
     this.dimension = options.dimension;
     this.metric = options.metric;
     this.slots = Math.max(1, Math.floor(options.capacity ?? 64));
-    this.data = this.allocate(this.slots);
+    this.checkSlots(this.slots);
+    this.wasm = WasmRowMemory.create(this.dimension, this.slots);
+    this.data = this.wasm === undefined ? this.allocate(this.slots) : EMPTY;
     this.sqNorms = new Float64Array(this.slots);
     this.present = new Uint8Array(this.slots);
     this.seen = new Uint32Array(this.slots);
@@ -50,6 +58,11 @@ export class FlatVectorStore {
   /** Number of stored vectors. */
   get size(): number {
     return this.count;
+  }
+
+  /** @internal Which kernel scans this store: 'wasm-simd', or 'js' (the fallback). */
+  get kernel(): 'wasm-simd' | 'js' {
+    return this.wasm === undefined ? 'js' : 'wasm-simd';
   }
 
   /** Number of slots allocated. */
@@ -66,7 +79,7 @@ export class FlatVectorStore {
     checkLabel(label);
     const sq = checkVector(vector, this.dimension, this.metric);
     if (label >= this.slots) this.grow(label + 1);
-    this.data.set(vector, label * this.dimension);
+    this.rows().set(vector, label * this.dimension);
     this.sqNorms[label] = sq;
     if (this.present[label] === 0) {
       this.present[label] = 1;
@@ -78,7 +91,7 @@ export class FlatVectorStore {
   get(label: number): Float32Array | undefined {
     if (!this.has(label)) return undefined;
     const start = label * this.dimension;
-    return this.data.slice(start, start + this.dimension);
+    return this.rows().slice(start, start + this.dimension);
   }
 
   delete(label: number): boolean {
@@ -116,10 +129,21 @@ export class FlatVectorStore {
         rows[n++] = label;
       }
     }
+    const dim = this.dimension;
     const q = Float64Array.from(query);
-    return topK(this.metric, q, this.data, this.sqNorms, this.dimension, rows, n, Math.floor(k)).map(
+    let dots = this.wasm?.dotRows(q, rows, n);
+    if (dots === undefined) {
+      dots = new Float64Array(n);
+      dotRows(q, this.rows(), dim, rows, n, dots);
+    }
+    return selectTopK(this.metric, squaredNorm(q, 0, dim), dots, this.sqNorms, rows, n, Math.floor(k)).map(
       (r) => ({ label: r.row, score: r.score }),
     );
+  }
+
+  /** The rows' current view: a WebAssembly memory's views are re-created after it grows. */
+  private rows(): Float32Array {
+    return this.wasm === undefined ? this.data : this.wasm.rows;
   }
 
   private nextGeneration(): number {
@@ -133,36 +157,60 @@ export class FlatVectorStore {
 
   private grow(minSlots: number): void {
     const next = Math.max(minSlots, Math.ceil(this.slots * 1.5), 64);
-    const data = this.allocate(next);
-    data.set(this.data);
+    this.checkSlots(next);
+    if (this.wasm !== undefined) {
+      try {
+        this.wasm.reserve(next); // in place: no copy
+      } catch {
+        // The engine refused the memory: move the rows to a plain array and go on with the JS kernels.
+        const data = this.allocate(next);
+        data.set(this.wasm.rows);
+        this.wasm = undefined;
+        this.data = data;
+      }
+    } else {
+      const data = this.allocate(next);
+      data.set(this.data);
+      this.data = data;
+    }
     const sqNorms = new Float64Array(next);
     sqNorms.set(this.sqNorms);
     const present = new Uint8Array(next);
     present.set(this.present);
     const seen = new Uint32Array(next);
     seen.set(this.seen);
-    this.data = data;
     this.sqNorms = sqNorms;
     this.present = present;
     this.seen = seen;
     this.slots = next;
   }
 
+  private checkSlots(slots: number): void {
+    if (slots > this.maxSlots()) {
+      throw this.capacityError(`label ${slots - 1} is beyond the largest slot of one typed array (4 GiB)`);
+    }
+  }
+
   private allocate(slots: number): Float32Array {
-    const max = Math.floor(MAX_BYTES / (4 * this.dimension));
-    const fail = (reason: string): VectorDbError =>
-      VectorDbError.of('VECTOR_INDEX_CAPACITY', {
-        backend: 'exact-scan',
-        collection: '',
-        max,
-        dimension: this.dimension,
-        reason,
-      });
-    if (slots > max) throw fail(`label ${slots - 1} is beyond the largest slot of one typed array (4 GiB)`);
+    this.checkSlots(slots);
     try {
       return new Float32Array(slots * this.dimension);
     } catch (cause) {
-      throw fail(`allocating ${slots} slots failed (${String(cause)})`);
+      throw this.capacityError(`allocating ${slots} slots failed (${String(cause)})`);
     }
+  }
+
+  private maxSlots(): number {
+    return Math.floor(MAX_BYTES / (4 * this.dimension));
+  }
+
+  private capacityError(reason: string): VectorDbError {
+    return VectorDbError.of('VECTOR_INDEX_CAPACITY', {
+      backend: 'exact-scan',
+      collection: '',
+      max: this.maxSlots(),
+      dimension: this.dimension,
+      reason,
+    });
   }
 }

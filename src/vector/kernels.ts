@@ -1,7 +1,7 @@
 /**
  * Distance kernels over a contiguous Float32Array of vectors (row r at offset r * dim) and top-k
- * selection over a candidate list of rows: the hot path of exact scans. Plain JS, no allocation per row.
- * Knows nothing about labels' meaning, documents or the HNSW backends.
+ * selection over a candidate list of rows: the hot path of exact scans. Plain JS, no allocation per row;
+ * also the fallback of the WebAssembly SIMD kernel (simd/), which feeds its dot products to selectTopK.
  */
 import { type Metric } from './metric.js';
 
@@ -156,7 +156,14 @@ export function dotRows(
       i,
     );
   }
-  for (; i < count; i++) out[i] = dot(q, store, (rows[i] * dim) | 0, dim);
+  // The leftover rows sum in dotRows8's order, so a row's dot product never depends on its position
+  // (equal vectors tie exactly and the tie goes to the smaller row).
+  for (; i < count; i++) {
+    const o = (rows[i] * dim) | 0;
+    let s = 0;
+    for (let j = 0; j < dim; j++) s += q[j] * store[o + j];
+    out[i] = s;
+  }
 }
 
 /** A row of the store and its Data API score. */
@@ -185,8 +192,23 @@ export function topK(
   const q = query instanceof Float64Array ? query : Float64Array.from(query);
   const dots = new Float64Array(count);
   dotRows(q, store, dim, rows, count, dots);
+  return selectTopK(metric, squaredNorm(q, 0, dim), dots, sqNorms, rows, count, k);
+}
 
-  const qq = squaredNorm(q, 0, dim);
+/**
+ * The k best of `rows[0 .. count)` given `dots[i]` = query . row(rows[i]) and `qq` = |query|^2, as
+ * topK: the scoring and selection half, shared by the JS and the WebAssembly SIMD dot products.
+ */
+export function selectTopK(
+  metric: Metric,
+  qq: number,
+  dots: Float64Array,
+  sqNorms: Float64Array,
+  rows: Uint32Array,
+  count: number,
+  k: number,
+): ScoredRow[] {
+  if (k <= 0 || count <= 0) return [];
   const qNorm = Math.sqrt(qq);
   const size = Math.min(k, count);
   // Bounded min-heap on (score, -row): the root is the worst kept row.

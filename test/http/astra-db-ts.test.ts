@@ -152,7 +152,7 @@ for (const variant of [
       });
 
       it('distinct', async () => {
-        expect((await coll.distinct('tags')).sort()).toEqual(['all', 't0', 't1', 't2', 't3']);
+        expect((await coll.distinct('tags', {})).sort()).toEqual(['all', 't0', 't1', 't2', 't3']);
         expect((await coll.distinct('group', { i: { $lt: 10 } })).sort()).toEqual([0, 1, 2]);
       });
 

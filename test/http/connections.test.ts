@@ -70,6 +70,16 @@ describe('connections', () => {
     expect(b.reused && c.reused).toBe(true);
   });
 
+  it('an idle keep-alive connection longer than the headers timeout still serves its next request', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const first = await request(agent, `${s.url}/v1`, s.token, '{"findKeyspaces":{}}');
+    await sleep(1_500); // headersMs is 400, keepAliveMs 5000
+    const second = await request(agent, `${s.url}/v1`, s.token, '{"findKeyspaces":{}}');
+    agent.destroy();
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.reused).toBe(true);
+  });
+
   it('cuts a client that sends its headers too slowly', async () => {
     const { closedByServer, received } = await raw(s.server.address()!.port, 'POST /v1 HTTP/1.1\r\nHost: x\r\n', 4_000);
     expect(closedByServer).toBe(true);

@@ -3,6 +3,7 @@
  * nested bodies, garbage bytes, wrong content types, methods, paths and tokens) against a server holding good
  * data. Asserts: no 5xx, every answer an errors/status/data envelope, the server still answers, the good data unchanged.
  */
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
 import type { CommandResponse } from '../../src/commands/index.js';
@@ -10,7 +11,7 @@ import { post, run, serve, type Served } from './helpers.js';
 
 const SEED = 0x5eed_2024;
 const ITERATIONS = 2_400;
-const CONCURRENCY = process.env.FUZZ_DEBUG ? 1 : 8;
+const CONCURRENCY = 8;
 const MAX_BODY = 256 * 1024;
 
 /** mulberry32: small, fast, deterministic. */
@@ -122,7 +123,7 @@ class Fuzzer {
 interface Case {
   path: string;
   method: string;
-  headers: Record<string, string>;
+  headers: Record<string, string | undefined>;
   body: string | Uint8Array | undefined;
 }
 
@@ -148,7 +149,7 @@ function safeForGood(f: Fuzzer): Record<string, unknown> {
 }
 
 function makeCase(f: Fuzzer, i: number, token: string): Case {
-  const headers: Record<string, string> = { 'content-type': 'application/json', token };
+  const headers: Record<string, string | undefined> = { 'content-type': 'application/json', token };
   let path = f.pick(PATHS);
   let method = 'POST';
   let body: string | Uint8Array | undefined;
@@ -174,8 +175,8 @@ function makeCase(f: Fuzzer, i: number, token: string): Case {
     headers['content-type'] = f.pick(['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/json-patch+json', '*/*', ';;;', 'application/json; charset=latin1']);
     body = JSON.stringify(f.command());
   } else if (kind === 17) {
-    if (f.chance(0.5)) delete headers.token;
-    else headers.token = f.pick(['', 'wrong', `${token} `, token.toUpperCase(), token.slice(1), 'x'.repeat(4000)]);
+    if (f.chance(0.5)) headers.token = undefined;
+    else headers.token = f.pick(['', 'wrong', `${token}x`, `x${token}`, token.toUpperCase(), token.slice(1), 'x'.repeat(4000)]); // (surrounding spaces are not part of a header value)
     path = f.pick([...PATHS, `/v1/${GOOD.keyspace}/${GOOD.collection}`]);
     body = JSON.stringify({ deleteMany: { filter: {} } }); // must never run
   } else if (kind === 18) {
@@ -240,10 +241,6 @@ describe('fuzz', () => {
       while (index < cases.length) {
         const c = cases[index++]!;
         const reply = await post(s, c.path, c.body ?? '', c.headers, c.method);
-        if (process.env.FUZZ_DEBUG) {
-          const cnt = await run(s.db, { countDocuments: {} }, GOOD);
-          if (cnt.status?.count !== 20) { console.log('CHANGED BY', c.method, c.path, String(c.body).slice(0, 600), reply.text.slice(0, 300), JSON.stringify(cnt)); process.exit(1); }
-        }
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         const envelopeOk = reply.body !== null && typeof reply.body === 'object' && ['errors', 'status', 'data'].some((k) => k in reply.body);
         if (reply.status >= 500 || !envelopeOk) bad.push(`${reply.status} ${c.method} ${c.path} ${String(c.body).slice(0, 200)} -> ${reply.text.slice(0, 300)}`);
@@ -266,5 +263,46 @@ describe('fuzz', () => {
     expect(alive.body.status?.keyspaces).toContain(GOOD.keyspace);
     const after = await snapshot();
     expect(after).toEqual(before);
+  });
+
+  it('300 malformed HTTP messages on raw sockets: no 5xx, the server keeps answering', async () => {
+    const f = new Fuzzer(SEED + 1);
+    const port = s.server.address()!.port;
+    const heads = ['POST /v1 HTTP/1.1', 'POST /v1/good_ks/good HTTP/1.1', 'GET / HTTP/1.0', 'POST /v1 HTTP/9.9', 'BREW /v1 HTTP/1.1', 'POST  HTTP/1.1', '\u0000\u0001', 'POST /v1'];
+    const garbage = (): string | Uint8Array => {
+      switch (f.int(5)) {
+        case 0:
+          return f.bytes(1 + f.int(300));
+        case 1:
+          return `${f.pick(heads)}\r\nHost: x\r\ncontent-length: ${f.pick(['-1', '1e3', 'abc', '99999999999999999999', '5, 6'])}\r\ntoken: ${s.token}\r\n\r\n{}`;
+        case 2:
+          return `${f.pick(heads)}\r\nHost: x\r\ntransfer-encoding: chunked\r\ntoken: ${s.token}\r\ncontent-type: application/json\r\n\r\n${f.pick(['zz\r\n', '5\r\n{"a"\r\n', 'ffffffffffff\r\n', '0\r\n\r\n'])}`;
+        case 3:
+          return `${f.pick(heads)}\r\n${'h'.repeat(f.int(40_000))}: v\r\n\r\n`;
+        default:
+          return `${f.pick(heads)}\r\nHost: x\r\ntoken: ${s.token}\r\ncontent-type: application/json\r\ncontent-length: 10\r\n\r\n${JSON.stringify(f.json(1)).slice(0, 10)}`;
+      }
+    };
+    const send = (data: string | Uint8Array): Promise<string> =>
+      new Promise((resolve) => {
+        const socket = net.connect(port, '127.0.0.1');
+        let received = '';
+        const done = (): void => {
+          socket.destroy();
+          resolve(received);
+        };
+        socket.on('data', (d) => (received += d.toString('latin1')));
+        socket.on('close', done).on('error', done);
+        socket.setTimeout(150, done); // incomplete messages: the server waits for more; do not wait for its timeout
+        socket.write(data);
+      });
+    const statuses: string[] = [];
+    for (let batch = 0; batch < 15; batch++) {
+      const replies = await Promise.all(Array.from({ length: 20 }, () => send(garbage())));
+      for (const reply of replies) for (const m of reply.matchAll(/HTTP\/1\.1 (\d{3})/g)) statuses.push(m[1]!);
+    }
+    expect(statuses.filter((status) => status.startsWith('5'))).toEqual([]);
+    expect((await post(s, '/v1', { findKeyspaces: {} })).status).toBe(200);
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -45,13 +45,20 @@ export interface Reply {
   readonly body: CommandResponse;
 }
 
-/** POSTs `body` (an object is JSON-encoded, a string or bytes sent as is) with the token unless headers say otherwise. */
-export async function post(s: Served, path: string, body: unknown, headers: Record<string, string> = {}, method = 'POST'): Promise<Reply> {
+/**
+ * POSTs `body` (an object is JSON-encoded, a string or bytes sent as is) with JSON content type and the token;
+ * a header given as undefined (e.g. `{ token: undefined }`) is left out.
+ */
+export async function post(s: Served, path: string, body: unknown, headers: Record<string, string | undefined> = {}, method = 'POST'): Promise<Reply> {
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const payload = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ 'content-type': 'application/json', token: s.token, ...headers })) {
+    if (value !== undefined) merged[name] = value;
+  }
   const response = await fetch(s.url + path, {
     method,
-    headers: { 'content-type': 'application/json', token: s.token, ...headers },
+    headers: merged,
     ...(hasBody ? { body: payload } : {}),
   });
   const text = await response.text();

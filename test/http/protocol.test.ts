@@ -190,4 +190,21 @@ describe('bodies and status codes', () => {
     expect(reply.body.status?.insertedIds).toEqual(['under']);
     await post(s, '/v1/default_keyspace/c', { deleteOne: { filter: { _id: 'under' } } });
   });
+
+  it('the default body limit is 20 MB (as the Data API): 20 MB + 1 is 413, just under is read and answered', async () => {
+    const d = await serve();
+    try {
+      const max = 20 * 1024 * 1024;
+      const over = `{"insertOne":{"document":{"t":"${'a'.repeat(max)}"}}}`;
+      const refused = await post(d, '/v1/default_keyspace/c', over);
+      expect(refused.status).toBe(413);
+      expect(refused.body.errors?.[0]?.message).toContain(String(max));
+      const under = `{"findKeyspaces":{}}${' '.repeat(max - 40)}`;
+      const answered = await post(d, '/v1', under);
+      expect(answered.status).toBe(200);
+      expect(answered.body.status?.keyspaces).toContain('default_keyspace');
+    } finally {
+      await d.close();
+    }
+  });
 });

@@ -3,7 +3,7 @@
  * Tests src/vector/kernels.ts and metric.ts only.
  */
 import { describe, expect, it } from 'vitest';
-import { cosine, dot, dotRows, dotRows8, l2sq, squaredNorm, topK } from '../../src/vector/kernels.js';
+import { cosine, dot, dotRows, dotRows8, l2sq, selectTopK, squaredNorm, topK } from '../../src/vector/kernels.js';
 import { METRICS, scoreFromHnswDistance, similarityScore } from '../../src/vector/metric.js';
 import { naiveTopK, rng } from './data.js';
 
@@ -57,6 +57,8 @@ describe('distance kernels', () => {
       const out = new Float64Array(count);
       dotRows(q, store, dim, rows, count, out);
       for (let i = 0; i < count; i++) expect(out[i]).toBeCloseTo(naiveDot(q, store, (rows[i] as number) * dim, dim), 10);
+      // Same row, same bits, in an eight-row pass or among the leftovers: equal vectors tie exactly.
+      for (let i = 0; i < count; i++) expect(out[i]).toBe(out[rows.indexOf(rows[i] as number)]);
     }
   });
 });
@@ -84,6 +86,24 @@ describe('topK', () => {
       );
       expect(got.map((r) => r.row)).toEqual(want.map((r) => r.label));
       got.forEach((r, i) => expect(r.score).toBeCloseTo((want[i] as { score: number }).score, 12));
+    }
+  });
+
+  it('selectTopK over precomputed dot products equals topK', () => {
+    const dim = 13;
+    const rand = rng(77);
+    const n = 90;
+    const store = randomArray(rand, n * dim);
+    const sq = new Float64Array(n);
+    for (let r = 0; r < n; r++) sq[r] = squaredNorm(store, r * dim, dim);
+    const q = Float64Array.from(randomArray(rand, dim));
+    const rows = Uint32Array.from({ length: 40 }, (_, i) => (i * 7) % n);
+    const dots = new Float64Array(rows.length);
+    dotRows(q, store, dim, rows, rows.length, dots);
+    for (const metric of METRICS) {
+      expect(selectTopK(metric, squaredNorm(q, 0, dim), dots, sq, rows, rows.length, 5)).toEqual(
+        topK(metric, q, store, sq, dim, rows, rows.length, 5),
+      );
     }
   });
 

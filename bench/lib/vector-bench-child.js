@@ -1,0 +1,298 @@
+/**
+ * One system of the vector benchmark, in its own process (so heaps, GC and the wasm module of one
+ * system never disturb another): builds the index over a dataset written by bench/vector-bench.js,
+ * then measures recall@k and QPS over an ef sweep and over filtered queries, and writes JSON.
+ *
+ *   node bench/lib/vector-bench-child.js <system> <datasetDir> <outFile> <optionsJson>
+ *
+ * Systems: raw-native (hnswlib-node used directly), raw-wasm (hnswlib-wasm used directly, loaded the way
+ * a user must in Node), ours-wasm / ours-native (vectordb-local's full API through executeCommand).
+ * Progress goes to stderr; stdout stays empty unless a library prints (the parent checks that).
+ */
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { classifyBulkLoad, startProfile, summarize } from './cpu-profile.js';
+import { readDataset, row } from './vector-data.js';
+import { SELECTIVITIES, bucketBound, measureQueries } from './measure.js';
+
+const [system, dataDir, outFile, optionsJson] = process.argv.slice(2);
+const opts = JSON.parse(optionsJson);
+const ds = readDataset(dataDir);
+const truth = JSON.parse(readFileSync(join(dataDir, 'truth.json'), 'utf8'));
+const { n, dim } = ds;
+const K = opts.k;
+const log = (...a) => process.stderr.write(`  [${system} ${ds.label}] ${a.join(' ')}\n`);
+const sec = (ms) => (ms / 1000).toFixed(1);
+const measureOpts = { maxMs: opts.maxMs, minQueries: opts.minQueries };
+
+const result = { system, dataset: ds.label, n, dim, params: { M: opts.M, efConstruction: opts.efConstruction }, build: {}, unfiltered: [], filtered: [] };
+
+/** Silences hnswlib-wasm's console chatter while `fn` (and its promise) runs. Other output passes. */
+const CHATTER = /^(?:b\. jsFS |EmscriptenFileSystemManager: |\s*$)/;
+let chatterLines = 0;
+async function quiet(fn) {
+  const saved = {};
+  for (const m of ['log', 'info', 'warn', 'error', 'debug']) {
+    saved[m] = console[m];
+    console[m] = (...args) => {
+      if (typeof args[0] === 'string' && CHATTER.test(args[0])) {
+        chatterLines++;
+        return;
+      }
+      saved[m](...args);
+    };
+  }
+  try {
+    return await fn();
+  } finally {
+    Object.assign(console, saved);
+  }
+}
+
+// ---- raw peers ------------------------------------------------------------------------------------
+
+async function rawNative() {
+  const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
+  const index = new HierarchicalNSW('cosine', dim);
+  const t0 = performance.now();
+  index.initIndex(n, opts.M, opts.efConstruction, 100);
+  for (let i = 0; i < n; i++) {
+    index.addPoint(Array.from(row(ds.vectors, i, dim)), i);
+    if (i % 20000 === 19999) log(`built ${i + 1}/${n} in ${sec(performance.now() - t0)} s`);
+  }
+  result.build.ms = performance.now() - t0;
+  log(`build ${sec(result.build.ms)} s`);
+  const queries = Array.from({ length: ds.queries.length / dim }, (_, q) => Array.from(row(ds.queries, q, dim)));
+  return {
+    setEf: (ef) => index.setEf(ef),
+    search: (q, filter) => index.searchKnn(queries[q], K, filter).neighbors,
+  };
+}
+
+async function rawWasm() {
+  // What a user of hnswlib-wasm must do in Node 20 (see shared/reference/vector-index-notes.md).
+  globalThis.window ??= globalThis;
+  await import('fake-indexeddb/auto');
+  const { loadHnswlib } = await import('hnswlib-wasm/dist/hnswlib.js');
+  const lib = await quiet(() => loadHnswlib());
+  const index = new lib.HierarchicalNSW('cosine', dim, '');
+  const t0 = performance.now();
+  await quiet(() => index.initIndex(n, opts.M, opts.efConstruction, 100));
+  const BATCH = 1000;
+  for (let i = 0; i < n; i += BATCH) {
+    const items = [];
+    const labels = [];
+    for (let j = i; j < Math.min(n, i + BATCH); j++) {
+      items.push(row(ds.vectors, j, dim));
+      labels.push(j);
+    }
+    await quiet(() => index.addPoints(items, labels, false));
+    if ((i + BATCH) % 20000 === 0) log(`built ${i + BATCH}/${n} in ${sec(performance.now() - t0)} s`);
+  }
+  result.build.ms = performance.now() - t0;
+  log(`build ${sec(result.build.ms)} s`);
+  const queries = Array.from({ length: ds.queries.length / dim }, (_, q) => row(ds.queries, q, dim));
+  return {
+    setEf: (ef) => index.setEfSearch(ef),
+    search: (q, filter) => index.searchKnn(queries[q], K, filter).neighbors,
+  };
+}
+
+async function runRaw(peer) {
+  for (const ef of opts.efs) {
+    peer.setEf(ef);
+    const m = await measureQueries((q) => peer.search(q), truth.unfiltered, measureOpts);
+    result.unfiltered.push({ ef, ...m });
+    log(`ef ${ef}: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(0)} QPS`);
+  }
+  peer.setEf(opts.filterEf);
+  for (const sel of SELECTIVITIES) {
+    const bound = bucketBound(sel);
+    const bucket = ds.bucket;
+    // The naive filter callback: hnswlib calls it for every graph node it visits.
+    const filter = (label) => bucket[label] < bound;
+    const m = await measureQueries((q) => peer.search(q, filter), truth.filtered[sel], measureOpts);
+    result.filtered.push({ selectivity: sel, ef: opts.filterEf, ...m });
+    log(`filtered ${sel * 100} %: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(1)} QPS (${m.queries} queries)`);
+  }
+}
+
+// ---- our full API -----------------------------------------------------------------------------------
+
+async function ours(backend) {
+  const dist = new URL('../../dist/', import.meta.url);
+  const { Database } = await import(new URL('engine/database.js', dist));
+  const { executeCommand } = await import(new URL('commands/index.js', dist));
+  const KS = 'default_keyspace';
+  const NAME = 'bench';
+  const target = { keyspace: KS, collection: NAME };
+  const dir = mkdtempSync(join(tmpdir(), 'vector-bench-'));
+  const dbOptions = { limits: { maxInsertManyDocuments: opts.batch, maxCollections: 20 }, vectorBackend: backend };
+  let db = await Database.open(dir, dbOptions);
+  const check = (r) => {
+    if (r.errors) throw new Error(JSON.stringify(r.errors[0]));
+    return r;
+  };
+  try {
+    const index = { m: opts.M, efConstruction: opts.efConstruction, efSearch: opts.efs[0] };
+    check(await executeCommand(db, { createCollection: { name: NAME, options: { vector: { dimension: dim, metric: 'cosine', index } } } }, { keyspace: KS }));
+    let vectors = await db.collection(KS, NAME).vectors();
+
+    // Documents are made before the clock starts: the load measures the database, not the bench.
+    const batches = [];
+    for (let i = 0; i < n; i += opts.batch) {
+      const documents = [];
+      for (let j = i; j < Math.min(n, i + opts.batch); j++) {
+        documents.push({ _id: j, bucket: ds.bucket[j], title: `document ${j}`, $vector: Array.from(row(ds.vectors, j, dim)) });
+      }
+      batches.push(documents);
+    }
+
+    // ---- bulk load: ack'd inserts, then the graph catching up, then its snapshot ----
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const profiler = opts.profile ? await startProfile(opts.profileIntervalUs) : null;
+    const t0 = performance.now();
+    let pendingAtAck = 0;
+    for (let b = 0; b < batches.length; b++) {
+      check(await executeCommand(db, { insertMany: { documents: batches[b] } }, target));
+      if ((b + 1) % Math.ceil(20000 / opts.batch) === 0) log(`inserted ${(b + 1) * opts.batch}/${n} in ${sec(performance.now() - t0)} s, ${vectors.pendingCount} not yet in the graph`);
+    }
+    const ackMs = performance.now() - t0;
+    pendingAtAck = vectors.pendingCount;
+    const insertProfile = profiler ? await profiler.stop() : null;
+    log(`acknowledged ${n} in ${sec(ackMs)} s; ${pendingAtAck} vectors still to index`);
+    const profiler2 = opts.profile ? await startProfile(opts.profileIntervalUs) : null;
+    while (vectors.pendingCount > 0) await new Promise((r) => setTimeout(r, 5));
+    const graphMs = performance.now() - t0;
+    await vectors.waitForIndex();
+    const indexedMs = performance.now() - t0;
+    const catchUpProfile = profiler2 ? await profiler2.stop() : null;
+    loop.disable();
+    log(`graph complete at ${sec(graphMs)} s, snapshot saved at ${sec(indexedMs)} s`);
+    result.build = {
+      ms: graphMs,
+      ackMs,
+      graphMs,
+      indexedAndSavedMs: indexedMs,
+      pendingAtAck,
+      batch: opts.batch,
+      eventLoopDelay: { maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6, meanMs: loop.mean / 1e6 },
+    };
+    if (insertProfile) {
+      result.build.profile = {
+        intervalUs: opts.profileIntervalUs,
+        insertPhase: summarize(insertProfile, classifyBulkLoad),
+        catchUpPhase: summarize(catchUpProfile, classifyBulkLoad),
+      };
+      if (opts.profileDir) {
+        writeFileSync(join(opts.profileDir, `${system}-${ds.label.replace(/\W+/g, '_')}-insert.cpuprofile`), JSON.stringify(insertProfile));
+        writeFileSync(join(opts.profileDir, `${system}-${ds.label.replace(/\W+/g, '_')}-catchup.cpuprofile`), JSON.stringify(catchUpProfile));
+      }
+    }
+    batches.length = 0;
+    // Let LevelDB's background compaction of the load settle before timing queries.
+    await new Promise((r) => setTimeout(r, opts.settleMs ?? 2000));
+
+    // efSearch is a collection option, not stored in the graph: to change it, the catalog record is
+    // rewritten and the database re-opened (the graph snapshot loads with the new efSearch).
+    const reopen = async (efSearch) => {
+      const key = `coll:${KS}\u0000${NAME}`;
+      const record = JSON.parse(await db.kvStore.getString(key));
+      record.options.vector.index.efSearch = efSearch;
+      await db.kvStore.batch([{ type: 'put', key, value: JSON.stringify(record) }]);
+      await db.close();
+      const t = performance.now();
+      db = await Database.open(dir, dbOptions);
+      vectors = await db.collection(KS, NAME).vectors();
+      const loadedMs = performance.now() - t;
+      if (vectors.pendingCount > 0) throw new Error(`re-open left ${vectors.pendingCount} vectors to re-index: the snapshot was not used`);
+      return loadedMs;
+    };
+
+    const queries = Array.from({ length: ds.queries.length / dim }, (_, q) => Array.from(row(ds.queries, q, dim)));
+    const find = async (q, filter) => {
+      const command = { find: { ...(filter ? { filter } : {}), sort: { $vector: queries[q] }, options: { limit: K } } };
+      const r = await executeCommand(db, command, target);
+      if (r.errors) throw new Error(JSON.stringify(r.errors[0]));
+      return r.data.documents.map((d) => d._id);
+    };
+    result.reopenMs = [];
+    for (const ef of opts.efs) {
+      if (ef !== opts.efs[0]) result.reopenMs.push({ efSearch: ef, ms: await reopen(ef) });
+      const m = await measureQueries((q) => find(q), truth.unfiltered, measureOpts);
+      result.unfiltered.push({ ef, ...m });
+      log(`ef ${ef}: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(0)} QPS`);
+    }
+    result.reopenMs.push({ efSearch: opts.filterEf, ms: await reopen(opts.filterEf) });
+    log(`re-open (load the ${n}-vector snapshot): ${result.reopenMs.map((r) => r.ms.toFixed(0)).join(', ')} ms`);
+    for (const sel of SELECTIVITIES) {
+      const filter = { bucket: { $lt: bucketBound(sel) } };
+      const m = await measureQueries((q) => find(q, filter), truth.filtered[sel], measureOpts);
+      result.filtered.push({ selectivity: sel, ef: opts.filterEf, ...m });
+      log(`filtered ${sel * 100} %: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(1)} QPS (${m.queries} queries)`);
+    }
+    if (opts.queryProfile) {
+      // Where a query's time goes at the configurations the targets look at (for diagnosis).
+      result.queryProfiles = {};
+      for (const [name, filter, ef] of [
+        ['unfiltered ef 10', undefined, opts.efs[0]],
+        ['filtered 1 %', { bucket: { $lt: bucketBound(0.01) } }, opts.filterEf],
+        ['filtered 100 %', { bucket: { $lt: bucketBound(1) } }, opts.filterEf],
+      ]) {
+        if (ef !== opts.filterEf) await reopen(ef);
+        const p = await startProfile(100);
+        const t = performance.now();
+        let count = 0;
+        while (performance.now() - t < 3000) await find(count++ % queries.length, filter);
+        const profile = await p.stop();
+        result.queryProfiles[name] = { queries: count, profile: summarize(profile, classifyQuery) };
+        if (opts.profileDir) writeFileSync(join(opts.profileDir, `${system}-${ds.label.replace(/\W+/g, '_')}-query-${name.replace(/\W+/g, '_')}.cpuprofile`), JSON.stringify(profile));
+        if (ef !== opts.filterEf) await reopen(opts.filterEf);
+      }
+    }
+  } finally {
+    await db.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Categories of one vector find through the full API. */
+function classifyQuery(stack) {
+  const leaf = stack[0];
+  if (leaf.functionName === '(garbage collector)') return 'garbage collection';
+  if (leaf.functionName === '(idle)') return 'idle (waiting for LevelDB reads)';
+  if (leaf.functionName === '(program)') return 'V8 / native, unattributed';
+  const has = (re) => stack.some((f) => re.test(f.url));
+  const fn = (re) => stack.some((f) => re.test(f.functionName));
+  if (stack.some((f) => f.url.startsWith('wasm://') || /hnswlib-[\w-]+\.js$/.test(f.url)) || fn(/^searchKnn$/)) return 'HNSW search (hnswlib)';
+  if (has(/\/dist\/engine\/planner\.js$/) || fn(/^planCandidates$/)) return 'planner (secondary-index reads)';
+  if (has(/\/dist\/vector\/flat-store\.js$/) || has(/\/dist\/vector\/kernels\.js$/)) return 'exact scan (flat store)';
+  if (has(/\/dist\/vector\/hnsw-index\.js$/) || has(/\/dist\/vector\/(wasm|native)-backend\.js$/)) return 'HNSW search (our wrapper)';
+  for (const f of stack) {
+    const u = f.url;
+    if (!u || u.startsWith('node:')) continue;
+    if (/\/bench\//.test(u)) return 'bench driver';
+    if (/\/dist\/commands\//.test(u)) return 'command layer (parse, response)';
+    if (/\/dist\/query\/(projection|json)\.js$/.test(u)) return 'projection / JSON of results';
+    if (/\/dist\/query\//.test(u)) return 'query parsing ($vector, filter)';
+    if (/\/dist\/engine\/document-store\.js$/.test(u) || /\/dist\/storage\//.test(u) || /classic-level|abstract-level/.test(u)) return 'document fetch (LevelDB getMany + decode)';
+    if (/\/dist\/engine\/collection-vectors\.js$/.test(u)) return 'collection-vectors (sets, merge)';
+    if (/\/dist\/engine\//.test(u)) return 'engine (collection: filter check, glue)';
+    return `other (${u.replace(/^.*\/(node_modules\/[^/]+|dist\/[^/]+)\/.*$/, '$1')})`;
+  }
+  return 'node internals / builtins';
+}
+
+const t = performance.now();
+if (system === 'raw-native') await runRaw(await rawNative());
+else if (system === 'raw-wasm') await runRaw(await rawWasm());
+else if (system === 'ours-wasm') await ours('wasm');
+else if (system === 'ours-native') await ours('native');
+else throw new Error(`unknown system ${system}`);
+result.totalMs = performance.now() - t;
+result.chatterLinesHidden = chatterLines;
+writeFileSync(outFile, JSON.stringify(result));

@@ -1,0 +1,186 @@
+/**
+ * Vector search benchmark (issue 4): raw hnswlib-node, raw hnswlib-wasm, vectordb-local's full API (wasm
+ * and native backends) and plain-JS brute force, side by side on deterministic clustered data, with the
+ * same M / efConstruction. Reports build time (ours: insert acknowledgement, graph complete, snapshot),
+ * recall@10 and QPS at ef 10/50/100/200, filtered recall and QPS at 0.1-100 % selectivity, where a bulk
+ * load spends its time, and pass/fail for the issue's targets.
+ *
+ *   npm run build && node bench/vector-bench.js [--quick] [--systems raw-native,raw-wasm,ours-wasm,ours-native]
+ *        [--datasets 128,768] [--batch 100] [--queries N] [--no-profile] [--no-query-profile] [--keep-profiles]
+ *
+ * Full: 100,000 x 128 and 20,000 x 768 (about 25-35 minutes on 2 cores). --quick: 10,000 x 128 and
+ * 5,000 x 768 (a few minutes). Each system runs in its own child process (bench/lib/vector-bench-child.js),
+ * one after the other; the brute force runs here and doubles as the ground truth.
+ * Writes bench/results/vector-bench.{json,md,svg} (--quick: vector-bench-quick.*) and prints the markdown.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { exactTopK } from './lib/exact.js';
+import { SELECTIVITIES, allowedRows, measureQueries } from './lib/measure.js';
+import { makeDataset, row, writeDataset } from './lib/vector-data.js';
+import { checkTargets, markdown, svg } from './lib/vector-report.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+};
+const quick = flag('--quick');
+
+const { DEFAULT_PARAMS, nativeBackendAvailable } = await import(new URL('../dist/vector/index.js', import.meta.url)).catch(() => {
+  console.error('vector-bench: dist/ is missing: run `npm run build` first');
+  process.exit(1);
+});
+
+const params = {
+  k: 10,
+  M: DEFAULT_PARAMS.M,
+  efConstruction: DEFAULT_PARAMS.efConstruction,
+  efs: [10, 50, 100, 200],
+  // Filtered runs use the product's default efSearch: what a user gets without tuning.
+  filterEf: DEFAULT_PARAMS.efSearch,
+};
+
+// Clustered, overlapping Gaussian mixtures (spread ~ the spread of the centres: high intrinsic dimension).
+const DATASETS = [
+  { key: '128', label: quick ? '10k x 128' : '100k x 128', n: quick ? 10_000 : 100_000, dim: 128, clusters: quick ? 32 : 100, spread: 1.0, queries: quick ? 100 : 200, seed: 1280 },
+  { key: '768', label: quick ? '5k x 768' : '20k x 768', n: quick ? 5_000 : 20_000, dim: 768, clusters: quick ? 16 : 50, spread: 1.0, queries: quick ? 100 : 200, seed: 7680 },
+].filter((d) => option('--datasets', '128,768').split(',').includes(d.key));
+for (const d of DATASETS) d.queries = Number(option('--queries', d.queries));
+
+const native = await nativeBackendAvailable();
+let systems = option('--systems', 'raw-native,raw-wasm,ours-wasm,ours-native').split(',');
+if (!native) {
+  console.error('vector-bench: hnswlib-node does not load here: skipping raw-native and ours-native');
+  systems = systems.filter((s) => !s.endsWith('native'));
+}
+const childOptions = {
+  ...params,
+  batch: Number(option('--batch', 100)),
+  profile: !flag('--no-profile'),
+  profileIntervalUs: 2000,
+  queryProfile: !flag('--no-query-profile'),
+  maxMs: quick ? 8000 : 10_000,
+  minQueries: 50,
+};
+
+const resultsDir = join(here, 'results');
+mkdirSync(resultsDir, { recursive: true });
+if (flag('--keep-profiles')) {
+  childOptions.profileDir = join(resultsDir, 'profiles');
+  mkdirSync(childOptions.profileDir, { recursive: true });
+}
+const base = quick ? 'vector-bench-quick' : 'vector-bench';
+const work = mkdtempSync(join(tmpdir(), 'vector-bench-data-'));
+const log = (s) => process.stderr.write(`${s}\n`);
+const startAll = performance.now();
+
+function runChild(system, dataDir) {
+  const out = join(dataDir, `${system}.json`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(here, 'lib', 'vector-bench-child.js'), system, dataDir, out, JSON.stringify(childOptions)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (b) => (stdout += b));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code !== 0) return reject(new Error(`${system} exited with ${code ?? signal}`));
+      const r = JSON.parse(readFileSync(out, 'utf8'));
+      // Anything a library printed to stdout (hnswlib-wasm's chatter must not get there).
+      r.stdoutLines = stdout.split('\n').filter((l) => l.trim() !== '').length;
+      if (r.stdoutLines > 0) log(`  [${system}] WARNING: ${r.stdoutLines} lines on stdout: ${JSON.stringify(stdout.slice(0, 200))}`);
+      resolve(r);
+    });
+  });
+}
+
+const report = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? 'unknown CPU',
+  quick,
+  params,
+  batch: childOptions.batch,
+  loadavgAtStart: loadavg(),
+  datasets: [],
+};
+
+try {
+  for (const spec of DATASETS) {
+    log(`\n== ${spec.label}: making data`);
+    let t = performance.now();
+    const ds = makeDataset(spec);
+    log(`   ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const nq = spec.queries;
+    const q = (i) => row(ds.queries, i, spec.dim);
+
+    // Brute force: exact top-k over every row (and over the allowed rows when filtered). Its answers
+    // are the ground truth, so its recall is 1 by construction; its QPS is measured while computing them.
+    log(`   brute force (ground truth): unfiltered`);
+    const truthUnfiltered = [];
+    t = performance.now();
+    for (let i = 0; i < nq; i++) truthUnfiltered.push(exactTopK(q(i), ds.vectors, spec.dim, spec.n, params.k));
+    const brute = { system: 'brute', unfiltered: [{ ef: null, recall: 1, qps: (nq / (performance.now() - t)) * 1000, queries: nq }], filtered: [] };
+    const truthFiltered = {};
+    for (const sel of SELECTIVITIES) {
+      const rows = allowedRows(ds.bucket, sel);
+      if (rows.length !== Math.round(sel * spec.n)) throw new Error(`selectivity ${sel}: ${rows.length} rows`);
+      const truths = [];
+      t = performance.now();
+      for (let i = 0; i < nq; i++) truths.push(exactTopK(q(i), ds.vectors, spec.dim, spec.n, params.k, rows));
+      let elapsed = performance.now() - t;
+      let timed = nq;
+      if (elapsed < 500) {
+        // too quick to time on one pass: time more passes
+        const m = await measureQueries((i) => exactTopK(q(i), ds.vectors, spec.dim, spec.n, params.k, rows), truths, { warmup: 0, minMs: 1000 });
+        elapsed = m.msPerQuery * m.timedQueries;
+        timed = m.timedQueries;
+      }
+      truthFiltered[sel] = truths;
+      brute.filtered.push({ selectivity: sel, recall: 1, qps: (timed / elapsed) * 1000, queries: nq, allowed: rows.length });
+    }
+    log(`   brute force: ${brute.unfiltered[0].qps.toFixed(1)} QPS unfiltered; filtered ${brute.filtered.map((f) => `${f.selectivity * 100} %: ${f.qps.toFixed(0)}`).join(', ')} QPS`);
+
+    const dataDir = join(work, spec.key);
+    mkdirSync(dataDir, { recursive: true });
+    writeDataset(dataDir, ds);
+    writeFileSync(join(dataDir, 'truth.json'), JSON.stringify({ unfiltered: truthUnfiltered, filtered: truthFiltered }));
+
+    const entry = { label: spec.label, n: spec.n, dim: spec.dim, clusters: spec.clusters, spread: spec.spread, queries: nq, systems: {} };
+    for (const system of systems) {
+      log(`== ${spec.label}: ${system}`);
+      t = performance.now();
+      const loadBefore = loadavg()[0];
+      try {
+        entry.systems[system] = await runChild(system, dataDir);
+        entry.systems[system].loadavg = { before: loadBefore, after: loadavg()[0] };
+      } catch (e) {
+        log(`   ${system} failed: ${e.message}`);
+        entry.systems[system] = { system, failed: String(e.message), unfiltered: [], filtered: [] };
+      }
+      log(`   ${system} done in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+    }
+    entry.systems.brute = brute;
+    for (const [k, v] of Object.entries(entry.systems)) if (v.failed) delete entry.systems[k];
+    report.datasets.push(entry);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+report.totalMs = performance.now() - startAll;
+report.targets = checkTargets(report.datasets);
+const md = markdown(report);
+writeFileSync(join(resultsDir, `${base}.json`), JSON.stringify(report, null, 2));
+writeFileSync(join(resultsDir, `${base}.md`), md);
+writeFileSync(join(resultsDir, `${base}.svg`), svg(report));
+process.stdout.write(`${md}\n`);
+log(`wrote bench/results/${base}.{json,md,svg} in ${(report.totalMs / 1000).toFixed(0)} s total`);

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+/**
+ * The `vectordb-local` command (package bin): argument parsing and help only. `serve` and `start` run
+ * serve.ts; defaults come from PORT, HOST and VECTORDB_TOKEN. No server or database logic here.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../http/index.js';
+import { serve } from './serve.js';
+import { tokenProblem } from './token.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535 (0 picks a free one)');
+  return n;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+function token(value: string): string {
+  const problem = tokenProblem(value);
+  if (problem) throw new InvalidArgumentError(problem);
+  return value;
+}
+
+interface ServeFlags {
+  data: string;
+  host: string;
+  port: number;
+  token?: string;
+  maxBodyBytes?: number;
+  log: boolean;
+}
+
+function serveCommand(name: string, description: string): Command {
+  return new Command(name)
+    .description(description)
+    .addOption(new Option('-d, --data <dir>', 'data directory (created if missing)').default('./data'))
+    .addOption(new Option('-p, --port <port>', 'TCP port; 0 picks a free one and prints it').env('PORT').argParser(port).default(DEFAULT_PORT))
+    .addOption(new Option('-H, --host <host>', 'interface to listen on; 0.0.0.0 exposes the server to the network').env('HOST').default(DEFAULT_HOST))
+    .addOption(new Option('-t, --token <token>', 'the token clients must send; replaces the stored one').env('VECTORDB_TOKEN').argParser(token))
+    .addOption(new Option('--max-body-bytes <bytes>', 'largest request body accepted').argParser(positiveInt).default(20 * 1024 * 1024, '20 MB'))
+    .option('--log', 'print one line per request (method, path, status, time; never tokens)', false)
+    .action(async (flags: ServeFlags, command: Command) => {
+      const source = command.getOptionValueSource('token') === 'env' ? 'env' : 'flag';
+      const code = await serve({
+        data: flags.data,
+        host: flags.host,
+        port: flags.port,
+        token: flags.token !== undefined ? { token: flags.token, source } : undefined,
+        maxBodyBytes: flags.maxBodyBytes,
+        log: flags.log,
+        version: VERSION,
+      });
+      process.exit(code);
+    });
+}
+
+const program = new Command('vectordb-local')
+  .version(VERSION)
+  .description(
+    'An embedded vector document database that speaks the Data API. Serves a data directory over HTTP for ' +
+      '@datastax/astra-db-ts (environment "dse") and VectorDB("<token>", "http://...").',
+  )
+  .addCommand(serveCommand('serve', 'serve a data directory over the Data API HTTP protocol'))
+  .addCommand(serveCommand('start', 'what `npm start` runs: serve ./data on 127.0.0.1:8181 (PORT and HOST override)'))
+  .addHelpText(
+    'after',
+    `
+Token: --token, else VECTORDB_TOKEN, else the token stored (hashed) in the data directory, else a new one is
+generated on first start and printed once. Clients send it in the Token header.
+
+Examples:
+  $ vectordb-local start
+  $ vectordb-local serve --data ./my-data --port 8181 --token my-secret-token
+  $ PORT=9000 VECTORDB_TOKEN=my-secret-token npm start`,
+  );
+
+// `VECTORDB_TOKEN=` (empty) means unset, as in most shells' idiom, not an empty token.
+for (const name of ['PORT', 'HOST', 'VECTORDB_TOKEN']) if (process.env[name] === '') delete process.env[name];
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,152 @@
+/**
+ * The WebAssembly SIMD scan kernel at run time: compiles the module embedded in kernels-wasm.ts once per
+ * process and gives each FlatVectorStore a WasmRowMemory, its own growable WebAssembly.Memory holding
+ * the store's rows (read in place by the kernel) followed by per-search scratch. No documents, no I/O.
+ */
+import { KERNELS_WASM_BASE64 } from './kernels-wasm.js';
+
+/** Set to 1 to force the plain-JS kernels (read when a store is created). */
+export const NO_SIMD_ENV = 'VECTORDB_NO_SIMD';
+
+const PAGE = 65536;
+/** wasm32 addresses 4 GiB: 65536 pages. */
+const MAX_PAGES = 65536;
+
+type DotRowsFn = (data: number, dim: number, q: number, rows: number, count: number, out: number) => void;
+
+/** The part of the WebAssembly JS API used here (the project's lib has no DOM types). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmModule {
+  readonly kind?: 'module';
+}
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule, imports: { env: { memory: WasmMemory } }) => { exports: Record<string, unknown> };
+  Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+}
+
+const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+/** Compiled module, null when this engine cannot run it (no WebAssembly or no SIMD), undefined before the first try. */
+let compiled: WasmModule | null | undefined;
+
+function kernelModule(): WasmModule | null {
+  if (compiled !== undefined) return compiled;
+  compiled = null;
+  if (wasmApi === undefined || typeof atob !== 'function') return null;
+  const text = atob(KERNELS_WASM_BASE64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  // An engine without SIMD rejects the module at validation: that is the feature test.
+  if (!wasmApi.validate(bytes)) return null;
+  try {
+    compiled = new wasmApi.Module(bytes); // about 1 KiB: synchronous compile is allowed everywhere
+  } catch {
+    compiled = null;
+  }
+  return compiled;
+}
+
+function simdDisabled(): boolean {
+  return typeof process !== 'undefined' && process.env?.[NO_SIMD_ENV] === '1';
+}
+
+/** True when the SIMD kernel runs on this engine and VECTORDB_NO_SIMD is not set. */
+export function simdAvailable(): boolean {
+  return !simdDisabled() && kernelModule() !== null;
+}
+
+const align16 = (n: number): number => (n + 15) & ~15;
+
+/**
+ * Rows of `dim` float32 at byte 0 of a WebAssembly memory, then scratch for one search: the query
+ * (float64), the dot products (float64) and the row list (uint32). Growing the memory detaches every
+ * view of the old buffer: `rows` re-creates its view whenever the buffer changed.
+ */
+export class WasmRowMemory {
+  readonly dimension: number;
+  private readonly memory: WasmMemory;
+  private readonly kernel: DotRowsFn;
+  private slots: number;
+  private view: Float32Array;
+
+  private constructor(api: WasmApi, module: WasmModule, dimension: number, slots: number) {
+    this.dimension = dimension;
+    this.slots = slots;
+    this.memory = new api.Memory({ initial: pagesFor(this.rowBytes()), maximum: MAX_PAGES });
+    const instance = new api.Instance(module, { env: { memory: this.memory } });
+    this.kernel = instance.exports.dotRows as DotRowsFn;
+    this.view = new Float32Array(this.memory.buffer, 0, slots * dimension);
+  }
+
+  /**
+   * Row memory for `slots` rows, or undefined when SIMD is unavailable or disabled, or the engine
+   * refuses the memory (the caller then keeps its rows in a plain Float32Array).
+   */
+  static create(dimension: number, slots: number): WasmRowMemory | undefined {
+    const module = simdDisabled() ? null : kernelModule();
+    if (wasmApi === undefined || module === null || pagesFor(slots * dimension * 4) > MAX_PAGES) return undefined;
+    try {
+      return new WasmRowMemory(wasmApi, module, dimension, slots);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The rows, slots * dimension floats; a fresh view after any growth, so never keep it across calls. */
+  get rows(): Float32Array {
+    if (this.view.buffer !== this.memory.buffer) {
+      this.view = new Float32Array(this.memory.buffer, 0, this.slots * this.dimension);
+    }
+    return this.view;
+  }
+
+  /** Room for `slots` rows; existing rows stay in place and new ones are zero. Throws RangeError when the memory cannot grow. */
+  reserve(slots: number): void {
+    if (slots <= this.slots) return;
+    this.ensureBytes(slots * this.dimension * 4);
+    this.slots = slots;
+    this.view = new Float32Array(this.memory.buffer, 0, slots * this.dimension);
+  }
+
+  /**
+   * out[i] = query . row(rows[i]) for i < count, by the SIMD kernel. The result is a view into the
+   * scratch, valid until the next call or growth; undefined when the scratch cannot be allocated (the
+   * caller then runs the JS kernel over `rows`).
+   */
+  dotRows(query: Float64Array, rows: Uint32Array, count: number): Float64Array | undefined {
+    const dim = this.dimension;
+    const qAt = align16(this.rowBytes());
+    const outAt = qAt + align16(dim * 8);
+    const rowsAt = outAt + align16(count * 8);
+    try {
+      this.ensureBytes(rowsAt + count * 4);
+    } catch {
+      return undefined;
+    }
+    const buffer = this.memory.buffer;
+    new Float64Array(buffer, qAt, dim).set(query.subarray(0, dim));
+    new Uint32Array(buffer, rowsAt, count).set(rows.subarray(0, count));
+    this.kernel(0, dim, qAt, rowsAt, count, outAt);
+    return new Float64Array(buffer, outAt, count);
+  }
+
+  private rowBytes(): number {
+    return this.slots * this.dimension * 4;
+  }
+
+  private ensureBytes(bytes: number): void {
+    const have = this.memory.buffer.byteLength / PAGE;
+    const need = pagesFor(bytes);
+    if (need > MAX_PAGES) throw new RangeError(`${bytes} bytes exceed the 4 GiB of a wasm32 memory`);
+    if (need > have) this.memory.grow(need - have);
+  }
+}
+
+function pagesFor(bytes: number): number {
+  return Math.max(1, Math.ceil(bytes / PAGE));
+}

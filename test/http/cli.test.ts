@@ -1,0 +1,191 @@
+/**
+ * The built `vectordb-local` command as a child process: serve prints the endpoint (the real port for --port 0),
+ * answers with the token and refuses without it, exits 0 on SIGTERM with the data intact; the token is generated
+ * once, stored hashed, reused and replaceable; `start` honours PORT; --help is useful. Builds dist/ when stale.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../../src/engine/database.js';
+import { tempDir } from '../support/temp.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = path.join(ROOT, 'dist/cli/main.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+beforeAll(() => {
+  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newestSource(path.join(ROOT, 'src'))) {
+    try {
+      execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+    } catch {
+      // Type errors elsewhere in src/ do not stop tsc from emitting; the check below is what matters.
+    }
+  }
+  expect(existsSync(MAIN)).toBe(true);
+}, 120_000);
+
+interface Cli {
+  readonly child: ChildProcess;
+  readonly url: string;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+async function start(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Cli> {
+  const base = { ...process.env };
+  for (const name of ['VECTORDB_TOKEN', 'PORT', 'HOST']) delete base[name];
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no endpoint printed:\n${output}`)), 15_000);
+    const check = (): void => {
+      const match = /endpoint:\s+(http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`exited before printing the endpoint:\n${output}`));
+    });
+  });
+  return { child, url, output: () => output, exited };
+}
+
+async function call(url: string, token: string | undefined, command: unknown, target = ''): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${url}/v1${target}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token !== undefined ? { token } : {}) },
+    body: JSON.stringify(command),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function stop(cli: Cli): Promise<number | null> {
+  cli.child.kill('SIGTERM');
+  return cli.exited;
+}
+
+describe('vectordb-local CLI', () => {
+  it('--help describes serve, start and the token', () => {
+    const help = execFileSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8' });
+    expect(help).toContain('serve');
+    expect(help).toContain('start');
+    expect(help).toContain('VECTORDB_TOKEN');
+    const serveHelp = execFileSync(process.execPath, [MAIN, 'serve', '--help'], { encoding: 'utf8' });
+    for (const flag of ['--data', '--port', '--host', '--token']) expect(serveHelp).toContain(flag);
+  });
+
+  it('serve --port 0: prints the real endpoint, needs the token, exits 0 on SIGTERM with the data intact', async () => {
+    const data = tempDir('vectordb-cli-');
+    const token = 'cli-test-token-1';
+    const cli = await start(['serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--token', token]);
+    expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(cli.url).not.toMatch(/:0$/);
+    expect(cli.output()).toContain("environment: 'dse'");
+    expect(cli.output()).toContain('new VectorDB(');
+    expect(cli.output()).not.toContain(token);
+
+    expect((await call(cli.url, token, { findKeyspaces: {} })).status).toBe(200);
+    const refused = await call(cli.url, undefined, { findKeyspaces: {} });
+    expect(refused.status).toBe(401);
+    expect((refused.body.errors as { errorCode: string }[])[0]!.errorCode).toBe('MISSING_AUTHENTICATION_TOKEN');
+    expect((await call(cli.url, 'wrong', { findKeyspaces: {} })).status).toBe(401);
+
+    expect((await call(cli.url, token, { createCollection: { name: 'kept' } }, '/default_keyspace')).body.errors).toBeUndefined();
+    const docs = Array.from({ length: 15 }, (_, i) => ({ _id: `d${i}`, i }));
+    expect((await call(cli.url, token, { insertMany: { documents: docs } }, '/default_keyspace/kept')).body.errors).toBeUndefined();
+
+    expect(await stop(cli)).toBe(0);
+    expect(cli.output()).toContain('stopped');
+
+    const db = await Database.open(data);
+    try {
+      const counted = await (await import('../../src/commands/index.js')).executeCommand(db, { countDocuments: {} }, { keyspace: 'default_keyspace', collection: 'kept' });
+      expect(counted.status?.count).toBe(15);
+      const hash = await db.readSetting('server.tokenHash');
+      expect(hash).toMatch(/^scrypt\$/);
+      expect(hash).not.toContain(token);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('generates a token once, reuses the stored hash, and VECTORDB_TOKEN replaces it', async () => {
+    const data = tempDir('vectordb-cli-');
+    const first = await start(['serve', '--data', data, '--port', '0']);
+    const generated = /(VDBL:[A-Za-z0-9_-]{20,})/.exec(first.output())?.[1];
+    expect(generated).toBeDefined();
+    expect((await call(first.url, generated, { findKeyspaces: {} })).status).toBe(200);
+    expect(await stop(first)).toBe(0);
+
+    const second = await start(['serve', '--data', data, '--port', '0']);
+    expect(second.output()).not.toContain('VDBL:');
+    expect(second.output()).toContain('--token');
+    expect((await call(second.url, generated, { findKeyspaces: {} })).status).toBe(200);
+    expect((await call(second.url, `${generated!}x`, { findKeyspaces: {} })).status).toBe(401);
+    expect(await stop(second)).toBe(0);
+
+    const third = await start(['serve', '--data', data, '--port', '0'], { VECTORDB_TOKEN: 'replacement-token' });
+    expect(third.output()).toContain('VECTORDB_TOKEN');
+    expect((await call(third.url, 'replacement-token', { findKeyspaces: {} })).status).toBe(200);
+    expect((await call(third.url, generated, { findKeyspaces: {} })).status).toBe(401);
+    expect(await stop(third)).toBe(0);
+
+    const fourth = await start(['serve', '--data', data, '--port', '0']);
+    expect((await call(fourth.url, 'replacement-token', { findKeyspaces: {} })).status).toBe(200);
+    expect(await stop(fourth)).toBe(0);
+  });
+
+  it('start serves ./data of the working directory, PORT overrides the port; a held directory fails with exit 1', async () => {
+    const cwd = tempDir('vectordb-cli-start-');
+    const cli = await start(['start'], { PORT: '0', VECTORDB_TOKEN: 'start-token' }, cwd);
+    expect(cli.output()).toContain(path.join(cwd, 'data'));
+    expect((await call(cli.url, 'start-token', { findKeyspaces: {} })).status).toBe(200);
+
+    const clash = spawn(process.execPath, [MAIN, 'serve', '--data', path.join(cwd, 'data'), '--port', '0', '--token', 'x'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(clash);
+    let clashOutput = '';
+    clash.stderr!.setEncoding('utf8').on('data', (d: string) => (clashOutput += d));
+    const code = await new Promise((resolve) => clash.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(clashOutput).toMatch(/in use/);
+
+    expect(await stop(cli)).toBe(0);
+  });
+
+  it('rejects a bad port or token with a message', () => {
+    const run = (args: string[]): string => {
+      try {
+        execFileSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', stdio: 'pipe' });
+        return '';
+      } catch (error) {
+        return String((error as { stderr?: string }).stderr);
+      }
+    };
+    expect(run(['serve', '--port', '99999'])).toContain('port');
+    expect(run(['serve', '--token', 'has space'])).toContain('visible ASCII');
+  });
+});
