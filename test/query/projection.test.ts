@@ -3,9 +3,10 @@
  * documents including key order (`_id` first, `$similarity` last), and every error code it throws.
  */
 import { describe, expect, it } from 'vitest';
-import { VectorDbError, type ErrorCode } from '../../src/errors/index.js';
+import type { ErrorCode } from '../../src/errors/index.js';
 import type { Document } from '../../src/query/json.js';
 import { parseProjection } from '../../src/query/projection.js';
+import { expectError, expectExact } from '../support/expect.js';
 
 const DOC: Document = {
   _id: 'd1',
@@ -31,23 +32,7 @@ const PLAIN: Document = {
   created: { $date: 1700000000000 },
 };
 
-/** Deep equality that is also strict about key order, at every level. */
-function expectExact(actual: unknown, expected: unknown): void {
-  expect(actual).toEqual(expected);
-  expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
-}
 
-function expectError(fn: () => unknown, code: ErrorCode, message?: string): void {
-  let thrown: unknown;
-  try {
-    fn();
-  } catch (e) {
-    thrown = e;
-  }
-  expect(thrown, `expected ${code}`).toBeInstanceOf(VectorDbError);
-  expect((thrown as VectorDbError).code).toBe(code);
-  if (message !== undefined) expect((thrown as VectorDbError).message).toContain(message);
-}
 
 interface Case {
   readonly name: string;

@@ -3,24 +3,14 @@
  * cross-type value order, and the document comparator with its `_id` tie-breaker.
  */
 import { describe, expect, it } from 'vitest';
-import { VectorDbError, type ErrorCode } from '../../src/errors/index.js';
+import type { ErrorCode } from '../../src/errors/index.js';
 import type { Document, JsonValue } from '../../src/query/json.js';
 import { compareValues, documentComparator, parseSort, type SortSpec } from '../../src/query/sort.js';
 import { encodeBinaryVector } from '../../src/query/vector-value.js';
+import { expectError } from '../support/expect.js';
 
 const ALL_INDEXED = { isIndexed: (): boolean => true };
 
-function expectError(fn: () => unknown, code: ErrorCode, message?: string): void {
-  let thrown: unknown;
-  try {
-    fn();
-  } catch (e) {
-    thrown = e;
-  }
-  expect(thrown, `expected ${code}`).toBeInstanceOf(VectorDbError);
-  expect((thrown as VectorDbError).code).toBe(code);
-  if (message !== undefined) expect((thrown as VectorDbError).message).toContain(message);
-}
 
 describe('parseSort', () => {
   it.each([undefined, null, {}])('%j means no sort', (raw) => {

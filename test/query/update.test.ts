@@ -4,31 +4,16 @@
  * apply-time error code.
  */
 import { describe, expect, it } from 'vitest';
-import { VectorDbError, type ErrorCode } from '../../src/errors/index.js';
+import type { ErrorCode } from '../../src/errors/index.js';
 import type { Document } from '../../src/query/json.js';
 import { parseUpdate } from '../../src/query/update.js';
+import { expectError, expectExact } from '../support/expect.js';
 
 const NOW = 1_700_000_000_000;
 const UPDATE = { isInsert: false, now: NOW };
 const INSERT = { isInsert: true, now: NOW };
 
-/** Deep equality that is also strict about key order, at every level. */
-function expectExact(actual: unknown, expected: unknown): void {
-  expect(actual).toEqual(expected);
-  expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
-}
 
-function expectError(fn: () => unknown, code: ErrorCode, message?: string): void {
-  let thrown: unknown;
-  try {
-    fn();
-  } catch (e) {
-    thrown = e;
-  }
-  expect(thrown, `expected ${code}`).toBeInstanceOf(VectorDbError);
-  expect((thrown as VectorDbError).code).toBe(code);
-  if (message !== undefined) expect((thrown as VectorDbError).message).toContain(message);
-}
 
 interface Case {
   readonly name: string;
