@@ -17,6 +17,7 @@ import { DocumentStore, type DocumentChange, type StoredDocument } from './docum
 import type { Limits } from './limits.js';
 import { Mutex } from './mutex.js';
 import { decodePageState, encodePageState } from './page-state.js';
+import { canSortWithIndex, sortWithIndex } from './index-sort.js';
 import { planCandidates } from './planner.js';
 import { shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../query/vector-value.js';
@@ -74,6 +75,9 @@ export interface EngineSettings {
   readonly vectorBackend: BackendChoice;
   readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
 }
+
+/** At most this many candidates, a sort runs in memory rather than through an index. */
+const SMALL_SORT = 5000;
 
 export class Collection {
   readonly record: CollectionRecord;
@@ -140,9 +144,9 @@ export class Collection {
     const { sort } = options;
     if (sort.kind === 'vector') return { documents: await this.#vectorSelect(options), nextPageState: null };
     if (sort.kind === 'fields') {
-      const sorted = await this.#sortedCandidates(options.filter, sort);
       const skip = options.skip ?? 0;
       const count = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.pageSize);
+      const sorted = (await this.#indexSorted(options.filter, sort, skip + count)) ?? (await this.#sortedCandidates(options.filter, sort));
       return { documents: sorted.slice(skip, skip + count), nextPageState: null };
     }
     return this.#pagedSelect(options);
@@ -214,6 +218,18 @@ export class Collection {
         if (doc && filter.matches(doc)) yield { key: slice[j]!, doc };
       }
     }
+  }
+
+  /**
+   * A sort on one indexed path walks that path's index when the filter's candidates are not few
+   * (few candidates sort faster in memory); undefined when the index cannot answer.
+   */
+  async #indexSorted(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, need: number): Promise<FoundDocument[] | undefined> {
+    const field = sort.fields[0]!;
+    if (sort.fields.length !== 1 || !canSortWithIndex(filter, field, this.isIndexed)) return undefined;
+    const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: Math.min(SMALL_SORT, this.#limits.maxSortCandidates) });
+    if (plan.kind === 'keys') return undefined;
+    return sortWithIndex({ store: this.#store, filter, field, need, maxReads: 10 * this.#limits.maxSortCandidates });
   }
 
   async #sortedCandidates(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>): Promise<FoundDocument[]> {

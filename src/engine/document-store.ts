@@ -81,18 +81,24 @@ export class DocumentStore {
    * relative to the path), stopping once more than `cap` keys are collected (returns undefined then).
    */
   async indexKeys(path: string, bounds: IndexBounds, cap: number): Promise<Set<string> | undefined> {
-    const pathPrefix = `${this.#indexPrefix}${path}${SEP}`;
-    const range: { gte?: string; gt?: string; lt?: string; lte?: string } = {};
-    if (bounds.gte !== undefined) range.gte = pathPrefix + bounds.gte;
-    if (bounds.gt !== undefined) range.gt = pathPrefix + bounds.gt;
-    range.lt = pathPrefix + (bounds.lt ?? HIGH);
     const found = new Set<string>();
-    for await (const key of this.#kv.keys(range)) {
-      const valueEnd = key.indexOf(SEP, pathPrefix.length);
-      found.add(key.slice(valueEnd + 1));
+    for await (const entry of this.indexEntries(path, bounds)) {
+      found.add(entry.key);
       if (found.size > cap) return undefined;
     }
     return found;
+  }
+
+  /** Index entries under `path` within bounds, in key order (or reversed): encoded value and doc key. */
+  async *indexEntries(path: string, bounds: IndexBounds, reverse = false): AsyncGenerator<{ value: string; key: string }> {
+    const pathPrefix = `${this.#indexPrefix}${path}${SEP}`;
+    const range: { gte?: string; gt?: string; lt: string; reverse: boolean } = { lt: pathPrefix + (bounds.lt ?? HIGH), reverse };
+    if (bounds.gte !== undefined) range.gte = pathPrefix + bounds.gte;
+    if (bounds.gt !== undefined) range.gt = pathPrefix + bounds.gt;
+    for await (const key of this.#kv.keys(range)) {
+      const valueEnd = key.indexOf(SEP, pathPrefix.length);
+      yield { value: key.slice(pathPrefix.length, valueEnd), key: key.slice(valueEnd + 1) };
+    }
   }
 
   /** Writes the changes in one atomic batch. */

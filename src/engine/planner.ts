@@ -22,7 +22,7 @@ export interface PlanContext {
   readonly maxCandidates: number;
 }
 
-type Compare = Extract<FilterNode, { kind: 'compare' }>;
+export type Compare = Extract<FilterNode, { kind: 'compare' }>;
 type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
 
 /** Plans a filter; the returned keys are sorted (key order = unsorted paging order). */
@@ -173,24 +173,34 @@ function isRangeOp(op: string): op is RangeOp {
 function mergedRangeCandidates(group: readonly Compare[], ctx: PlanContext): Promise<Set<string> | undefined> {
   const first = group[0]!;
   if (first.path.startsWith('$') || !ctx.isIndexed(first.path)) return Promise.resolve(undefined);
+  const bounds = rangeBounds(group);
+  return bounds === undefined ? Promise.resolve(undefined) : ctx.store.indexKeys(indexPathOf(first.segments), bounds, ctx.maxCandidates);
+}
+
+/**
+ * The index bounds of range clauses on one path (same-type only, as ranges never cross types);
+ * undefined when they mix types or compare with something that is not a scalar.
+ */
+export function rangeBounds(group: readonly Compare[]): IndexBounds | undefined {
   let type: IndexScalar['type'] | undefined;
   let lower: { encoded: string; inclusive: boolean } | undefined;
   let upper: { encoded: string; inclusive: boolean } | undefined;
   for (const clause of group) {
     const value = clause.value;
-    if (value === null || Array.isArray(value) || (isObject(value) && ejsonKeyOf(value) === undefined)) return Promise.resolve(undefined);
+    if (!isRangeOp(clause.op) || value === null || Array.isArray(value) || (isObject(value) && ejsonKeyOf(value) === undefined)) return undefined;
     const scalar = indexScalarOf(value);
-    if (type !== undefined && scalar.type !== type) return Promise.resolve(undefined);
+    if (type !== undefined && scalar.type !== type) return undefined;
     type = scalar.type;
     const encoded = encodeIndexScalar(scalar);
-    const op = clause.op as RangeOp;
+    const op = clause.op;
     if (op === '$gt' || op === '$gte') {
       if (!lower || encoded > lower.encoded || (encoded === lower.encoded && op === '$gt')) lower = { encoded, inclusive: op === '$gte' };
     } else if (!upper || encoded < upper.encoded || (encoded === upper.encoded && op === '$lt')) {
       upper = { encoded, inclusive: op === '$lte' };
     }
   }
-  const tag = TYPE_TAG[type!];
+  if (type === undefined) return undefined;
+  const tag = TYPE_TAG[type];
   const bounds: { gte?: string; gt?: string; lt?: string } = {};
   if (lower) {
     if (lower.inclusive) bounds.gte = lower.encoded + SEP;
@@ -199,5 +209,11 @@ function mergedRangeCandidates(group: readonly Compare[], ctx: PlanContext): Pro
     bounds.gte = tag;
   }
   bounds.lt = upper ? (upper.inclusive ? upper.encoded + SEP + HIGH : upper.encoded + SEP) : tag + HIGH;
-  return ctx.store.indexKeys(indexPathOf(first.segments), bounds as IndexBounds, ctx.maxCandidates);
+  return bounds;
+}
+
+/** The range clauses on `path` at the filter's root (an implicit AND), for bounded index walks. */
+export function rootRangeClauses(root: FilterNode, path: string): Compare[] {
+  if (root.kind !== 'and') return [];
+  return root.children.filter((c): c is Compare => c.kind === 'compare' && c.path === path && isRangeOp(c.op));
 }

@@ -1,0 +1,119 @@
+/**
+ * Sorting by one indexed path through its index, so that a sorted find reads documents in order and stops
+ * after one page instead of reading (and holding) every match. Index order is the Data API's sort order
+ * for atomic values (null < numbers < strings < booleans < dates, strings by UTF-16 code units); arrays and
+ * sub-documents (their `container` entries come first in the index) are merged in by the comparator; equal
+ * values are ordered by the comparator too (`_id` tie-breaker). Documents missing the path sort first
+ * ascending and last descending, so an ascending sort needs a filter that implies the path is present.
+ */
+import type { Filter, FilterNode } from '../query/filter.js';
+import { ejsonKeyOf, isArrayIndex, isObject, valueAtPath, type Document } from '../query/json.js';
+import { documentComparator, type SortField } from '../query/sort.js';
+import { TYPE_TAG } from '../storage/keys.js';
+import type { FoundDocument } from './collection.js';
+import type { DocumentStore } from './document-store.js';
+import { rangeBounds, rootRangeClauses } from './planner.js';
+
+export interface IndexSortRequest {
+  readonly store: DocumentStore;
+  readonly filter: Filter;
+  readonly field: SortField;
+  /** Documents needed: skip + page. */
+  readonly need: number;
+  /** Give up (the caller sorts in memory) after reading this many documents. */
+  readonly maxReads: number;
+}
+
+/** Operators that only match documents where the path is present. */
+const PRESENT_OPS = new Set(['$eq', '$in', '$gt', '$gte', '$lt', '$lte', '$all', '$size']);
+
+/** True when every document the filter matches has a value at `path`. */
+export function filterImpliesPresence(filter: Filter, path: string): boolean {
+  const root: FilterNode = filter.root;
+  if (root.kind !== 'and') return false;
+  return root.children.some(
+    (child) => child.kind === 'compare' && child.path === path && (PRESENT_OPS.has(child.op) || (child.op === '$exists' && child.value === true)),
+  );
+}
+
+export function canSortWithIndex(filter: Filter, field: SortField, isIndexed: (path: string) => boolean): boolean {
+  if (field.path === '_id' || field.path.startsWith('$') || field.segments.some(isArrayIndex) || !isIndexed(field.path)) return false;
+  return field.direction === -1 || filterImpliesPresence(filter, field.path);
+}
+
+/** The first `need` documents in sort order, or undefined when the index cannot answer (fall back to memory). */
+export async function sortWithIndex(request: IndexSortRequest): Promise<FoundDocument[] | undefined> {
+  const { store, filter, field, need, maxReads } = request;
+  const compare = documentComparator([field]);
+  const byDoc = (a: FoundDocument, b: FoundDocument) => compare(a.doc, b.doc);
+  const isContainer = (doc: Document) => {
+    const value = valueAtPath(doc, field.segments);
+    return (Array.isArray(value) || isObject(value)) && ejsonKeyOf(value) === undefined;
+  };
+  let reads = 0;
+  // A range on the sort path bounds the walk (and no array or sub-document is in a range).
+  const ranges = rootRangeClauses(filter.root, field.path);
+  const bounded = ranges.length > 0 ? rangeBounds(ranges) : undefined;
+
+  // Arrays and sub-documents: their marker entries, then their documents, sorted by the comparator.
+  const containerKeys = new Set<string>();
+  if (bounded === undefined) {
+    for await (const entry of store.indexEntries(field.path, { gte: TYPE_TAG.container, lt: TYPE_TAG.null })) {
+      containerKeys.add(entry.key);
+      if (containerKeys.size > maxReads) return undefined;
+    }
+  }
+  const containers: FoundDocument[] = [];
+  const containerList = [...containerKeys];
+  const containerDocs = await store.getMany(containerList);
+  reads += containerList.length;
+  containerDocs.forEach((doc, i) => {
+    if (doc && filter.matches(doc) && isContainer(doc)) containers.push({ key: containerList[i]!, doc });
+  });
+  containers.sort(byDoc);
+
+  // Atomic values in index order, a run of equal values at a time, merged with the containers.
+  const out: FoundDocument[] = [];
+  const seen = new Set<string>();
+  let run: FoundDocument[] = [];
+  let runValue: string | undefined;
+  let pending: { value: string; key: string }[] = [];
+  const flushRun = () => {
+    run.sort(byDoc);
+    for (const found of run) {
+      while (containers.length > 0 && byDoc(containers[0]!, found) < 0) out.push(containers.shift()!);
+      out.push(found);
+    }
+    run = [];
+  };
+  const readPending = async (): Promise<void> => {
+    const docs = await store.getMany(pending.map((e) => e.key));
+    reads += pending.length;
+    pending.forEach((entry, i) => {
+      const doc = docs[i];
+      if (entry.value !== runValue) {
+        flushRun();
+        runValue = entry.value;
+      }
+      if (!doc || seen.has(entry.key) || containerKeys.has(entry.key) || !filter.matches(doc) || isContainer(doc)) return;
+      seen.add(entry.key);
+      run.push({ key: entry.key, doc });
+    });
+    pending = [];
+  };
+  const reverse = field.direction === -1;
+  for await (const entry of store.indexEntries(field.path, bounded ?? { gte: TYPE_TAG.null }, reverse)) {
+    pending.push(entry);
+    if (pending.length < 64) continue;
+    await readPending();
+    // Done once enough documents are out and the current run of equal values is complete.
+    if (out.length >= need) return out.slice(0, need);
+    if (reads > maxReads) return undefined;
+  }
+  await readPending();
+  flushRun();
+  out.push(...containers);
+  // The index ran out: descending, documents missing the path come last and were not seen here.
+  if (out.length < need && !filterImpliesPresence(filter, field.path)) return undefined;
+  return out.slice(0, need);
+}
