@@ -127,6 +127,12 @@ function containsAll(literals: readonly JsonValue[]): ValueTest {
   };
 }
 
+/** Contains none of the values (each value tested as `$all` would test it alone); missing fields match. */
+function containsNone(literals: readonly JsonValue[]): ValueTest {
+  const each = literals.map((lit) => containsAll([lit]));
+  return (v) => each.every((test) => !test(v));
+}
+
 const not = (test: ValueTest): ValueTest => (v) => !test(v);
 const isSpecialField = (segments: readonly string[]): boolean =>
   segments.length === 1 && (segments[0] === '$vector' || segments[0] === '$vectorize');
@@ -146,7 +152,7 @@ const BUILDERS: Readonly<Record<ComparisonOp, (value: JsonValue, segments: reado
     return (v) => (v !== undefined) === value;
   },
   $all: (value) => containsAll(value as JsonValue[]),
-  $notAll: (value) => not(containsAll(value as JsonValue[])),
+  $notAll: (value) => containsNone(value as JsonValue[]),
   $size: (value) => (v) => Array.isArray(v) && v.length === value,
   $sizeNe: (value) => (v) => Array.isArray(v) && v.length !== value,
 };

@@ -9,8 +9,8 @@ import { cloneJson, isObject, type Document, type JsonObject, type JsonValue } f
 
 /**
  * Comparison operators after parsing. `$notAll` and `$sizeNe` only come out of `$not` inversion:
- * `$notAll` = NOT(contains every value), i.e. "misses at least one" (the Data API ORs its NOT_CONTAINS
- * conditions); `$sizeNe` = the value IS an array whose length differs (non-arrays never match, just as
+ * `$notAll` = contains NONE of the values, as the Data API inverts ALL to NOT-ANY (reference 5.3; not
+ * the logical negation "misses at least one"; missing fields match, as for `$nin`); `$sizeNe` = the value IS an array whose length differs (non-arrays never match, just as
  * inverted ranges never match missing fields).
  */
 export type ComparisonOp =

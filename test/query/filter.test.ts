@@ -160,7 +160,7 @@ const matchCases: readonly MatchCase[] = [
   { name: '$not of $in is $nin', filter: { $not: { tags: { $in: ['a'] } } }, expected: except('d1', 'd4') },
   { name: '$not of $nin is $in', filter: { $not: { tags: { $nin: ['a'] } } }, expected: ['d1', 'd4'] },
   { name: '$not of $exists true', filter: { $not: { nil: { $exists: true } } }, expected: except('d1', 'd3') },
-  { name: '$not of $all is "not all of"', filter: { $not: { tags: { $all: ['a', 'b'] } } }, expected: except('d1') },
+  { name: '$not of $all is "none of" (reference 5.3: ALL inverts to NOT-ANY)', filter: { $not: { tags: { $all: ['a', 'b'] } } }, expected: except('d1', 'd2', 'd4') },
   { name: '$not of $size: arrays of another size only', filter: { $not: { tags: { $size: 1 } } }, expected: ['d1', 'd3'] },
   { name: '$not of $lt on booleans', filter: { $not: { active: { $lt: true } } }, expected: ['d1'] },
   { name: '$not with _id (single clause) is allowed', filter: { $not: { _id: 'd1' } }, expected: except('d1') },
