@@ -13,7 +13,8 @@ const target = fileURLToPath(new URL('../src/vector/simd/kernels-wasm.ts', impor
 const ascVersion = createRequire(import.meta.url)('assemblyscript/package.json').version;
 
 // SIMD on; memory imported from the store (no own memory, no runtime, no abort import).
-const flags = ['-O3', '--runtime', 'stub', '--importMemory', '--noExportMemory', '--noAssert', '--use', 'abort=', '--enable', 'simd'];
+const flags = ['-O3', '--runtime', 'stub', '--importMemory', '--noExportMemory', '--noAssert'];
+flags.push('--use', 'abort=', '--enable', 'simd');
 
 let binary;
 const { error, stderr } = await asc.main([source, ...flags, '--outFile', 'kernels.wasm'], {

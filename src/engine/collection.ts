@@ -13,60 +13,20 @@ import type { Update } from '../query/update.js';
 import type { KvStore } from '../storage/index.js';
 import { type CollectionRecord, indexingPredicate } from './collection-schema.js';
 import { generateId, idKey } from './document-id.js';
+import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
 import { DocumentStore, type DocumentChange, type StoredDocument } from './document-store.js';
 import type { Limits } from './limits.js';
 import { Mutex } from './mutex.js';
 import { decodePageState, encodePageState } from './page-state.js';
 import { canSortWithIndex, sortWithIndex } from './index-sort.js';
+import { selectByVector } from './vector-select.js';
 import { planCandidates } from './planner.js';
 import { shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../query/vector-value.js';
 import { CollectionVectors, type VectorProgress } from './collection-vectors.js';
 import type { BackendChoice } from '../vector/index.js';
 
-export interface SelectOptions {
-  readonly filter: Filter;
-  readonly sort: SortSpec;
-  readonly skip?: number;
-  readonly limit?: number;
-  readonly pageState?: string;
-}
-
-export interface FoundDocument {
-  readonly key: string;
-  readonly doc: Document;
-  readonly similarity?: number;
-}
-
-export interface SelectResult {
-  readonly documents: readonly FoundDocument[];
-  readonly nextPageState: string | null;
-}
-
-export type InsertOutcome =
-  | { readonly status: 'OK'; readonly id: JsonValue }
-  | { readonly status: 'ERROR'; readonly id: JsonValue | undefined; readonly error: VectorDbError }
-  | { readonly status: 'SKIPPED'; readonly id: JsonValue | undefined };
-
-export interface UpdateOutcome {
-  readonly matchedCount: number;
-  readonly modifiedCount: number;
-  readonly upsertedId?: JsonValue;
-  readonly before: Document | null;
-  readonly after: Document | null;
-}
-
-export interface UpdateManyOutcome {
-  readonly matchedCount: number;
-  readonly modifiedCount: number;
-  readonly upsertedId?: JsonValue;
-  readonly nextPageState: string | null;
-}
-
-/** What to do with the one document a findOneAnd*, updateOne or deleteOne selects. */
-export type SingleChange =
-  | { readonly kind: 'update'; readonly update: Update; readonly upsert: boolean }
-  | { readonly kind: 'replace'; readonly replacement: Document; readonly upsert: boolean };
+export type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
 
 /** Database-wide settings every collection needs. */
 export interface EngineSettings {
@@ -245,52 +205,17 @@ export class Collection {
 
   async #vectorSelect(options: SelectOptions): Promise<FoundDocument[]> {
     const pending = this.vectors();
-    if (!pending || options.sort.kind !== 'vector') {
+    const settings = this.record.options.vector;
+    if (!pending || !settings || options.sort.kind !== 'vector') {
       throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', { keyspace: this.record.keyspace, collection: this.record.name });
     }
-    const settings = this.record.options.vector!;
     const query = options.sort.vector;
     if (query.length !== settings.dimension) {
       throw VectorDbError.of('INVALID_VECTOR_LENGTH', { actual: query.length, expected: settings.dimension, collection: this.record.name });
     }
     if (settings.metric === 'cosine' && isZeroVector(query)) throw zeroVectorError();
-    const vectors = await pending;
     const k = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.maxVectorSearchLimit);
-    const { filter } = options;
-    // Candidates: the planner's (a superset, verified below), or every match found by a scan (exact).
-    let allowed: Set<number> | undefined;
-    let verified = filter.isEmpty;
-    if (!filter.isEmpty) {
-      const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: Math.max(1000, vectors.size) });
-      allowed = new Set();
-      if (plan.kind === 'keys') {
-        for (const key of plan.keys) {
-          const label = vectors.labelOf(key);
-          if (label !== undefined) allowed.add(label);
-        }
-      } else {
-        for await (const { key, doc } of this.#store.scan()) {
-          const label = vectors.labelOf(key);
-          if (label !== undefined && filter.matches(doc)) allowed.add(label);
-        }
-        verified = true;
-      }
-    }
-    // Search, then fetch and verify; ask for more when verification or a concurrent delete drops some.
-    const limit = allowed?.size ?? vectors.size;
-    for (let want = verified ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
-      const hits = vectors.search(query, want, allowed);
-      const keys = hits.map((hit) => vectors.keyOf(hit.label) ?? '\u0000');
-      const docs = await this.#store.getMany(keys);
-      const found: FoundDocument[] = [];
-      hits.forEach((hit, i) => {
-        const doc = docs[i];
-        if (doc && doc.$vector !== undefined && doc.$vector !== null && (verified || filter.matches(doc))) {
-          found.push({ key: keys[i]!, doc, similarity: hit.score });
-        }
-      });
-      if (found.length >= k || hits.length < want || want >= limit) return found.slice(0, k);
-    }
+    return selectByVector({ store: this.#store, vectors: await pending, isIndexed: this.isIndexed, filter: options.filter, query, k });
   }
 
   // ---- writes -------------------------------------------------------------------------------

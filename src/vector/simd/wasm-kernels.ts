@@ -26,7 +26,7 @@ interface WasmApi {
   validate(bytes: Uint8Array): boolean;
   Module: new (bytes: Uint8Array) => WasmModule;
   Instance: new (module: WasmModule, imports: { env: { memory: WasmMemory } }) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
 }
 
 const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
@@ -60,7 +60,8 @@ export function simdAvailable(): boolean {
   return !simdDisabled() && kernelModule() !== null;
 }
 
-const align16 = (n: number): number => (n + 15) & ~15;
+/** Rounds up to a multiple of 16 (arithmetic, not bitwise: offsets pass 2^31). */
+const align16 = (n: number): number => Math.ceil(n / 16) * 16;
 
 /**
  * Rows of `dim` float32 at byte 0 of a WebAssembly memory, then scratch for one search: the query
@@ -77,7 +78,8 @@ export class WasmRowMemory {
   private constructor(api: WasmApi, module: WasmModule, dimension: number, slots: number) {
     this.dimension = dimension;
     this.slots = slots;
-    this.memory = new api.Memory({ initial: pagesFor(this.rowBytes()), maximum: MAX_PAGES });
+    // No declared maximum: some engines reserve address space for it up front; MAX_PAGES is checked here.
+    this.memory = new api.Memory({ initial: pagesFor(this.rowBytes()) });
     const instance = new api.Instance(module, { env: { memory: this.memory } });
     this.kernel = instance.exports.dotRows as DotRowsFn;
     this.view = new Float32Array(this.memory.buffer, 0, slots * dimension);
@@ -105,7 +107,7 @@ export class WasmRowMemory {
     return this.view;
   }
 
-  /** Room for `slots` rows; existing rows stay in place and new ones are zero. Throws RangeError when the memory cannot grow. */
+  /** Room for `slots` rows: existing rows stay in place, new ones are zero. RangeError when the memory cannot grow. */
   reserve(slots: number): void {
     if (slots <= this.slots) return;
     this.ensureBytes(slots * this.dimension * 4);
