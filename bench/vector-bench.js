@@ -14,11 +14,11 @@
  * Writes bench/results/vector-bench.{json,md,svg} (--quick: vector-bench-quick.*) and prints the markdown.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { exactTopK } from './lib/exact.js';
 import { SELECTIVITIES, allowedRows, measureQueries } from './lib/measure.js';
 import { makeDataset, row, writeDataset } from './lib/vector-data.js';
@@ -33,10 +33,20 @@ const option = (name, fallback) => {
 };
 const quick = flag('--quick');
 
-const { DEFAULT_PARAMS, nativeBackendAvailable } = await import(new URL('../dist/vector/index.js', import.meta.url)).catch(() => {
+// A private copy of dist/ for this run: other people's rebuilds during a 30-minute run must not change
+// the code under test half-way. Under node_modules/ so that the copy resolves the same packages.
+const distSource = join(here, '..', 'dist');
+if (!existsSync(join(distSource, 'vector', 'index.js'))) {
   console.error('vector-bench: dist/ is missing: run `npm run build` first');
   process.exit(1);
-});
+}
+const snapshotRoot = join(here, '..', 'node_modules', '.cache', `vector-bench-${process.pid}`);
+const distDir = join(snapshotRoot, 'dist');
+cpSync(distSource, distDir, { recursive: true });
+writeFileSync(join(snapshotRoot, 'package.json'), '{"type":"module"}');
+process.on('exit', () => rmSync(snapshotRoot, { recursive: true, force: true }));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+const { DEFAULT_PARAMS, nativeBackendAvailable } = await import(pathToFileURL(join(distDir, 'vector', 'index.js')).href);
 
 const params = {
   k: 10,
@@ -62,10 +72,12 @@ if (!native) {
 }
 const childOptions = {
   ...params,
+  distUrl: `${pathToFileURL(distDir).href}/`,
   batch: Number(option('--batch', 100)),
   profile: !flag('--no-profile'),
   profileIntervalUs: 2000,
   queryProfile: !flag('--no-query-profile'),
+  diagnose: !flag('--no-query-profile'),
   maxMs: quick ? 8000 : 10_000,
   minQueries: 50,
 };

@@ -76,8 +76,14 @@ async function rawWasm() {
   // What a user of hnswlib-wasm must do in Node 20 (see shared/reference/vector-index-notes.md).
   globalThis.window ??= globalThis;
   await import('fake-indexeddb/auto');
-  const { loadHnswlib } = await import('hnswlib-wasm/dist/hnswlib.js');
-  const lib = await quiet(() => loadHnswlib());
+  const { loadHnswlib, waitForFileSystemSynced } = await import('hnswlib-wasm/dist/hnswlib.js');
+  // Mounting IDBFS ends with a sync whose "synced successfully" line comes in a timer after
+  // loadHnswlib() resolved: stay quiet until the module reports that sync.
+  const lib = await quiet(async () => {
+    const loaded = await loadHnswlib();
+    await waitForFileSystemSynced();
+    return loaded;
+  });
   const index = new lib.HierarchicalNSW('cosine', dim, '');
   const t0 = performance.now();
   await quiet(() => index.initIndex(n, opts.M, opts.efConstruction, 100));
@@ -123,7 +129,7 @@ async function runRaw(peer) {
 // ---- our full API -----------------------------------------------------------------------------------
 
 async function ours(backend) {
-  const dist = new URL('../../dist/', import.meta.url);
+  const dist = new URL(opts.distUrl ?? '../../dist/', import.meta.url);
   const { Database } = await import(new URL('engine/database.js', dist));
   const { executeCommand } = await import(new URL('commands/index.js', dist));
   const KS = 'default_keyspace';
@@ -199,16 +205,18 @@ async function ours(backend) {
 
     // efSearch is a collection option, not stored in the graph: to change it, the catalog record is
     // rewritten and the database re-opened (the graph snapshot loads with the new efSearch).
-    const reopen = async (efSearch) => {
+    const reopen = async (efSearch, profile = false) => {
       const key = `coll:${KS}\u0000${NAME}`;
       const record = JSON.parse(await db.kvStore.getString(key));
       record.options.vector.index.efSearch = efSearch;
       await db.kvStore.batch([{ type: 'put', key, value: JSON.stringify(record) }]);
       await db.close();
+      const p = profile ? await startProfile(500) : null;
       const t = performance.now();
       db = await Database.open(dir, dbOptions);
       vectors = await db.collection(KS, NAME).vectors();
       const loadedMs = performance.now() - t;
+      if (p) result.reopenProfile = summarize(await p.stop(), classifyReopen);
       if (vectors.pendingCount > 0) throw new Error(`re-open left ${vectors.pendingCount} vectors to re-index: the snapshot was not used`);
       return loadedMs;
     };
@@ -227,7 +235,7 @@ async function ours(backend) {
       result.unfiltered.push({ ef, ...m });
       log(`ef ${ef}: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(0)} QPS`);
     }
-    result.reopenMs.push({ efSearch: opts.filterEf, ms: await reopen(opts.filterEf) });
+    result.reopenMs.push({ efSearch: opts.filterEf, ms: await reopen(opts.filterEf, opts.profile) });
     log(`re-open (load the ${n}-vector snapshot): ${result.reopenMs.map((r) => r.ms.toFixed(0)).join(', ')} ms`);
     for (const sel of SELECTIVITIES) {
       const filter = { bucket: { $lt: bucketBound(sel) } };
@@ -235,6 +243,7 @@ async function ours(backend) {
       result.filtered.push({ selectivity: sel, ef: opts.filterEf, ...m });
       log(`filtered ${sel * 100} %: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(1)} QPS (${m.queries} queries)`);
     }
+    if (opts.diagnose) result.components = await components(db, vectors, find, queries);
     if (opts.queryProfile) {
       // Where a query's time goes at the configurations the targets look at (for diagnosis).
       result.queryProfiles = {};
@@ -258,6 +267,104 @@ async function ours(backend) {
     await db.close().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The full API's query split into its parts, each timed on its own over the same queries (microseconds
+ * per query, wall clock): the in-memory search (CollectionVectors.search: our wrapper + hnswlib, or the
+ * exact scan), the planner's secondary-index read, the LevelDB read of the hit documents, and their
+ * JSON.parse with and without the `$vector` the stored body carries. Uses dist/ internals: diagnosis only.
+ */
+async function components(db, vectors, find, queries) {
+  const dist = new URL(opts.distUrl ?? '../../dist/', import.meta.url);
+  const { planCandidates } = await import(new URL('engine/planner.js', dist));
+  const { DocumentStore } = await import(new URL('engine/document-store.js', dist));
+  const { parseFilter } = await import(new URL('query/filter.js', dist));
+  const { docKey } = await import(new URL('storage/keys.js', dist));
+  const collection = db.collection('default_keyspace', 'bench');
+  const kv = db.kvStore;
+  const store = new DocumentStore(kv, collection.record.cid);
+  const qf = queries.map((q) => Float32Array.from(q));
+  const nq = qf.length;
+  const bodyKeys = (labels) => labels.map((l) => docKey(collection.record.cid, vectors.keyOf(l)));
+  const out = {};
+  for (const [name, rawFilter, k] of [
+    ['unfiltered', undefined, K],
+    ['filtered 1 %', { bucket: { $lt: bucketBound(0.01) } }, 2 * K],
+  ]) {
+    // Every part of query i is timed in the same iteration, so all parts see the same machine load.
+    const sums = {};
+    const add = (key, ms) => (sums[key] = (sums[key] ?? 0) + ms);
+    let count = 0;
+    let candidates = 0;
+    let bytes = 0;
+    let slimBytes = 0;
+    const t0 = performance.now();
+    for (let it = 0; (it < nq + 5 || performance.now() - t0 < 2000) && !(it > 30 && performance.now() - t0 > 10_000); it++) {
+      const i = it % nq;
+      const warm = it < 5;
+      let t = performance.now();
+      const mark = (key) => {
+        const now = performance.now();
+        if (!warm) add(key, now - t);
+        t = now;
+      };
+      await find(i, rawFilter);
+      mark('find (full API)');
+      let allowed;
+      if (rawFilter) {
+        const filter = parseFilter(rawFilter, { isIndexed: collection.isIndexed });
+        mark('parse + compile filter');
+        const plan = await planCandidates(filter, { store, isIndexed: collection.isIndexed, maxCandidates: Math.max(1000, vectors.size) });
+        mark('planner (index range read)');
+        allowed = new Set();
+        for (const key of plan.keys) {
+          const label = vectors.labelOf(key);
+          if (label !== undefined) allowed.add(label);
+        }
+        mark('keys -> labels');
+        candidates = plan.keys.length;
+      }
+      const hits = vectors.search(qf[i], k, allowed);
+      mark(rawFilter ? 'exact scan of candidates' : 'graph search (our wrapper + hnswlib)');
+      const values = await kv.getMany(bodyKeys(hits.map((h) => h.label)));
+      mark('LevelDB getMany of the hits');
+      const texts = values.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8'));
+      mark('bytes -> string');
+      const docs = texts.map((x) => JSON.parse(x));
+      mark('JSON.parse of the bodies');
+      const slim = docs.map(({ $vector, ...rest }) => JSON.stringify(rest));
+      t = performance.now();
+      for (const x of slim) JSON.parse(x);
+      mark('(what-if) JSON.parse of the bodies without $vector');
+      if (!warm) {
+        count++;
+        for (const x of texts) bytes += x.length;
+        for (const x of slim) slimBytes += x.length;
+      }
+    }
+    const c = { k, queries: count, candidates: rawFilter ? candidates : undefined, bodyBytes: Math.round(bytes / (count * k)), bodyBytesWithoutVector: Math.round(slimBytes / (count * k)), us: {} };
+    for (const [key, ms] of Object.entries(sums)) c.us[key] = Math.round((ms * 1000) / count);
+    const parts = Object.entries(c.us).filter(([key]) => !key.startsWith('find') && !key.startsWith('(what-if)')).reduce((a, [, v]) => a + v, 0);
+    c.us['rest of the full API (command layer, verify, projection, async hops)'] = c.us['find (full API)'] - parts;
+    out[name] = c;
+    log(`components ${name}: ${JSON.stringify(c.us)}`);
+  }
+  return out;
+}
+
+/** Categories of a re-open (catalog, vector records, graph snapshot). */
+function classifyReopen(stack) {
+  const leaf = stack[0];
+  if (leaf.functionName === '(garbage collector)') return 'garbage collection';
+  if (leaf.functionName === '(idle)') return 'idle (waiting for LevelDB)';
+  if (leaf.functionName === '(program)') return 'V8 / native, unattributed';
+  const has = (re) => stack.some((f) => re.test(f.url) || re.test(f.functionName));
+  if (has(/^wasm:\/\/|hnswlib-[\w-]+\.js$|fake-indexeddb|\/dist\/vector\/(wasm|native)-backend\.js$|\/dist\/vector\/(hnsw-index|index-format|index-backend)\.js$|^readSnapshot$|^loadGraph$/)) return 'graph snapshot: read chunks + load into hnswlib';
+  if (has(/^readVectorRecords$|^decodeVectorRecord$|^#loadRecords$/)) return 'vector records: read + decode + flat store';
+  if (has(/\/dist\/vector\/flat-store\.js$/)) return 'vector records: read + decode + flat store';
+  if (has(/\/dist\/engine\/database\.js$|\/dist\/storage\//)) return 'database open (LevelDB, catalog)';
+  return 'other';
 }
 
 /** Categories of one vector find through the full API. */

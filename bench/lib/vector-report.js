@@ -156,6 +156,23 @@ export function markdown(report) {
     }
     const capped = present.some((k) => s[k].filtered.some((f) => f.queries < d.queries));
     if (capped) out.push(`\n<sup>Nq</sup>: time cap reached, recall and QPS over the first N queries only.`);
+    const parted = ['ours-wasm', 'ours-native'].filter((k) => s[k]?.components);
+    if (parted.length > 0) {
+      out.push('');
+      out.push(
+        `The full-API query part by part (each part timed in the same loop iteration, so under the same machine load; microseconds per query; ef ${params.filterEf}; ` +
+          'filtered fetches 2k documents because the planner\'s candidates are re-verified):',
+      );
+      out.push('');
+      out.push('| backend | query | stored body (bytes; without $vector) | parts (us/query) |');
+      out.push('|---|---|---:|---|');
+      for (const k of parted) {
+        for (const [name, c] of Object.entries(s[k].components)) {
+          const parts = Object.entries(c.us).map(([part, us]) => (part.startsWith('find') ? `**${part} ${us}**` : `${part} ${us}`)).join('; ');
+          out.push(`| ${k.replace('ours-', '')} | ${name}${c.candidates ? ` (${c.candidates} candidates)` : ''} | ${c.bodyBytes}; ${c.bodyBytesWithoutVector} | ${parts} |`);
+        }
+      }
+    }
     const profiled = ['ours-wasm', 'ours-native'].filter((k) => s[k]?.queryProfiles);
     if (profiled.length > 0) {
       out.push('');
@@ -191,6 +208,21 @@ export function markdown(report) {
         const top = p.categories.filter((c) => c.share >= 0.01).slice(0, 7).map((c) => `${c.name} ${(c.ms / 1000).toFixed(1)} s (${(c.share * 100).toFixed(0)} %)`).join('; ');
         out.push(`| ${d.label} | ${k.replace('ours-', '')} (batch ${b.batch}) | ${phase.startsWith('insert') ? Math.round(d.n / (b.ackMs / 1000)).toLocaleString('en-US') : ''} | ${phase} | ${fmtS(p.totalMs)} | ${top} |`);
       }
+    }
+  }
+
+  const reopens = [];
+  for (const d of datasets) for (const k of ['ours-wasm', 'ours-native']) if (d.systems[k]?.reopenProfile) reopens.push([d, k]);
+  if (reopens.length > 0) {
+    out.push('');
+    out.push('### Re-open: loading the saved graph and the vector records (CPU profile of one re-open)');
+    out.push('');
+    out.push('| dataset | backend | re-open (ms, each) | where the time goes |');
+    out.push('|---|---|---|---|');
+    for (const [d, k] of reopens) {
+      const p = d.systems[k].reopenProfile;
+      const top = p.categories.filter((c) => c.share >= 0.02).map((c) => `${c.name} ${Math.round(c.ms)} ms`).join('; ');
+      out.push(`| ${d.label} | ${k.replace('ours-', '')} | ${d.systems[k].reopenMs.map((r) => Math.round(r.ms)).join(', ')} | ${top} |`);
     }
   }
 
