@@ -3,6 +3,7 @@
 // (executeCommand, no HTTP). Run after `npm run build`: node bench/http-bench.js [--docs 10000] [--requests 20000]
 // --skip-vector leaves out the vector collection. Prints a table and writes bench/results/http-bench.json. Not a test: figures only.
 import { fork } from 'node:child_process';
+import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -120,6 +121,25 @@ function overHttp(child, server, token, op, concurrency, tag) {
   });
 }
 
+/** The floor on this machine right now: node:http answering a fixed findOne-sized body, no auth, no database. */
+async function bareBaseline(child) {
+  const reply = Buffer.from('{"data":{"document":{"_id":"d1","n":1,"name":"item 1","tags":["t1"],"price":919}}}');
+  const bare = http.createServer((req, res) => {
+    req.resume().on('end', () => {
+      res.writeHead(200, ['content-type', 'application/json', 'content-length', reply.length]);
+      res.end(reply);
+    });
+  });
+  await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const server = { url: `http://127.0.0.1:${bare.address().port}` };
+  const op = { name: 'bare', collection: 'docs', count: REQUESTS, make: () => ({ findOne: { filter: { _id: 'd1' } } }) };
+  try {
+    return { c1: await overHttp(child, server, 'x', op, 1, 'b1'), cN: await withCpu(op.count + 500, () => overHttp(child, server, 'x', op, CONCURRENCY, 'bc')) };
+  } finally {
+    bare.close();
+  }
+}
+
 const fmt = (ms) => `${ms < 1 ? ms.toFixed(3) : ms.toFixed(2)} ms`;
 
 async function main() {
@@ -140,16 +160,18 @@ async function main() {
       const httpC = await withCpu(op.count + 500, () => overHttp(child, server, token, op, CONCURRENCY, 'hc'));
       rows.push({ operation: op.name, inProcess: { c1: local1, [`c${CONCURRENCY}`]: localC }, http: { c1: http1, [`c${CONCURRENCY}`]: httpC }, addedP50Ms: http1.p50 - local1.p50 });
     }
+    const bare = await bareBaseline(child);
     const header = ['operation', 'in-proc p50/p99 (c=1)', 'HTTP p50/p99 (c=1)', 'added p50', `in-proc req/s (c=${CONCURRENCY})`, `HTTP req/s (c=${CONCURRENCY})`, `HTTP p50/p99 (c=${CONCURRENCY})`, 'CPU µs/req in-proc', 'CPU µs/req HTTP'];
+    const c = `c${CONCURRENCY}`;
     const table = rows.map((r) => {
-      const c = `c${CONCURRENCY}`;
       return [r.operation, `${fmt(r.inProcess.c1.p50)} / ${fmt(r.inProcess.c1.p99)}`, `${fmt(r.http.c1.p50)} / ${fmt(r.http.c1.p99)}`, fmt(r.addedP50Ms), String(r.inProcess[c].perSecond), String(r.http[c].perSecond), `${fmt(r.http[c].p50)} / ${fmt(r.http[c].p99)}`, String(r.inProcess[c].serverCpuUsPerRequest), String(r.http[c].serverCpuUsPerRequest)];
     });
+    table.push(['(bare node:http floor)', '-', `${fmt(bare.c1.p50)} / ${fmt(bare.c1.p99)}`, '-', '-', String(bare.cN.perSecond), `${fmt(bare.cN.p50)} / ${fmt(bare.cN.p99)}`, '-', String(bare.cN.serverCpuUsPerRequest)]);
     const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
     const line = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ');
     console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${table.map(line).join('\n')}`);
     console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs (other processes compete for them)`);
-    const result = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadAverage: os.loadavg(), docs: DOCS, dimension: DIM, concurrency: CONCURRENCY, rows };
+    const result = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadAverage: os.loadavg(), docs: DOCS, dimension: DIM, concurrency: CONCURRENCY, rows, bareNodeHttp: bare };
     mkdirSync(path.join(here, 'results'), { recursive: true });
     writeFileSync(path.join(here, 'results', 'http-bench.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log('\nwritten to bench/results/http-bench.json');

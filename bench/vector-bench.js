@@ -7,6 +7,7 @@
  *
  *   npm run build && node bench/vector-bench.js [--quick] [--systems raw-native,raw-wasm,ours-wasm,ours-native]
  *        [--datasets 128,768] [--batch 100] [--queries N] [--no-profile] [--no-query-profile] [--keep-profiles]
+ *   node bench/vector-bench.js [--quick] --report-only    (re-renders .md/.svg from the last run's .json)
  *
  * Full: 100,000 x 128 and 20,000 x 768 (about 25-35 minutes on 2 cores). --quick: 10,000 x 128 and
  * 5,000 x 768 (a few minutes). Each system runs in its own child process (bench/lib/vector-bench-child.js),
@@ -32,6 +33,19 @@ const option = (name, fallback) => {
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
 const quick = flag('--quick');
+
+if (flag('--report-only')) {
+  // Re-renders the markdown and the SVG (and the target checks) from the last run's JSON.
+  const base = join(here, 'results', quick ? 'vector-bench-quick' : 'vector-bench');
+  const report = JSON.parse(readFileSync(`${base}.json`, 'utf8'));
+  report.targets = checkTargets(report.datasets, report.params);
+  const md = markdown(report);
+  writeFileSync(`${base}.json`, JSON.stringify(report, null, 2));
+  writeFileSync(`${base}.md`, md);
+  writeFileSync(`${base}.svg`, svg(report));
+  process.stdout.write(`${md}\n`);
+  process.exit(0);
+}
 
 // A private copy of dist/ for this run: other people's rebuilds during a 30-minute run must not change
 // the code under test half-way. Under node_modules/ so that the copy resolves the same packages.
@@ -189,7 +203,7 @@ try {
 }
 
 report.totalMs = performance.now() - startAll;
-report.targets = checkTargets(report.datasets);
+report.targets = checkTargets(report.datasets, report.params);
 const md = markdown(report);
 writeFileSync(join(resultsDir, `${base}.json`), JSON.stringify(report, null, 2));
 writeFileSync(join(resultsDir, `${base}.md`), md);

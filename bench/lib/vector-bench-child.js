@@ -243,7 +243,7 @@ async function ours(backend) {
       result.filtered.push({ selectivity: sel, ef: opts.filterEf, ...m });
       log(`filtered ${sel * 100} %: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(1)} QPS (${m.queries} queries)`);
     }
-    if (opts.diagnose) result.components = await components(db, vectors, find, queries);
+    if (opts.diagnose) result.components = { ef: opts.filterEf, ...(await components(db, vectors, find, queries)) };
     if (opts.queryProfile) {
       // Where a query's time goes at the configurations the targets look at (for diagnosis).
       result.queryProfiles = {};

@@ -1,212 +1,404 @@
 /**
- * VectorDBCollection: document operations on one collection, built as Data API commands and run
- * through the database's transport. Many-document operations loop over the protocol's pages and
- * chunks (insertMany chunks by the server's limit; find iterates pages; updateMany and deleteMany
- * repeat while the server reports more).
+ * VectorDBCollection: document operations on one collection, built as Data API commands and run through
+ * the database's transport. Reads return the found JSON documents, or `DocumentResult<R>`s when given a
+ * class or a mapper; writes take JSON documents, JSON strings or `Document<R>`s. Many-document operations
+ * loop over the protocol's pages and chunks (inserts chunk by the insertMany limit, find iterates pages,
+ * updateMany and deleteMany repeat while the server reports more).
  */
-import type { JsonObject, JsonValue } from '../query/json.js';
-import { DataApiException } from './errors.js';
-import type { DocumentId, Filter, InsertResult, JsonDocument, Page, SelectQuery, UpdateResult } from './types.js';
+import type { CommandResponse } from '../commands/index.js';
+import type { JsonObject } from '../query/json.js';
+import {
+  changeArgs,
+  deleteMany,
+  findOneAndChange,
+  findOneJson,
+  findPageJson,
+  mapOne,
+  splitMapping,
+  updateJson,
+  updateMany,
+  updateOne,
+  vectorQuery,
+} from './collection-commands.js';
+import { documentJson, type Document, type DocumentInput, type JsonDocument } from './documents.js';
+import { deleteQueryOf, type DeleteQueryLike } from './delete-query.js';
+import { clientException } from './errors.js';
+import { filterJson, type FilterLike } from './filter.js';
+import { FindIterable } from './find-iterable.js';
+import { insertOne, upsertOne, writeMany, type CollectionChannel } from './inserts.js';
+import {
+  toDocumentResult,
+  type DocumentMutationResult,
+  type DocumentResult,
+  type FindAndUpdateResult,
+  type FoundDocument,
+  type JsonDocumentMutationResult,
+  type Page,
+  type ResultMapping,
+} from './results.js';
+import { isVectorSort, queryParts, selectQueryOf, type SelectQuery, type SelectQueryLike } from './select-query.js';
+import type { DocumentId, Projection, Sort, UpdateResult, Vector } from './types.js';
+import type { FindOneAndUpdateOptions, FindVectorOptions, InsertManyOptions, ManyDocuments, UpsertManyOptions } from './collection-options.js';
+import { updateQueryOf, type UpdateObject, type UpdateQueryLike } from './update-query.js';
 import type { VectorDB } from './vector-db.js';
+import { toJson } from './wire.js';
 
-export class FindIterable<T> implements AsyncIterable<T> {
-  readonly #pages: () => AsyncGenerator<T[]>;
-
-  constructor(pages: () => AsyncGenerator<T[]>) {
-    this.#pages = pages;
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for await (const page of this.#pages()) yield* page;
-  }
-
-  /** Every result of every page. */
-  async toArray(): Promise<T[]> {
-    const all: T[] = [];
-    for await (const item of this) all.push(item);
-    return all;
-  }
-}
-
-export class VectorDBCollection<T extends JsonDocument = JsonDocument> {
+/**
+ * One collection. Get it from `db.createCollection(...)` or `db.collection(name)`; type its documents
+ * with a type parameter (`db.collection<Product>('products')`).
+ * @typeParam T the documents' type (default: schemaless {@link JsonDocument})
+ */
+export class VectorDBCollection<T extends object = JsonDocument> {
   readonly keyspace: string;
   readonly name: string;
   readonly #db: VectorDB;
+  readonly #channel: CollectionChannel;
 
+  /** Prefer `db.collection(name)`, which checks that the collection exists. */
   constructor(db: VectorDB, keyspace: string, name: string) {
     this.#db = db;
     this.keyspace = keyspace;
     this.name = name;
+    const target = { keyspace, collection: name };
+    this.#channel = {
+      run: (command) => db.run(command, target),
+      send: (command) => db.command(command, target),
+      insertManyLimit: () => db.insertManyLimit(),
+    };
   }
 
-  #run(command: JsonObject): ReturnType<VectorDB['run']> {
-    return this.#db.run(command, { keyspace: this.keyspace, collection: this.name });
+  #run(command: JsonObject): Promise<CommandResponse> {
+    return this.#channel.run(command);
+  }
+
+  // ---- insert and upsert ----------------------------------------------------------------------
+
+  /**
+   * Inserts one document (a JSON object, a JSON string or a `Document<R>`); throws
+   * DocumentAlreadyExistsException when its `_id` exists. The result has the id (generated when absent).
+   * @example
+   * const { id } = await products.insertOne({ name: 'lamp', $vector: [0.1, 0.2, 0.3] });
+   * const typed = await products.insertOne(Document.of<Product>({ name: 'lamp', price: 25 }, { id: 'lamp' }));
+   */
+  insertOne<R>(document: Document<R>): Promise<DocumentMutationResult<R>>;
+  insertOne(document: DocumentInput<T> | string): Promise<JsonDocumentMutationResult<T>>;
+  async insertOne(document: unknown): Promise<unknown> {
+    return insertOne(this.#channel, document);
   }
 
   /**
-   * Inserts one document; fails with DocumentAlreadyExistsException if its `_id` exists.
-   * @example const { id } = await products.insertOne({ name: 'lamp', $vector: [0.1, 0.2, 0.3] });
+   * Inserts or replaces one document by `_id`: CREATED, UPDATED, or UNCHANGED when identical.
+   * @example const { status } = await products.upsertOne({ _id: 'lamp', name: 'Desk lamp', price: 20 });
    */
-  async insertOne(document: T): Promise<InsertResult> {
-    const response = await this.#run({ insertOne: { document } });
-    return { id: (response.status?.insertedIds as DocumentId[])[0]! };
+  upsertOne<R>(document: Document<R>): Promise<DocumentMutationResult<R>>;
+  upsertOne(document: DocumentInput<T> | string): Promise<JsonDocumentMutationResult<T>>;
+  async upsertOne(document: unknown): Promise<unknown> {
+    return upsertOne(this.#channel, document);
   }
 
   /**
-   * Inserts any number of documents, in chunks of the server's per-request limit, in order.
-   * Throws on the first chunk with a failure; `error.response` has what that chunk inserted.
+   * Inserts any number of documents in chunks of the database's limit; results in input order, all
+   * CREATED. On a failure (an existing `_id`: DocumentAlreadyExistsException) it throws after the chunks
+   * that ran, with every document's status (CREATED, ALREADY_EXISTS, NOT_PROCESSED) in `error.results`.
+   * @example
+   * const results = await products.insertMany([{ _id: 'a' }, { _id: 'b' }]);
+   * await products.insertMany('[{"_id": "c"}, {"_id": "d"}]');
    */
-  async insertMany(documents: readonly T[], options: { chunkSize?: number; ordered?: boolean } = {}): Promise<InsertResult[]> {
-    const chunkSize = options.chunkSize ?? (await this.#db.insertManyLimit());
-    const results: InsertResult[] = [];
-    for (let i = 0; i < documents.length; i += chunkSize) {
-      const chunk = documents.slice(i, i + chunkSize);
-      const response = await this.#run({ insertMany: { documents: chunk as JsonValue[], options: { ordered: options.ordered ?? true } } });
-      for (const id of (response.status?.insertedIds ?? []) as DocumentId[]) results.push({ id });
-    }
-    return results;
-  }
-
-  /** The document with this id, or undefined. */
-  async findById(id: DocumentId, projection?: JsonObject): Promise<T | undefined> {
-    return this.findOne({ filter: { _id: id as JsonValue }, ...(projection ? { projection } : {}) });
-  }
-
-  /** The first document the query selects, or undefined. */
-  async findOne(query: SelectQuery = {}): Promise<T | undefined> {
-    const options: JsonObject = {};
-    if (query.includeSimilarity) options.includeSimilarity = true;
-    const response = await this.#run({ findOne: { ...queryParts(query), options } });
-    const data = response.data as { document: T | null } | undefined;
-    return data?.document ?? undefined;
+  insertMany<R>(documents: Iterable<Document<R>>, options?: InsertManyOptions): Promise<DocumentMutationResult<R>[]>;
+  insertMany(documents: ManyDocuments<DocumentInput<T>>, options?: InsertManyOptions): Promise<JsonDocumentMutationResult<T>[]>;
+  async insertMany(documents: unknown, options: InsertManyOptions = {}): Promise<unknown> {
+    const ordered = options.ordered ?? (options.concurrency ?? 1) === 1;
+    return writeMany(this.#channel, documents, { ...options, ordered, upsert: false, checkChunkSize: false });
   }
 
   /**
-   * The documents nearest to a vector, best first (at most `limit`, default 20, at most 1000).
-   * @example const similar = await products.findVector([0.1, 0.2, 0.3], { filter: { category: 'lamp' }, limit: 5, includeSimilarity: true });
+   * insertMany in chunks of `chunkSize` (1 to the insertMany limit), `concurrency` chunks at a time
+   * (unordered: every chunk runs; failures throw at the end with `error.results`).
+   * @example await products.insertManyChunked(bigList, 20, 4);
    */
-  async findVector(vector: readonly number[] | Float32Array, options: { filter?: Filter; limit?: number; includeSimilarity?: boolean; projection?: JsonObject } = {}): Promise<T[]> {
-    const page = await this.findPage({
-      sort: { $vector: Array.from(vector) },
-      ...(options.filter ? { filter: options.filter } : {}),
-      ...(options.projection ? { projection: options.projection } : {}),
-      ...(options.limit !== undefined ? { limit: options.limit } : {}),
-      ...(options.includeSimilarity ? { includeSimilarity: true } : {}),
-    });
-    return page.results;
-  }
-
-  /** The document nearest to a vector, or undefined when no document has a vector. */
-  async findOneByVector(vector: readonly number[] | Float32Array, options: { filter?: Filter; includeSimilarity?: boolean } = {}): Promise<T | undefined> {
-    return this.findOne({ sort: { $vector: Array.from(vector) }, ...(options.filter ? { filter: options.filter } : {}), ...(options.includeSimilarity ? { includeSimilarity: true } : {}) });
-  }
-
-  /** One page of results; pass `pageState` back to get the next one. */
-  async findPage(query: SelectQuery = {}): Promise<Page<T>> {
-    const options: JsonObject = {};
-    if (query.limit !== undefined) options.limit = query.limit;
-    if (query.skip !== undefined) options.skip = query.skip;
-    if (query.pageState) options.pageState = query.pageState;
-    if (query.includeSimilarity) options.includeSimilarity = true;
-    const response = await this.#run({ find: { ...queryParts(query), options } });
-    const data = response.data as { documents: T[]; nextPageState: string | null };
-    return { results: data.documents, pageState: data.nextPageState ?? null };
+  insertManyChunked<R>(documents: Iterable<Document<R>>, chunkSize: number, concurrency?: number): Promise<DocumentMutationResult<R>[]>;
+  insertManyChunked(documents: ManyDocuments<DocumentInput<T>>, chunkSize: number, concurrency?: number): Promise<JsonDocumentMutationResult<T>[]>;
+  async insertManyChunked(documents: unknown, chunkSize: number, concurrency = 1): Promise<unknown> {
+    return writeMany(this.#channel, documents, { chunkSize, concurrency, ordered: false, upsert: false, checkChunkSize: true });
   }
 
   /**
-   * Every result of the query, fetching page after page as you iterate.
-   * @example for await (const doc of products.find({ filter: { color: 'red' } })) console.log(doc);
+   * Inserts or replaces any number of documents by `_id` (CREATED, UPDATED or UNCHANGED each, input order).
+   * @example const statuses = (await products.upsertMany(list)).map((r) => r.status);
    */
-  find(query: SelectQuery = {}): FindIterable<T> {
-    const self = this;
-    return new FindIterable<T>(async function* pages() {
-      let pageState: string | undefined = query.pageState;
+  upsertMany<R>(documents: Iterable<Document<R>>, options?: UpsertManyOptions): Promise<DocumentMutationResult<R>[]>;
+  upsertMany(documents: ManyDocuments<DocumentInput<T>>, options?: UpsertManyOptions): Promise<JsonDocumentMutationResult<T>[]>;
+  async upsertMany(documents: unknown, options: UpsertManyOptions = {}): Promise<unknown> {
+    return writeMany(this.#channel, documents, { ...options, ordered: false, upsert: true, checkChunkSize: false });
+  }
+
+  /**
+   * upsertMany in chunks of `chunkSize` (1 to the insertMany limit), `concurrency` chunks at a time.
+   * @example await products.upsertManyChunked(bigList, 10, 4);
+   */
+  upsertManyChunked<R>(documents: Iterable<Document<R>>, chunkSize: number, concurrency?: number): Promise<DocumentMutationResult<R>[]>;
+  upsertManyChunked(documents: ManyDocuments<DocumentInput<T>>, chunkSize: number, concurrency?: number): Promise<JsonDocumentMutationResult<T>[]>;
+  async upsertManyChunked(documents: unknown, chunkSize: number, concurrency = 1): Promise<unknown> {
+    return writeMany(this.#channel, documents, { chunkSize, concurrency, ordered: false, upsert: true, checkChunkSize: true });
+  }
+
+  // ---- reads ----------------------------------------------------------------------------------
+
+  /**
+   * The document with this id, or undefined; with a class or mapper, a typed result.
+   * @example
+   * const json = await products.findById('lamp');                 // JsonDocumentResult | undefined
+   * const typed = await products.findById('lamp', Product);        // DocumentResult<Product> | undefined
+   * const priced = await products.findById('lamp', { price: 1 });  // projection
+   */
+  findById<R>(id: DocumentId, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
+  findById<R>(id: DocumentId, projection: Projection, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
+  findById(id: DocumentId, projection?: Projection): Promise<FoundDocument<T> | undefined>;
+  async findById(id: DocumentId, ...rest: unknown[]): Promise<unknown> {
+    const [args, as] = splitMapping(rest);
+    const projection = args[0] as Projection | undefined;
+    const found = await findOneJson(this.#channel, { filter: { _id: toJson(id, '_id') }, ...(projection ? { projection } : {}) });
+    return mapOne(found, as);
+  }
+
+  /**
+   * True when a document has this id.
+   * @example if (await products.isDocumentExists('lamp')) console.log('lamp is there');
+   */
+  async isDocumentExists(id: DocumentId): Promise<boolean> {
+    return (await findOneJson(this.#channel, { filter: { _id: toJson(id, '_id') }, projection: { _id: 1 } })) !== undefined;
+  }
+
+  /**
+   * The first document the query selects, or undefined.
+   * @example
+   * const cheapest = await products.findOne({ filter: { category: 'lighting' }, sort: { price: 1 } });
+   * const typed = await products.findOne(SelectQuery.findWithFilter({ color: 'red' }), Product);
+   */
+  findOne<R>(query: SelectQueryLike, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
+  findOne(query?: SelectQueryLike): Promise<FoundDocument<T> | undefined>;
+  async findOne(query?: SelectQueryLike, as?: ResultMapping<unknown>): Promise<unknown> {
+    return mapOne(await findOneJson(this.#channel, selectQueryOf(query)), as);
+  }
+
+  /**
+   * The document nearest to a vector, or undefined when no document has a vector.
+   * @example const nearest = await products.findOneByVector([0.9, 0.1, 0.1], { includeSimilarity: true });
+   */
+  findOneByVector<R>(vector: Vector, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
+  findOneByVector<R>(vector: Vector, options: Omit<FindVectorOptions, 'limit'>, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
+  findOneByVector(vector: Vector, options?: Omit<FindVectorOptions, 'limit'>): Promise<FoundDocument<T> | undefined>;
+  async findOneByVector(vector: Vector, ...rest: unknown[]): Promise<unknown> {
+    const [args, as] = splitMapping(rest);
+    const options = (args[0] ?? {}) as Omit<FindVectorOptions, 'limit'>;
+    return mapOne(await findOneJson(this.#channel, vectorQuery(vector, options)), as);
+  }
+
+  /**
+   * Every result of the query, fetched page after page as you iterate (nothing runs before).
+   * @example
+   * for await (const doc of products.find({ filter: { color: 'red' } })) console.log(doc.name);
+   * const typed = await products.find(SelectQuery.builder().where('price').isLessThan(30), Product).toArray();
+   */
+  find<R>(query: SelectQueryLike | undefined, as: ResultMapping<R>): FindIterable<DocumentResult<R>>;
+  find(query?: SelectQueryLike): FindIterable<FoundDocument<T>>;
+  find(query?: SelectQueryLike, as?: ResultMapping<unknown>): FindIterable<unknown> {
+    const select = selectQueryOf(query);
+    const channel = this.#channel;
+    const iterable = new FindIterable(async function* pages(): AsyncGenerator<JsonObject[]> {
+      let pageState = select.pageState;
       do {
-        const page = await self.findPage({ ...query, ...(pageState ? { pageState } : {}) });
+        const page = await findPageJson(channel, { ...select, ...(pageState ? { pageState } : {}) });
         yield page.results;
         pageState = page.pageState ?? undefined;
       } while (pageState);
     });
+    return as === undefined ? iterable : iterable.map((json) => toDocumentResult(json, as));
   }
 
-  /** Every document of the collection. */
-  findAll(): FindIterable<T> {
-    return this.find({});
+  /**
+   * Every document of the collection, page after page.
+   * @example const everything = await products.findAll().toArray();
+   */
+  findAll<R>(as: ResultMapping<R>): FindIterable<DocumentResult<R>>;
+  findAll(): FindIterable<FoundDocument<T>>;
+  findAll(as?: ResultMapping<unknown>): FindIterable<unknown> {
+    return as === undefined ? this.find({}) : this.find({}, as);
   }
 
-  async updateOne(filter: Filter, update: JsonObject, options: { upsert?: boolean; sort?: SelectQuery['sort'] } = {}): Promise<UpdateResult> {
-    const command: JsonObject = { filter, update, options: { upsert: options.upsert ?? false } };
-    if (options.sort) command.sort = options.sort as JsonObject;
-    const response = await this.#run({ updateOne: command });
-    return updateResultOf(response.status ?? {});
+  /**
+   * One page of results; pass its `pageState` back in the query for the next (null after the last).
+   * @example
+   * const first = await products.findPage({ filter: { color: 'red' } });
+   * const second = first.pageState ? await products.findPage({ filter: { color: 'red' }, pageState: first.pageState }) : undefined;
+   */
+  findPage<R>(query: SelectQueryLike | undefined, as: ResultMapping<R>): Promise<Page<DocumentResult<R>>>;
+  findPage(query?: SelectQueryLike): Promise<Page<FoundDocument<T>>>;
+  async findPage(query?: SelectQueryLike, as?: ResultMapping<unknown>): Promise<Page<unknown>> {
+    const page = await findPageJson(this.#channel, selectQueryOf(query));
+    return as === undefined ? page : { results: page.results.map((json) => toDocumentResult(json, as)), pageState: page.pageState };
   }
 
-  /** Updates every matching document (the server works a page per request; this loops). */
-  async updateMany(filter: Filter, update: JsonObject, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
-    const total: UpdateResult = { matchedCount: 0, modifiedCount: 0 };
-    let pageState: string | undefined;
-    do {
-      const commandOptions: JsonObject = { upsert: options.upsert ?? false };
-      if (pageState) commandOptions.pageState = pageState;
-      const response = await this.#run({ updateMany: { filter, update, options: commandOptions } });
-      const status = response.status ?? {};
-      const page = updateResultOf(status);
-      total.matchedCount += page.matchedCount;
-      total.modifiedCount += page.modifiedCount;
-      if (page.upsertedId !== undefined) total.upsertedId = page.upsertedId;
-      pageState = typeof status.nextPageState === 'string' ? status.nextPageState : undefined;
-    } while (pageState);
-    return total;
+  /**
+   * The documents nearest to a vector, best first (at most `limit`, default 20, at most 1000); or the
+   * results of a query with a `$vector` sort.
+   * @example
+   * const similar = await products.findVector([0.1, 0.2, 0.3], { filter: { category: 'lamp' }, limit: 5, includeSimilarity: true });
+   * const typed = await products.findVector([0.1, 0.2, 0.3], { limit: 3 }, Product);
+   */
+  findVector<R>(vector: Vector, as: ResultMapping<R>): Promise<DocumentResult<R>[]>;
+  findVector<R>(vector: Vector, options: FindVectorOptions, as: ResultMapping<R>): Promise<DocumentResult<R>[]>;
+  findVector(vector: Vector, options?: FindVectorOptions): Promise<FoundDocument<T>[]>;
+  findVector<R>(query: SelectQueryLike, as: ResultMapping<R>): Promise<DocumentResult<R>[]>;
+  findVector(query: SelectQueryLike): Promise<FoundDocument<T>[]>;
+  async findVector(source: Vector | SelectQueryLike, ...rest: unknown[]): Promise<unknown[]> {
+    const [args, as] = splitMapping(rest);
+    let query: SelectQuery;
+    if (Array.isArray(source) || source instanceof Float32Array) {
+      const options = (args[0] ?? {}) as FindVectorOptions;
+      query = { ...vectorQuery(source as Vector, options), ...(options.limit !== undefined ? { limit: options.limit } : {}) };
+    } else {
+      query = selectQueryOf(source as SelectQueryLike);
+      if (!isVectorSort(query.sort)) throw new TypeError('findVector(query): the query needs a $vector sort (SelectQuery.builder().orderByVector(...))');
+    }
+    const page = await findPageJson(this.#channel, query);
+    return as === undefined ? page.results : page.results.map((json) => toDocumentResult(json, as));
   }
 
-  /** Deletes the first matching document; returns how many were deleted (0 or 1). */
-  async deleteOne(filter: Filter, options: { sort?: SelectQuery['sort'] } = {}): Promise<number> {
-    const command: JsonObject = { filter };
-    if (options.sort) command.sort = options.sort as JsonObject;
-    const response = await this.#run({ deleteOne: command });
+  // ---- updates --------------------------------------------------------------------------------
+
+  /**
+   * Updates the first matching document (with `upsert`, inserts when none matches).
+   * @example
+   * await products.updateOne({ _id: 'lamp' }, { $inc: { price: 1 } });
+   * await products.updateOne(UpdateQuery.builder().where('_id').isEqualsTo('lamp').set('price', 20).upsert());
+   */
+  updateOne(query: UpdateQueryLike): Promise<UpdateResult>;
+  updateOne(filter: FilterLike, update: UpdateObject, options?: { upsert?: boolean; sort?: Sort }): Promise<UpdateResult>;
+  async updateOne(first: FilterLike | UpdateQueryLike, update?: UpdateObject, options: { upsert?: boolean; sort?: Sort } = {}): Promise<UpdateResult> {
+    const query = update === undefined ? updateQueryOf(first as UpdateQueryLike) : { filter: first as FilterLike, update, ...options };
+    return updateOne(this.#channel, query);
+  }
+
+  /**
+   * Updates every matching document (the server works a page per request; this loops).
+   * @example await products.updateMany({ category: 'lighting' }, { $set: { onSale: true } });
+   */
+  updateMany(query: UpdateQueryLike): Promise<UpdateResult>;
+  updateMany(filter: FilterLike, update: UpdateObject, options?: { upsert?: boolean }): Promise<UpdateResult>;
+  async updateMany(first: FilterLike | UpdateQueryLike, update?: UpdateObject, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+    const query = update === undefined ? updateQueryOf(first as UpdateQueryLike) : { filter: first as FilterLike, update, ...options };
+    return updateMany(this.#channel, query);
+  }
+
+  /**
+   * Updates the first matching document and returns it (as before the update, or after with
+   * returnDocument 'after') with the update counts.
+   * @example
+   * const { document } = await products.findOneAndUpdate({ _id: 'lamp' }, { $inc: { stock: -1 } }, { returnDocument: 'after' });
+   */
+  findOneAndUpdate<R>(query: UpdateQueryLike, as: ResultMapping<R>): Promise<FindAndUpdateResult<DocumentResult<R>>>;
+  findOneAndUpdate(query: UpdateQueryLike): Promise<FindAndUpdateResult<FoundDocument<T>>>;
+  findOneAndUpdate(filter: FilterLike, update: UpdateObject, options?: FindOneAndUpdateOptions): Promise<FindAndUpdateResult<FoundDocument<T>>>;
+  async findOneAndUpdate(first: FilterLike | UpdateQueryLike, second?: UpdateObject | ResultMapping<unknown>, options: FindOneAndUpdateOptions = {}): Promise<FindAndUpdateResult<unknown>> {
+    const [query, as] = changeArgs(first, second, options, 'update');
+    return findOneAndChange(this.#channel, 'findOneAndUpdate', { update: updateJson(query, 'findOneAndUpdate') }, query, as);
+  }
+
+  /**
+   * Replaces the first matching document (with `upsert`, inserts when none matches) and returns it.
+   * @example await products.findOneAndReplace({ _id: 'lamp' }, { name: 'Desk lamp', price: 20 }, { upsert: true });
+   */
+  findOneAndReplace<R>(query: UpdateQueryLike, as: ResultMapping<R>): Promise<FindAndUpdateResult<DocumentResult<R>>>;
+  findOneAndReplace(query: UpdateQueryLike): Promise<FindAndUpdateResult<FoundDocument<T>>>;
+  findOneAndReplace(filter: FilterLike, replacement: DocumentInput<T> | Document<unknown>, options?: FindOneAndUpdateOptions): Promise<FindAndUpdateResult<FoundDocument<T>>>;
+  async findOneAndReplace(first: FilterLike | UpdateQueryLike, second?: object, options: FindOneAndUpdateOptions = {}): Promise<FindAndUpdateResult<unknown>> {
+    const [query, as] = changeArgs(first, second, options, 'replacement');
+    if (query.replacement === undefined) throw new TypeError('findOneAndReplace: the query needs a replacement (UpdateQuery.builder().replaceBy(...))');
+    return findOneAndChange(this.#channel, 'findOneAndReplace', { replacement: documentJson(query.replacement, 'replacement') }, query, as);
+  }
+
+  // ---- deletes --------------------------------------------------------------------------------
+
+  /**
+   * Deletes the first matching document and returns it (undefined when none matched).
+   * @example const removed = await products.findOneAndDelete({ stock: 0 }, { sort: { price: 1 } });
+   */
+  findOneAndDelete<R>(query: FilterLike | DeleteQueryLike, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
+  findOneAndDelete(query: FilterLike | DeleteQueryLike, options?: { sort?: Sort; projection?: Projection }): Promise<FoundDocument<T> | undefined>;
+  async findOneAndDelete(first: FilterLike | DeleteQueryLike, second?: { sort?: Sort; projection?: Projection } | ResultMapping<unknown>): Promise<unknown> {
+    const as = typeof second === 'function' ? second : undefined;
+    const options = typeof second === 'function' ? {} : (second ?? {});
+    const { filter, sort } = deleteQueryOf(first);
+    const response = await this.#run({ findOneAndDelete: queryParts({ filter: filter ?? {}, sort: options.sort ?? sort, projection: options.projection }) });
+    return mapOne((response.data as { document: JsonObject | null } | undefined)?.document ?? undefined, as);
+  }
+
+  /**
+   * Deletes the first matching document (sorted, when a sort is given); returns 0 or 1.
+   * @example
+   * await products.deleteOne({ _id: 'lamp' });
+   * await products.deleteOne(DeleteQuery.deleteByVector([0.9, 0.1, 0.1]));
+   */
+  deleteOne(query: FilterLike | DeleteQueryLike, options?: { sort?: Sort }): Promise<number>;
+  async deleteOne(query: FilterLike | DeleteQueryLike, options: { sort?: Sort } = {}): Promise<number> {
+    const { filter, sort } = deleteQueryOf(query);
+    const response = await this.#run({ deleteOne: queryParts({ filter: filter ?? {}, sort: options.sort ?? sort }) });
     return response.status?.deletedCount as number;
   }
 
-  /** Deletes every matching document (looping while the server reports more); -1 when the filter is empty. */
-  async deleteMany(filter: Filter = {}): Promise<number> {
-    let deleted = 0;
-    for (;;) {
-      const response = await this.#run({ deleteMany: { filter } });
-      const count = response.status?.deletedCount as number;
-      if (count === -1) return -1;
-      deleted += count;
-      if (response.status?.moreData !== true) return deleted;
-    }
+  /**
+   * Deletes the document with this id; returns 0 or 1.
+   * @example await products.deleteById('lamp');
+   */
+  async deleteById(id: DocumentId): Promise<number> {
+    return this.deleteOne({ _id: toJson(id, '_id') });
   }
 
-  /** Counts matching documents up to `upperBound` (the server counts at most 1000). */
-  async countDocuments(filter: Filter = {}, upperBound = 1000): Promise<number> {
-    const response = await this.#run({ countDocuments: { filter } });
+  /**
+   * Deletes every matching document (looping while the server reports more); -1 when the filter is
+   * empty (the collection is emptied at once and not counted).
+   * @example await products.deleteMany({ stock: 0 });
+   */
+  async deleteMany(query: FilterLike | DeleteQueryLike = {}): Promise<number> {
+    return deleteMany(this.#channel, filterJson(deleteQueryOf(query).filter));
+  }
+
+  /**
+   * Deletes every document of the collection (the collection stays).
+   * @example await products.clear();
+   */
+  async clear(): Promise<void> {
+    await this.#run({ deleteMany: {} });
+  }
+
+  // ---- counts ---------------------------------------------------------------------------------
+
+  /**
+   * Counts matching documents; throws TooManyDocumentsToCountException above `upperBound` (the server
+   * counts at most 1000).
+   * @example const reds = await products.countDocuments({ color: 'red' });
+   */
+  async countDocuments(filter: FilterLike = {}, upperBound = 1000): Promise<number> {
+    const response = await this.#run({ countDocuments: { filter: filterJson(filter) } });
     const count = response.status?.count as number;
     if (response.status?.moreData === true || count > upperBound) {
-      throw new DataApiException({
-        errors: [{ id: '', family: 'REQUEST', scope: '', errorCode: 'TOO_MANY_DOCUMENTS_TO_COUNT', title: 'Too many documents to count', message: `More than ${Math.min(count, upperBound)} documents match; narrow the filter.` }],
-      });
+      throw clientException('TOO_MANY_DOCUMENTS_TO_COUNT', '', 'Too many documents to count', `More than ${Math.min(count, upperBound)} documents match; narrow the filter.`);
     }
     return count;
   }
 
+  /**
+   * The number of documents in the collection, without a filter.
+   * @example const total = await products.estimatedDocumentCount();
+   */
   async estimatedDocumentCount(): Promise<number> {
     const response = await this.#run({ estimatedDocumentCount: {} });
     return response.status?.count as number;
   }
-}
 
-function queryParts(query: SelectQuery): JsonObject {
-  const parts: JsonObject = {};
-  if (query.filter) parts.filter = query.filter;
-  if (query.projection) parts.projection = query.projection as JsonObject;
-  if (query.sort) parts.sort = query.sort as JsonObject;
-  return parts;
-}
-
-function updateResultOf(status: JsonObject): UpdateResult {
-  const result: UpdateResult = { matchedCount: status.matchedCount as number, modifiedCount: status.modifiedCount as number };
-  if (status.upsertedId !== undefined) result.upsertedId = status.upsertedId as DocumentId;
-  return result;
+  /** The database this collection belongs to. @example await products.db.deleteCollection(products.name); */
+  get db(): VectorDB {
+    return this.#db;
+  }
 }

@@ -1,54 +1,46 @@
 /**
- * Public value types of the client: documents, ids, collection definitions, query and result shapes.
+ * Plain value types of the client: ids, vectors, the values the client converts to JSON (Dates become
+ * `{"$date": ms}`), projections, sorts and the small result shapes of counts and updates.
+ * No behaviour here; documents, results and queries have their own modules.
  */
-import type { JsonObject, JsonValue } from '../query/json.js';
+import type { JsonPrimitive, JsonValue } from '../query/json.js';
 
-export type { JsonObject, JsonValue } from '../query/json.js';
+export type { JsonObject, JsonPrimitive, JsonValue } from '../query/json.js';
 
 /** A document id: string, number, boolean, null or an EJSON `$uuid` / `$objectId` / `$date` wrapper. */
 export type DocumentId = string | number | boolean | null | { $uuid: string } | { $objectId: string } | { $date: number };
 
-/** A schemaless JSON document; `_id` and `$vector` are optional on input. */
-export interface JsonDocument extends JsonObject {}
+/** A vector: an array of numbers or a Float32Array (sent as an array). */
+export type Vector = readonly number[] | Float32Array;
 
-export type SimilarityMetric = 'cosine' | 'euclidean' | 'dot_product';
+/**
+ * A value the client accepts in documents, filters and updates: any JSON value, plus `Date` (sent as the
+ * EJSON instant `{"$date": epochMillis}`) and `Float32Array` (sent as an array of numbers).
+ */
+export type DataValue = JsonPrimitive | Date | Float32Array | readonly DataValue[] | DataObject;
 
-export interface CollectionDefinition {
-  name: string;
-  options?: {
-    vector?: { dimension: number; metric?: SimilarityMetric; index?: { m?: number; efConstruction?: number; efSearch?: number } };
-    indexing?: { allow: string[] } | { deny: string[] };
-    defaultId?: { type: 'uuid' | 'uuidv6' | 'uuidv7' | 'objectId' };
-  };
+/** An object of {@link DataValue}s; `undefined` members are dropped, as `JSON.stringify` does. */
+export interface DataObject {
+  readonly [key: string]: DataValue | undefined;
 }
 
-export type Filter = JsonObject;
+/** Which fields a query returns: `{ name: 1 }` (only), `{ body: 0 }` (all but), `{ '*': 1 }` (all, with `$vector`). */
 export type Projection = Record<string, JsonValue>;
-export type Sort = Record<string, 1 | -1 | number[] | { $binary: string }>;
 
-/** A find query as plain JSON parts. */
-export interface SelectQuery {
-  filter?: Filter;
-  projection?: Projection;
-  sort?: Sort;
-  limit?: number;
-  skip?: number;
-  pageState?: string;
-  includeSimilarity?: boolean;
-}
+/** A sort: `{ price: -1, name: 1 }`, or a vector sort `{ $vector: [...] }` (nearest first). */
+export type Sort = Readonly<Record<string, 1 | -1 | Vector | { $binary: string }>>;
 
-export interface Page<T> {
-  results: T[];
-  /** null after the last page. */
-  pageState: string | null;
-}
-
+/** What `insertOne` reported before mutation results existed; every mutation result still has `id`. */
 export interface InsertResult {
-  id: DocumentId;
+  readonly id: DocumentId;
 }
 
+/** Counts of an update: documents matched, documents changed, and the id of a document an upsert created. */
 export interface UpdateResult {
   matchedCount: number;
   modifiedCount: number;
   upsertedId?: DocumentId;
 }
+
+/** `'before'` (default) or `'after'`: which version of the document a findOneAnd... call returns. */
+export type ReturnDocument = 'before' | 'after';

@@ -10,9 +10,13 @@ import type { VectorProgress } from '../engine/collection-vectors.js';
 import { EmbeddedTransport } from '../transport/embedded.js';
 import { HttpTransport } from '../transport/http.js';
 import type { Transport } from '../transport/transport.js';
+import type { JsonObject } from '../query/json.js';
 import { VectorDBCollection } from './collection.js';
-import { CollectionNotFoundException, exceptionFor } from './errors.js';
-import type { CollectionDefinition, JsonDocument, JsonObject, SimilarityMetric } from './types.js';
+import { CollectionDefinitionBuilder, type CollectionDefinition, type SimilarityMetric } from './collection-definition.js';
+import type { JsonDocument } from './documents.js';
+import { clientException, exceptionFor } from './errors.js';
+import { VectorDBRepository } from './repository.js';
+import type { ResultMapping } from './results.js';
 
 export interface VectorDBOptions {
   /** Limits of an embedded database (defaults: the seed's values). */
@@ -54,22 +58,26 @@ export class VectorDB {
     this.#keyspace = keyspace;
   }
 
-  /** The directory or URL this database is at. */
+  /** The directory or URL this database is at. @example console.log(db.endpoint) */
   get endpoint(): string {
     return this.#transport.endpoint;
   }
 
-  /** Opens storage now (it opens on first use otherwise); fails at once if another process holds the directory. */
+  /**
+   * Opens storage now (it opens on first use otherwise); fails at once if another process holds the directory.
+   * @example const db = await new VectorDB('token', './data').connect();
+   */
   async connect(): Promise<this> {
     await this.#transport.connect();
     return this;
   }
 
-  /** Finishes pending writes and releases the database. */
+  /** Finishes pending writes and releases the database. @example await db.close(); */
   async close(): Promise<void> {
     await this.#transport.close();
   }
 
+  /** Closes the database at the end of an `await using` block. @example await using db = new VectorDB('token', './data'); */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
@@ -98,11 +106,15 @@ export class VectorDB {
 
   // ---- keyspaces ----------------------------------------------------------------------------
 
+  /** The keyspace collections are created and found in. @example db.getCurrentKeyspace() // 'default_keyspace' */
   getCurrentKeyspace(): string {
     return this.#keyspace;
   }
 
-  /** Switches the keyspace later calls work in (it must exist). */
+  /**
+   * Switches the keyspace later calls work in; KeyspaceNotFoundException when it does not exist.
+   * @example await db.changeKeyspace('archive');
+   */
   async changeKeyspace(keyspace: string): Promise<void> {
     checkKeyspaceName(keyspace);
     if (!(await this.isKeyspaceExists(keyspace))) {
@@ -111,11 +123,13 @@ export class VectorDB {
     this.#keyspace = keyspace;
   }
 
+  /** Every keyspace of the database. @example const keyspaces = await db.findAllKeyspaceNames(); */
   async findAllKeyspaceNames(): Promise<string[]> {
     const response = await this.run({ findKeyspaces: {} }, {});
     return (response.status?.keyspaces as string[] | undefined) ?? [];
   }
 
+  /** True when the keyspace exists. @example if (await db.isKeyspaceExists('archive')) ... */
   async isKeyspaceExists(keyspace: string): Promise<boolean> {
     return (await this.findAllKeyspaceNames()).includes(keyspace);
   }
@@ -123,59 +137,97 @@ export class VectorDB {
   // ---- collections --------------------------------------------------------------------------
 
   /**
-   * Creates a collection (no-op when an identical one exists) and returns it.
+   * Creates a collection (no-op when an identical one exists; InvalidArgumentException when it exists with
+   * other settings) and returns it; given a class or mapper last, returns a typed repository instead.
    * @example
    * await db.createCollection('notes');                       // no vectors
    * await db.createCollection('products', 1536, 'cosine');    // vectors of 1536 dimensions
-   * await db.createCollection({ name: 'docs', options: { indexing: { deny: ['body'] } } });
+   * await db.createCollection(CollectionDefinition.builder().name('docs').indexingDeny('body').build());
+   * const typed = await db.createCollection<Product>('products', 3);   // VectorDBCollection<Product>
+   * const repo = await db.createCollection('products', 3, Product);     // VectorDBRepository<Product>
    */
-  createCollection(name: string): Promise<VectorDBCollection>;
-  createCollection(name: string, dimension: number, metric?: SimilarityMetric): Promise<VectorDBCollection>;
-  createCollection(definition: CollectionDefinition): Promise<VectorDBCollection>;
-  async createCollection(nameOrDefinition: string | CollectionDefinition, dimension?: number, metric?: SimilarityMetric): Promise<VectorDBCollection> {
+  createCollection<R>(name: string, as: ResultMapping<R>): Promise<VectorDBRepository<R>>;
+  createCollection<R>(name: string, dimension: number, as: ResultMapping<R>): Promise<VectorDBRepository<R>>;
+  createCollection<R>(name: string, dimension: number, metric: SimilarityMetric, as: ResultMapping<R>): Promise<VectorDBRepository<R>>;
+  createCollection<R>(definition: CollectionDefinition | CollectionDefinitionBuilder, as: ResultMapping<R>): Promise<VectorDBRepository<R>>;
+  createCollection<T extends object = JsonDocument>(name: string): Promise<VectorDBCollection<T>>;
+  createCollection<T extends object = JsonDocument>(name: string, dimension: number, metric?: SimilarityMetric): Promise<VectorDBCollection<T>>;
+  createCollection<T extends object = JsonDocument>(definition: CollectionDefinition | CollectionDefinitionBuilder): Promise<VectorDBCollection<T>>;
+  async createCollection(nameOrDefinition: string | CollectionDefinition | CollectionDefinitionBuilder, ...rest: unknown[]): Promise<unknown> {
+    const as = typeof rest.at(-1) === 'function' ? (rest.pop() as ResultMapping<unknown>) : undefined;
+    const [dimension, metric] = rest as [number | undefined, SimilarityMetric | undefined];
     const definition: CollectionDefinition =
       typeof nameOrDefinition === 'string'
         ? { name: nameOrDefinition, ...(dimension !== undefined ? { options: { vector: { dimension, metric: metric ?? 'cosine' } } } : {}) }
-        : nameOrDefinition;
+        : nameOrDefinition instanceof CollectionDefinitionBuilder
+          ? nameOrDefinition.build()
+          : nameOrDefinition;
     const command: JsonObject = { name: definition.name };
     if (definition.options) command.options = definition.options as JsonObject;
     await this.run({ createCollection: command }, { keyspace: this.#keyspace });
-    return new VectorDBCollection(this, this.#keyspace, definition.name);
+    const collection = new VectorDBCollection<JsonDocument>(this, this.#keyspace, definition.name);
+    return as === undefined ? collection : new VectorDBRepository(collection, as);
   }
 
+  /**
+   * Every collection of the current keyspace with its options.
+   * @example for (const { name, options } of await db.findAllCollections()) console.log(name, options?.vector?.dimension);
+   */
   async findAllCollections(): Promise<CollectionDefinition[]> {
     const response = await this.run({ findCollections: { options: { explain: true } } }, { keyspace: this.#keyspace });
     return (response.status?.collections ?? []) as unknown as CollectionDefinition[];
   }
 
+  /** The names of the current keyspace's collections. @example const names = await db.findAllCollectionsNames(); */
   async findAllCollectionsNames(): Promise<string[]> {
     const response = await this.run({ findCollections: {} }, { keyspace: this.#keyspace });
     return (response.status?.collections ?? []) as string[];
   }
 
-  /** The collection's definition, or undefined when there is none of that name. */
+  /**
+   * The collection's definition, or undefined when there is none of that name.
+   * @example const dimension = (await db.findCollectionByName('products'))?.options?.vector?.dimension;
+   */
   async findCollectionByName(name: string): Promise<CollectionDefinition | undefined> {
     return (await this.findAllCollections()).find((c) => c.name === name);
   }
 
+  /** True when the collection exists. @example if (!(await db.isCollectionExists('products'))) await db.createCollection('products', 3); */
   async isCollectionExists(name: string): Promise<boolean> {
     return (await this.findAllCollectionsNames()).includes(name);
   }
 
-  /** Deletes a collection and its documents; no error when it does not exist. */
+  /** Deletes a collection and its documents; no error when it does not exist. @example await db.deleteCollection('products'); */
   async deleteCollection(name: string): Promise<void> {
     await this.run({ deleteCollection: { name } }, { keyspace: this.#keyspace });
   }
 
-  /** An existing collection; throws CollectionNotFoundException when there is none of that name. */
-  async collection<T extends JsonDocument = JsonDocument>(name: string): Promise<VectorDBCollection<T>> {
+  /**
+   * An existing collection; throws CollectionNotFoundException when there is none of that name.
+   * @example const products = await db.collection<Product>('products');
+   */
+  async collection<T extends object = JsonDocument>(name: string): Promise<VectorDBCollection<T>> {
     const names = await this.findAllCollectionsNames();
     if (!names.includes(name)) {
-      throw new CollectionNotFoundException({
-        errors: [{ id: '', family: 'REQUEST', scope: 'SCHEMA', errorCode: 'UNKNOWN_COLLECTION_OR_TABLE', title: 'Unknown collection', message: `Collection '${name}' does not exist in keyspace '${this.#keyspace}'. Existing collections: [${names.join(', ')}].` }],
-      });
+      throw clientException(
+        'UNKNOWN_COLLECTION_OR_TABLE',
+        'SCHEMA',
+        'Unknown collection',
+        `Collection '${name}' does not exist in keyspace '${this.#keyspace}'. Existing collections: [${names.join(', ')}].`,
+      );
     }
     return new VectorDBCollection<T>(this, this.#keyspace, name);
+  }
+
+  /**
+   * A typed repository over an existing collection (CollectionNotFoundException otherwise). Results are
+   * built by the class or mapper, or, with only a type parameter, are the stored JSON typed as `T`.
+   * @example
+   * const products = await db.repository<Product>('products');
+   * const withClass = await db.repository('products', Product);
+   */
+  async repository<T>(name: string, as?: ResultMapping<T>): Promise<VectorDBRepository<T>> {
+    return new VectorDBRepository<T>(await this.collection<JsonDocument>(name), as);
   }
 }
 

@@ -48,6 +48,10 @@ export class CommandContext {
   }
 }
 
+const FILTER_CACHE_SIZE = 256;
+/** Recently parsed filters per collection, oldest first. */
+const filterCache = new WeakMap<Collection, Map<string, Filter>>();
+
 /** A collection command's query parts, parsed against the collection. */
 export class QueryParts {
   readonly #collection: Collection;
@@ -58,13 +62,23 @@ export class QueryParts {
     this.#body = body;
   }
 
+  /** Parsed filters are immutable: the same filter text on the same collection is parsed (and compiled) once. */
   filter(): Filter {
+    const raw = this.#body.get('filter');
+    const text = JSON.stringify(raw ?? null);
+    let cache = filterCache.get(this.#collection);
+    const cached = cache?.get(text);
+    if (cached) return cached;
     const limits = this.#collection.limits;
-    return parseFilter(this.#body.get('filter'), {
+    const filter = parseFilter(raw, {
       isIndexed: this.#collection.isIndexed,
       maxClauses: limits.maxFilterClauses,
       maxInValues: limits.maxInValues,
     });
+    if (!cache) filterCache.set(this.#collection, (cache = new Map()));
+    if (cache.size >= FILTER_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(text, filter);
+    return filter;
   }
 
   sort(): SortSpec {

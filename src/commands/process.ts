@@ -44,6 +44,12 @@ function splitCommand(command: unknown): [string, unknown] {
   if (!isObject(command)) {
     throw VectorDbError.of('REQUEST_STRUCTURE_MISMATCH', { reason: 'a command must be a JSON Object with one key, the command name' });
   }
+  const depth = nestingDepth(command, MAX_COMMAND_DEPTH);
+  if (depth > MAX_COMMAND_DEPTH) {
+    throw VectorDbError.of('REQUEST_STRUCTURE_MISMATCH', {
+      reason: `the command nests JSON more than ${MAX_COMMAND_DEPTH} levels deep (documents may nest at most 16 levels)`,
+    });
+  }
   const names = Object.keys(command);
   if (names.length !== 1) {
     throw VectorDbError.of('REQUEST_STRUCTURE_MISMATCH', {
@@ -51,6 +57,23 @@ function splitCommand(command: unknown): [string, unknown] {
     });
   }
   return [names[0]!, command[names[0]!]];
+}
+
+/** Deeper commands are refused before any recursive code (parsers, mingo, the shredder) sees them. */
+const MAX_COMMAND_DEPTH = 128;
+
+/** The nesting depth of a JSON value, counted without recursion; stops counting past `max`. */
+function nestingDepth(value: unknown, max: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > max) return deepest;
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** Any failure as a VectorDbError; unexpected ones (bugs) become UNEXPECTED_SERVER_ERROR. */

@@ -129,6 +129,14 @@ export const ERROR_CODES = {
   DATABASE_NOT_OPEN: request('DATABASE', 'Database not open', "Database '${location}' is ${state}: open it (or create a new VectorDB) before use."),
   DATABASE_LOCKED: server('STORAGE', 'Database in use', "Database directory '${location}' is in use by another process (its LevelDB lock is held). Close the other process or open a different directory."),
   DATABASE_NOT_FOUND: request('DATABASE', 'Database not found', "No database '${database}' found${where}."),
+  DATABASE_IN_USE: request('DATABASE', 'Database open elsewhere', "Database '${database}' is open ${where}: close it there, then try again.", 409),
+
+  // --- administration (a home of databases, see src/admin/) ------------------------------------
+  HOME_NOT_FOUND: request('DATABASE', 'Home not found', "No vectordb-local home at '${home}': create one with VectorDBAdmin.initHome(home).", 404),
+  HOME_ALREADY_EXISTS: request('DATABASE', 'Home already exists', "'${home}' already is a vectordb-local home: it was initialised before, and its first token was shown then. Use a token of it, or choose another directory.", 409),
+  HOME_LOCKED: server('DATABASE', 'Home busy', "The registry of home '${home}' stayed locked for ${seconds} s (lock file ${lockFile}, held by ${holder}). If no vectordb-local process is running, delete the lock file."),
+  TOKEN_NOT_FOUND: request('SECURITY', 'Token not found', 'No token of this home matches the given token or client id.', 404),
+
   STORAGE_CORRUPTION: server('STORAGE', 'Storage corrupted', "The database at '${location}' is corrupted: ${reason}"),
   STORAGE_IO_ERROR: server('STORAGE', 'Storage I/O error', "I/O error on the database at '${location}': ${reason}"),
   VECTOR_INDEX_CAPACITY: server('VECTOR', 'Vector index is full', "The ${backend} vector index of collection '${collection}' cannot grow past ${max} vectors of ${dimension} dimensions: ${reason}"),

@@ -21,6 +21,9 @@ export interface KvRange {
   readonly limit?: number;
 }
 
+/** Up to this many keys, getMany reads synchronously (each is a LevelDB point read, usually cached). */
+const SYNC_READS = 4;
+
 export class KvStore {
   readonly location: string;
   #db: ClassicLevel<string, Uint8Array>;
@@ -52,6 +55,14 @@ export class KvStore {
 
   async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
     if (keys.length === 0) return [];
+    // A few point reads are cheaper done synchronously than through the thread pool and back.
+    if (keys.length <= SYNC_READS) {
+      try {
+        return keys.map((key) => this.#db.getSync(key));
+      } catch (error) {
+        throw mapLevelError(error, this.location);
+      }
+    }
     return this.#call(() => this.#db.getMany(keys as string[]));
   }
 

@@ -1,0 +1,41 @@
+/**
+ * The option objects of VectorDBCollection's methods (inserts, vector search, findOneAnd...).
+ */
+import type { FilterLike } from './filter.js';
+import type { Projection, ReturnDocument, Sort } from './types.js';
+
+/** Options of insertMany. */
+export interface InsertManyOptions {
+  /** Documents per request (default: the database's insertMany limit, 20 by default). */
+  chunkSize?: number;
+  /** Stop at the first failure (default true with concurrency 1; must be false with concurrency > 1). */
+  ordered?: boolean;
+  /** Chunks sent at once (default 1). */
+  concurrency?: number;
+}
+
+/** Options of upsertMany. */
+export interface UpsertManyOptions {
+  chunkSize?: number;
+  concurrency?: number;
+}
+
+/** Options of findVector. */
+export interface FindVectorOptions {
+  filter?: FilterLike;
+  /** At most this many (default 20, at most 1000). */
+  limit?: number;
+  includeSimilarity?: boolean;
+  projection?: Projection;
+}
+
+/** Options of findOneAndUpdate / findOneAndReplace in their (filter, change, options) form. */
+export interface FindOneAndUpdateOptions {
+  sort?: Sort;
+  projection?: Projection;
+  upsert?: boolean;
+  returnDocument?: ReturnDocument;
+}
+
+/** Many documents: an array or any iterable, or a JSON array string. */
+export type ManyDocuments<D> = Iterable<D> | string;

@@ -1,0 +1,226 @@
+/**
+ * VectorDBAdmin: organization-level administration of a home of databases (databases, keyspaces, tokens), and
+ * `VectorDB.fromDatabaseId`, which opens a database of a home by its UUID after checking the token. A typed
+ * facade over src/admin: every failure is a DataApiException (subclass by code); no token is ever logged.
+ */
+import { HomeAdmin, checkDatabaseToken, databaseDirectory, findDatabase, readRegistry, resolveHome, type CreatedToken, type DatabaseInfo, type TokenInfo, type TokenRole } from '../admin/index.js';
+import type { CommandResponse } from '../commands/index.js';
+import { DEFAULT_KEYSPACE } from '../engine/database.js';
+import { VectorDbError, type ErrorCode } from '../errors/index.js';
+import { DataApiException, clientException, exceptionFor } from './errors.js';
+import { VectorDB, type VectorDBOptions } from './vector-db.js';
+
+/** The token is missing, unknown, wrong or revoked, or lacks the role or database the call needs. */
+export class UnauthorizedException extends DataApiException {
+  override readonly name = 'UnauthorizedException';
+}
+
+/** The database is open in this process (a VectorDB, a server) or in another process, so it cannot be deleted or changed. */
+export class DatabaseInUseException extends DataApiException {
+  override readonly name = 'DatabaseInUseException';
+}
+
+export interface VectorDBAdminOptions {
+  /** The home directory (default: `$VECTORDB_HOME`, else `~/.vectordb-local`). */
+  home?: string;
+}
+
+/** Where and how `VectorDB.fromDatabaseId` opens a database; the home plays the role of the environment. */
+export interface DatabaseByIdOptions extends VectorDBOptions {
+  /** Default `default_keyspace`; it must exist. */
+  keyspace?: string;
+  /** When given, the database must be in this region. */
+  region?: string;
+  /** The home directory (default: `$VECTORDB_HOME`, else `~/.vectordb-local`). */
+  home?: string;
+}
+
+export class VectorDBAdmin {
+  /** The absolute home directory. */
+  readonly home: string;
+  readonly #token: string;
+  readonly #admin: HomeAdmin;
+
+  /**
+   * Administration of a home with an Organization Administrator token; the token is checked on every call.
+   * @example
+   * const admin = new VectorDBAdmin(process.env.VECTORDB_ORG_TOKEN!, { home: '/srv/vectordb' });
+   * const id = await admin.createDatabase('catalog');
+   */
+  constructor(orgToken: string, options: VectorDBAdminOptions = {}) {
+    if (typeof orgToken !== 'string') throw new TypeError('VectorDBAdmin: the token must be a string');
+    this.home = resolveHome(options.home);
+    this.#token = orgToken;
+    this.#admin = new HomeAdmin(orgToken, this.home);
+  }
+
+  /**
+   * Creates a home and returns its first Organization Administrator token, shown this once: store it safely.
+   * Refuses a directory that already is a home (HOME_ALREADY_EXISTS).
+   * @example const orgToken = await VectorDBAdmin.initHome('/srv/vectordb');
+   */
+  static async initHome(home?: string): Promise<string> {
+    return typed(async () => (await HomeAdmin.initHome(home)).token);
+  }
+
+  /** @example for (const db of await admin.listDatabases()) console.log(db.name, db.id, db.endpoint); */
+  listDatabases(): Promise<DatabaseInfo[]> {
+    return typed(() => this.#admin.listDatabases());
+  }
+
+  /** @example const names = await admin.listDatabaseNames(); */
+  async listDatabaseNames(): Promise<string[]> {
+    return (await this.listDatabases()).map((d) => d.name);
+  }
+
+  /**
+   * Creates a database and returns its UUID; given the name of an existing database, returns its UUID (whatever
+   * the region). Names: 1 to 64 letters, digits, `_` or `-`; regions: lower-case letters, digits, `-`.
+   * @example const id = await admin.createDatabase('catalog', 'local');
+   */
+  createDatabase(name: string, region?: string): Promise<string> {
+    return typed(() => this.#admin.createDatabase(name, region));
+  }
+
+  /** @example const info = await admin.findDatabaseById(id); // undefined when there is none */
+  async findDatabaseById(id: string): Promise<DatabaseInfo | undefined> {
+    return (await this.listDatabases()).find((d) => d.id === id.toLowerCase());
+  }
+
+  /** @example const info = await admin.findDatabaseByName('catalog'); */
+  async findDatabaseByName(name: string): Promise<DatabaseInfo | undefined> {
+    return (await this.listDatabases()).find((d) => d.name === name);
+  }
+
+  /** @example if (!(await admin.isDatabaseExists('catalog'))) await admin.createDatabase('catalog'); */
+  async isDatabaseExists(idOrName: string): Promise<boolean> {
+    return (await typed(() => this.#admin.findDatabase(idOrName))) !== undefined;
+  }
+
+  /**
+   * A connected VectorDB on a database (by UUID or name), working in `keyspace` (default `default_keyspace`,
+   * which must exist). DatabaseNotFoundException / KeyspaceNotFoundException otherwise. Close it when done.
+   * @example
+   * const db = await admin.database('catalog');
+   * const products = await db.createCollection('products', 3);
+   */
+  database(idOrName: string, keyspace: string = DEFAULT_KEYSPACE, options: VectorDBOptions = {}): Promise<VectorDB> {
+    return typed(async () => {
+      const info = await this.#admin.findDatabase(idOrName);
+      if (info === undefined) throw VectorDbError.of('DATABASE_NOT_FOUND', { database: idOrName, where: ` in home '${this.home}'` });
+      await checkDatabaseToken(this.home, info.id, this.#token);
+      return openDatabase(this.#token, info.endpoint, keyspace, options);
+    });
+  }
+
+  /**
+   * Deletes a database and its files (its tokens are revoked); false when there is none. Throws
+   * DatabaseInUseException while a VectorDB (of this or another process) or a server has it open.
+   * @example await admin.deleteDatabase('catalog');
+   */
+  deleteDatabase(idOrName: string): Promise<boolean> {
+    return typed(() => this.#admin.deleteDatabase(idOrName));
+  }
+
+  /** KeyspaceAlreadyExistException when it exists. @example await admin.createKeyspace('catalog', 'archive'); */
+  createKeyspace(databaseIdOrName: string, keyspace: string): Promise<void> {
+    return typed(() => this.#admin.createKeyspace(databaseIdOrName, keyspace));
+  }
+
+  /** Drops it with its collections; KeyspaceNotFoundException when missing. @example await admin.deleteKeyspace('catalog', 'archive'); */
+  deleteKeyspace(databaseIdOrName: string, keyspace: string): Promise<void> {
+    return typed(() => this.#admin.deleteKeyspace(databaseIdOrName, keyspace));
+  }
+
+  /**
+   * A new token, shown this once (only its hash is stored). A DATABASE_ADMINISTRATOR token reaches one database
+   * (by UUID or name) and no administration call; from then on that database needs a token to open.
+   * @example
+   * const { token } = await admin.createToken('DATABASE_ADMINISTRATOR', 'catalog');
+   * const db = await VectorDB.fromDatabaseId(token, id, { home: admin.home });
+   */
+  createToken(role: TokenRole, databaseIdOrName?: string): Promise<CreatedToken> {
+    return typed(() => this.#admin.createToken(role, databaseIdOrName));
+  }
+
+  /** Revokes a token, given whole or by client id; refuses the last Organization Administrator token. @example await admin.revokeToken(clientId); */
+  revokeToken(tokenOrClientId: string): Promise<void> {
+    return typed(() => this.#admin.revokeToken(tokenOrClientId));
+  }
+
+  /** Every token, revoked ones included, without secrets. @example const active = (await admin.listTokens()).filter((t) => !t.revoked); */
+  listTokens(): Promise<TokenInfo[]> {
+    return typed(() => this.#admin.listTokens());
+  }
+}
+
+/**
+ * Opens a database of a home by its UUID, as `new VectorDB(token, databaseId[, region][, keyspace])` does in the
+ * seed: checks the token against the home, then connects and checks the keyspace.
+ */
+export async function connectDatabaseById(token: string, databaseId: string, options: DatabaseByIdOptions = {}): Promise<VectorDB> {
+  const { keyspace = DEFAULT_KEYSPACE, region, home, ...vectorDbOptions } = options;
+  return typed(async () => {
+    const dir = resolveHome(home);
+    await checkDatabaseToken(dir, databaseId, token);
+    const record = findDatabase(await readRegistry(dir), databaseId);
+    if (record === undefined || (region !== undefined && record.region !== region)) {
+      const actually = record === undefined ? '' : ` (it is in region '${record.region}')`;
+      throw VectorDbError.of('DATABASE_NOT_FOUND', { database: databaseId, where: ` in region '${region ?? ''}' of home '${dir}'${actually}` });
+    }
+    const endpoint = databaseDirectory(dir, record.id);
+    return openDatabase(token, endpoint, keyspace, vectorDbOptions);
+  });
+}
+
+declare module './vector-db.js' {
+  namespace VectorDB {
+    /**
+     * A connected VectorDB on the database `databaseId` (its UUID) of a home, after checking the token against
+     * the home (a database that never had a Database Administrator token accepts any token in process).
+     * DatabaseNotFoundException for an unknown database or region, KeyspaceNotFoundException for a missing
+     * keyspace, UnauthorizedException for a refused token.
+     * @example
+     * const db = await VectorDB.fromDatabaseId(token, '3f0c2b1e-...', { keyspace: 'default_keyspace', home: '/srv/vectordb' });
+     */
+    function fromDatabaseId(token: string, databaseId: string, options?: DatabaseByIdOptions): Promise<VectorDB>;
+  }
+}
+Object.defineProperty(VectorDB, 'fromDatabaseId', { value: connectDatabaseById, enumerable: false, writable: false, configurable: true });
+
+async function openDatabase(token: string, endpoint: string, keyspace: string, options: VectorDBOptions): Promise<VectorDB> {
+  const db = new VectorDB(token, endpoint, keyspace, options);
+  try {
+    await db.connect();
+    if (!(await db.isKeyspaceExists(keyspace))) {
+      const known = await db.findAllKeyspaceNames();
+      throw clientException('UNKNOWN_KEYSPACE', 'SCHEMA', 'Unknown keyspace', `Keyspace '${keyspace}' does not exist in the database. Existing keyspaces: [${known.join(', ')}].`);
+    }
+    return db;
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+const BY_CODE: Partial<Record<ErrorCode, new (response: CommandResponse) => DataApiException>> = {
+  MISSING_AUTHENTICATION_TOKEN: UnauthorizedException,
+  UNAUTHENTICATED_REQUEST: UnauthorizedException,
+  UNAUTHORIZED_ACCESS: UnauthorizedException,
+  DATABASE_IN_USE: DatabaseInUseException,
+  DATABASE_LOCKED: DatabaseInUseException,
+};
+
+/** Runs fn, turning a VectorDbError into the typed exception of its code (the original kept as `cause`). */
+async function typed<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof VectorDbError)) throw error;
+    const response: CommandResponse = { errors: [error.toWire()] };
+    const Special = BY_CODE[error.code];
+    const exception = Special ? new Special(response) : exceptionFor(response);
+    Object.defineProperty(exception, 'cause', { value: error, enumerable: false, configurable: true });
+    throw exception;
+  }
+}

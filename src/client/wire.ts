@@ -1,0 +1,61 @@
+/**
+ * Conversion between client values and the JSON the Data API takes. Outgoing: Dates become
+ * `{"$date": ms}`, typed arrays become arrays, `toJSON()` is honoured, undefined members and functions are
+ * dropped (as JSON.stringify does). Incoming (typed results only): `{"$date": ms}` becomes a Date.
+ * Internal to the client (not exported by the package).
+ */
+import type { JsonObject, JsonValue } from '../query/json.js';
+
+/** Converts a client value to JSON; throws a TypeError naming the path for what JSON cannot hold. */
+export function toJson(value: unknown, path = 'value', ancestors: object[] = []): JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`${path}: ${value} is not a JSON number`);
+    return value;
+  }
+  if (value instanceof Date) {
+    const ms = value.getTime();
+    if (Number.isNaN(ms)) throw new TypeError(`${path}: invalid Date`);
+    return { $date: ms };
+  }
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return Array.from(value as unknown as ArrayLike<number>, Number);
+  if (typeof value !== 'object') throw new TypeError(`${path}: a ${typeof value} cannot be sent as JSON`);
+  if (ancestors.includes(value)) throw new TypeError(`${path}: circular reference`);
+  const inside = [...ancestors, value];
+  if (Array.isArray(value)) return value.map((item, i) => (item === undefined || typeof item === 'function' ? null : toJson(item, `${path}[${i}]`, inside)));
+  const withToJson = value as { toJSON?: unknown };
+  if (typeof withToJson.toJSON === 'function') return toJson((withToJson.toJSON as () => unknown).call(value), path, inside);
+  const out: JsonObject = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+    out[key] = toJson(member, `${path}.${key}`, inside);
+  }
+  return out;
+}
+
+/** {@link toJson} for values that must be JSON objects (documents, filters, updates). */
+export function toJsonObject(value: unknown, what: string): JsonObject {
+  const json = toJson(value, what);
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new TypeError(`${what} must be an object`);
+  return json;
+}
+
+/** Parses a JSON string argument (the seed's `insertOne(String json)` forms) into an object or array. */
+export function parseJson(text: string, what: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (error) {
+    throw new TypeError(`${what} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** A JSON value with every `{"$date": ms}` wrapper turned into a Date (typed results). */
+export function reviveDates(value: JsonValue): unknown {
+  if (Array.isArray(value)) return value.map(reviveDates);
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === '$date' && typeof value.$date === 'number') return new Date(value.$date);
+  const out: Record<string, unknown> = {};
+  for (const key of keys) out[key] = reviveDates(value[key]!);
+  return out;
+}
