@@ -27,7 +27,9 @@ export async function serve(options: ServeOptions): Promise<number> {
   let db: Database;
   try {
     await mkdir(data, { recursive: true });
-    db = await Database.open(data);
+    db = await Database.open(data, {
+      onProgress: (p) => console.error(`vectordb-local: building the vector index of ${p.collection}: ${p.done} of ${p.total}`),
+    });
   } catch (error) {
     console.error(`vectordb-local: cannot open ${data}: ${messageOf(error)}`);
     return 1;
