@@ -4,7 +4,7 @@
  * and by the home's lock file across processes; the file is re-read under the lock before every change.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Mutex } from '../engine/mutex.js';
 import { VectorDbError } from '../errors/index.js';
@@ -14,31 +14,25 @@ import { parseRegistry, type Registry } from './registry-format.js';
 
 const mutexes = new Map<string, Mutex>();
 
-/** The last registry read per file, with the identity of the file it came from (a rewrite is a new inode). */
-const cache = new Map<string, { readonly ino: number; readonly mtimeMs: number; readonly size: number; readonly registry: Registry }>();
+/** The last registry parsed per file, by its exact text: re-reading is cheap, re-parsing and checking less so. */
+const cache = new Map<string, { readonly text: string; readonly registry: Registry }>();
 
 /** The current registry of `home`; HOME_NOT_FOUND when it is not a home. */
 export async function readRegistry(home: string): Promise<Registry> {
   const file = registryPath(home);
-  let handle;
+  let text: string;
   try {
-    handle = await open(file, 'r');
+    text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      throw VectorDbError.of('HOME_NOT_FOUND', { home });
-    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw VectorDbError.of('HOME_NOT_FOUND', { home });
     throw error;
   }
-  try {
-    const { ino, mtimeMs, size } = await handle.stat();
-    const hit = cache.get(file);
-    if (hit && hit.ino === ino && hit.mtimeMs === mtimeMs && hit.size === size) return hit.registry;
-    const registry = deepFreeze(parseRegistry(await handle.readFile('utf8'), file));
-    cache.set(file, { ino, mtimeMs, size, registry });
-    return registry;
-  } finally {
-    await handle.close();
-  }
+  const hit = cache.get(file);
+  if (hit?.text === text) return hit.registry;
+  const registry = deepFreeze(parseRegistry(text, file));
+  cache.set(file, { text, registry });
+  return registry;
 }
 
 /** What a registry change returns: the new registry (none: nothing is written), its result, and a hook. */

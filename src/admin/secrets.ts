@@ -10,11 +10,11 @@ export const TOKEN_PREFIX = 'VDBL:';
 const PARAMS = { N: 16384, r: 8, p: 1 } as const;
 const KEY_BYTES = 32;
 const MAX_REMEMBERED = 256;
-const TOKEN_SHAPE = /^VDBL:([A-Za-z0-9_-]{16}):([A-Za-z0-9_-]{43})$/;
+const TOKEN_SHAPE = /^VDBL:([0-9a-f]{24}):([A-Za-z0-9_-]{43})$/;
 
 /** A fresh credential: 96 random bits of client id, 256 of secret. */
 export function newCredential(): { clientId: string; clientSecret: string; token: string } {
-  const clientId = randomBytes(12).toString('base64url');
+  const clientId = randomBytes(12).toString('hex');
   const clientSecret = randomBytes(32).toString('base64url');
   return { clientId, clientSecret, token: `${TOKEN_PREFIX}${clientId}:${clientSecret}` };
 }

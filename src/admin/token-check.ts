@@ -43,7 +43,8 @@ export function reaches(principal: Principal, databaseId: string): boolean {
 /** Checks a token for opening `database` in process (see the header for the leniency). */
 export async function checkDatabaseAccess(registry: Registry, database: DatabaseRecord, token: unknown): Promise<void> {
   if (typeof token !== 'string' || token.length === 0) throw VectorDbError.of('MISSING_AUTHENTICATION_TOKEN');
-  const ours = clientIdOf(token) !== undefined && registry.tokens.some((t) => t.clientId === clientIdOf(token));
+  const clientId = clientIdOf(token);
+  const ours = clientId !== undefined && registry.tokens.some((t) => t.clientId === clientId);
   if (!ours && !database.tokenRequired) return;
   const principal = await authenticate(registry, token);
   if (!reaches(principal, database.id)) {

@@ -29,7 +29,15 @@ function token(value: string): string {
   return value;
 }
 
+/** `name=value` pairs of --limit into a limits override (names and values are checked by the engine). */
+function limitPair(value: string, previous: Record<string, number> = {}): Record<string, number> {
+  const match = /^(\w+)=(\d+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('expected name=value, e.g. maxInsertManyDocuments=100');
+  return { ...previous, [match[1]!]: Number(match[2]) };
+}
+
 interface ServeFlags {
+  limit?: Record<string, number>;
   data: string;
   host: string;
   port: number;
@@ -46,6 +54,7 @@ function serveCommand(name: string, description: string): Command {
     .addOption(new Option('-H, --host <host>', 'interface to listen on; 0.0.0.0 exposes the server to the network').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('-t, --token <token>', 'the token clients must send; replaces the stored one').env('VECTORDB_TOKEN').argParser(token))
     .addOption(new Option('--max-body-bytes <bytes>', 'largest request body accepted').argParser(positiveInt).default(20 * 1024 * 1024, '20 MB'))
+    .addOption(new Option('--limit <name=value>', 'override a database limit (repeatable), e.g. maxInsertManyDocuments=100 or maxCollections=20').argParser(limitPair))
     .option('--log', 'print one line per request (method, path, status, time; never tokens)', false)
     .action(async (flags: ServeFlags, command: Command) => {
       const source = command.getOptionValueSource('token') === 'env' ? 'env' : 'flag';
@@ -57,6 +66,7 @@ function serveCommand(name: string, description: string): Command {
         maxBodyBytes: flags.maxBodyBytes,
         log: flags.log,
         version: VERSION,
+        ...(flags.limit ? { limits: flags.limit } : {}),
       });
       process.exit(code);
     });

@@ -19,6 +19,8 @@ export interface ServeOptions {
   readonly maxBodyBytes?: number | undefined;
   readonly log: boolean;
   readonly version: string;
+  /** Overrides of the database limits (see engine/limits.ts). */
+  readonly limits?: Readonly<Record<string, number>>;
 }
 
 /** Runs until a signal; resolves with the process exit code. */
@@ -28,6 +30,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   try {
     await mkdir(data, { recursive: true });
     db = await Database.open(data, {
+      ...(options.limits ? { limits: options.limits } : {}),
       onProgress: (p) => console.error(`vectordb-local: building the vector index of ${p.collection}: ${p.done} of ${p.total}`),
     });
   } catch (error) {

@@ -14,7 +14,7 @@ import { newHome, registryText, rejection } from './helpers.js';
 describe('initHome', () => {
   it('creates the home with its registry and returns the first Organization Administrator token', async () => {
     const { home, orgToken, admin } = await newHome();
-    expect(orgToken).toMatch(/^VDBL:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]{43}$/);
+    expect(orgToken).toMatch(/^VDBL:[0-9a-f]{24}:[A-Za-z0-9_-]{43}$/);
     expect(existsSync(path.join(home, 'home.json'))).toBe(true);
     expect(statSync(path.join(home, 'home.json')).mode & 0o077).toBe(0);
     const tokens = await admin.listTokens();

@@ -106,7 +106,7 @@ describe('refused tokens', () => {
   it('wrong, forged, foreign and missing tokens are refused by administration calls', async () => {
     const { admin, home, orgToken } = await newHome();
     const clientId = orgToken.split(':')[1]!;
-    for (const token of [forged(clientId), forged('B'.repeat(16)), 'not-a-token', `${orgToken}x`]) {
+    for (const token of [forged(clientId), forged('b'.repeat(24)), 'not-a-token', `${orgToken}x`]) {
       const error = await rejection(new VectorDBAdmin(token, { home }).listDatabases(), UnauthorizedException, 'UNAUTHENTICATED_REQUEST');
       expect(error.message).not.toContain(token);
     }
@@ -117,7 +117,7 @@ describe('refused tokens', () => {
   it('the last Organization Administrator token cannot be revoked; an unknown one is TOKEN_NOT_FOUND', async () => {
     const { admin, home, orgToken } = await newHome();
     await rejection(admin.revokeToken(orgToken), InvalidArgumentException, 'INVALID_ARGUMENT');
-    const secret = forged('C'.repeat(16));
+    const secret = forged('c'.repeat(24));
     const unknown = await rejection(admin.revokeToken(secret), DataApiException, 'TOKEN_NOT_FOUND');
     expect(unknown.message).not.toContain(secret);
     const second = await admin.createToken('ORGANIZATION_ADMINISTRATOR');
