@@ -263,7 +263,7 @@ describe('fuzz', () => {
     expect(alive.body.status?.keyspaces).toContain(GOOD.keyspace);
     const after = await snapshot();
     expect(after).toEqual(before);
-  });
+  }, 180_000);
 
   it('300 malformed HTTP messages on raw sockets: no 5xx, the server keeps answering', async () => {
     const f = new Fuzzer(SEED + 1);
@@ -304,5 +304,5 @@ describe('fuzz', () => {
     expect(statuses.filter((status) => status.startsWith('5'))).toEqual([]);
     expect((await post(s, '/v1', { findKeyspaces: {} })).status).toBe(200);
     expect(await snapshot()).toEqual(before);
-  });
+  }, 120_000);
 });
