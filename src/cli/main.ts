@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../http/index.js';
+import { init } from './init.js';
 import { serve } from './serve.js';
 import { tokenProblem } from './token.js';
 
@@ -39,6 +40,7 @@ function limitPair(value: string, previous: Record<string, number> = {}): Record
 interface ServeFlags {
   limit?: Record<string, number>;
   data: string;
+  home?: string;
   host: string;
   port: number;
   token?: string;
@@ -50,6 +52,7 @@ function serveCommand(name: string, description: string): Command {
   return new Command(name)
     .description(description)
     .addOption(new Option('-d, --data <dir>', 'data directory (created if missing)').default('./data'))
+    .addOption(new Option('--home <dir>', 'serve every database of a home (see init) at /{id}-{region}/v1, with its tokens and /v2/databases').conflicts(['data', 'token']))
     .addOption(new Option('-p, --port <port>', 'TCP port; 0 picks a free one and prints it').env('PORT').argParser(port).default(DEFAULT_PORT))
     .addOption(new Option('-H, --host <host>', 'interface to listen on; 0.0.0.0 exposes the server to the network').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('-t, --token <token>', 'the token clients must send; replaces the stored one').env('VECTORDB_TOKEN').argParser(token))
@@ -60,6 +63,7 @@ function serveCommand(name: string, description: string): Command {
       const source = command.getOptionValueSource('token') === 'env' ? 'env' : 'flag';
       const code = await serve({
         data: flags.data,
+        ...(flags.home !== undefined ? { home: flags.home } : {}),
         host: flags.host,
         port: flags.port,
         token: flags.token !== undefined ? { token: flags.token, source } : undefined,
@@ -79,6 +83,12 @@ const program = new Command('vectordb-local')
       '@datastax/astra-db-ts (environment "dse") and VectorDB("<token>", "http://...").',
   )
   .addCommand(serveCommand('serve', 'serve a data directory over the Data API HTTP protocol'))
+  .addCommand(
+    new Command('init')
+      .description('create a home of databases and print its first Organization Administrator token (once)')
+      .addOption(new Option('--home <dir>', 'the home directory (default ~/.vectordb-local)').env('VECTORDB_HOME'))
+      .action(async (flags: { home?: string }) => process.exit(await init(flags.home))),
+  )
   .addCommand(serveCommand('start', 'what `npm start` runs: serve ./data on 127.0.0.1:8181 (PORT and HOST override)'))
   .addHelpText(
     'after',
@@ -88,11 +98,12 @@ generated on first start and printed once. Clients send it in the Token header.
 
 Examples:
   $ vectordb-local start
+  $ vectordb-local init --home ./my-home && vectordb-local serve --home ./my-home
   $ vectordb-local serve --data ./my-data --port 8181 --token my-secret-token
   $ PORT=9000 VECTORDB_TOKEN=my-secret-token npm start`,
   );
 
 // `VECTORDB_TOKEN=` (empty) means unset, as in most shells' idiom, not an empty token.
-for (const name of ['PORT', 'HOST', 'VECTORDB_TOKEN']) if (process.env[name] === '') delete process.env[name];
+for (const name of ['PORT', 'HOST', 'VECTORDB_TOKEN', 'VECTORDB_HOME']) if (process.env[name] === '') delete process.env[name];
 
 await program.parseAsync(process.argv);

@@ -9,10 +9,13 @@ import { Database } from '../engine/database.js';
 import { isVectorDbError } from '../errors/index.js';
 import { createServer, type RequestLogEntry } from '../http/index.js';
 import { banner } from './banner.js';
+import { serveHome } from './serve-home.js';
 import { resolveToken } from './token.js';
 
 export interface ServeOptions {
   readonly data: string;
+  /** When given, serves every database of this home (see serve-home.ts) instead of `data`. */
+  readonly home?: string;
   readonly host: string;
   readonly port: number;
   readonly token?: { readonly token: string; readonly source: 'flag' | 'env' } | undefined;
@@ -25,6 +28,7 @@ export interface ServeOptions {
 
 /** Runs until a signal; resolves with the process exit code. */
 export async function serve(options: ServeOptions): Promise<number> {
+  if (options.home !== undefined) return serveHome({ ...options, home: options.home });
   const data = path.resolve(options.data);
   let db: Database;
   try {

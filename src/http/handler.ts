@@ -1,14 +1,15 @@
 /**
- * One request, in order: route (404) -> method (405) -> token (401) -> content type (415) -> body size (413)
+ * One request, in order: route (404) -> method (405) -> token and database (401, via the Resolver) -> content type (415) -> body size (413)
  * -> JSON (REQUEST_NOT_JSON) -> executeCommand -> the envelope with the HTTP status its error codes carry.
  * Every envelope comes from commands/; the only status decided here is 500 for a failure of this adapter.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorEnvelope, executeCommand, httpStatusOfResponse, type CommandResponse } from '../commands/index.js';
-import type { Database } from '../engine/database.js';
-import { tokenOf, type TokenVerifier } from './auth.js';
+import { VectorDbError } from '../errors/index.js';
+import { tokenOf } from './auth.js';
 import { isJsonContentType, readBody } from './request-body.js';
-import { displayPath, resolveRoute } from './routes.js';
+import type { Resolver } from './resolver.js';
+import { displayPath } from './routes.js';
 
 /** What the server reports per request (never headers, so never a token). */
 export interface RequestLogEntry {
@@ -19,8 +20,8 @@ export interface RequestLogEntry {
 }
 
 export interface HandlerOptions {
-  readonly db: Database;
-  readonly verify: TokenVerifier;
+  /** Maps the path and token to the database and target (one database, or a home's). */
+  readonly resolver: Resolver;
   readonly maxBodyBytes: number;
   /** True once the server is shutting down: responses then close their connection. */
   readonly isClosing: () => boolean;
@@ -30,7 +31,7 @@ export interface HandlerOptions {
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export function createHandler(options: HandlerOptions): RequestHandler {
-  const { db, verify, maxBodyBytes, isClosing, onRequest } = options;
+  const { resolver, maxBodyBytes, isClosing, onRequest } = options;
 
   const send = (req: IncomingMessage, res: ServerResponse, envelope: CommandResponse, started: number, extra: { status?: number; close?: boolean; allow?: boolean } = {}): void => {
     if (res.headersSent || res.destroyed) return;
@@ -53,14 +54,20 @@ export function createHandler(options: HandlerOptions): RequestHandler {
   return async (req, res) => {
     const started = onRequest ? performance.now() : 0;
     try {
-      const target = resolveRoute(req.url);
-      if (target === undefined) return send(req, res, errorEnvelope('RESOURCE_NOT_FOUND', { path: displayPath(req.url) }), started);
+      const route = resolver.route(req.url);
+      if (route === undefined) return send(req, res, errorEnvelope('RESOURCE_NOT_FOUND', { path: displayPath(req.url) }), started);
       if (req.method !== 'POST') {
         return send(req, res, errorEnvelope('METHOD_NOT_ALLOWED', { method: String(req.method).slice(0, 20) }), started, { allow: true });
       }
       const token = tokenOf(req.headers);
       if (token === undefined) return send(req, res, errorEnvelope('MISSING_AUTHENTICATION_TOKEN'), started);
-      if (!(await verify(token))) return send(req, res, errorEnvelope('UNAUTHENTICATED_REQUEST'), started);
+      let db;
+      try {
+        db = await resolver.open(route, token, req.url);
+      } catch (error) {
+        if (error instanceof VectorDbError) return send(req, res, { errors: [error.toWire()] }, started);
+        throw error;
+      }
       const contentType = req.headers['content-type'];
       if (!isJsonContentType(contentType)) {
         return send(req, res, errorEnvelope('UNSUPPORTED_CONTENT_TYPE', { contentType: String(contentType).slice(0, 100) }), started);
@@ -81,7 +88,7 @@ export function createHandler(options: HandlerOptions): RequestHandler {
           return send(req, res, errorEnvelope('REQUEST_NOT_JSON', { problem: String((error as Error).message).slice(0, 300) }), started);
         }
       }
-      send(req, res, await executeCommand(db, command, target), started);
+      send(req, res, await executeCommand(db, command, route.target), started);
     } catch (error) {
       // A bug in this adapter or a throwing verifier: answer 500 and keep serving.
       send(req, res, errorEnvelope('UNEXPECTED_SERVER_ERROR', { reason: (error as Error)?.message ?? String(error) }), started, { status: 500, close: true });

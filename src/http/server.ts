@@ -8,10 +8,12 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Database } from '../engine/database.js';
+import type { Database, DatabaseOptions } from '../engine/database.js';
 import type { Limits } from '../engine/limits.js';
 import { fixedTokenVerifier, type TokenVerifier } from './auth.js';
-import { createHandler, type RequestLogEntry } from './handler.js';
+import { handleAdmin, isAdminPath } from './admin-routes.js';
+import { createHandler, type RequestHandler, type RequestLogEntry } from './handler.js';
+import { HomeResolver, SingleDatabaseResolver, type Resolver } from './resolver.js';
 
 export interface ServerTimeouts {
   /** Time to receive a request's headers (slow-loris guard). Default 20 s. */
@@ -23,8 +25,15 @@ export interface ServerTimeouts {
 }
 
 export interface ServerOptions {
-  /** The open database to serve; the caller closes it after `close()`. */
-  readonly db: Database;
+  /** The open database to serve under `/v1`; the caller closes it after `close()`. Give either `db` or `home`. */
+  readonly db?: Database;
+  /**
+   * A home directory: every database of it is served under `/{id}-{region}/v1`, opened on first request and
+   * closed by `close()`; tokens are the home's (no `token`), and organization tokens reach `/v2/databases`.
+   */
+  readonly home?: string;
+  /** How a home's databases are opened (their limits); only with `home`. */
+  readonly databaseOptions?: DatabaseOptions;
   /** The one accepted token (or give `tokenVerifier`). */
   readonly token?: string;
   readonly tokenVerifier?: TokenVerifier;
@@ -53,6 +62,7 @@ export class DataApiServer {
   readonly #host: string;
   readonly #port: number;
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #resolver: Resolver;
   #closing: Promise<void> | undefined;
 
   constructor(options: ServerOptions) {
@@ -60,14 +70,23 @@ export class DataApiServer {
     this.#port = options.port ?? DEFAULT_PORT;
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new TypeError('maxBodyBytes must be a positive integer');
-    checkLimits(options.db, options.limits);
-    const handler = createHandler({
-      db: options.db,
-      verify: verifierOf(options),
+    this.#resolver = resolverOf(options);
+    const dataHandler = createHandler({
+      resolver: this.#resolver,
       maxBodyBytes,
       isClosing: () => this.#closing !== undefined,
       onRequest: options.onRequest,
     });
+    const home = this.#resolver instanceof HomeResolver ? this.#resolver : undefined;
+    const handler: RequestHandler =
+      home === undefined
+        ? dataHandler
+        : async (req, res) => {
+            if (!isAdminPath(req.url)) return dataHandler(req, res);
+            const started = performance.now();
+            const status = await handleAdmin(req, res, home, maxBodyBytes);
+            options.onRequest?.({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]!.slice(0, 200), status, ms: performance.now() - started });
+          };
     const t = options.timeouts ?? {};
     const requestMs = t.requestMs ?? 120_000;
     const headersMs = Math.min(t.headersMs ?? 20_000, requestMs);
@@ -132,12 +151,23 @@ export class DataApiServer {
     }
     // A handler can outlive its connection (the client hung up mid-command): let it finish before the db closes.
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    await this.#resolver.close();
   }
 }
 
 /** Creates a server (not yet listening). */
 export function createServer(options: ServerOptions): DataApiServer {
   return new DataApiServer(options);
+}
+
+function resolverOf(options: ServerOptions): Resolver {
+  if ((options.db === undefined) === (options.home === undefined)) throw new TypeError('give either db or home');
+  if (options.home !== undefined) {
+    if (options.token !== undefined || options.tokenVerifier !== undefined) throw new TypeError("a home server checks the home's tokens: give no token or tokenVerifier");
+    return new HomeResolver(options.home, { ...(options.databaseOptions ?? {}), ...(options.limits ? { limits: options.limits } : {}) });
+  }
+  checkLimits(options.db!, options.limits);
+  return new SingleDatabaseResolver(options.db!, verifierOf(options));
 }
 
 function verifierOf(options: ServerOptions): TokenVerifier {

@@ -1,0 +1,52 @@
+/**
+ * `vectordb-local serve --home DIR`: serves every database of a home at `/{id}-{region}/v1` plus the
+ * administration routes, with the home's tokens; on SIGINT/SIGTERM finishes requests, closes the databases, exits 0.
+ */
+import { existsSync } from 'node:fs';
+import { readRegistry, resolveHome } from '../admin/index.js';
+import { isVectorDbError } from '../errors/index.js';
+import { createServer, type DataApiServer, type RequestLogEntry } from '../http/index.js';
+import type { ServeOptions } from './serve.js';
+
+export async function serveHome(options: ServeOptions & { readonly home: string }): Promise<number> {
+  const home = resolveHome(options.home);
+  let server: DataApiServer;
+  try {
+    if (!existsSync(home)) throw new Error(`no home at ${home}: create one with vectordb-local init --home ${home}`);
+    const registry = await readRegistry(home);
+    const log = options.log ? (e: RequestLogEntry) => console.log(`${e.method} ${e.path} ${e.status} ${e.ms.toFixed(1)}ms`) : undefined;
+    server = createServer({
+      home,
+      host: options.host,
+      port: options.port,
+      ...(options.limits ? { databaseOptions: { limits: options.limits } } : {}),
+      ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      ...(log ? { onRequest: log } : {}),
+    });
+    await server.listen();
+    const lines = [`vectordb-local ${options.version}: serving the home ${home}`, `  endpoint: ${server.url}`, `  administration: ${server.url}/v2/databases (Organization Administrator tokens)`];
+    for (const d of registry.databases) lines.push(`  database ${d.name}: ${server.url}/${d.id}-${d.region}`);
+    console.log(lines.join('\n'));
+  } catch (error) {
+    console.error(`vectordb-local: cannot serve the home ${home} on ${options.host}:${options.port}: ${isVectorDbError(error) || error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const running = server;
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      console.log(`vectordb-local: ${signal}: finishing requests in flight, then closing the databases`);
+      running.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          console.error(`vectordb-local: error while stopping: ${String(error)}`);
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
