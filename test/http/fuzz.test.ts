@@ -8,23 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
 import type { CommandResponse } from '../../src/commands/index.js';
 import { post, run, serve, type Served } from './helpers.js';
+import { rng } from '../support/random.js';
 
 const SEED = 0x5eed_2024;
 const ITERATIONS = 2_100;
 const CONCURRENCY = 8;
 const MAX_BODY = 256 * 1024;
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Never produced by the generators below as a name: only safeForGood() commands reach it. */
 const GOOD = { keyspace: 'good_ks', collection: 'good' } as const;

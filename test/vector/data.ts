@@ -3,18 +3,10 @@
  * naive exact search used as the reference. Test support only; imports nothing from src/ but metric.
  */
 import { similarityScore, type Metric } from '../../src/vector/metric.js';
+import { rng } from '../support/random.js';
 
-/** mulberry32: small, fast, good enough for test data. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng };
+
 
 export function gaussian(rand: () => number): () => number {
   return () => {
