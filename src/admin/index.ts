@@ -10,3 +10,4 @@ export { resolveHome, databaseDirectory, isUuid } from './home-paths.js';
 export { TOKEN_PREFIX } from './secrets.js';
 export type { Registry, DatabaseRecord, TokenRecord } from './registry-format.js';
 export { DEFAULT_REGION, TOKEN_ROLES, type CreatedToken, type DatabaseInfo, type Principal, type TokenInfo, type TokenRole } from './types.js';
+export { RemoteAdmin, RemoteAdminError } from './remote-admin.js';

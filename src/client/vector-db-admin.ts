@@ -3,7 +3,7 @@
  * `VectorDB.fromDatabaseId`, which opens a database of a home by its UUID after checking the token. A typed
  * facade over src/admin: every failure is a DataApiException (subclass by code); no token is ever logged.
  */
-import { HomeAdmin, checkDatabaseToken, databaseDirectory, findDatabase, readRegistry, resolveHome, type CreatedToken, type DatabaseInfo, type TokenInfo, type TokenRole } from '../admin/index.js';
+import { HomeAdmin, RemoteAdmin, RemoteAdminError, checkDatabaseToken, databaseDirectory, findDatabase, readRegistry, resolveHome, type CreatedToken, type DatabaseInfo, type TokenInfo, type TokenRole } from '../admin/index.js';
 import type { CommandResponse } from '../commands/index.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import { VectorDbError, type ErrorCode } from '../errors/index.js';
@@ -21,8 +21,13 @@ export class DatabaseInUseException extends DataApiException {
 }
 
 export interface VectorDBAdminOptions {
-  /** The home directory (default: `$VECTORDB_HOME`, else `~/.vectordb-local`). */
+  /**
+   * The home directory (default: `$VECTORDB_HOME`, else `~/.vectordb-local`), or the `http(s)://` URL of a
+   * server running `vectordb-local serve --home` (the same as giving `url`).
+   */
   home?: string;
+  /** A home server's base URL: database and keyspace calls go over HTTP; token calls need a home directory. */
+  url?: string;
 }
 
 /** Where and how `VectorDB.fromDatabaseId` opens a database; the home plays the role of the environment. */
@@ -36,10 +41,12 @@ export interface DatabaseByIdOptions extends VectorDBOptions {
 }
 
 export class VectorDBAdmin {
-  /** The absolute home directory. */
+  /** The absolute home directory, or the server URL when administering over HTTP. */
   readonly home: string;
+  /** The server URL when administering over HTTP. */
+  readonly url: string | undefined;
   readonly #token: string;
-  readonly #admin: HomeAdmin;
+  readonly #admin: HomeAdmin | RemoteAdmin;
 
   /**
    * Administration of a home with an Organization Administrator token; the token is checked on every call.
@@ -49,9 +56,16 @@ export class VectorDBAdmin {
    */
   constructor(orgToken: string, options: VectorDBAdminOptions = {}) {
     if (typeof orgToken !== 'string') throw new TypeError('VectorDBAdmin: the token must be a string');
-    this.home = resolveHome(options.home);
+    this.url = options.url ?? (options.home !== undefined && /^https?:\/\//i.test(options.home) ? options.home : undefined);
+    this.home = this.url ?? resolveHome(options.home);
     this.#token = orgToken;
-    this.#admin = new HomeAdmin(orgToken, this.home);
+    this.#admin = this.url !== undefined ? new RemoteAdmin(orgToken, this.url) : new HomeAdmin(orgToken, this.home);
+  }
+
+  /** The local HomeAdmin, for token calls (not available over HTTP). */
+  #local(): HomeAdmin {
+    if (this.#admin instanceof HomeAdmin) return this.#admin;
+    throw VectorDbError.of('INVALID_ARGUMENT', { reason: 'token management needs the home directory: it is not available through a server URL' });
   }
 
   /**
@@ -108,7 +122,7 @@ export class VectorDBAdmin {
     return typed(async () => {
       const info = await this.#admin.findDatabase(idOrName);
       if (info === undefined) throw VectorDbError.of('DATABASE_NOT_FOUND', { database: idOrName, where: ` in home '${this.home}'` });
-      await checkDatabaseToken(this.home, info.id, this.#token);
+      if (this.url === undefined) await checkDatabaseToken(this.home, info.id, this.#token);
       return openDatabase(this.#token, info.endpoint, keyspace, options);
     });
   }
@@ -140,17 +154,17 @@ export class VectorDBAdmin {
    * const db = await VectorDB.fromDatabaseId(token, id, { home: admin.home });
    */
   createToken(role: TokenRole, databaseIdOrName?: string): Promise<CreatedToken> {
-    return typed(() => this.#admin.createToken(role, databaseIdOrName));
+    return typed(() => this.#local().createToken(role, databaseIdOrName));
   }
 
   /** Revokes a token, given whole or by client id; refuses the last Organization Administrator token. @example await admin.revokeToken(clientId); */
   revokeToken(tokenOrClientId: string): Promise<void> {
-    return typed(() => this.#admin.revokeToken(tokenOrClientId));
+    return typed(() => this.#local().revokeToken(tokenOrClientId));
   }
 
   /** Every token, revoked ones included, without secrets. @example const active = (await admin.listTokens()).filter((t) => !t.revoked); */
   listTokens(): Promise<TokenInfo[]> {
-    return typed(() => this.#admin.listTokens());
+    return typed(() => this.#local().listTokens());
   }
 }
 
@@ -216,6 +230,10 @@ async function typed<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
+    if (error instanceof RemoteAdminError) {
+      const Special = BY_CODE[(error.response.errors?.[0]?.errorCode ?? '') as ErrorCode];
+      throw Special ? new Special(error.response) : exceptionFor(error.response);
+    }
     if (!(error instanceof VectorDbError)) throw error;
     const response: CommandResponse = { errors: [error.toWire()] };
     const Special = BY_CODE[error.code];

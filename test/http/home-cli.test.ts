@@ -1,0 +1,83 @@
+/**
+ * The built command for homes: `init --home` (and VECTORDB_HOME) prints the organization token once and refuses
+ * an existing home with exit code 1; `serve --home` serves its databases with that token and stops on SIGTERM.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = path.join(ROOT, 'dist/cli/main.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+beforeAll(() => {
+  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newestSource(path.join(ROOT, 'src'))) {
+    try {
+      execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+    } catch {
+      // Type errors elsewhere do not stop tsc from emitting.
+    }
+  }
+  expect(existsSync(MAIN)).toBe(true);
+}, 120_000);
+
+const TOKEN = /(VDBL:[0-9a-f]{24}:[A-Za-z0-9_-]{43})/;
+
+describe('vectordb-local init and serve --home', () => {
+  it('init prints the token once and refuses an existing home', () => {
+    const home = path.join(tempDir('vectordb-cli-home-'), 'home');
+    const first = spawnSync(process.execPath, [MAIN, 'init', '--home', home], { encoding: 'utf8' });
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(TOKEN);
+    const again = spawnSync(process.execPath, [MAIN, 'init', '--home', home], { encoding: 'utf8' });
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/already is a vectordb-local home/);
+    expect(again.stdout).not.toMatch(TOKEN);
+    const other = path.join(tempDir('vectordb-cli-home-'), 'env-home');
+    const viaEnv = spawnSync(process.execPath, [MAIN, 'init'], { encoding: 'utf8', env: { ...process.env, VECTORDB_HOME: other } });
+    expect(viaEnv.status).toBe(0);
+    expect(existsSync(path.join(other, 'home.json'))).toBe(true);
+  });
+
+  it('serve --home serves the administration routes and the databases with the home token', async () => {
+    const home = path.join(tempDir('vectordb-cli-home-'), 'home');
+    const token = TOKEN.exec(spawnSync(process.execPath, [MAIN, 'init', '--home', home], { encoding: 'utf8' }).stdout)![1]!;
+    const child = spawn(process.execPath, [MAIN, 'serve', '--home', home, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no endpoint:\n${output}`)), 15_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString('utf8');
+          const match = /endpoint:\s+(http:\/\/\S+)/.exec(output);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]!);
+          }
+        });
+        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      });
+      const created = await fetch(`${url}/v2/databases`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'one' }) });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      const reply = await fetch(`${url}/${id}-local/v1`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify({ findKeyspaces: {} }) });
+      expect(reply.status).toBe(200);
+      expect((await fetch(`${url}/${id}-local/v1`, { method: 'POST', body: '{"findKeyspaces":{}}' })).status).toBe(401);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
