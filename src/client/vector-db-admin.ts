@@ -187,21 +187,6 @@ export async function connectDatabaseById(token: string, databaseId: string, opt
   });
 }
 
-declare module './vector-db.js' {
-  namespace VectorDB {
-    /**
-     * A connected VectorDB on the database `databaseId` (its UUID) of a home, after checking the token against
-     * the home (a database that never had a Database Administrator token accepts any token in process).
-     * DatabaseNotFoundException for an unknown database or region, KeyspaceNotFoundException for a missing
-     * keyspace, UnauthorizedException for a refused token.
-     * @example
-     * const db = await VectorDB.fromDatabaseId(token, '3f0c2b1e-...', { keyspace: 'default_keyspace', home: '/srv/vectordb' });
-     */
-    function fromDatabaseId(token: string, databaseId: string, options?: DatabaseByIdOptions): Promise<VectorDB>;
-  }
-}
-Object.defineProperty(VectorDB, 'fromDatabaseId', { value: connectDatabaseById, enumerable: false, writable: false, configurable: true });
-
 async function openDatabase(token: string, endpoint: string, keyspace: string, options: VectorDBOptions): Promise<VectorDB> {
   const db = new VectorDB(token, endpoint, keyspace, options);
   try {

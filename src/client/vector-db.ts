@@ -17,6 +17,7 @@ import type { JsonDocument } from './documents.js';
 import { clientException, exceptionFor } from './errors.js';
 import { VectorDBRepository } from './repository.js';
 import type { ResultMapping } from './results.js';
+import type { DatabaseByIdOptions } from './vector-db-admin.js';
 
 export interface VectorDBOptions {
   /** Limits of an embedded database (defaults: the seed's values). */
@@ -33,6 +34,20 @@ export interface VectorDBOptions {
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 
 export class VectorDB {
+  /**
+   * A connected VectorDB on the database `databaseId` (its UUID) of a home of databases, after checking the
+   * token against the home (a database that never had a Database Administrator token accepts any token in
+   * process). DatabaseNotFoundException for an unknown database or region, KeyspaceNotFoundException for a
+   * missing keyspace, UnauthorizedException for a refused token. Covers the seed's id-based constructors.
+   * @example
+   * const db = await VectorDB.fromDatabaseId(token, '3f0c2b1e-...', { keyspace: 'default_keyspace', home: '/srv/vectordb' });
+   */
+  static async fromDatabaseId(token: string, databaseId: string, options: DatabaseByIdOptions = {}): Promise<VectorDB> {
+    // Loaded on use: the administration layer is only needed by applications that use a home.
+    const { connectDatabaseById } = await import('./vector-db-admin.js');
+    return connectDatabaseById(token, databaseId, options);
+  }
+
   readonly #transport: Transport;
   #keyspace: string;
 
