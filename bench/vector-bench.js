@@ -203,9 +203,11 @@ try {
 }
 
 report.totalMs = performance.now() - startAll;
-report.targets = checkTargets(report.datasets, report.params);
-const md = markdown(report);
+// The measurements first: a rendering bug must not lose a 30-minute run (re-render with --report-only).
 writeFileSync(join(resultsDir, `${base}.json`), JSON.stringify(report, null, 2));
+report.targets = checkTargets(report.datasets, report.params);
+writeFileSync(join(resultsDir, `${base}.json`), JSON.stringify(report, null, 2));
+const md = markdown(report);
 writeFileSync(join(resultsDir, `${base}.md`), md);
 writeFileSync(join(resultsDir, `${base}.svg`), svg(report));
 process.stdout.write(`${md}\n`);

@@ -20,7 +20,7 @@ import { Mutex } from './mutex.js';
 import { decodePageState, encodePageState } from './page-state.js';
 import { canSortWithIndex, sortWithIndex } from './index-sort.js';
 import { selectByVector } from './vector-select.js';
-import { planCandidates } from './planner.js';
+import { planCandidates, type CandidatePlan } from './planner.js';
 import { shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../query/vector-value.js';
 import { CollectionVectors, type VectorProgress } from './collection-vectors.js';
@@ -106,7 +106,7 @@ export class Collection {
     if (sort.kind === 'fields') {
       const skip = options.skip ?? 0;
       const count = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.pageSize);
-      const sorted = (await this.#indexSorted(options.filter, sort, skip + count)) ?? (await this.#sortedCandidates(options.filter, sort));
+      const sorted = await this.#sorted(options.filter, sort, skip + count);
       return { documents: sorted.slice(skip, skip + count), nextPageState: null };
     }
     return this.#pagedSelect(options);
@@ -155,13 +155,9 @@ export class Collection {
   }
 
   /** Matching documents in key order, after `afterKey`, narrowed by the planner. */
-  async *#matching(filter: Filter, afterKey?: string): AsyncGenerator<StoredDocument> {
+  async *#matching(filter: Filter, afterKey?: string, planned?: CandidatePlan): AsyncGenerator<StoredDocument> {
     this.#checkLive();
-    const plan = await planCandidates(filter, {
-      store: this.#store,
-      isIndexed: this.isIndexed,
-      maxCandidates: 100_000,
-    });
+    const plan = planned ?? (await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: 100_000 }));
     if (plan.kind === 'scan') {
       for await (const stored of this.#store.scan(afterKey)) {
         if (filter.matches(stored.doc)) yield stored;
@@ -181,21 +177,26 @@ export class Collection {
   }
 
   /**
-   * A sort on one indexed path walks that path's index when the filter's candidates are not few
-   * (few candidates sort faster in memory); undefined when the index cannot answer.
+   * A regular sort: few candidates (from the planner) are sorted in memory; otherwise a sort on one indexed
+   * path walks that path's index and stops after `need` documents; otherwise every match is sorted in memory.
    */
-  async #indexSorted(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, need: number): Promise<FoundDocument[] | undefined> {
+  async #sorted(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, need: number): Promise<FoundDocument[]> {
     const field = sort.fields[0]!;
-    if (sort.fields.length !== 1 || !canSortWithIndex(filter, field, this.isIndexed)) return undefined;
-    const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: Math.min(SMALL_SORT, this.#limits.maxSortCandidates) });
-    if (plan.kind === 'keys') return undefined;
-    return sortWithIndex({ store: this.#store, filter, field, need, maxReads: 10 * this.#limits.maxSortCandidates });
+    const indexable = sort.fields.length === 1 && canSortWithIndex(filter, field, this.isIndexed);
+    const cap = indexable ? Math.min(SMALL_SORT, this.#limits.maxSortCandidates) : 100_000;
+    const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap });
+    if (indexable && plan.kind === 'scan') {
+      const walked = await sortWithIndex({ store: this.#store, filter, field, need, maxReads: 10 * this.#limits.maxSortCandidates });
+      if (walked) return walked;
+    }
+    // A capped plan that gave up is re-planned uncapped by #matching.
+    return this.#sortedInMemory(filter, sort, plan.kind === 'keys' ? plan : undefined);
   }
 
-  async #sortedCandidates(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>): Promise<FoundDocument[]> {
+  async #sortedInMemory(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, plan: CandidatePlan | undefined): Promise<FoundDocument[]> {
     const max = this.#limits.maxSortCandidates;
     const all: FoundDocument[] = [];
-    for await (const found of this.#matching(filter)) {
+    for await (const found of this.#matching(filter, undefined, plan)) {
       all.push(found);
       if (all.length > max) throw VectorDbError.of('OVERLOADED_SORT_ROW_LIMIT', { max });
     }
