@@ -58,6 +58,8 @@ export class CollectionVectors {
   #pendingRemoves: number[] = [];
   #changesSinceSnapshot = 0;
   #indexing: Promise<void> | undefined;
+  /** The snapshot loading in the background; the indexer waits for it. */
+  #graphLoading: Promise<void> | undefined;
   #closed = false;
   #failure: VectorDbError | undefined;
 
@@ -68,32 +70,51 @@ export class CollectionVectors {
     this.#graph = graph;
   }
 
-  /** Loads the vector records and the graph snapshot (rebuilding in the background what it lacks). */
+  /**
+   * Loads the vector records (the truth; searches scan them exactly at once) and then, in the background,
+   * the graph snapshot; what the snapshot lacks is indexed afterwards, what it has in excess is removed.
+   */
   static async open(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
     const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: 1024 });
-    const { graph, labelLimit } = await loadGraph(kv, settings);
-    const vectors = new CollectionVectors(kv, settings, flat, graph);
-    await vectors.#loadRecords(labelLimit);
+    const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
+    await vectors.#loadRecords();
+    vectors.#graphLoading = loadGraph(kv, settings).then(
+      (loaded) => vectors.#adoptGraph(loaded),
+      () => undefined, // no usable snapshot: the empty graph is built from the records
+    );
     vectors.#scheduleIndexing();
     return vectors;
   }
 
-  async #loadRecords(snapshotLabelLimit: number): Promise<void> {
+  async #loadRecords(): Promise<void> {
     const { cid, dimension } = this.#settings;
     for await (const { label, docKey, vector } of readVectorRecords(this.#kv, cid, dimension)) {
       this.#labelOf.set(docKey, label);
       this.#keyOf.set(label, docKey);
       this.#flat.set(label, vector);
-      if (!this.#graph.has(label)) this.#pendingAdds.add(label);
+      this.#pendingAdds.add(label);
       this.#nextLabel = Math.max(this.#nextLabel, label + 1);
     }
+    this.#changesSinceSnapshot = this.#pendingAdds.size;
+  }
+
+  /** Swaps in the loaded snapshot (the indexer has waited for it, so the current graph is still empty). */
+  #adoptGraph(loaded: { graph: VectorIndex; labelLimit: number } | undefined): void {
+    if (loaded === undefined) return;
+    if (this.#closed) {
+      loaded.graph.dispose();
+      return;
+    }
+    this.#graph.dispose();
+    this.#graph = loaded.graph;
+    for (const label of [...this.#pendingAdds]) if (this.#graph.has(label)) this.#pendingAdds.delete(label);
     // Labels the snapshot holds but whose records are gone were deleted after it was saved.
     const stale: number[] = [];
-    for (let label = 0; label < snapshotLabelLimit; label++) {
+    for (let label = 0; label < loaded.labelLimit; label++) {
       if (this.#graph.has(label) && !this.#flat.has(label)) stale.push(label);
     }
-    this.#nextLabel = Math.max(this.#nextLabel, snapshotLabelLimit);
-    if (stale.length > 0) this.#graph.remove(stale);
+    this.#nextLabel = Math.max(this.#nextLabel, loaded.labelLimit);
+    this.#pendingRemoves.push(...stale);
     this.#changesSinceSnapshot = this.#pendingAdds.size + stale.length;
   }
 
@@ -212,6 +233,7 @@ export class CollectionVectors {
   }
 
   async #stopIndexing(): Promise<void> {
+    await this.#graphLoading; // adopt the snapshot first: closing must never save a graph that lacks it
     this.#closed = true;
     while (this.#indexing) await this.#indexing.catch(() => undefined);
   }
@@ -226,6 +248,7 @@ export class CollectionVectors {
 
   /** Moves pending vectors into the graph a chunk at a time, yielding between chunks. */
   async #indexLoop(): Promise<void> {
+    await this.#graphLoading;
     const { dimension, name, onProgress } = this.#settings;
     const total = this.#pendingAdds.size;
     let done = 0;
@@ -293,8 +316,8 @@ async function newGraph(settings: VectorSettings, capacity: number): Promise<Vec
   });
 }
 
-/** The saved graph, or a new empty one when there is none or it cannot be used (wrong backend, damaged). */
-async function loadGraph(kv: KvStore, settings: VectorSettings): Promise<{ graph: VectorIndex; labelLimit: number }> {
+/** The saved graph, or undefined when there is none or it cannot be used (wrong backend, damaged). */
+async function loadGraph(kv: KvStore, settings: VectorSettings): Promise<{ graph: VectorIndex; labelLimit: number } | undefined> {
   const snapshot = await readSnapshot(kv, settings.cid);
   if (snapshot !== undefined) {
     try {
@@ -311,5 +334,5 @@ async function loadGraph(kv: KvStore, settings: VectorSettings): Promise<{ graph
       // Rebuilt from the records in the background; progress is reported by the indexer.
     }
   }
-  return { graph: await newGraph(settings, 1024), labelLimit: 0 };
+  return undefined;
 }
