@@ -1,6 +1,6 @@
 /**
  * Runs every shared suite (test/suite/) in-process: each test gets a fresh database in a temporary
- * directory from embeddedFactory. test/http.test.ts runs the same suites over a real HTTP server.
+ * directory from embeddedFactory. test/http/shared-suites.test.ts runs the same suites over a real HTTP server.
  * Below them, the few behaviours only an embedded client can have (it knows its database's limits).
  */
 import { describe, expect, it } from 'vitest';

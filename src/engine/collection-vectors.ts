@@ -174,22 +174,27 @@ export class CollectionVectors {
   };
 
   /**
-   * Nearest live labels, best first: an exact scan of `allowed` when given (a small candidate set from
-   * the planner), else the graph, merged with an exact scan of the vectors not yet in the graph.
+   * Nearest live labels, best first. `allowed` restricts the candidates (a superset of the filter's
+   * matches, from the planner); small sets are scanned exactly, large ones go through the graph with a
+   * filter; vectors not yet in the graph are always scanned exactly and merged in.
    */
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): ScoredLabel[] {
     if (this.#failure) throw this.#failure;
     const total = this.#flat.size;
     if (k <= 0 || total === 0) return [];
-    // The planner sends only small candidate sets (see vector-select.ts): scan them exactly.
-    if (allowed !== undefined) return this.#flat.exactSearch(query, k, allowed);
-    if (this.#graph.size === 0) return this.#flat.exactSearch(query, k);
-    // Removals not yet applied to the graph must not come back.
-    const live = (label: number) => this.#flat.has(label);
-    const ef = Math.max(this.#graph.params.efSearch, k);
-    const fromGraph = this.#graph.search(query, k, this.#pendingRemoves.length > 0 ? { ef, filter: live } : { ef });
+    if (allowed !== undefined && allowed.size <= Math.max(2000, total * EXACT_FRACTION)) {
+      return this.#flat.exactSearch(query, k, allowed);
+    }
+    if (this.#graph.size === 0) return this.#flat.exactSearch(query, k, allowed);
+    const live = (label: number) => this.#flat.has(label) && (allowed === undefined || allowed.has(label));
+    const needFilter = allowed !== undefined || this.#pendingRemoves.length > 0;
+    // A filter hides part of the graph: widen the search in proportion so recall holds.
+    const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / total, EXACT_FRACTION);
+    const ef = Math.ceil(Math.max(this.#graph.params.efSearch, k) / Math.sqrt(selectivity));
+    const fromGraph = this.#graph.search(query, k, needFilter ? { ef, filter: live } : { ef });
     if (this.#pendingAdds.size === 0) return fromGraph;
-    const fromScan = this.#flat.exactSearch(query, k, this.#pendingAdds);
+    const pending = allowed === undefined ? this.#pendingAdds : [...this.#pendingAdds].filter((l) => allowed.has(l));
+    const fromScan = this.#flat.exactSearch(query, k, pending);
     return mergeTop(fromGraph, fromScan, k);
   }
 
@@ -284,6 +289,9 @@ export class CollectionVectors {
     }
   }
 }
+
+/** Below this fraction of the collection, a filtered search scans its candidates exactly. */
+const EXACT_FRACTION = 0.15;
 
 function sameVector(a: Float32Array | undefined, b: Float32Array): boolean {
   if (!a || a.length !== b.length) return false;
