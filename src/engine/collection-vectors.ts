@@ -37,8 +37,10 @@ export interface VectorSettings {
   readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
 }
 
-/** Vectors added to the graph per step before yielding to the event loop. */
-const INDEX_CHUNK = 64;
+/** One background indexing step holds the event loop about this long (ms), then yields. */
+const STEP_MS = 30;
+/** At most this many vectors per step. */
+const MAX_CHUNK = 512;
 /** Removals are applied to the graph in batches of this size (or when idle). */
 const REMOVE_BATCH = 256;
 /** Save a snapshot once this many vectors changed since the last one and the graph is caught up. */
@@ -258,6 +260,7 @@ export class CollectionVectors {
     const total = this.#pendingAdds.size;
     let done = 0;
     let lastReport = Date.now();
+    let chunk = 8;
     try {
       while (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) {
         if (this.#pendingRemoves.length >= REMOVE_BATCH || this.#pendingAdds.size === 0) {
@@ -267,12 +270,16 @@ export class CollectionVectors {
         const labels: number[] = [];
         for (const label of this.#pendingAdds) {
           labels.push(label);
-          if (labels.length === INDEX_CHUNK) break;
+          if (labels.length === chunk) break;
         }
         if (labels.length > 0) {
           const vectors = new Float32Array(labels.length * dimension);
           labels.forEach((label, i) => vectors.set(this.#flat.get(label)!, i * dimension));
+          const started = performance.now();
           this.#graph.add(labels, vectors);
+          // Size the next step so that one step holds the event loop for about STEP_MS.
+          const perVector = Math.max((performance.now() - started) / labels.length, 0.001);
+          chunk = Math.min(MAX_CHUNK, Math.max(1, Math.round(STEP_MS / perVector)));
           for (const label of labels) this.#pendingAdds.delete(label);
           done += labels.length;
         }

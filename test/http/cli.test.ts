@@ -4,35 +4,21 @@
  * once, stored hashed, reused and replaceable; `start` honours PORT; --help is useful. Builds dist/ when stale.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { tempDir } from '../support/temp.js';
+import { buildPackage } from '../durability/built-package.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'dist/cli/main.js');
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-beforeAll(() => {
-  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newestSource(path.join(ROOT, 'src'))) {
-    try {
-      execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-    } catch {
-      // Type errors elsewhere in src/ do not stop tsc from emitting; the check below is what matters.
-    }
-  }
+beforeAll(async () => {
+  await buildPackage();
   expect(existsSync(MAIN)).toBe(true);
-}, 120_000);
+}, 180_000);
 
 interface Cli {
   readonly child: ChildProcess;

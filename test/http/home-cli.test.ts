@@ -2,35 +2,21 @@
  * The built command for homes: `init --home` (and VECTORDB_HOME) prints the organization token once and refuses
  * an existing home with exit code 1; `serve --home` serves its databases with that token and stops on SIGTERM.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync, readdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
+import { buildPackage } from '../durability/built-package.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'dist/cli/main.js');
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-beforeAll(() => {
-  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newestSource(path.join(ROOT, 'src'))) {
-    try {
-      execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-    } catch {
-      // Type errors elsewhere do not stop tsc from emitting.
-    }
-  }
+beforeAll(async () => {
+  await buildPackage();
   expect(existsSync(MAIN)).toBe(true);
-}, 120_000);
+}, 180_000);
 
 const TOKEN = /(VDBL:[0-9a-f]{24}:[A-Za-z0-9_-]{43})/;
 
