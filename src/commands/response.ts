@@ -40,17 +40,12 @@ export function errorResponse(error: VectorDbError): CommandResponse {
   return { errors: [error.toWire()] };
 }
 
-/** The HTTP status a response goes out with: the first non-200 status among its errors. */
-export function httpStatusOf(errors: readonly VectorDbError[]): number {
-  return errors.find((e) => e.httpStatus !== 200)?.httpStatus ?? 200;
-}
-
 /** The envelope of a request refused before any command ran (token, path, content type, size), from its code. */
 export function errorEnvelope(code: ErrorCode, vars: ErrorVars = {}): CommandResponse {
   return errorResponse(VectorDbError.of(code, vars));
 }
 
-/** httpStatusOf for an envelope as sent: the first non-200 status among its errors' codes. */
+/** The HTTP status an envelope goes out with: the first non-200 status among its errors' codes. */
 export function httpStatusOfResponse(response: CommandResponse): number {
   for (const error of response.errors ?? []) {
     if (!Object.prototype.hasOwnProperty.call(ERROR_CODES, error.errorCode)) continue;

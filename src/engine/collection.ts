@@ -12,7 +12,7 @@ import { documentComparator, type SortSpec } from '../query/sort.js';
 import type { Update } from '../query/update.js';
 import type { KvStore } from '../storage/index.js';
 import { type CollectionRecord, indexingPredicate } from './collection-schema.js';
-import { generateId, idKey } from './document-id.js';
+import { generateId } from './document-id.js';
 import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
 import { DocumentStore, type DocumentChange, type StoredDocument } from './document-store.js';
 import type { Limits } from './limits.js';
@@ -91,10 +91,6 @@ export class Collection {
   /** Marks the collection dropped: later calls fail as if it never existed. */
   markDropped(): void {
     this.#dropped = true;
-  }
-
-  get dropped(): boolean {
-    return this.#dropped;
   }
 
   // ---- reads --------------------------------------------------------------------------------
@@ -345,7 +341,6 @@ export class Collection {
     if (change.kind === 'update') {
       const result = change.update.apply(doc, { isInsert: false, now: Date.now() });
       if (!result.modified) return null;
-      if (!jsonEquals(result.doc._id, doc._id)) throw VectorDbError.of('UNSUPPORTED_UPDATE_OPERATOR_FOR_DOC_ID', { operator: '$set' });
       return this.#shredDoc(result.doc);
     }
     const replacement = change.replacement;
@@ -398,11 +393,6 @@ export class Collection {
     const vectors = this.#vectors;
     this.#vectors = undefined;
     if (vectors) await (await vectors.catch(() => undefined))?.close(!this.#dropped);
-  }
-
-  /** Storage key of an id, for callers that look documents up by id. */
-  static keyOf(id: JsonValue): string {
-    return idKey(id);
   }
 }
 

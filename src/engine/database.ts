@@ -88,10 +88,6 @@ export class Database {
     return this.#kv;
   }
 
-  get isOpen(): boolean {
-    return this.#state === 'open';
-  }
-
   // ---- keyspaces ----------------------------------------------------------------------------
 
   listKeyspaces(): string[] {
