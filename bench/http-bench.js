@@ -1,7 +1,9 @@
 // HTTP benchmark (issue 6): requests/s and p50/p99 latency of findOne by _id, insertOne and a vector find over
 // keep-alive HTTP from a second process (bench/http-load.js), beside the same operations in process
 // (executeCommand, no HTTP). Run after `npm run build`: node bench/http-bench.js [--docs 10000] [--requests 20000]
-// --skip-vector leaves out the vector collection. Prints a table and writes bench/results/http-bench.json. Not a test: figures only.
+// --skip-vector leaves out the vector collection; --client node|undici picks the load generator's HTTP client
+// (default undici: see http-load.js); --concurrency N (default 16) connections, one request in flight on each.
+// Prints a table and writes bench/results/http-bench.json. Not a test: figures only.
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +24,7 @@ const REQUESTS = arg('--requests', 20_000);
 const VECTOR_REQUESTS = arg('--vector-requests', 4_000);
 const CONCURRENCY = arg('--concurrency', 16);
 const SKIP_VECTOR = args.includes('--skip-vector');
+const CLIENT = args.includes('--client') ? args[args.indexOf('--client') + 1] : 'undici';
 const DIM = 64;
 const KS = 'default_keyspace';
 
@@ -113,11 +116,11 @@ function overHttp(child, server, token, op, concurrency, tag) {
   return new Promise((resolve, reject) => {
     child.once('message', (message) => {
       if (!message.ok) return reject(new Error(message.error));
-      const { latencies, elapsedMs, errors, firstError, sockets } = message.result;
+      const { latencies, elapsedMs, errors, firstError, sockets, loadCpuUsPerRequest } = message.result;
       if (errors > 0) return reject(new Error(`${op.name} over HTTP: ${errors} failed requests, first: ${firstError}`));
-      resolve({ ...stats(latencies, elapsedMs), sockets });
+      resolve({ ...stats(latencies, elapsedMs), sockets, loadCpuUsPerRequest });
     });
-    child.send({ url: server.url, token, path: `/v1/${KS}/${op.collection}`, bodies, warmup, concurrency, count: op.count });
+    child.send({ url: server.url, token, path: `/v1/${KS}/${op.collection}`, bodies, warmup, concurrency, count: op.count, client: CLIENT });
   });
 }
 
@@ -161,17 +164,18 @@ async function main() {
       rows.push({ operation: op.name, inProcess: { c1: local1, [`c${CONCURRENCY}`]: localC }, http: { c1: http1, [`c${CONCURRENCY}`]: httpC }, addedP50Ms: http1.p50 - local1.p50 });
     }
     const bare = await bareBaseline(child);
-    const header = ['operation', 'in-proc p50/p99 (c=1)', 'HTTP p50/p99 (c=1)', 'added p50', `in-proc req/s (c=${CONCURRENCY})`, `HTTP req/s (c=${CONCURRENCY})`, `HTTP p50/p99 (c=${CONCURRENCY})`, 'CPU µs/req in-proc', 'CPU µs/req HTTP'];
+    const header = ['operation', 'in-proc p50/p99 (c=1)', 'HTTP p50/p99 (c=1)', 'added p50', `in-proc req/s (c=${CONCURRENCY})`, `HTTP req/s (c=${CONCURRENCY})`, `HTTP p50/p99 (c=${CONCURRENCY})`, 'CPU µs/req in-proc', 'CPU µs/req HTTP', 'load gen CPU µs/req'];
     const c = `c${CONCURRENCY}`;
     const table = rows.map((r) => {
-      return [r.operation, `${fmt(r.inProcess.c1.p50)} / ${fmt(r.inProcess.c1.p99)}`, `${fmt(r.http.c1.p50)} / ${fmt(r.http.c1.p99)}`, fmt(r.addedP50Ms), String(r.inProcess[c].perSecond), String(r.http[c].perSecond), `${fmt(r.http[c].p50)} / ${fmt(r.http[c].p99)}`, String(r.inProcess[c].serverCpuUsPerRequest), String(r.http[c].serverCpuUsPerRequest)];
+      return [r.operation, `${fmt(r.inProcess.c1.p50)} / ${fmt(r.inProcess.c1.p99)}`, `${fmt(r.http.c1.p50)} / ${fmt(r.http.c1.p99)}`, fmt(r.addedP50Ms), String(r.inProcess[c].perSecond), String(r.http[c].perSecond), `${fmt(r.http[c].p50)} / ${fmt(r.http[c].p99)}`, String(r.inProcess[c].serverCpuUsPerRequest), String(r.http[c].serverCpuUsPerRequest), String(r.http[c].loadCpuUsPerRequest)];
     });
-    table.push(['(bare node:http floor)', '-', `${fmt(bare.c1.p50)} / ${fmt(bare.c1.p99)}`, '-', '-', String(bare.cN.perSecond), `${fmt(bare.cN.p50)} / ${fmt(bare.cN.p99)}`, '-', String(bare.cN.serverCpuUsPerRequest)]);
+    table.push(['(bare node:http floor)', '-', `${fmt(bare.c1.p50)} / ${fmt(bare.c1.p99)}`, '-', '-', String(bare.cN.perSecond), `${fmt(bare.cN.p50)} / ${fmt(bare.cN.p99)}`, '-', String(bare.cN.serverCpuUsPerRequest), String(bare.cN.loadCpuUsPerRequest)]);
     const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
     const line = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ');
     console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${table.map(line).join('\n')}`);
+    console.log(`load generator: ${CLIENT}; findOne over HTTP at c=${CONCURRENCY} is ${Math.round((rows[0].http[c].perSecond / bare.cN.perSecond) * 100)}% of the bare node:http floor`);
     console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs (other processes compete for them)`);
-    const result = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadAverage: os.loadavg(), docs: DOCS, dimension: DIM, concurrency: CONCURRENCY, rows, bareNodeHttp: bare };
+    const result = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadAverage: os.loadavg(), docs: DOCS, dimension: DIM, concurrency: CONCURRENCY, loadClient: CLIENT, rows, bareNodeHttp: bare };
     mkdirSync(path.join(here, 'results'), { recursive: true });
     writeFileSync(path.join(here, 'results', 'http-bench.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log('\nwritten to bench/results/http-bench.json');

@@ -71,7 +71,11 @@ function nestingDepth(value: unknown, max: number): number {
     if (node === null || typeof node !== 'object') continue;
     deepest = Math.max(deepest, depth);
     if (deepest > max) return deepest;
-    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    const children = Array.isArray(node) ? (node as unknown[]) : Object.values(node);
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
   }
   return deepest;
 }

@@ -33,7 +33,7 @@ const find: CommandHandler = async (raw, ctx) => {
   if (pageState && sort.kind !== 'none') {
     throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: "'pageState' is not supported with non-empty sort clause" });
   }
-  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined });
+  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, withVector: projection.includesVector });
   const documents = result.documents.map((found) => project(found, projection, includeSimilarity && sort.kind === 'vector'));
   return {
     data: { documents, nextPageState: result.nextPageState },
@@ -50,7 +50,7 @@ const findOne: CommandHandler = async (raw, ctx) => {
   const projection = parts.projection();
   const includeSimilarity = options.boolean('includeSimilarity', false);
   const includeSortVector = options.boolean('includeSortVector', false);
-  const found = await ctx.collection().selectOne(filter, sort);
+  const found = await ctx.collection().selectOne(filter, sort, { withVector: projection.includesVector });
   return {
     data: { document: found === null ? null : project(found, projection, includeSimilarity && sort.kind === 'vector') },
     ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),

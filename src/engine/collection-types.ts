@@ -14,6 +14,8 @@ export interface SelectOptions {
   readonly skip?: number;
   readonly limit?: number;
   readonly pageState?: string;
+  /** False when the caller does not return `$vector` (its values are then not read). Default true. */
+  readonly withVector?: boolean;
 }
 
 export interface FoundDocument {

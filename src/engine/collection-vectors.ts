@@ -18,7 +18,19 @@ import {
 } from '../vector/index.js';
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
-import { deleteSnapshot, deleteVectorRecord, putVectorRecord, readSnapshot, readVectorRecords, writeSnapshot } from './vector-records.js';
+import {
+  deleteSnapshot,
+  deleteVectorRecord,
+  putVectorRecord,
+  readSnapshotGraph,
+  readSnapshotMeta,
+  readSnapshotTable,
+  readVectorLabels,
+  readVectorRecordsOf,
+  writeSnapshot,
+  type SnapshotMeta,
+} from './vector-records.js';
+import { decodeVectorTable, encodeVectorTable, type VectorTable } from './vector-table.js';
 
 export interface VectorProgress {
   readonly collection: string;
@@ -73,14 +85,16 @@ export class CollectionVectors {
   }
 
   /**
-   * Loads the vector records (the truth; searches scan them exactly at once) and then, in the background,
-   * the graph snapshot; what the snapshot lacks is indexed afterwards, what it has in excess is removed.
+   * Loads the live vectors (searches scan them exactly at once) and then, in the background, the graph
+   * snapshot; what the snapshot lacks is indexed afterwards, what it has in excess is removed.
    */
   static async open(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
     const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: 1024 });
     const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
-    await vectors.#loadRecords();
-    vectors.#graphLoading = loadGraph(kv, settings).then(
+    const meta = await readSnapshotMeta(kv, settings.cid);
+    const tableBytes = meta && (await readSnapshotTable(kv, settings.cid, meta));
+    await vectors.#loadVectors(tableBytes ? decodeVectorTable(tableBytes, settings.dimension) : undefined);
+    vectors.#graphLoading = (meta ? loadGraph(kv, settings, meta) : Promise.resolve(undefined)).then(
       (loaded) => vectors.#adoptGraph(loaded),
       () => undefined, // no usable snapshot: the empty graph is built from the records
     );
@@ -88,16 +102,33 @@ export class CollectionVectors {
     return vectors;
   }
 
-  async #loadRecords(): Promise<void> {
+  /**
+   * The live labels come from the records' keys; their doc keys and values from the snapshot's vector
+   * table where it has them (labels never change meaning), else from the records themselves.
+   */
+  async #loadVectors(table: VectorTable | undefined): Promise<void> {
     const { cid, dimension } = this.#settings;
-    for await (const { label, docKey, vector } of readVectorRecords(this.#kv, cid, dimension)) {
-      this.#labelOf.set(docKey, label);
-      this.#keyOf.set(label, docKey);
-      this.#flat.set(label, vector);
-      this.#pendingAdds.add(label);
-      this.#nextLabel = Math.max(this.#nextLabel, label + 1);
+    const live = await readVectorLabels(this.#kv, cid);
+    const missing: number[] = [];
+    let at = 0;
+    for (const label of live) {
+      while (table && at < table.labels.length && table.labels[at]! < label) at++;
+      if (table && at < table.labels.length && table.labels[at] === label) {
+        this.#addLoaded(label, table.docKeys[at]!, table.values.subarray(at * dimension, (at + 1) * dimension));
+      } else {
+        missing.push(label);
+      }
     }
+    for (const { label, docKey, vector } of await readVectorRecordsOf(this.#kv, cid, missing, dimension)) this.#addLoaded(label, docKey, vector);
     this.#changesSinceSnapshot = this.#pendingAdds.size;
+  }
+
+  #addLoaded(label: number, docKey: string, vector: Float32Array): void {
+    this.#labelOf.set(docKey, label);
+    this.#keyOf.set(label, docKey);
+    this.#flat.set(label, vector);
+    this.#pendingAdds.add(label);
+    this.#nextLabel = Math.max(this.#nextLabel, label + 1);
   }
 
   /** Swaps in the loaded snapshot (the indexer has waited for it, so the current graph is still empty). */
@@ -137,15 +168,22 @@ export class CollectionVectors {
     return this.#keyOf.get(label);
   }
 
-  /** Stages vector records for a batch of document changes; applies them in memory once durable. */
+  /**
+   * Stages vector records for a batch of document changes (a changed vector gets a new label: labels are
+   * never reused) and applies them in memory once the batch is durable.
+   */
   readonly hook: ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => {
     const { cid } = this.#settings;
+    const labels = new Map<string, number>();
     const added: { key: string; label: number; vector: Float32Array }[] = [];
     const removed: { key: string; label: number }[] = [];
     for (const change of changes) {
       const oldLabel = this.#labelOf.get(change.key);
       const vector = change.after?.vector ?? null;
-      if (oldLabel !== undefined && vector !== null && sameVector(this.#flat.get(oldLabel), vector)) continue;
+      if (oldLabel !== undefined && vector !== null && sameVector(this.#flat.get(oldLabel), vector)) {
+        labels.set(change.key, oldLabel);
+        continue;
+      }
       if (oldLabel !== undefined) {
         deleteVectorRecord(ops, cid, oldLabel);
         removed.push({ key: change.key, label: oldLabel });
@@ -154,10 +192,11 @@ export class CollectionVectors {
         const label = this.#nextLabel++;
         putVectorRecord(ops, cid, label, change.key, vector);
         added.push({ key: change.key, label, vector });
+        labels.set(change.key, label);
       }
     }
-    if (added.length === 0 && removed.length === 0) return undefined;
-    return () => {
+    if (added.length === 0 && removed.length === 0) return { labels };
+    const afterCommit = () => {
       for (const { key, label } of removed) {
         this.#flat.delete(label);
         this.#keyOf.delete(label);
@@ -173,7 +212,13 @@ export class CollectionVectors {
       this.#changesSinceSnapshot += added.length + removed.length;
       this.#scheduleIndexing();
     };
+    return { labels, afterCommit };
   };
+
+  /** The values of a live label (a copy may be kept by the caller only while it does not write). */
+  vectorOf(label: number): Float32Array | undefined {
+    return this.#flat.get(label);
+  }
 
   /**
    * Nearest live labels, best first. `allowed` restricts the candidates (a superset of the filter's
@@ -227,9 +272,23 @@ export class CollectionVectors {
   /** Saves the graph snapshot now (the records are already durable). */
   async saveSnapshot(): Promise<void> {
     const labelLimit = this.#nextLabel;
+    const table = encodeVectorTable(this.#table());
     const bytes = await this.#graph.serialize();
-    await writeSnapshot(this.#kv, this.#settings.cid, { bytes, labelLimit });
+    await writeSnapshot(this.#kv, this.#settings.cid, { bytes, labelLimit, table });
     this.#changesSinceSnapshot = 0;
+  }
+
+  /** Every live label with its doc key and values, labels ascending. */
+  #table(): VectorTable {
+    const { dimension } = this.#settings;
+    const labels = Uint32Array.from(this.#keyOf.keys()).sort();
+    const values = new Float32Array(labels.length * dimension);
+    const docKeys = new Array<string>(labels.length);
+    labels.forEach((label, i) => {
+      values.set(this.#flat.get(label)!, i * dimension);
+      docKeys[i] = this.#keyOf.get(label)!;
+    });
+    return { dimension, labels, values, docKeys };
   }
 
   /** Stops background work, saves the snapshot if anything changed, frees the graph. */
@@ -331,23 +390,21 @@ async function newGraph(settings: VectorSettings, capacity: number): Promise<Vec
   });
 }
 
-/** The saved graph, or undefined when there is none or it cannot be used (wrong backend, damaged). */
-async function loadGraph(kv: KvStore, settings: VectorSettings): Promise<{ graph: VectorIndex; labelLimit: number } | undefined> {
-  const snapshot = await readSnapshot(kv, settings.cid);
-  if (snapshot !== undefined) {
-    try {
-      const graph = await loadVectorIndex(snapshot.bytes, {
-        dimension: settings.dimension,
-        metric: settings.metric,
-        backend: settings.backend,
-        name: settings.name,
-        params: indexParams(settings),
-      });
-      return { graph, labelLimit: snapshot.labelLimit };
-    } catch (error) {
-      if (!(error instanceof VectorDbError)) throw error;
-      // Rebuilt from the records in the background; progress is reported by the indexer.
-    }
+/** The saved graph, or undefined when it is incomplete or cannot be used (wrong backend, damaged). */
+async function loadGraph(kv: KvStore, settings: VectorSettings, meta: SnapshotMeta): Promise<{ graph: VectorIndex; labelLimit: number } | undefined> {
+  const bytes = await readSnapshotGraph(kv, settings.cid, meta);
+  if (bytes === undefined) return undefined;
+  try {
+    const graph = await loadVectorIndex(bytes, {
+      dimension: settings.dimension,
+      metric: settings.metric,
+      backend: settings.backend,
+      name: settings.name,
+      params: indexParams(settings),
+    });
+    return { graph, labelLimit: meta.labelLimit };
+  } catch (error) {
+    if (!(error instanceof VectorDbError)) throw error;
+    return undefined; // rebuilt from the records in the background; the indexer reports progress
   }
-  return undefined;
 }

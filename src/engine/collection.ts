@@ -19,7 +19,7 @@ import type { Limits } from './limits.js';
 import { Mutex } from './mutex.js';
 import { decodePageState, encodePageState } from './page-state.js';
 import { canSortWithIndex, sortWithIndex } from './index-sort.js';
-import { selectByVector } from './vector-select.js';
+import { CandidateCache, selectByVector } from './vector-select.js';
 import { planCandidates, type CandidatePlan } from './planner.js';
 import { shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../query/vector-value.js';
@@ -36,6 +36,16 @@ export interface EngineSettings {
   readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
 }
 
+/** Which matches #matching yields and how it reads them. */
+interface MatchScope {
+  /** Only keys after this one (paging). */
+  readonly afterKey?: string | undefined;
+  /** A plan already made (else the planner makes one). */
+  readonly plan?: CandidatePlan | undefined;
+  /** Whether documents come back with their `$vector` values (default true). */
+  readonly withVector?: boolean;
+}
+
 /** At most this many candidates, a sort runs in memory rather than through an index. */
 const SMALL_SORT = 5000;
 
@@ -49,13 +59,14 @@ export class Collection {
   readonly #kv: KvStore;
   readonly #settings: EngineSettings;
   #vectors: Promise<CollectionVectors> | undefined;
+  readonly #candidates = new CandidateCache();
   #dropped = false;
 
   constructor(kv: KvStore, record: CollectionRecord, settings: EngineSettings) {
     this.record = record;
     this.isIndexed = indexingPredicate(record.options);
     this.#kv = kv;
-    this.#store = new DocumentStore(kv, record.cid);
+    this.#store = new DocumentStore(kv, record.cid, record.options.vector?.dimension ?? 0);
     this.#limits = settings.limits;
     this.#settings = settings;
     this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed };
@@ -73,10 +84,16 @@ export class Collection {
       options: this.record.options,
       backend: this.#settings.vectorBackend,
       onProgress: this.#settings.onProgress,
-    }).catch((error: unknown) => {
-      this.#vectors = undefined;
-      throw error;
-    });
+    }).then(
+      (vectors) => {
+        this.#store.useVectorLookup((label) => vectors.vectorOf(label));
+        return vectors;
+      },
+      (error: unknown) => {
+        this.#vectors = undefined;
+        throw error;
+      },
+    );
     return this.#vectors;
   }
 
@@ -102,22 +119,35 @@ export class Collection {
     if (sort.kind === 'fields') {
       const skip = options.skip ?? 0;
       const count = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.pageSize);
-      const sorted = await this.#sorted(options.filter, sort, skip + count);
+      const sorted = await this.#sorted(options.filter, sort, skip + count, options.withVector ?? true);
       return { documents: sorted.slice(skip, skip + count), nextPageState: null };
     }
     return this.#pagedSelect(options);
   }
 
   /** The first document the filter and sort select, or null. */
-  async selectOne(filter: Filter, sort: SortSpec): Promise<FoundDocument | null> {
-    const result = await this.select({ filter, sort, limit: 1 });
+  async selectOne(filter: Filter, sort: SortSpec, read: { readonly withVector?: boolean } = {}): Promise<FoundDocument | null> {
+    if (sort.kind === 'none' && filter.idLookup !== undefined && filter.idLookup.length <= 1) {
+      // findOne's common case, an unsorted `_id` lookup: the planner's one key is read directly, without paging.
+      this.#checkLive();
+      const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: 1 });
+      if (plan.kind === 'keys' && plan.keys.length <= 1) return this.#candidate(plan.keys[0], filter, read.withVector ?? true);
+    }
+    const result = await this.select({ filter, sort, limit: 1, ...read });
     return result.documents[0] ?? null;
+  }
+
+  /** The document under `key` when the filter matches it. */
+  async #candidate(key: string | undefined, filter: Filter, withVector: boolean): Promise<FoundDocument | null> {
+    if (key === undefined) return null;
+    const doc = await this.#store.get(key, { withVector });
+    return doc !== null && filter.matches(doc) ? { key, doc } : null;
   }
 
   async countDocuments(filter: Filter): Promise<{ count: number; moreData: boolean }> {
     const cap = this.#limits.maxCountDocuments;
     let count = 0;
-    for await (const _ of this.#matching(filter)) {
+    for await (const _ of this.#matching(filter, { withVector: false })) {
       count++;
       if (count > cap) return { count: cap, moreData: true };
     }
@@ -138,7 +168,7 @@ export class Collection {
     const documents: FoundDocument[] = [];
     if (pageSize <= 0) return { documents, nextPageState: null };
     let more = false;
-    for await (const found of this.#matching(options.filter, state?.after)) {
+    for await (const found of this.#matching(options.filter, { afterKey: state?.after, withVector: options.withVector ?? true })) {
       if (documents.length === pageSize) {
         more = true;
         break;
@@ -150,12 +180,14 @@ export class Collection {
     return { documents, nextPageState };
   }
 
-  /** Matching documents in key order, after `afterKey`, narrowed by the planner. */
-  async *#matching(filter: Filter, afterKey?: string, planned?: CandidatePlan): AsyncGenerator<StoredDocument> {
+  /** Matching documents in key order, after `afterKey`, narrowed by the planner (unless given a plan). */
+  async *#matching(filter: Filter, scope: MatchScope = {}): AsyncGenerator<StoredDocument> {
     this.#checkLive();
+    const { afterKey, plan: planned } = scope;
+    const read = { withVector: scope.withVector ?? true };
     const plan = planned ?? (await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: 100_000 }));
     if (plan.kind === 'scan') {
-      for await (const stored of this.#store.scan(afterKey)) {
+      for await (const stored of this.#store.scan(afterKey, read)) {
         if (filter.matches(stored.doc)) yield stored;
       }
       return;
@@ -164,7 +196,7 @@ export class Collection {
     const batch = 64;
     for (let i = 0; i < keys.length; i += batch) {
       const slice = keys.slice(i, i + batch);
-      const docs = await this.#store.getMany(slice);
+      const docs = await this.#store.getMany(slice, read);
       for (let j = 0; j < slice.length; j++) {
         const doc = docs[j];
         if (doc && filter.matches(doc)) yield { key: slice[j]!, doc };
@@ -176,23 +208,23 @@ export class Collection {
    * A regular sort: few candidates (from the planner) are sorted in memory; otherwise a sort on one indexed
    * path walks that path's index and stops after `need` documents; otherwise every match is sorted in memory.
    */
-  async #sorted(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, need: number): Promise<FoundDocument[]> {
+  async #sorted(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, need: number, withVector: boolean): Promise<FoundDocument[]> {
     const field = sort.fields[0]!;
     const indexable = sort.fields.length === 1 && canSortWithIndex(filter, field, this.isIndexed);
     const cap = indexable ? Math.min(SMALL_SORT, this.#limits.maxSortCandidates) : 100_000;
     const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap });
     if (indexable && plan.kind === 'scan') {
-      const walked = await sortWithIndex({ store: this.#store, filter, field, need, maxReads: 10 * this.#limits.maxSortCandidates });
+      const walked = await sortWithIndex({ store: this.#store, filter, field, need, maxReads: 10 * this.#limits.maxSortCandidates, withVector });
       if (walked) return walked;
     }
     // A capped plan that gave up is re-planned uncapped by #matching.
-    return this.#sortedInMemory(filter, sort, plan.kind === 'keys' ? plan : undefined);
+    return this.#sortedInMemory(filter, sort, { withVector, ...(plan.kind === 'keys' ? { plan } : {}) });
   }
 
-  async #sortedInMemory(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, plan: CandidatePlan | undefined): Promise<FoundDocument[]> {
+  async #sortedInMemory(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, scope: MatchScope): Promise<FoundDocument[]> {
     const max = this.#limits.maxSortCandidates;
     const all: FoundDocument[] = [];
-    for await (const found of this.#matching(filter, undefined, plan)) {
+    for await (const found of this.#matching(filter, scope)) {
       all.push(found);
       if (all.length > max) throw VectorDbError.of('OVERLOADED_SORT_ROW_LIMIT', { max });
     }
@@ -212,7 +244,8 @@ export class Collection {
     }
     if (settings.metric === 'cosine' && isZeroVector(query)) throw zeroVectorError();
     const k = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.maxVectorSearchLimit);
-    return selectByVector({ store: this.#store, vectors: await pending, isIndexed: this.isIndexed, filter: options.filter, query, k });
+    const withVector = options.withVector ?? true;
+    return selectByVector({ store: this.#store, vectors: await pending, isIndexed: this.isIndexed, filter: options.filter, query, k, withVector, candidates: this.#candidates });
   }
 
   // ---- writes -------------------------------------------------------------------------------

@@ -6,10 +6,15 @@
 import type { Document } from '../query/json.js';
 import { bytesToString, keys, type KvOperation, type KvStore } from '../storage/index.js';
 import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shredder.js';
+import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
+import { decodeVectorRecord } from './vector-records.js';
 
 const { SEP, HIGH } = keys;
-/** Index entries carry everything in their key. */
-const EMPTY = new Uint8Array(0);
+/**
+ * Index entries carry everything in their key; the value is one byte, not empty, because classic-level
+ * 3 never frees its copy of an empty value (32 bytes of native heap lost per index entry written).
+ */
+const INDEX_VALUE = new Uint8Array([0x31]);
 
 export interface StoredDocument {
   readonly key: string;
@@ -25,36 +30,118 @@ export interface DocumentChange {
 
 /**
  * Adds the operations a change needs beyond the document and its index entries (vector records) to
- * the batch, and may return what to do in memory once the batch is durable.
+ * the batch. Returns the vector label of each changed document that has a vector (its body stores a
+ * reference to it) and what to do in memory once the batch is durable.
  */
-export type ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => (() => void) | void;
+export type ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => StagedVectors;
+
+export interface StagedVectors {
+  readonly labels: ReadonlyMap<string, number>;
+  readonly afterCommit?: (() => void) | undefined;
+}
+
+/** Where a read finds the values of a vector label without going to LevelDB (the collection's memory). */
+export type VectorLookup = (label: number) => Float32Array | undefined;
+
+export interface ReadOptions {
+  /**
+   * Whether documents come back with their `$vector` values (default true). False leaves the stored
+   * reference in its place (it still answers `$exists`), for callers that do not return `$vector`.
+   */
+  readonly withVector?: boolean;
+}
 
 export class DocumentStore {
   readonly #kv: KvStore;
   readonly #cid: number;
   readonly #docPrefix: string;
   readonly #indexPrefix: string;
+  readonly #dimension: number;
+  #vectorLookup: VectorLookup = () => undefined;
+  #generation = 0;
 
-  constructor(kv: KvStore, cid: number) {
+  /** `dimension`: of the collection's vectors (0 without vectors). */
+  constructor(kv: KvStore, cid: number, dimension = 0) {
     this.#kv = kv;
     this.#cid = cid;
     this.#docPrefix = keys.docPrefix(cid);
     this.#indexPrefix = keys.indexPrefix(cid);
+    this.#dimension = dimension;
+  }
+
+  /** Reads take vector values from memory when it has them (else from the vector record). */
+  useVectorLookup(lookup: VectorLookup): void {
+    this.#vectorLookup = lookup;
   }
 
   get cid(): number {
     return this.#cid;
   }
 
-  async get(key: string): Promise<Document | null> {
-    const value = await this.#kv.get(this.#docPrefix + key);
-    return value === undefined ? null : (JSON.parse(bytesToString(value)) as Document);
+  /** Counts committed writes: what was derived from the documents at one generation holds until the next. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  async get(key: string, options?: ReadOptions): Promise<Document | null> {
+    const [doc] = await this.getMany([key], options);
+    return doc ?? null;
   }
 
   /** Documents for the keys, in the same order; missing ones are null. */
-  async getMany(docKeys: readonly string[]): Promise<(Document | null)[]> {
+  async getMany(docKeys: readonly string[], options?: ReadOptions): Promise<(Document | null)[]> {
     const values = await this.#kv.getMany(docKeys.map((k) => this.#docPrefix + k));
-    return values.map((v) => (v === undefined ? null : (JSON.parse(bytesToString(v)) as Document)));
+    const withVector = options?.withVector ?? true;
+    const docs: (Document | null)[] = [];
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      docs.push(value === undefined ? null : await this.#finish(docKeys[i]!, parseBody(value), withVector));
+    }
+    return docs;
+  }
+
+  /**
+   * The documents of vector search hits as `withVector: false` reads them: null where the document is
+   * gone or no longer has the vector the hit found (it changed after the search).
+   */
+  async getHits(hits: readonly { readonly key: string; readonly label: number }[]): Promise<(Document | null)[]> {
+    const values = await this.#kv.getMany(hits.map((hit) => this.#docPrefix + hit.key));
+    return values.map((value, i) => {
+      if (value === undefined) return null;
+      const doc = parseBody(value);
+      const ref = vectorRefOf(doc);
+      if (ref === undefined) return doc.$vector === undefined || doc.$vector === null ? null : doc;
+      return ref.label === hits[i]!.label ? doc : null;
+    });
+  }
+
+  /** A document read with `withVector: false`, with its `$vector` values (null: it was deleted since). */
+  async restoreVector(key: string, doc: Document): Promise<Document | null> {
+    return this.#finish(key, doc, true);
+  }
+
+  /**
+   * Puts the vector values back into a stored body (or drops the reference). Memory has a label's values
+   * while it is live; a label deleted since the body was read is looked up in its record, and when that
+   * is gone too the body itself is stale: it is read again.
+   */
+  async #finish(key: string, doc: Document, withVector: boolean): Promise<Document | null> {
+    for (let current: Document | null = doc; ; ) {
+      const ref: ReturnType<typeof vectorRefOf> = current === null ? undefined : vectorRefOf(current);
+      if (current === null || ref === undefined || !withVector) return current;
+      const values = this.#vectorLookup(ref.label) ?? (await this.#readVectorRecord(ref.label));
+      if (values !== undefined) {
+        current.$vector = vectorJson(values, ref.form);
+        return current;
+      }
+      const value = await this.#kv.get(this.#docPrefix + key);
+      current = value === undefined ? null : parseBody(value);
+    }
+  }
+
+  async #readVectorRecord(label: number): Promise<Float32Array | undefined> {
+    const value = await this.#kv.get(keys.vectorKey(this.#cid, label));
+    return value === undefined ? undefined : decodeVectorRecord(value, this.#dimension).vector;
   }
 
   async has(key: string): Promise<boolean> {
@@ -62,11 +149,14 @@ export class DocumentStore {
   }
 
   /** Every document in key order, starting after `afterKey` when given. */
-  async *scan(afterKey?: string): AsyncGenerator<StoredDocument> {
+  async *scan(afterKey?: string, options?: ReadOptions): AsyncGenerator<StoredDocument> {
     const range = afterKey === undefined ? { gte: this.#docPrefix, lt: this.#docPrefix + HIGH } : { gt: this.#docPrefix + afterKey, lt: this.#docPrefix + HIGH };
     const offset = this.#docPrefix.length;
-    for await (const [key, value] of this.#kv.entries(range)) {
-      yield { key: key.slice(offset), doc: JSON.parse(bytesToString(value)) as Document };
+    const withVector = options?.withVector ?? true;
+    for await (const [prefixed, value] of this.#kv.entries(range)) {
+      const key = prefixed.slice(offset);
+      const doc = await this.#finish(key, parseBody(value), withVector);
+      if (doc !== null) yield { key, doc };
     }
   }
 
@@ -104,28 +194,48 @@ export class DocumentStore {
   /** Writes the changes in one atomic batch. */
   async write(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): Promise<void> {
     const ops: KvOperation[] = [];
+    const staged = hook?.(changes, ops);
     for (const change of changes) {
-      const oldEntries = new Set(change.before ? indexEntriesOf(change.before, ctx) : []);
-      const newEntries = new Set(change.after ? change.after.indexEntries : []);
       const suffix = SEP + change.key;
-      for (const entry of oldEntries) {
-        if (!newEntries.has(entry)) ops.push({ type: 'del', key: this.#indexPrefix + entry + suffix });
+      if (change.before === null) {
+        // An insert (the hot path): every entry is new; the Set drops repeats (a value twice in an array).
+        for (const entry of new Set(change.after?.indexEntries)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: INDEX_VALUE });
+      } else {
+        const oldEntries = new Set(indexEntriesOf(change.before, ctx));
+        const newEntries = new Set(change.after ? change.after.indexEntries : []);
+        for (const entry of oldEntries) {
+          if (!newEntries.has(entry)) ops.push({ type: 'del', key: this.#indexPrefix + entry + suffix });
+        }
+        for (const entry of newEntries) {
+          if (!oldEntries.has(entry)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: INDEX_VALUE });
+        }
       }
-      for (const entry of newEntries) {
-        if (!oldEntries.has(entry)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: EMPTY });
-      }
-      if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: JSON.stringify(change.after.doc) });
+      if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: JSON.stringify(storedBody(change.after, staged)) });
       else ops.push({ type: 'del', key: this.#docPrefix + change.key });
     }
-    const afterCommit = hook?.(changes, ops);
     await this.#kv.batch(ops);
-    afterCommit?.();
+    this.#generation++;
+    staged?.afterCommit?.();
   }
 
   /** Removes every document, index entry and vector record of the collection. */
   async clear(): Promise<void> {
-    for (const prefix of keys.collectionDataPrefixes(this.#cid)) await this.#kv.clearRange(prefix, prefix + HIGH);
+    try {
+      for (const prefix of keys.collectionDataPrefixes(this.#cid)) await this.#kv.clearRange(prefix, prefix + HIGH);
+    } finally {
+      this.#generation++;
+    }
   }
+}
+
+/** The body as stored: a document's `$vector` values are replaced by a reference to its vector record. */
+function storedBody(after: ShreddedDocument, staged: StagedVectors | undefined): Document {
+  const label = after.vector === null ? undefined : staged?.labels.get(after.key);
+  return label === undefined ? after.doc : bodyWithVectorRef(after.doc, label, after.vectorForm ?? 'array');
+}
+
+function parseBody(value: Uint8Array): Document {
+  return JSON.parse(bytesToString(value)) as Document;
 }
 
 /** A range over encoded typed values of one path (see storage/keys.ts). */

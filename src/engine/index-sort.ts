@@ -22,6 +22,8 @@ export interface IndexSortRequest {
   readonly need: number;
   /** Give up (the caller sorts in memory) after reading this many documents. */
   readonly maxReads: number;
+  /** Whether the documents come back with their `$vector` values. */
+  readonly withVector: boolean;
 }
 
 /** Operators that only match documents where the path is present. */
@@ -65,7 +67,7 @@ export async function sortWithIndex(request: IndexSortRequest): Promise<FoundDoc
   }
   const containers: FoundDocument[] = [];
   const containerList = [...containerKeys];
-  const containerDocs = await store.getMany(containerList);
+  const containerDocs = await store.getMany(containerList, request);
   reads += containerList.length;
   containerDocs.forEach((doc, i) => {
     if (doc && filter.matches(doc) && isContainer(doc)) containers.push({ key: containerList[i]!, doc });
@@ -87,7 +89,7 @@ export async function sortWithIndex(request: IndexSortRequest): Promise<FoundDoc
     run = [];
   };
   const readPending = async (): Promise<void> => {
-    const docs = await store.getMany(pending.map((e) => e.key));
+    const docs = await store.getMany(pending.map((e) => e.key), request);
     reads += pending.length;
     pending.forEach((entry, i) => {
       const doc = docs[i];

@@ -1,23 +1,28 @@
 /**
  * How a collection's vectors live in LevelDB: one record per live vector (`vec:<cid>\0<label>` ->
  * doc key + float32 values), written in the same batch as its document, and the HNSW index snapshot
- * (`vidx:` chunks + `vmeta:`), replaced atomically. The records are the truth; the snapshot only saves
- * rebuilding the graph.
+ * (`vidx:` chunks + `vmeta:`) with the vector table (engine/vector-table.ts), replaced atomically. The
+ * records are the truth; the snapshot only saves rebuilding the graph and decoding every record at open.
  */
 import { keys, type KvOperation, type KvStore } from '../storage/index.js';
 
-/** Snapshot metadata: which chunks hold the index bytes. */
-interface SnapshotMeta {
+/** Snapshot metadata: which chunks hold the graph's bytes and the vector table's. */
+export interface SnapshotMeta {
   readonly chunks: number;
   readonly bytes: number;
   /** Every label the snapshot's graph holds is below this (labels only grow). */
   readonly labelLimit: number;
+  readonly tableChunks?: number;
+  readonly tableBytes?: number;
   readonly savedAt: string;
 }
 
 export interface Snapshot {
+  /** The serialized graph. */
   readonly bytes: Uint8Array;
   readonly labelLimit: number;
+  /** The encoded vector table (engine/vector-table.ts). */
+  readonly table: Uint8Array;
 }
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -42,16 +47,25 @@ export function decodeVectorRecord(bytes: Uint8Array, dimension: number): { docK
   return { docKey, vector };
 }
 
-export function labelFromKey(key: string, cid: number): number {
-  return Number.parseInt(key.slice(keys.vectorPrefix(cid).length), 16);
+/** The labels of every vector record of the collection, ascending (keys only: no values read). */
+export async function readVectorLabels(kv: KvStore, cid: number): Promise<number[]> {
+  const prefix = keys.vectorPrefix(cid);
+  const labels: number[] = [];
+  for await (const key of kv.keys({ gte: prefix, lt: prefix + keys.HIGH })) labels.push(Number.parseInt(key.slice(prefix.length), 16));
+  return labels;
 }
 
-/** Every vector record of the collection, in label order. */
-export async function* readVectorRecords(kv: KvStore, cid: number, dimension: number): AsyncGenerator<{ label: number; docKey: string; vector: Float32Array }> {
-  const prefix = keys.vectorPrefix(cid);
-  for await (const [key, value] of kv.entries({ gte: prefix, lt: prefix + keys.HIGH })) {
-    yield { label: labelFromKey(key, cid), ...decodeVectorRecord(value, dimension) };
+/** The vector records of these labels (missing ones are skipped). */
+export async function readVectorRecordsOf(kv: KvStore, cid: number, labels: readonly number[], dimension: number): Promise<{ label: number; docKey: string; vector: Float32Array }[]> {
+  const out: { label: number; docKey: string; vector: Float32Array }[] = [];
+  for (let i = 0; i < labels.length; i += 1024) {
+    const slice = labels.slice(i, i + 1024);
+    const values = await kv.getMany(slice.map((label) => keys.vectorKey(cid, label)), { fillCache: false });
+    values.forEach((value, j) => {
+      if (value !== undefined) out.push({ label: slice[j]!, ...decodeVectorRecord(value, dimension) });
+    });
   }
+  return out;
 }
 
 export function putVectorRecord(ops: KvOperation[], cid: number, label: number, docKey: string, vector: Float32Array): void {
@@ -62,32 +76,50 @@ export function deleteVectorRecord(ops: KvOperation[], cid: number, label: numbe
   ops.push({ type: 'del', key: keys.vectorKey(cid, label) });
 }
 
-/** The saved index, or undefined when there is no (complete) snapshot. */
-export async function readSnapshot(kv: KvStore, cid: number): Promise<Snapshot | undefined> {
+/** The saved snapshot's metadata, or undefined when there is none. */
+export async function readSnapshotMeta(kv: KvStore, cid: number): Promise<SnapshotMeta | undefined> {
   const metaText = await kv.getString(keys.vectorIndexMetaKey(cid));
-  if (metaText === undefined) return undefined;
-  const meta = JSON.parse(metaText) as SnapshotMeta;
-  const chunkKeys = Array.from({ length: meta.chunks }, (_, i) => chunkKey(cid, i));
-  const chunks = await kv.getMany(chunkKeys);
+  return metaText === undefined ? undefined : (JSON.parse(metaText) as SnapshotMeta);
+}
+
+/** The snapshot's graph bytes, or undefined when incomplete. */
+export async function readSnapshotGraph(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array | undefined> {
+  return readChunks(kv, cid, 'graph', meta.chunks, meta.bytes);
+}
+
+/** The snapshot's vector table bytes, or undefined when it has none or it is incomplete. */
+export async function readSnapshotTable(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array | undefined> {
+  if (meta.tableChunks === undefined || meta.tableBytes === undefined) return undefined;
+  return readChunks(kv, cid, 'table', meta.tableChunks, meta.tableBytes);
+}
+
+async function readChunks(kv: KvStore, cid: number, part: SnapshotPart, count: number, bytes: number): Promise<Uint8Array | undefined> {
+  const chunks = await kv.getMany(Array.from({ length: count }, (_, i) => chunkKey(cid, part, i)));
   if (chunks.some((c) => c === undefined)) return undefined;
-  const bytes = Buffer.concat(chunks as Uint8Array[]);
-  return bytes.length === meta.bytes ? { bytes, labelLimit: meta.labelLimit } : undefined;
+  const joined = Buffer.concat(chunks as Uint8Array[]);
+  return joined.length === bytes ? joined : undefined;
 }
 
 /** Replaces the snapshot atomically (old chunks, new chunks and metadata in one batch). */
 export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot): Promise<void> {
-  const { bytes, labelLimit } = snapshot;
+  const { bytes, labelLimit, table } = snapshot;
   const ops: KvOperation[] = [];
-  const old = await kv.getString(keys.vectorIndexMetaKey(cid));
-  const oldChunks = old === undefined ? 0 : (JSON.parse(old) as SnapshotMeta).chunks;
-  const chunks = Math.ceil(bytes.length / CHUNK_BYTES);
-  for (let i = chunks; i < oldChunks; i++) ops.push({ type: 'del', key: chunkKey(cid, i) });
-  for (let i = 0; i < chunks; i++) {
-    ops.push({ type: 'put', key: chunkKey(cid, i), value: bytes.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES) });
-  }
-  const meta: SnapshotMeta = { chunks, bytes: bytes.length, labelLimit, savedAt: new Date().toISOString() };
+  const old = await readSnapshotMeta(kv, cid);
+  const chunks = putChunks(ops, cid, 'graph', bytes, old?.chunks ?? 0);
+  const tableChunks = putChunks(ops, cid, 'table', table, old?.tableChunks ?? 0);
+  const meta: SnapshotMeta = { chunks, bytes: bytes.length, labelLimit, tableChunks, tableBytes: table.length, savedAt: new Date().toISOString() };
   ops.push({ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) });
   await kv.batch(ops);
+}
+
+/** Stages `bytes` as chunks of one snapshot part, deleting the old part's surplus chunks; returns the count. */
+function putChunks(ops: KvOperation[], cid: number, part: SnapshotPart, bytes: Uint8Array, oldChunks: number): number {
+  const chunks = Math.ceil(bytes.length / CHUNK_BYTES);
+  for (let i = chunks; i < oldChunks; i++) ops.push({ type: 'del', key: chunkKey(cid, part, i) });
+  for (let i = 0; i < chunks; i++) {
+    ops.push({ type: 'put', key: chunkKey(cid, part, i), value: bytes.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES) });
+  }
+  return chunks;
 }
 
 export async function deleteSnapshot(kv: KvStore, cid: number): Promise<void> {
@@ -96,7 +128,10 @@ export async function deleteSnapshot(kv: KvStore, cid: number): Promise<void> {
   await kv.batch([{ type: 'del', key: keys.vectorIndexMetaKey(cid) }]);
 }
 
-function chunkKey(cid: number, i: number): string {
-  return keys.vectorIndexChunkPrefix(cid) + i.toString(16).padStart(6, '0');
+type SnapshotPart = 'graph' | 'table';
+
+/** Graph chunks are `vidx:<cid>\0<n>`, table chunks `vidx:<cid>\0t<n>` (both cleared with the prefix). */
+function chunkKey(cid: number, part: SnapshotPart, i: number): string {
+  return keys.vectorIndexChunkPrefix(cid) + (part === 'table' ? 't' : '') + i.toString(16).padStart(6, '0');
 }
 

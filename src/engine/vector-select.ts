@@ -17,32 +17,105 @@ export interface VectorSelectRequest {
   readonly filter: Filter;
   readonly query: Float32Array;
   readonly k: number;
+  /** Whether the documents come back with their `$vector` values. */
+  readonly withVector: boolean;
+  /** The collection's recent candidate sets. */
+  readonly candidates: CandidateCache;
+}
+
+/** Labels a filter may match (undefined: all), and whether they are exact (no need to verify). */
+interface Candidates {
+  readonly allowed: ReadonlySet<number> | undefined;
+  readonly verified: boolean;
+}
+
+/** At most this many filters' candidate sets are kept, holding at most this many labels in all. */
+const CACHED_FILTERS = 64;
+const CACHED_LABELS = 1_000_000;
+
+/**
+ * The candidate label sets of a collection's recent filters (parsed filters are shared per filter text),
+ * each valid until the collection's next committed write. A repeated filtered search (the same tenant,
+ * category or date range with new query vectors) then skips reading the secondary index.
+ */
+export class CandidateCache {
+  readonly #entries = new Map<Filter, Candidates & { readonly generation: number }>();
+  #labels = 0;
+
+  get(filter: Filter, generation: number): Candidates | undefined {
+    const entry = this.#entries.get(filter);
+    if (entry === undefined) return undefined;
+    if (entry.generation === generation) return entry;
+    this.#delete(filter);
+    return undefined;
+  }
+
+  set(filter: Filter, generation: number, candidates: Candidates): void {
+    const size = candidates.allowed?.size ?? 0;
+    if (size > CACHED_LABELS) return;
+    this.#delete(filter);
+    for (const oldest of this.#entries.keys()) {
+      if (this.#entries.size < CACHED_FILTERS && this.#labels + size <= CACHED_LABELS) break;
+      this.#delete(oldest);
+    }
+    this.#entries.set(filter, { ...candidates, generation });
+    this.#labels += size;
+  }
+
+  #delete(filter: Filter): void {
+    const entry = this.#entries.get(filter);
+    if (entry === undefined) return;
+    this.#entries.delete(filter);
+    this.#labels -= entry.allowed?.size ?? 0;
+  }
 }
 
 /** The k documents nearest to the query among those the filter matches, best first, with similarity. */
 export async function selectByVector(request: VectorSelectRequest): Promise<FoundDocument[]> {
-  const { store, vectors, filter, query, k } = request;
-  const { allowed, verified } = await allowedLabels(request);
+  const { store, vectors, filter, query, k, withVector } = request;
+  let { allowed, verified } = await allowedLabels(request);
+  if (allowed !== undefined && allowed.size >= vectors.size) {
+    // Every vector is a candidate: search without a filter callback and verify the hits instead.
+    allowed = undefined;
+    verified = filter.isEmpty;
+  }
   const limit = allowed?.size ?? vectors.size;
   for (let want = verified ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
     const hits = vectors.search(query, want, allowed);
-    const keys = hits.map((hit) => vectors.keyOf(hit.label) ?? '\u0000');
-    const docs = await store.getMany(keys);
+    const keyed = hits.map((hit) => ({ key: vectors.keyOf(hit.label) ?? '\u0000', label: hit.label }));
+    const docs = await store.getHits(keyed);
     const found: FoundDocument[] = [];
     hits.forEach((hit, i) => {
       const doc = docs[i];
-      if (doc && doc.$vector !== undefined && doc.$vector !== null && (verified || filter.matches(doc))) {
-        found.push({ key: keys[i]!, doc, similarity: hit.score });
-      }
+      if (doc && (verified || filter.matches(doc))) found.push({ key: keyed[i]!.key, doc, similarity: hit.score });
     });
-    if (found.length >= k || hits.length < want || want >= limit) return found.slice(0, k);
+    if (found.length >= k || hits.length < want || want >= limit) return withVector ? restoreVectors(store, found.slice(0, k)) : found.slice(0, k);
   }
 }
 
-/** Labels the filter may match (undefined: all), and whether they are exact (no need to verify). */
-async function allowedLabels(request: VectorSelectRequest): Promise<{ allowed: Set<number> | undefined; verified: boolean }> {
-  const { store, vectors, filter, isIndexed } = request;
+async function restoreVectors(store: DocumentStore, found: readonly FoundDocument[]): Promise<FoundDocument[]> {
+  const out: FoundDocument[] = [];
+  for (const hit of found) {
+    const doc = await store.restoreVector(hit.key, hit.doc);
+    if (doc !== null) out.push({ ...hit, doc });
+  }
+  return out;
+}
+
+/** The filter's candidates: from the cache while no write has committed since they were read. */
+async function allowedLabels(request: VectorSelectRequest): Promise<Candidates> {
+  const { store, filter, candidates: cache } = request;
   if (filter.isEmpty) return { allowed: undefined, verified: true };
+  const generation = store.generation;
+  const cached = cache.get(filter, generation);
+  if (cached !== undefined) return cached;
+  const candidates = await readCandidates(request);
+  if (store.generation === generation) cache.set(filter, generation, candidates);
+  return candidates;
+}
+
+async function readCandidates(request: VectorSelectRequest): Promise<Candidates> {
+  const { store, vectors, filter, isIndexed } = request;
   const allowed = new Set<number>();
   const plan = await planCandidates(filter, { store, isIndexed, maxCandidates: Math.max(1000, vectors.size) });
   if (plan.kind === 'keys') {

@@ -26,28 +26,32 @@ export interface HandlerOptions {
   /** True once the server is shutting down: responses then close their connection. */
   readonly isClosing: () => boolean;
   readonly onRequest?: ((entry: RequestLogEntry) => void) | undefined;
+  /** Ends a response whose head is written (the server batches them: response-batch.ts); default `res.end`. */
+  readonly endResponse?: ((res: ServerResponse, body: string) => void) | undefined;
 }
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export function createHandler(options: HandlerOptions): RequestHandler {
   const { resolver, maxBodyBytes, isClosing, onRequest } = options;
+  const endResponse = options.endResponse ?? ((res: ServerResponse, body: string) => void res.end(body, 'utf8'));
 
   const send = (req: IncomingMessage, res: ServerResponse, envelope: CommandResponse, started: number, extra: { status?: number; close?: boolean; allow?: boolean } = {}): void => {
     if (res.headersSent || res.destroyed) return;
     let status = extra.status ?? httpStatusOfResponse(envelope);
-    let body: Buffer;
+    let body: string;
     try {
-      body = Buffer.from(JSON.stringify(envelope), 'utf8');
+      body = JSON.stringify(envelope);
     } catch (error) {
       status = 500;
-      body = Buffer.from(JSON.stringify(errorEnvelope('UNEXPECTED_SERVER_ERROR', { reason: `response could not be serialised: ${(error as Error).message}` })), 'utf8');
+      body = JSON.stringify(errorEnvelope('UNEXPECTED_SERVER_ERROR', { reason: `response could not be serialised: ${(error as Error).message}` }));
     }
-    const headers: (string | number)[] = ['content-type', 'application/json', 'content-length', body.length];
+    const headers: (string | number)[] = ['content-type', 'application/json', 'content-length', Buffer.byteLength(body, 'utf8')];
     if (extra.allow) headers.push('allow', 'POST');
     if (extra.close || isClosing()) headers.push('connection', 'close');
     res.writeHead(status, headers); // the flat [name, value, ...] form skips an object walk
-    res.end(body);
+    // A string body goes out with the head in one write (node:http joins them); a Buffer would be a second chunk.
+    endResponse(res, body);
     onRequest?.({ method: req.method ?? '', path: displayPath(req.url), status, ms: performance.now() - started });
   };
 

@@ -14,6 +14,7 @@ import { fixedTokenVerifier, type TokenVerifier } from './auth.js';
 import { handleAdmin, isAdminPath } from './admin-routes.js';
 import { createHandler, type RequestHandler, type RequestLogEntry } from './handler.js';
 import { HomeResolver, SingleDatabaseResolver, type Resolver } from './resolver.js';
+import { ResponseBatch } from './response-batch.js';
 
 export interface ServerTimeouts {
   /** Time to receive a request's headers (slow-loris guard). Default 20 s. */
@@ -61,7 +62,9 @@ export class DataApiServer {
   readonly #server: Server;
   readonly #host: string;
   readonly #port: number;
-  readonly #inFlight = new Set<Promise<void>>();
+  /** Requests whose handler has not finished, and who waits for that count to reach zero (shutdown). */
+  #inFlight = 0;
+  #drained: (() => void)[] = [];
   readonly #resolver: Resolver;
   #closing: Promise<void> | undefined;
 
@@ -71,11 +74,13 @@ export class DataApiServer {
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new TypeError('maxBodyBytes must be a positive integer');
     this.#resolver = resolverOf(options);
+    const batch = new ResponseBatch();
     const dataHandler = createHandler({
       resolver: this.#resolver,
       maxBodyBytes,
       isClosing: () => this.#closing !== undefined,
       onRequest: options.onRequest,
+      endResponse: (res, body) => batch.end(res, body),
     });
     const home = this.#resolver instanceof HomeResolver ? this.#resolver : undefined;
     const handler: RequestHandler =
@@ -97,10 +102,16 @@ export class DataApiServer {
       // How often headersTimeout/requestTimeout are checked; the default 30 s lets slow clients linger.
       connectionsCheckingInterval: Math.min(1_000, headersMs),
     });
+    // A counter, not a set of promises: this runs per request, and shutdown only needs "all finished".
+    const finished = (): void => {
+      if (--this.#inFlight === 0) for (const resolve of this.#drained.splice(0)) resolve();
+    };
     this.#server.on('request', (req, res) => {
-      const running = handler(req, res);
-      this.#inFlight.add(running);
-      void running.finally(() => this.#inFlight.delete(running));
+      this.#inFlight++;
+      handler(req, res).then(finished, (error: unknown) => {
+        finished();
+        throw error; // handlers answer their own errors: one escaping is a bug, left unhandled as before
+      });
     });
   }
 
@@ -144,14 +155,19 @@ export class DataApiServer {
       this.#server.closeIdleConnections();
       const timer = setTimeout(() => this.#server.closeAllConnections(), graceMs);
       timer.unref();
-      await Promise.allSettled([...this.#inFlight]);
+      await this.#idle();
       this.#server.closeIdleConnections();
       await closed;
       clearTimeout(timer);
     }
     // A handler can outlive its connection (the client hung up mid-command): let it finish before the db closes.
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    await this.#idle();
     await this.#resolver.close();
+  }
+
+  /** Resolves once no request handler is running. */
+  #idle(): Promise<void> {
+    return this.#inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.#drained.push(resolve));
   }
 }
 

@@ -190,6 +190,13 @@ function toCondition(node: FilterNode): AnyObject {
 
 /** Compiles the tree once; the returned test runs per candidate document. */
 export function compileFilter(root: FilterNode): (doc: Document) => boolean {
+  // One comparison (e.g. findOne by `_id`): mingo would only wrap the same operator test, at ~10 µs per compile.
+  const only = root.kind === 'and' && root.children.length === 1 ? root.children[0]! : undefined;
+  if (only?.kind === 'compare') {
+    const { segments } = only;
+    const test = BUILDERS[only.op](only.value, segments);
+    return (doc) => test(valueAtPath(doc, segments));
+  }
   const query = new Query(toCondition(root), { context: CONTEXT });
   return (doc) => query.test(doc);
 }

@@ -7,7 +7,7 @@
  *   ks:<keyspace>                             -> keyspace record (JSON)
  *   coll:<keyspace>\0<collection>             -> collection record (JSON, holds its number <cid>)
  *   doc:<cid>\0<docKey>                       -> document JSON, exactly as stored
- *   idx:<cid>\0<path>\0<typed value>\0<docKey> -> '' (secondary index entry)
+ *   idx:<cid>\0<path>\0<typed value>\0<docKey> -> '1' (secondary index entry; value unused, was '' before)
  *   vec:<cid>\0<label>                        -> [u32 key length][docKey][float32 LE values] (engine/vector-records.ts)
  *   vidx:<cid>\0<chunk>                       -> chunks of the persisted HNSW index file
  *   vmeta:<cid>                               -> HNSW index metadata (JSON)
@@ -84,17 +84,21 @@ export function encodeIndexScalar(scalar: IndexScalar): string {
   }
 }
 
+/** Scratch space of encodeNumber (the encoding is synchronous) and two hex digits per byte value. */
+const FLOAT_BITS = new DataView(new ArrayBuffer(8));
+const HEX_BYTE = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
 /** Float64 as 16 hex digits whose string order is numeric order (sign bit flipped, negatives inverted). */
 export function encodeNumber(value: number): string {
-  const buffer = Buffer.allocUnsafe(8);
-  buffer.writeDoubleBE(value === 0 ? 0 : value); // -0 and 0 are equal
-  if (buffer[0]! & 0x80) {
-    for (let i = 0; i < 8; i++) buffer[i] = ~buffer[i]! & 0xff;
-  } else {
-    buffer[0] = buffer[0]! | 0x80;
-  }
-  return buffer.toString('hex');
+  FLOAT_BITS.setFloat64(0, value === 0 ? 0 : value); // big-endian; -0 and 0 are equal
+  const first = FLOAT_BITS.getUint8(0);
+  const invert = first & 0x80 ? 0xff : 0;
+  let out = HEX_BYTE[invert ? first ^ 0xff : first | 0x80]!;
+  for (let i = 1; i < 8; i++) out += HEX_BYTE[FLOAT_BITS.getUint8(i) ^ invert]!;
+  return out;
 }
+
+const NEEDS_ESCAPE = /[\u0000\u0001\uD800-\uFFFF]/;
 
 /**
  * Strings in keys must sort like the Data API compares them (UTF-16 code units), but LevelDB compares
@@ -104,6 +108,7 @@ export function encodeNumber(value: number): string {
  * for the separator: U+0000 -> U+0001 U+0001, U+0001 -> U+0001 U+0002. Both maps keep order.
  */
 export function escapeString(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return value; // the common case, tested once
   let out = value;
   if (/[\uD800-\uFFFF]/.test(out)) {
     let mapped = '';

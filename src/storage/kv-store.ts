@@ -5,6 +5,7 @@
  */
 import { ClassicLevel } from 'classic-level';
 import { VectorDbError } from '../errors/index.js';
+import { RowCache } from './row-cache.js';
 
 export type KvValue = string | Uint8Array;
 
@@ -27,12 +28,20 @@ export interface KvRange {
  */
 const WRITE_BUFFER_BYTES = 32 * 1024 * 1024;
 
-/** Up to this many keys, getMany reads synchronously (each is a LevelDB point read, usually cached). */
-const SYNC_READS = 4;
+/**
+ * Up to this many keys, getMany reads synchronously: each is a LevelDB point read (usually from its
+ * cache), far cheaper than a trip through the thread pool and back (a page of vector hits: 10-20 keys).
+ */
+const SYNC_READS = 32;
+
+/** The row cache's budget, and the largest value it keeps (bigger ones are index snapshot chunks). */
+const ROW_CACHE_BYTES = 32 * 1024 * 1024;
+const ROW_CACHE_MAX_VALUE = 64 * 1024;
 
 export class KvStore {
   readonly location: string;
   #db: ClassicLevel<string, Uint8Array>;
+  readonly #rows = new RowCache(ROW_CACHE_BYTES, ROW_CACHE_MAX_VALUE);
 
   private constructor(location: string, db: ClassicLevel<string, Uint8Array>) {
     this.location = location;
@@ -51,7 +60,8 @@ export class KvStore {
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    return this.#call(() => this.#db.get(key));
+    const [value] = await this.getMany([key]);
+    return value;
   }
 
   async getString(key: string): Promise<string | undefined> {
@@ -59,26 +69,59 @@ export class KvStore {
     return value === undefined ? undefined : Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
   }
 
-  async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
-    if (keys.length === 0) return [];
-    // A few point reads are cheaper done synchronously than through the thread pool and back.
-    if (keys.length <= SYNC_READS) {
-      try {
-        return keys.map((key) => this.#db.getSync(key));
-      } catch (error) {
-        throw mapLevelError(error, this.location);
-      }
+  /** Point reads; `fillCache: false` for one-off bulk reads that should not displace hot values. */
+  async getMany(keys: readonly string[], options?: { readonly fillCache?: boolean }): Promise<(Uint8Array | undefined)[]> {
+    const values: (Uint8Array | undefined)[] = new Array(keys.length);
+    const missed: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      values[i] = this.#rows.get(keys[i]!);
+      if (values[i] === undefined) missed.push(i);
     }
-    return this.#call(() => this.#db.getMany(keys as string[]));
+    if (missed.length === 0) return values;
+    const generation = this.#rows.generation;
+    const missedKeys = missed.map((i) => keys[i]!);
+    const read = missed.length <= SYNC_READS ? this.#getSync(missedKeys) : await this.#call(() => this.#db.getMany(missedKeys));
+    missed.forEach((i, j) => {
+      const value = read[j];
+      values[i] = value;
+      if (value !== undefined && options?.fillCache !== false) this.#rows.fill(keys[i]!, value, generation);
+    });
+    return values;
+  }
+
+  /** A few point reads are cheaper done synchronously than through the thread pool and back. */
+  #getSync(keys: readonly string[]): (Uint8Array | undefined)[] {
+    try {
+      return keys.map((key) => this.#db.getSync(key));
+    } catch (error) {
+      throw mapLevelError(error, this.location);
+    }
   }
 
   /** Writes all operations atomically: after a crash either all are there or none. */
   async batch(operations: readonly KvOperation[]): Promise<void> {
     if (operations.length === 0) return;
-    const ops = operations.map((op) =>
-      op.type === 'put' ? { type: 'put' as const, key: op.key, value: toBytes(op.value) } : op,
-    );
-    await this.#call(() => this.#db.batch(ops));
+    // A chained batch hands each operation to LevelDB's WriteBatch as call arguments; the array form
+    // reads type/key/value as named properties in native code, which cost 3-4x more per operation
+    // (measured: 1.4M index entries, 4.6 s vs 1.3 s of main-thread time). Both commit atomically.
+    await this.#call(async () => {
+      const batch = this.#db.batch();
+      try {
+        for (const op of operations) {
+          if (op.type === 'put') batch.put(op.key, toBytes(op.value));
+          else batch.del(op.key);
+        }
+      } catch (error) {
+        await batch.close();
+        throw error;
+      }
+      try {
+        await batch.write();
+      } finally {
+        // After the write (a read meanwhile may still see and cache the old value), even a failed one.
+        this.#rows.invalidate(operations);
+      }
+    });
   }
 
   /** Iterates [key, value] pairs in key order over a range. */
@@ -111,7 +154,11 @@ export class KvStore {
 
   /** Deletes every key in [gte, lt) in batches (used to drop a collection or empty it). */
   async clearRange(gte: string, lt: string): Promise<void> {
-    await this.#call(() => this.#db.clear({ gte, lt }));
+    try {
+      await this.#call(() => this.#db.clear({ gte, lt }));
+    } finally {
+      this.#rows.clear();
+    }
   }
 
   async close(): Promise<void> {

@@ -31,6 +31,15 @@ describe('verifiers', () => {
     expect(() => fixedTokenVerifier('')).toThrow(TypeError);
   });
 
+  it('fixedTokenVerifier remembers the accepted token, and still refuses every other one', () => {
+    const verify = fixedTokenVerifier('s3cret');
+    for (let i = 0; i < 3; i++) expect(verify('s3cret')).toBe(true);
+    for (const guess of ['s3cre', 's3cret ', 'S3CRET', '']) expect(verify(guess)).toBe(false);
+    const long = 'L'.repeat(5_000); // too long to remember: checked in full every time
+    const verifyLong = fixedTokenVerifier(long);
+    expect([verifyLong(long), verifyLong(long), verifyLong(`${long}x`), verifyLong(long.slice(1))]).toEqual([true, true, false, false]);
+  });
+
   it('hashToken: salted scrypt, never the token in clear', async () => {
     const a = await hashToken('VDBL:abc');
     const b = await hashToken('VDBL:abc');
@@ -51,6 +60,8 @@ describe('verifiers', () => {
     for (let i = 0; i < 100; i++) expect(await verify('right')).toBe(true); // cached: no scrypt per request
     expect(performance.now() - started).toBeLessThan(500);
     expect(await verify('wrong')).toBe(false);
+    expect(await verify('righ')).toBe(false);
+    expect(await verify('right')).toBe(true);
     expect(() => hashedTokenVerifier('nonsense')).toThrow(TypeError);
   });
 

@@ -60,6 +60,29 @@ describe('connections', () => {
     expect(replies.slice(1).every((r) => r.reused)).toBe(true);
   });
 
+  it('many connections with a request each in flight: every response is its own request\'s, with its own length', async () => {
+    // Responses finished in one event-loop turn are written together (response-batch.ts): none may be lost or swapped.
+    const path = `${s.url}/v1/default_keyspace/c`;
+    await run(s.db, { insertMany: { documents: Array.from({ length: 20 }, (_, i) => ({ _id: `k${i}`, n: i, text: 'é'.repeat(i) })) } }, { keyspace: 'default_keyspace', collection: 'c' });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const rounds = await Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        const seen: number[] = [];
+        for (let i = 0; i < 10; i++) {
+          const n = (worker * 10 + i) % 20;
+          const reply = await request(agent, path, s.token, JSON.stringify({ findOne: { filter: { _id: `k${n}` } } }));
+          expect(reply.status).toBe(200);
+          const doc = (JSON.parse(reply.text) as { data: { document: { n: number; text: string } } }).data.document;
+          expect(doc.text).toBe('é'.repeat(n)); // multi-byte text: the Content-Length counts bytes
+          seen.push(doc.n);
+        }
+        return seen;
+      }),
+    );
+    agent.destroy();
+    expect(rounds).toEqual(Array.from({ length: 8 }, (_, worker) => Array.from({ length: 10 }, (_, i) => (worker * 10 + i) % 20)));
+  });
+
   it('keeps the connection alive after a command error and after a 401', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const a = await request(agent, `${s.url}/v1/default_keyspace/c`, 'wrong', '{"findOne":{}}');
