@@ -363,9 +363,9 @@ function classifyReopen(stack) {
   if (leaf.functionName === '(idle)') return 'idle (waiting for LevelDB)';
   if (leaf.functionName === '(program)') return 'V8 / native, unattributed';
   const has = (re) => stack.some((f) => re.test(f.url) || re.test(f.functionName));
-  if (has(/^wasm:\/\/|hnswlib-[\w-]+\.js$|fake-indexeddb|\/dist\/vector\/(wasm|native)-backend\.js$|\/dist\/vector\/(hnsw-index|index-format|index-backend)\.js$|^readSnapshot$|^loadGraph$/)) return 'graph snapshot: read chunks + load into hnswlib';
-  if (has(/^readVectorRecords$|^decodeVectorRecord$|^#loadRecords$/)) return 'vector records: read + decode + flat store';
-  if (has(/\/dist\/vector\/flat-store\.js$/)) return 'vector records: read + decode + flat store';
+  if (has(/^wasm:\/\/|hnswlib-[\w-]+\.js$|fake-indexeddb|\/dist\/vector\/(wasm|native)-backend\.js$|\/dist\/vector\/(hnsw-index|index-format|index-backend)\.js$|^readSnapshotGraph$|^loadGraph$/)) return 'graph snapshot: read chunks + load into hnswlib';
+  if (has(/^readVectorKeys$|^readVectorValues$|^decodeVectorValues$|^decodeVectorTable$|^readSnapshotTable$|^#loadVectors$|^#addLoaded$/)) return 'vector records + table: read + decode + flat store';
+  if (has(/\/dist\/vector\/flat-store\.js$/)) return 'vector records + table: read + decode + flat store';
   if (has(/\/dist\/engine\/database\.js$|\/dist\/storage\//)) return 'database open (LevelDB, catalog)';
   return 'other';
 }

@@ -18,18 +18,8 @@ import {
 } from '../vector/index.js';
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
-import {
-  deleteSnapshot,
-  deleteVectorRecord,
-  putVectorRecord,
-  readSnapshotGraph,
-  readSnapshotMeta,
-  readSnapshotTable,
-  readVectorLabels,
-  readVectorRecordsOf,
-  writeSnapshot,
-  type SnapshotMeta,
-} from './vector-records.js';
+import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
+import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
 import { decodeVectorTable, encodeVectorTable, type VectorTable } from './vector-table.js';
 
 export interface VectorProgress {
@@ -89,11 +79,14 @@ export class CollectionVectors {
    * snapshot; what the snapshot lacks is indexed afterwards, what it has in excess is removed.
    */
   static async open(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
-    const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: 1024 });
-    const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
     const meta = await readSnapshotMeta(kv, settings.cid);
-    const tableBytes = meta && (await readSnapshotTable(kv, settings.cid, meta));
-    await vectors.#loadVectors(tableBytes ? decodeVectorTable(tableBytes, settings.dimension) : undefined);
+    // Both reads wait on LevelDB's threads: overlap them.
+    const [records, tableBytes] = await Promise.all([readVectorKeys(kv, settings.cid), meta && readSnapshotTable(kv, settings.cid, meta)]);
+    // Sized for the highest label at once: growing copies every vector.
+    const capacity = Math.max(1024, (records.labels.at(-1) ?? 0) + 1);
+    const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity });
+    const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
+    await vectors.#loadVectors(records, tableBytes ? decodeVectorTable(tableBytes, settings.dimension) : undefined);
     vectors.#graphLoading = (meta ? loadGraph(kv, settings, meta) : Promise.resolve(undefined)).then(
       (loaded) => vectors.#adoptGraph(loaded),
       () => undefined, // no usable snapshot: the empty graph is built from the records
@@ -103,23 +96,29 @@ export class CollectionVectors {
   }
 
   /**
-   * The live labels come from the records' keys; their doc keys and values from the snapshot's vector
-   * table where it has them (labels never change meaning), else from the records themselves.
+   * The live labels and their documents come from the records; their values from the snapshot's vector
+   * table where it has them (labels never change meaning), else from the records too.
    */
-  async #loadVectors(table: VectorTable | undefined): Promise<void> {
+  async #loadVectors(records: { labels: number[]; docKeys: string[] }, table: VectorTable | undefined): Promise<void> {
     const { cid, dimension } = this.#settings;
-    const live = await readVectorLabels(this.#kv, cid);
+    const { labels, docKeys } = records;
     const missing: number[] = [];
     let at = 0;
-    for (const label of live) {
+    labels.forEach((label, i) => {
       while (table && at < table.labels.length && table.labels[at]! < label) at++;
       if (table && at < table.labels.length && table.labels[at] === label) {
-        this.#addLoaded(label, table.docKeys[at]!, table.values.subarray(at * dimension, (at + 1) * dimension));
+        this.#addLoaded(label, docKeys[i]!, table.values.subarray(at * dimension, (at + 1) * dimension));
       } else {
-        missing.push(label);
+        missing.push(i);
       }
-    }
-    for (const { label, docKey, vector } of await readVectorRecordsOf(this.#kv, cid, missing, dimension)) this.#addLoaded(label, docKey, vector);
+    });
+    const values = await readVectorValues(this.#kv, cid, missing.map((i) => labels[i]!), dimension);
+    missing.forEach((i, j) => {
+      const vector = values[j];
+      // A doc key without values: the pair is written and deleted in one batch, so this is damage.
+      if (vector === undefined) throw VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${labels[i]} of '${this.#settings.name}' has no values` });
+      this.#addLoaded(labels[i]!, docKeys[i]!, vector);
+    });
     this.#changesSinceSnapshot = this.#pendingAdds.size;
   }
 
@@ -190,7 +189,7 @@ export class CollectionVectors {
       }
       if (vector !== null) {
         const label = this.#nextLabel++;
-        putVectorRecord(ops, cid, label, change.key, vector);
+        putVectorRecord(ops, cid, { label, docKey: change.key, vector });
         added.push({ key: change.key, label, vector });
         labels.set(change.key, label);
       }
@@ -278,17 +277,13 @@ export class CollectionVectors {
     this.#changesSinceSnapshot = 0;
   }
 
-  /** Every live label with its doc key and values, labels ascending. */
+  /** Every live label with its values, labels ascending. */
   #table(): VectorTable {
     const { dimension } = this.#settings;
     const labels = Uint32Array.from(this.#keyOf.keys()).sort();
     const values = new Float32Array(labels.length * dimension);
-    const docKeys = new Array<string>(labels.length);
-    labels.forEach((label, i) => {
-      values.set(this.#flat.get(label)!, i * dimension);
-      docKeys[i] = this.#keyOf.get(label)!;
-    });
-    return { dimension, labels, values, docKeys };
+    labels.forEach((label, i) => values.set(this.#flat.get(label)!, i * dimension));
+    return { dimension, labels, values };
   }
 
   /** Stops background work, saves the snapshot if anything changed, frees the graph. */

@@ -250,42 +250,88 @@ export class Collection {
 
   // ---- writes -------------------------------------------------------------------------------
 
-  /** Inserts documents: ordered stops at the first failure (the rest are SKIPPED); unordered tries each. */
+  /**
+   * Inserts documents: ordered stops at the first failure (the rest are SKIPPED); unordered tries each.
+   *
+   * The accepted documents are written in sub-batches of INSERT_SUB_BATCH, pipelined: sub-batch k+1 is
+   * shredded, checked and staged while LevelDB writes sub-batch k on the thread pool; at most one write
+   * is in flight and they land in order. Each document (body, index entries, vector record) is in ONE
+   * atomic batch; the request as a whole is not atomic (nor is the Data API's insertMany): a reader may
+   * see the first sub-batches before the last. A sub-batch whose write fails reports its documents as
+   * ERROR (ordered: every later one SKIPPED), never OK. The existence check per sub-batch is exact:
+   * later sub-batches are not written yet, and duplicates within the request are caught by `seen`.
+   */
   async insertMany(rawDocuments: readonly unknown[], ordered: boolean): Promise<InsertOutcome[]> {
     return this.#write(async () => {
+      const hook = (await this.vectors())?.hook;
       const outcomes: InsertOutcome[] = [];
-      const accepted: ShreddedDocument[] = [];
       const seen = new Set<string>();
-      const shredded = rawDocuments.map((raw) => {
-        try {
-          return this.#shredDoc(raw);
-        } catch (error) {
-          return asVectorDbError(error);
-        }
-      });
-      const existing = await this.#store.getMany(shredded.map((s) => (s instanceof VectorDbError ? '\u0000' : s.key)));
       let failed = false;
-      shredded.forEach((item, i) => {
-        const rawId = (rawDocuments[i] as { _id?: JsonValue } | null)?._id;
-        if (failed && ordered) {
-          outcomes.push({ status: 'SKIPPED', id: item instanceof VectorDbError ? rawId : item.id });
-          return;
+      let writing: { readonly done: Promise<void>; readonly docs: readonly { readonly index: number; readonly id: JsonValue }[] } | undefined;
+      /** Waits for the sub-batch in flight; a failed write turns its documents' outcomes into errors. */
+      const settle = async (): Promise<boolean> => {
+        if (writing === undefined) return true;
+        const { done, docs } = writing;
+        writing = undefined;
+        const error = await done.then(
+          () => undefined,
+          (e: unknown) => asVectorDbError(e),
+        );
+        if (error === undefined) return true;
+        for (const { index, id } of docs) outcomes[index] = { status: 'ERROR', id, error };
+        failed = true;
+        return false;
+      };
+      try {
+        for (let from = 0; from < rawDocuments.length; from += INSERT_SUB_BATCH) {
+          const to = Math.min(rawDocuments.length, from + INSERT_SUB_BATCH);
+          const shredded: (ShreddedDocument | VectorDbError)[] = [];
+          for (let i = from; i < to; i++) {
+            try {
+              shredded.push(this.#shredDoc(rawDocuments[i]));
+            } catch (error) {
+              shredded.push(asVectorDbError(error));
+            }
+          }
+          const idOf = (i: number): JsonValue | undefined => {
+            const item = shredded[i - from]!;
+            return item instanceof VectorDbError ? (rawDocuments[i] as { _id?: JsonValue } | null)?._id : item.id;
+          };
+          const existing = ordered && failed ? [] : await this.#store.getMany(shredded.map((s) => (s instanceof VectorDbError ? '\u0000' : s.key)));
+          const accepted: ShreddedDocument[] = [];
+          const docs: { index: number; id: JsonValue }[] = [];
+          for (let i = from; i < to; i++) {
+            const item = shredded[i - from]!;
+            if (failed && ordered) {
+              outcomes[i] = { status: 'SKIPPED', id: idOf(i) };
+            } else if (item instanceof VectorDbError) {
+              failed = true;
+              outcomes[i] = { status: 'ERROR', id: idOf(i), error: item };
+            } else if (existing[i - from] !== null || seen.has(item.key)) {
+              failed = true;
+              outcomes[i] = { status: 'ERROR', id: item.id, error: alreadyExists(item.id) };
+            } else {
+              seen.add(item.key);
+              accepted.push(item);
+              docs.push({ index: i, id: item.id });
+              outcomes[i] = { status: 'OK', id: item.id };
+            }
+          }
+          const staged = accepted.length === 0 ? undefined : this.#store.stage(accepted.map((after) => ({ key: after.key, before: null, after })), this.#shred, hook);
+          const written = await settle();
+          if (ordered && !written) {
+            // The previous sub-batch's write failed: nothing of this one is written.
+            for (let i = from; i < to; i++) outcomes[i] = { status: 'SKIPPED', id: idOf(i) };
+            continue;
+          }
+          if (staged !== undefined) writing = { done: this.#store.commit(staged), docs };
         }
-        if (item instanceof VectorDbError) {
-          failed = true;
-          outcomes.push({ status: 'ERROR', id: rawId, error: item });
-          return;
-        }
-        if (existing[i] !== null || seen.has(item.key)) {
-          failed = true;
-          outcomes.push({ status: 'ERROR', id: item.id, error: alreadyExists(item.id) });
-          return;
-        }
-        seen.add(item.key);
-        accepted.push(item);
-        outcomes.push({ status: 'OK', id: item.id });
-      });
-      await this.#commit(accepted.map((after) => ({ key: after.key, before: null, after })));
+        await settle();
+      } catch (error) {
+        // Never leave a write running outside the mutex.
+        await writing?.done.catch(() => undefined);
+        throw error;
+      }
       return outcomes;
     });
   }
@@ -428,6 +474,12 @@ export class Collection {
     if (vectors) await (await vectors.catch(() => undefined))?.close(!this.#dropped);
   }
 }
+
+/**
+ * insertMany writes its documents in sub-batches of this many, the next prepared while the previous is
+ * written (see Collection.insertMany).
+ */
+export const INSERT_SUB_BATCH = 25;
 
 function alreadyExists(id: JsonValue): VectorDbError {
   return VectorDbError.of('DOCUMENT_ALREADY_EXISTS', { id: JSON.stringify(id) }, { documentIds: [id] });

@@ -11,6 +11,7 @@ import type { BackendChoice } from '../vector/index.js';
 import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collection-schema.js';
 import { isValidSchemaName, resolveLimits, type Limits } from './limits.js';
 import { Mutex } from './mutex.js';
+import { migrateLegacyVectorRecords } from './vector-records.js';
 
 export const DEFAULT_KEYSPACE = 'default_keyspace';
 
@@ -54,6 +55,7 @@ export class Database {
       if (format !== undefined && Number(format) > keys.FORMAT_VERSION) {
         throw VectorDbError.of('STORAGE_CORRUPTION', { location, reason: `storage format ${format} is newer than this version of vectordb-local supports (${keys.FORMAT_VERSION}); upgrade vectordb-local.` });
       }
+      if (format !== undefined && Number(format) < keys.FORMAT_VERSION) await upgradeFormat(kv);
       const seq = Number((await kv.getString(keys.META_SEQ)) ?? '0');
       const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress };
       const db = new Database(kv, settings, seq + 1);
@@ -257,4 +259,10 @@ export class Database {
 
 function badName(kind: 'Keyspace' | 'Collection', name: unknown, limits: Limits): VectorDbError {
   return VectorDbError.of('UNSUPPORTED_SCHEMA_NAME', { kind, name: typeof name === 'string' ? name : JSON.stringify(name), max: limits.maxNameLength });
+}
+
+/** Brings a database written by an older version to the current storage format (resumable). */
+async function upgradeFormat(kv: KvStore): Promise<void> {
+  await migrateLegacyVectorRecords(kv);
+  await kv.batch([{ type: 'put', key: keys.META_FORMAT, value: String(keys.FORMAT_VERSION) }]);
 }

@@ -7,7 +7,7 @@ import type { Document } from '../query/json.js';
 import { bytesToString, keys, type KvOperation, type KvStore } from '../storage/index.js';
 import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
-import { decodeVectorRecord } from './vector-records.js';
+import { decodeVectorValues } from './vector-records.js';
 
 const { SEP, HIGH } = keys;
 /**
@@ -37,6 +37,12 @@ export type ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]
 
 export interface StagedVectors {
   readonly labels: ReadonlyMap<string, number>;
+  readonly afterCommit?: (() => void) | undefined;
+}
+
+/** One atomic batch built by DocumentStore.stage, not yet written. */
+export interface StagedWrite {
+  readonly ops: readonly KvOperation[];
   readonly afterCommit?: (() => void) | undefined;
 }
 
@@ -140,8 +146,8 @@ export class DocumentStore {
   }
 
   async #readVectorRecord(label: number): Promise<Float32Array | undefined> {
-    const value = await this.#kv.get(keys.vectorKey(this.#cid, label));
-    return value === undefined ? undefined : decodeVectorRecord(value, this.#dimension).vector;
+    const value = await this.#kv.get(keys.vectorValuesKey(this.#cid, label));
+    return value === undefined ? undefined : decodeVectorValues(value, this.#dimension);
   }
 
   async has(key: string): Promise<boolean> {
@@ -193,6 +199,16 @@ export class DocumentStore {
 
   /** Writes the changes in one atomic batch. */
   async write(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): Promise<void> {
+    await this.commit(this.stage(changes, ctx, hook));
+  }
+
+  /**
+   * Builds the one atomic batch of the changes without writing it (the hook runs now: it assigns vector
+   * labels). `commit` writes it; staged writes are committed one at a time, in the order staged, or
+   * dropped (a dropped one's labels are never used). A batch may be staged while an earlier one is
+   * being committed only when the two change different documents (insertMany's sub-batches).
+   */
+  stage(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): StagedWrite {
     const ops: KvOperation[] = [];
     const staged = hook?.(changes, ops);
     for (const change of changes) {
@@ -213,9 +229,14 @@ export class DocumentStore {
       if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: JSON.stringify(storedBody(change.after, staged)) });
       else ops.push({ type: 'del', key: this.#docPrefix + change.key });
     }
-    await this.#kv.batch(ops);
+    return { ops, afterCommit: staged?.afterCommit };
+  }
+
+  /** Writes a staged batch atomically, then applies its in-memory effects (vectors) once it is durable. */
+  async commit(staged: StagedWrite): Promise<void> {
+    await this.#kv.batch(staged.ops);
     this.#generation++;
-    staged?.afterCommit?.();
+    staged.afterCommit?.();
   }
 
   /** Removes every document, index entry and vector record of the collection. */

@@ -1,6 +1,6 @@
 /**
  * How a document's `$vector` is kept in its stored body. The values already live in the collection's
- * vector record (`vec:<cid>\0<label>`, same batch) and in memory, so the body holds only a reference,
+ * vector record (`vval:<cid>\0<label>`, same batch) and in memory, so the body holds only a reference,
  * `{"$label": 12}` (plus `"$binary": true` when the caller sent `$binary`). Bodies stay small, and a read
  * that does not return `$vector` (the default projection) neither reads nor parses it. Labels are never
  * reused: a label names one vector forever, so any copy of it (memory or record) is the right one.

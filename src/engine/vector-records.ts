@@ -1,137 +1,80 @@
 /**
- * How a collection's vectors live in LevelDB: one record per live vector (`vec:<cid>\0<label>` ->
- * doc key + float32 values), written in the same batch as its document, and the HNSW index snapshot
- * (`vidx:` chunks + `vmeta:`) with the vector table (engine/vector-table.ts), replaced atomically. The
- * records are the truth; the snapshot only saves rebuilding the graph and decoding every record at open.
+ * How a collection's vectors live in LevelDB: one record per live vector, written in the same batch as
+ * its document: `vkey:<cid>\0<label>` -> the document's key (small, so that open lists every live vector
+ * quickly) and `vval:<cid>\0<label>` -> its float32 values. A label is never reused, so a label's record
+ * never changes; a changed vector is a new label.
  */
-import { keys, type KvOperation, type KvStore } from '../storage/index.js';
+import { bytesToString, keys, type KvOperation, type KvStore } from '../storage/index.js';
 
-/** Snapshot metadata: which chunks hold the graph's bytes and the vector table's. */
-export interface SnapshotMeta {
-  readonly chunks: number;
-  readonly bytes: number;
-  /** Every label the snapshot's graph holds is below this (labels only grow). */
-  readonly labelLimit: number;
-  readonly tableChunks?: number;
-  readonly tableBytes?: number;
-  readonly savedAt: string;
+/** A live vector: its label, its document's key and its values. */
+export interface VectorRecord {
+  readonly label: number;
+  readonly docKey: string;
+  readonly vector: Float32Array;
 }
 
-export interface Snapshot {
-  /** The serialized graph. */
-  readonly bytes: Uint8Array;
-  readonly labelLimit: number;
-  /** The encoded vector table (engine/vector-table.ts). */
-  readonly table: Uint8Array;
-}
-
-const CHUNK_BYTES = 4 * 1024 * 1024;
-
-/** `[u32 LE key byte length][key UTF-8][float32 LE values]` */
-export function encodeVectorRecord(docKey: string, vector: Float32Array): Uint8Array {
-  const keyBytes = Buffer.from(docKey, 'utf8');
-  const out = Buffer.allocUnsafe(4 + keyBytes.length + vector.length * 4);
-  out.writeUInt32LE(keyBytes.length, 0);
-  keyBytes.copy(out, 4);
-  Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(out, 4 + keyBytes.length);
-  return out;
-}
-
-export function decodeVectorRecord(bytes: Uint8Array, dimension: number): { docKey: string; vector: Float32Array } {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const keyLength = buffer.readUInt32LE(0);
-  const docKey = buffer.toString('utf8', 4, 4 + keyLength);
+export function decodeVectorValues(bytes: Uint8Array, dimension: number): Float32Array {
   const vector = new Float32Array(dimension);
-  // Copy: the record's offset is not float-aligned.
-  Buffer.from(vector.buffer).set(buffer.subarray(4 + keyLength, 4 + keyLength + dimension * 4));
-  return { docKey, vector };
+  // Copy: the value's offset need not be float-aligned.
+  new Uint8Array(vector.buffer).set(bytes.subarray(0, dimension * 4));
+  return vector;
 }
 
-/** The labels of every vector record of the collection, ascending (keys only: no values read). */
-export async function readVectorLabels(kv: KvStore, cid: number): Promise<number[]> {
-  const prefix = keys.vectorPrefix(cid);
+/** Every live label with its doc key, labels ascending (the small `vkey:` records only). */
+export async function readVectorKeys(kv: KvStore, cid: number): Promise<{ labels: number[]; docKeys: string[] }> {
+  const prefix = keys.vectorKeyPrefix(cid);
   const labels: number[] = [];
-  for await (const key of kv.keys({ gte: prefix, lt: prefix + keys.HIGH })) labels.push(Number.parseInt(key.slice(prefix.length), 16));
-  return labels;
+  const docKeys: string[] = [];
+  for await (const chunk of kv.entryChunks({ gte: prefix, lt: prefix + keys.HIGH })) {
+    for (const [key, value] of chunk) {
+      labels.push(Number.parseInt(key.slice(prefix.length), 16));
+      docKeys.push(bytesToString(value));
+    }
+  }
+  return { labels, docKeys };
 }
 
-/** The vector records of these labels (missing ones are skipped). */
-export async function readVectorRecordsOf(kv: KvStore, cid: number, labels: readonly number[], dimension: number): Promise<{ label: number; docKey: string; vector: Float32Array }[]> {
-  const out: { label: number; docKey: string; vector: Float32Array }[] = [];
+/** The values of these labels (undefined where a label has none). */
+export async function readVectorValues(kv: KvStore, cid: number, labels: readonly number[], dimension: number): Promise<(Float32Array | undefined)[]> {
+  const out: (Float32Array | undefined)[] = [];
   for (let i = 0; i < labels.length; i += 1024) {
     const slice = labels.slice(i, i + 1024);
-    const values = await kv.getMany(slice.map((label) => keys.vectorKey(cid, label)), { fillCache: false });
-    values.forEach((value, j) => {
-      if (value !== undefined) out.push({ label: slice[j]!, ...decodeVectorRecord(value, dimension) });
-    });
+    const values = await kv.getMany(slice.map((label) => keys.vectorValuesKey(cid, label)), { fillCache: false });
+    for (const value of values) out.push(value === undefined ? undefined : decodeVectorValues(value, dimension));
   }
   return out;
 }
 
-export function putVectorRecord(ops: KvOperation[], cid: number, label: number, docKey: string, vector: Float32Array): void {
-  ops.push({ type: 'put', key: keys.vectorKey(cid, label), value: encodeVectorRecord(docKey, vector) });
+export function putVectorRecord(ops: KvOperation[], cid: number, record: VectorRecord): void {
+  const { label, docKey, vector } = record;
+  ops.push({ type: 'put', key: keys.vectorKeyKey(cid, label), value: docKey });
+  ops.push({ type: 'put', key: keys.vectorValuesKey(cid, label), value: new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength) });
 }
 
 export function deleteVectorRecord(ops: KvOperation[], cid: number, label: number): void {
-  ops.push({ type: 'del', key: keys.vectorKey(cid, label) });
+  ops.push({ type: 'del', key: keys.vectorKeyKey(cid, label) });
+  ops.push({ type: 'del', key: keys.vectorValuesKey(cid, label) });
 }
 
-/** The saved snapshot's metadata, or undefined when there is none. */
-export async function readSnapshotMeta(kv: KvStore, cid: number): Promise<SnapshotMeta | undefined> {
-  const metaText = await kv.getString(keys.vectorIndexMetaKey(cid));
-  return metaText === undefined ? undefined : (JSON.parse(metaText) as SnapshotMeta);
-}
-
-/** The snapshot's graph bytes, or undefined when incomplete. */
-export async function readSnapshotGraph(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array | undefined> {
-  return readChunks(kv, cid, 'graph', meta.chunks, meta.bytes);
-}
-
-/** The snapshot's vector table bytes, or undefined when it has none or it is incomplete. */
-export async function readSnapshotTable(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array | undefined> {
-  if (meta.tableChunks === undefined || meta.tableBytes === undefined) return undefined;
-  return readChunks(kv, cid, 'table', meta.tableChunks, meta.tableBytes);
-}
-
-async function readChunks(kv: KvStore, cid: number, part: SnapshotPart, count: number, bytes: number): Promise<Uint8Array | undefined> {
-  const chunks = await kv.getMany(Array.from({ length: count }, (_, i) => chunkKey(cid, part, i)));
-  if (chunks.some((c) => c === undefined)) return undefined;
-  const joined = Buffer.concat(chunks as Uint8Array[]);
-  return joined.length === bytes ? joined : undefined;
-}
-
-/** Replaces the snapshot atomically (old chunks, new chunks and metadata in one batch). */
-export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot): Promise<void> {
-  const { bytes, labelLimit, table } = snapshot;
-  const ops: KvOperation[] = [];
-  const old = await readSnapshotMeta(kv, cid);
-  const chunks = putChunks(ops, cid, 'graph', bytes, old?.chunks ?? 0);
-  const tableChunks = putChunks(ops, cid, 'table', table, old?.tableChunks ?? 0);
-  const meta: SnapshotMeta = { chunks, bytes: bytes.length, labelLimit, tableChunks, tableBytes: table.length, savedAt: new Date().toISOString() };
-  ops.push({ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) });
-  await kv.batch(ops);
-}
-
-/** Stages `bytes` as chunks of one snapshot part, deleting the old part's surplus chunks; returns the count. */
-function putChunks(ops: KvOperation[], cid: number, part: SnapshotPart, bytes: Uint8Array, oldChunks: number): number {
-  const chunks = Math.ceil(bytes.length / CHUNK_BYTES);
-  for (let i = chunks; i < oldChunks; i++) ops.push({ type: 'del', key: chunkKey(cid, part, i) });
-  for (let i = 0; i < chunks; i++) {
-    ops.push({ type: 'put', key: chunkKey(cid, part, i), value: bytes.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES) });
+/**
+ * Rewrites format 1's vector records (`vec:` -> doc key and values in one value) as `vkey:` + `vval:`,
+ * a chunk per batch; each record moves atomically, so an interrupted migration resumes where it stopped.
+ */
+export async function migrateLegacyVectorRecords(kv: KvStore): Promise<void> {
+  const prefix = keys.LEGACY_VECTOR_PREFIX;
+  for (;;) {
+    const ops: KvOperation[] = [];
+    for await (const [key, value] of kv.entries({ gte: prefix, lt: prefix + keys.HIGH, limit: 1024 })) {
+      const [cidText, labelText] = key.slice(prefix.length).split(keys.SEP) as [string, string];
+      const cid = Number.parseInt(cidText, 36);
+      const label = Number.parseInt(labelText, 16);
+      const buffer = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      const keyLength = buffer.readUInt32LE(0);
+      ops.push({ type: 'put', key: keys.vectorKeyKey(cid, label), value: buffer.toString('utf8', 4, 4 + keyLength) });
+      ops.push({ type: 'put', key: keys.vectorValuesKey(cid, label), value: buffer.subarray(4 + keyLength) });
+      ops.push({ type: 'del', key });
+    }
+    if (ops.length === 0) return;
+    await kv.batch(ops);
   }
-  return chunks;
 }
-
-export async function deleteSnapshot(kv: KvStore, cid: number): Promise<void> {
-  const prefix = keys.vectorIndexChunkPrefix(cid);
-  await kv.clearRange(prefix, prefix + keys.HIGH);
-  await kv.batch([{ type: 'del', key: keys.vectorIndexMetaKey(cid) }]);
-}
-
-type SnapshotPart = 'graph' | 'table';
-
-/** Graph chunks are `vidx:<cid>\0<n>`, table chunks `vidx:<cid>\0t<n>` (both cleared with the prefix). */
-function chunkKey(cid: number, part: SnapshotPart, i: number): string {
-  return keys.vectorIndexChunkPrefix(cid) + (part === 'table' ? 't' : '') + i.toString(16).padStart(6, '0');
-}
-

@@ -8,13 +8,16 @@
  *   coll:<keyspace>\0<collection>             -> collection record (JSON, holds its number <cid>)
  *   doc:<cid>\0<docKey>                       -> document JSON, exactly as stored
  *   idx:<cid>\0<path>\0<typed value>\0<docKey> -> '1' (secondary index entry; value unused, was '' before)
- *   vec:<cid>\0<label>                        -> [u32 key length][docKey][float32 LE values] (engine/vector-records.ts)
+ *   vkey:<cid>\0<label>                       -> docKey of the vector's document (UTF-8)     } engine/vector-records.ts
+ *   vval:<cid>\0<label>                       -> the vector's float32 LE values               }
+ *   vec:<cid>\0<label>                        -> retired (format 1: [u32 key length][docKey][values]; migrated at open)
  *   vidx:<cid>\0<chunk>                       -> chunks of the persisted HNSW index file
  *   vmeta:<cid>                               -> HNSW index metadata (JSON)
  *   set:<name>                                -> a database setting (string), e.g. the server's token hash
  */
 
-export const FORMAT_VERSION = 1;
+/** 2: vector records split into `vkey:` + `vval:` (format 1 kept them in `vec:`). */
+export const FORMAT_VERSION = 2;
 export const SEP = '\u0000';
 /** Sorts after every key that starts with the same prefix: U+10FFFF is the largest UTF-8 sequence. */
 export const HIGH = '\u{10FFFF}';
@@ -41,15 +44,19 @@ export const docKey = (cid: number, key: string): string => docPrefix(cid) + key
 export const indexPrefix = (cid: number): string => `idx:${cidText(cid)}${SEP}`;
 export const indexPathPrefix = (cid: number, path: string): string => `${indexPrefix(cid)}${path}${SEP}`;
 
-export const vectorPrefix = (cid: number): string => `vec:${cidText(cid)}${SEP}`;
 export const labelText = (label: number): string => label.toString(16).padStart(8, '0');
-export const vectorKey = (cid: number, label: number): string => vectorPrefix(cid) + labelText(label);
+export const vectorKeyPrefix = (cid: number): string => `vkey:${cidText(cid)}${SEP}`;
+export const vectorKeyKey = (cid: number, label: number): string => vectorKeyPrefix(cid) + labelText(label);
+export const vectorValuesPrefix = (cid: number): string => `vval:${cidText(cid)}${SEP}`;
+export const vectorValuesKey = (cid: number, label: number): string => vectorValuesPrefix(cid) + labelText(label);
+/** Format 1's vector records (read only to migrate them). */
+export const LEGACY_VECTOR_PREFIX = 'vec:';
 export const vectorIndexChunkPrefix = (cid: number): string => `vidx:${cidText(cid)}${SEP}`;
 export const vectorIndexMetaKey = (cid: number): string => `vmeta:${cidText(cid)}`;
 
 /** Every prefix that holds a collection's data (dropped together with it). */
 export function collectionDataPrefixes(cid: number): string[] {
-  return [docPrefix(cid), indexPrefix(cid), vectorPrefix(cid), vectorIndexChunkPrefix(cid)];
+  return [docPrefix(cid), indexPrefix(cid), vectorKeyPrefix(cid), vectorValuesPrefix(cid), vectorIndexChunkPrefix(cid)];
 }
 
 /**

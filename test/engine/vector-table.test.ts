@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe('vector table encoding', () => {
-  const table = { dimension: 2, labels: Uint32Array.from([1, 5, 9]), values: Float32Array.from([1, 2, 3, 4, 5, 6]), docKeys: ['n1', 's\u00e9t\u00e9', 'z'] };
+  const table = { dimension: 2, labels: Uint32Array.from([1, 5, 9]), values: Float32Array.from([1, 2, 3, 4, 5, 6]) };
 
   it('round-trips, also from an unaligned offset', () => {
     const bytes = encodeVectorTable(table);
@@ -95,3 +95,47 @@ async function snapshotEntries(kv: KvStore, cid: number): Promise<[string, Uint8
   expect(out.some(([key]) => key.startsWith(`${prefix}t`))).toBe(true);
   return out;
 }
+
+describe('format 1 databases', () => {
+  it('have their vector records migrated at open (also when a migration was interrupted)', async () => {
+    const dir = tempDir();
+    let db = await Database.open(dir, { vectorBackend: 'wasm' });
+    await executeCommand(db, { createCollection: { name: 'v', options: { vector: { dimension: 2, metric: 'euclidean' } } } }, KS);
+    await executeCommand(db, { insertMany: { documents: Array.from({ length: 10 }, (_, i) => ({ _id: i, $vector: [i, 1] })) } }, { ...KS, collection: 'v' });
+    const cid = db.collection('default_keyspace', 'v').record.cid;
+    await db.close();
+
+    // Rewrite as format 1: one `vec:` record per vector (doc key and values), no snapshot; one record
+    // stays migrated, as if a migration had stopped half-way.
+    const kv = await KvStore.open(dir);
+    const ops: { type: 'put' | 'del'; key: string; value?: Uint8Array | string }[] = [];
+    for await (const [key, docKey] of kv.entries({ gte: keys.vectorKeyPrefix(cid), lt: keys.vectorKeyPrefix(cid) + keys.HIGH })) {
+      const label = key.slice(keys.vectorKeyPrefix(cid).length);
+      if (label === keys.labelText(0)) continue;
+      const values = (await kv.get(keys.vectorValuesKey(cid, Number.parseInt(label, 16))))!;
+      const record = Buffer.alloc(4 + docKey.length + values.length);
+      record.writeUInt32LE(docKey.length, 0);
+      record.set(docKey, 4);
+      record.set(values, 4 + docKey.length);
+      ops.push({ type: 'put', key: `${keys.LEGACY_VECTOR_PREFIX}${keys.cidText(cid)}${keys.SEP}${label}`, value: record });
+      ops.push({ type: 'del', key }, { type: 'del', key: keys.vectorValuesKey(cid, Number.parseInt(label, 16)) });
+    }
+    ops.push({ type: 'del', key: keys.vectorIndexMetaKey(cid) }, { type: 'put', key: keys.META_FORMAT, value: '1' });
+    await kv.batch(ops.map((op) => (op.type === 'put' ? { type: 'put', key: op.key, value: op.value! } : { type: 'del', key: op.key })));
+    await kv.close();
+
+    db = await Database.open(dir, { vectorBackend: 'wasm' });
+    opened.push(db);
+    const r = (await executeCommand(db, { find: { sort: { $vector: [3.2, 1] }, projection: { $vector: 1 }, options: { limit: 3 } } }, { ...KS, collection: 'v' })) as unknown as JsonObject;
+    expect((r.data as JsonObject).documents).toEqual([
+      { _id: 3, $vector: [3, 1] },
+      { _id: 4, $vector: [4, 1] },
+      { _id: 2, $vector: [2, 1] },
+    ]);
+    expect(await db.kvStore.getString(keys.META_FORMAT)).toBe(String(keys.FORMAT_VERSION));
+    const legacy = [];
+    for await (const key of db.kvStore.keys({ gte: keys.LEGACY_VECTOR_PREFIX, lt: keys.LEGACY_VECTOR_PREFIX + keys.HIGH })) legacy.push(key);
+    expect(legacy).toEqual([]);
+    expect((await db.collection('default_keyspace', 'v').vectors())!.size).toBe(10);
+  });
+});
