@@ -7,7 +7,7 @@
 import { VectorDbError } from '../errors/index.js';
 import type { Filter } from '../query/filter.js';
 import { upsertSeed } from '../query/filter.js';
-import { jsonEquals, type Document, type JsonValue } from '../query/json.js';
+import { jsonEquals, type Document } from '../query/json.js';
 import { documentComparator, type SortSpec } from '../query/sort.js';
 import type { Update } from '../query/update.js';
 import type { KvStore } from '../storage/index.js';
@@ -15,6 +15,7 @@ import { type CollectionRecord, indexingPredicate } from './collection-schema.js
 import { generateId } from './document-id.js';
 import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
 import { DocumentStore, type DocumentChange, type StoredDocument } from './document-store.js';
+import { alreadyExists, insertDocuments } from './collection-insert.js';
 import type { Limits } from './limits.js';
 import { Mutex } from './mutex.js';
 import { decodePageState, encodePageState } from './page-state.js';
@@ -250,89 +251,11 @@ export class Collection {
 
   // ---- writes -------------------------------------------------------------------------------
 
-  /**
-   * Inserts documents: ordered stops at the first failure (the rest are SKIPPED); unordered tries each.
-   *
-   * The accepted documents are written in sub-batches of INSERT_SUB_BATCH, pipelined: sub-batch k+1 is
-   * shredded, checked and staged while LevelDB writes sub-batch k on the thread pool; at most one write
-   * is in flight and they land in order. Each document (body, index entries, vector record) is in ONE
-   * atomic batch; the request as a whole is not atomic (nor is the Data API's insertMany): a reader may
-   * see the first sub-batches before the last. A sub-batch whose write fails reports its documents as
-   * ERROR (ordered: every later one SKIPPED), never OK. The existence check per sub-batch is exact:
-   * later sub-batches are not written yet, and duplicates within the request are caught by `seen`.
-   */
+  /** Inserts documents: ordered stops at the first failure (the rest are SKIPPED); unordered tries each. */
   async insertMany(rawDocuments: readonly unknown[], ordered: boolean): Promise<InsertOutcome[]> {
     return this.#write(async () => {
       const hook = (await this.vectors())?.hook;
-      const outcomes: InsertOutcome[] = [];
-      const seen = new Set<string>();
-      let failed = false;
-      let writing: { readonly done: Promise<void>; readonly docs: readonly { readonly index: number; readonly id: JsonValue }[] } | undefined;
-      /** Waits for the sub-batch in flight; a failed write turns its documents' outcomes into errors. */
-      const settle = async (): Promise<boolean> => {
-        if (writing === undefined) return true;
-        const { done, docs } = writing;
-        writing = undefined;
-        const error = await done.then(
-          () => undefined,
-          (e: unknown) => asVectorDbError(e),
-        );
-        if (error === undefined) return true;
-        for (const { index, id } of docs) outcomes[index] = { status: 'ERROR', id, error };
-        failed = true;
-        return false;
-      };
-      try {
-        for (let from = 0; from < rawDocuments.length; from += INSERT_SUB_BATCH) {
-          const to = Math.min(rawDocuments.length, from + INSERT_SUB_BATCH);
-          const shredded: (ShreddedDocument | VectorDbError)[] = [];
-          for (let i = from; i < to; i++) {
-            try {
-              shredded.push(this.#shredDoc(rawDocuments[i]));
-            } catch (error) {
-              shredded.push(asVectorDbError(error));
-            }
-          }
-          const idOf = (i: number): JsonValue | undefined => {
-            const item = shredded[i - from]!;
-            return item instanceof VectorDbError ? (rawDocuments[i] as { _id?: JsonValue } | null)?._id : item.id;
-          };
-          const existing = ordered && failed ? [] : await this.#store.getMany(shredded.map((s) => (s instanceof VectorDbError ? '\u0000' : s.key)));
-          const accepted: ShreddedDocument[] = [];
-          const docs: { index: number; id: JsonValue }[] = [];
-          for (let i = from; i < to; i++) {
-            const item = shredded[i - from]!;
-            if (failed && ordered) {
-              outcomes[i] = { status: 'SKIPPED', id: idOf(i) };
-            } else if (item instanceof VectorDbError) {
-              failed = true;
-              outcomes[i] = { status: 'ERROR', id: idOf(i), error: item };
-            } else if (existing[i - from] !== null || seen.has(item.key)) {
-              failed = true;
-              outcomes[i] = { status: 'ERROR', id: item.id, error: alreadyExists(item.id) };
-            } else {
-              seen.add(item.key);
-              accepted.push(item);
-              docs.push({ index: i, id: item.id });
-              outcomes[i] = { status: 'OK', id: item.id };
-            }
-          }
-          const staged = accepted.length === 0 ? undefined : this.#store.stage(accepted.map((after) => ({ key: after.key, before: null, after })), this.#shred, hook);
-          const written = await settle();
-          if (ordered && !written) {
-            // The previous sub-batch's write failed: nothing of this one is written.
-            for (let i = from; i < to; i++) outcomes[i] = { status: 'SKIPPED', id: idOf(i) };
-            continue;
-          }
-          if (staged !== undefined) writing = { done: this.#store.commit(staged), docs };
-        }
-        await settle();
-      } catch (error) {
-        // Never leave a write running outside the mutex.
-        await writing?.done.catch(() => undefined);
-        throw error;
-      }
-      return outcomes;
+      return insertDocuments({ store: this.#store, shred: this.#shred, hook }, rawDocuments, ordered);
     });
   }
 
@@ -473,19 +396,4 @@ export class Collection {
     this.#vectors = undefined;
     if (vectors) await (await vectors.catch(() => undefined))?.close(!this.#dropped);
   }
-}
-
-/**
- * insertMany writes its documents in sub-batches of this many, the next prepared while the previous is
- * written (see Collection.insertMany).
- */
-export const INSERT_SUB_BATCH = 25;
-
-function alreadyExists(id: JsonValue): VectorDbError {
-  return VectorDbError.of('DOCUMENT_ALREADY_EXISTS', { id: JSON.stringify(id) }, { documentIds: [id] });
-}
-
-function asVectorDbError(error: unknown): VectorDbError {
-  if (error instanceof VectorDbError) return error;
-  throw error;
 }
