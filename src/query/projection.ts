@@ -232,10 +232,16 @@ function withSimilarity(out: JsonObject, similarity: number | undefined): JsonOb
   return out;
 }
 
-/** Default projection: the whole document minus `$vector`, `$vectorize` and `$lexical`. */
-const DEFAULT_PROJECTION: Projection = Object.freeze(
-  new TrieProjection({ path: '', terminal: false, children: new Map() }, false, new Map()),
-);
+/** Default projection: the whole document minus `$vector`, `$vectorize` and `$lexical` (`_id` first). */
+const DEFAULT_PROJECTION: Projection = Object.freeze({
+  includesVector: false,
+  apply(doc: Document, similarity?: number): Document {
+    const out: JsonObject = {};
+    if (doc._id !== undefined) out._id = doc._id;
+    for (const [key, value] of Object.entries(doc)) if (key !== '_id' && !SPECIAL_FIELDS.includes(key)) out[key] = value;
+    return withSimilarity(out, similarity);
+  },
+});
 
 /** `{"*": 1}`: everything, including `$vector`, `$vectorize` and `$lexical`. */
 const INCLUDE_ALL: Projection = Object.freeze({

@@ -121,7 +121,8 @@ export class KvStore {
       try {
         await batch.write();
       } finally {
-        // After the write (a read meanwhile may still see and cache the old value), even a failed one.
+        // Only after the write: a read during it may still cache the old value. Even after a failed
+        // write, to be safe about what LevelDB kept.
         this.#rows.invalidate(operations);
       }
     });
@@ -174,10 +175,11 @@ export class KvStore {
 
   /**
    * Writes LevelDB's in-memory table to disk first (a compaction of an empty range does only that), so
-   * that the next open does not replay up to WRITE_BUFFER_BYTES of log before it can answer.
+   * that the next open does not replay up to WRITE_BUFFER_BYTES of log before it can answer. If that
+   * fails, the log is still there: the next open replays it, so closing goes on.
    */
   async close(): Promise<void> {
-    if (this.#db.status === 'open') await this.#call(() => this.#db.compactRange(SEP_KEY, SEP_KEY));
+    if (this.#db.status === 'open') await this.#db.compactRange(SEP_KEY, SEP_KEY).catch(() => undefined);
     await this.#call(() => this.#db.close());
   }
 
