@@ -101,7 +101,12 @@ export class DocumentStore {
     const docs: (Document | null)[] = [];
     for (let i = 0; i < values.length; i++) {
       const value = values[i];
-      docs.push(value === undefined ? null : await this.#finish(docKeys[i]!, parseBody(value), withVector));
+      if (value === undefined) {
+        docs.push(null);
+        continue;
+      }
+      const doc = parseBody(value);
+      docs.push(withVector && vectorRefOf(doc) !== undefined ? await this.#finish(docKeys[i]!, doc) : doc);
     }
     return docs;
   }
@@ -123,19 +128,20 @@ export class DocumentStore {
 
   /** A document read with `withVector: false`, with its `$vector` values (null: it was deleted since). */
   async restoreVector(key: string, doc: Document): Promise<Document | null> {
-    return this.#finish(key, doc, true);
+    return this.#finish(key, doc);
   }
 
   /**
-   * Puts the vector values back into a stored body (or drops the reference). Memory has a label's values
+   * Puts the vector values back into a stored body that refers to them. Memory has a label's values
    * while it is live; a label deleted since the body was read is looked up in its record, and when that
-   * is gone too the body itself is stale: it is read again.
+   * is gone too the body itself is stale: it is read again. (Callers skip bodies without a reference, so
+   * plain documents cost no extra await.)
    */
-  async #finish(key: string, doc: Document, withVector: boolean): Promise<Document | null> {
+  async #finish(key: string, doc: Document): Promise<Document | null> {
     for (let current: Document | null = doc; ; ) {
       const ref: ReturnType<typeof vectorRefOf> = current === null ? undefined : vectorRefOf(current);
-      if (current === null || ref === undefined || !withVector) return current;
-      const values = this.#vectorLookup(ref.label) ?? (await this.#readVectorRecord(ref.label));
+      if (current === null || ref === undefined) return current;
+      const values = this.#vectorLookup(ref.label) ?? (await this.#readVectorValues(ref.label));
       if (values !== undefined) {
         current.$vector = vectorJson(values, ref.form);
         return current;
@@ -145,7 +151,7 @@ export class DocumentStore {
     }
   }
 
-  async #readVectorRecord(label: number): Promise<Float32Array | undefined> {
+  async #readVectorValues(label: number): Promise<Float32Array | undefined> {
     const value = await this.#kv.get(keys.vectorValuesKey(this.#cid, label));
     return value === undefined ? undefined : decodeVectorValues(value, this.#dimension);
   }
@@ -161,7 +167,8 @@ export class DocumentStore {
     const withVector = options?.withVector ?? true;
     for await (const [prefixed, value] of this.#kv.entries(range)) {
       const key = prefixed.slice(offset);
-      const doc = await this.#finish(key, parseBody(value), withVector);
+      const body = parseBody(value);
+      const doc = withVector && vectorRefOf(body) !== undefined ? await this.#finish(key, body) : body;
       if (doc !== null) yield { key, doc };
     }
   }

@@ -69,7 +69,7 @@ export class KvStore {
 
   async getString(key: string): Promise<string | undefined> {
     const value = await this.get(key);
-    return value === undefined ? undefined : Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+    return value === undefined ? undefined : bytesToString(value);
   }
 
   /** Point reads; `fillCache: false` for one-off bulk reads that should not displace hot values. */
