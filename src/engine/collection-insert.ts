@@ -1,12 +1,13 @@
 /**
  * insertMany's write path: documents are shredded, checked against the stored ones and written in
- * sub-batches of INSERT_SUB_BATCH, pipelined: sub-batch k+1 is shredded, checked and staged while LevelDB
- * writes sub-batch k on the thread pool (the two cores overlap); at most one write is in flight and they
- * land in order. Each document (body, index entries, vector record) is in ONE atomic batch; the request
- * as a whole is not atomic (nor is the Data API's insertMany): a reader may see the first sub-batches
- * before the last. A sub-batch whose write fails reports its documents as ERROR (ordered: every later
- * one SKIPPED), never OK. The existence check per sub-batch is exact: later sub-batches are not written
- * yet, and duplicates within the request are caught by `seen`. The caller holds the collection's mutex.
+ * sub-batches of INSERT_SUB_BATCH, pipelined: sub-batch k+1 is shredded, checked and staged (handed to a
+ * LevelDB write batch) while LevelDB writes sub-batch k on the thread pool (the two cores overlap); at
+ * most one write is in flight and they land in order. Each document (body, index entries, vector record)
+ * is in ONE atomic batch; the request as a whole is not atomic (nor is the Data API's insertMany): a
+ * reader may see the first sub-batches before the last. A sub-batch whose write fails reports its
+ * documents as ERROR (ordered: every later one SKIPPED), never OK. The existence check per sub-batch is
+ * exact: later sub-batches are not written yet, and duplicates within the request are caught by `seen`.
+ * The caller holds the collection's mutex.
  */
 import { VectorDbError } from '../errors/index.js';
 import type { JsonValue } from '../query/json.js';
@@ -84,6 +85,7 @@ export async function insertDocuments(target: InsertTarget, rawDocuments: readon
       const written = await settle();
       if (ordered && !written) {
         // The previous sub-batch's write failed: nothing of this one is written.
+        if (staged !== undefined) await store.discard(staged);
         for (let i = from; i < to; i++) outcomes[i] = { status: 'SKIPPED', id: idOf(i) };
         continue;
       }

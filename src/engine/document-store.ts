@@ -4,7 +4,7 @@
  * Knows the key layout; knows nothing about filters or the protocol.
  */
 import type { Document } from '../query/json.js';
-import { bytesToString, keys, type KvOperation, type KvStore } from '../storage/index.js';
+import { bytesToString, keys, type KvOperation, type KvStore, type PreparedBatch } from '../storage/index.js';
 import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from './vector-records.js';
@@ -40,9 +40,9 @@ export interface StagedVectors {
   readonly afterCommit?: (() => void) | undefined;
 }
 
-/** One atomic batch built by DocumentStore.stage, not yet written. */
+/** One atomic batch built by DocumentStore.stage, handed to LevelDB but not yet written. */
 export interface StagedWrite {
-  readonly ops: readonly KvOperation[];
+  readonly batch: PreparedBatch;
   readonly afterCommit?: (() => void) | undefined;
 }
 
@@ -210,10 +210,11 @@ export class DocumentStore {
   }
 
   /**
-   * Builds the one atomic batch of the changes without writing it (the hook runs now: it assigns vector
-   * labels). `commit` writes it; staged writes are committed one at a time, in the order staged, or
-   * dropped (a dropped one's labels are never used). A batch may be staged while an earlier one is
-   * being committed only when the two change different documents (insertMany's sub-batches).
+   * Builds the one atomic batch of the changes and hands it to LevelDB without writing it (the hook runs
+   * now: it assigns vector labels). `commit` writes it; staged writes are committed one at a time, in the
+   * order staged, or discarded (a discarded one's labels are never used). A batch may be staged while an
+   * earlier one is being committed only when the two change different documents (insertMany's
+   * sub-batches).
    */
   stage(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): StagedWrite {
     const ops: KvOperation[] = [];
@@ -236,14 +237,19 @@ export class DocumentStore {
       if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: JSON.stringify(storedBody(change.after, staged)) });
       else ops.push({ type: 'del', key: this.#docPrefix + change.key });
     }
-    return { ops, afterCommit: staged?.afterCommit };
+    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit };
   }
 
   /** Writes a staged batch atomically, then applies its in-memory effects (vectors) once it is durable. */
   async commit(staged: StagedWrite): Promise<void> {
-    await this.#kv.batch(staged.ops);
+    await staged.batch.write();
     this.#generation++;
     staged.afterCommit?.();
+  }
+
+  /** Drops a staged batch that will not be committed (its vector labels are never used). */
+  async discard(staged: StagedWrite): Promise<void> {
+    await staged.batch.discard();
   }
 
   /** Removes every document, index entry and vector record of the collection. */

@@ -104,28 +104,29 @@ export class KvStore {
   /** Writes all operations atomically: after a crash either all are there or none. */
   async batch(operations: readonly KvOperation[]): Promise<void> {
     if (operations.length === 0) return;
+    await this.prepare(operations).write();
+  }
+
+  /**
+   * Hands the operations to a LevelDB write batch now, to be written later: a writer that prepares its
+   * next batch while the previous one is written on the thread pool overlaps the two (insertMany).
+   * The prepared batch must be written or discarded.
+   */
+  prepare(operations: readonly KvOperation[]): PreparedBatch {
     // A chained batch hands each operation to LevelDB's WriteBatch as call arguments; the array form
     // reads type/key/value as named properties in native code, which cost 3-4x more per operation
     // (measured: 1.4M index entries, 4.6 s vs 1.3 s of main-thread time). Both commit atomically.
-    await this.#call(async () => {
-      const batch = this.#db.batch();
-      try {
-        for (const op of operations) {
-          if (op.type === 'put') batch.put(op.key, toBytes(op.value));
-          else batch.del(op.key);
-        }
-      } catch (error) {
-        await batch.close();
-        throw error;
+    const batch = this.#db.batch();
+    try {
+      for (const op of operations) {
+        if (op.type === 'put') batch.put(op.key, toBytes(op.value));
+        else batch.del(op.key);
       }
-      try {
-        await batch.write();
-      } finally {
-        // Only after the write: a read during it may still cache the old value. Even after a failed
-        // write, to be safe about what LevelDB kept.
-        this.#rows.invalidate(operations);
-      }
-    });
+    } catch (error) {
+      void batch.close();
+      throw mapLevelError(error, this.location);
+    }
+    return new PreparedBatch(operations, batch, this.#rows, this.location);
   }
 
   /** Iterates [key, value] pairs in key order over a range. */
@@ -191,6 +192,41 @@ export class KvStore {
     }
   }
 }
+
+/** A write batch filled but not yet written (see KvStore.prepare). */
+export class PreparedBatch {
+  readonly #operations: readonly KvOperation[];
+  readonly #batch: ChainedBatch;
+  readonly #rows: RowCache;
+  readonly #location: string;
+
+  constructor(operations: readonly KvOperation[], batch: ChainedBatch, rows: RowCache, location: string) {
+    this.#operations = operations;
+    this.#batch = batch;
+    this.#rows = rows;
+    this.#location = location;
+  }
+
+  /** Writes the operations atomically: after a crash either all are there or none. */
+  async write(): Promise<void> {
+    try {
+      await this.#batch.write();
+    } catch (error) {
+      throw mapLevelError(error, this.#location);
+    } finally {
+      // Only after the write: a read during it may still cache the old value. Even after a failed
+      // write, to be safe about what LevelDB kept.
+      this.#rows.invalidate(this.#operations);
+    }
+  }
+
+  /** Releases a batch that will not be written. */
+  async discard(): Promise<void> {
+    await this.#batch.close();
+  }
+}
+
+type ChainedBatch = ReturnType<ClassicLevel<string, Uint8Array>['batch']>;
 
 export function toBytes(value: KvValue): Uint8Array {
   return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;

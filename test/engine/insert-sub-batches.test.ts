@@ -136,15 +136,20 @@ describe('insertMany in sub-batches', () => {
   it('a sub-batch whose write fails is reported failed, never OK (ordered: the rest skipped)', async () => {
     for (const ordered of [true, false]) {
       const c = await newCollection({ vector: { dimension: 2, metric: 'cosine' } });
-      const original = KvStore.prototype.batch;
+      const original = KvStore.prototype.prepare;
       const victim = docs(1, SUB)[0]!._id as string; // the first document of the second sub-batch
       let failures = 0;
-      vi.spyOn(KvStore.prototype, 'batch').mockImplementation(function (this: KvStore, ops) {
+      vi.spyOn(KvStore.prototype, 'prepare').mockImplementation(function (this: KvStore, ops) {
+        const prepared = original.call(this, ops);
         if (failures === 0 && ops.some((op) => op.key.includes(victim))) {
           failures++;
-          return Promise.reject(VectorDbError.of('STORAGE_IO_ERROR', { location: 'test', reason: 'injected' }));
+          // The batch is released unwritten and its write fails, as LevelDB reports an I/O error.
+          vi.spyOn(prepared, 'write').mockImplementation(async () => {
+            await prepared.discard();
+            throw VectorDbError.of('STORAGE_IO_ERROR', { location: 'test', reason: 'injected' });
+          });
         }
-        return original.call(this, ops);
+        return prepared;
       });
       const documents = docs(MAX).map((d, i): JsonObject => ({ ...d, $vector: [1, i + 1] }));
       const r = await insert(c, documents, ordered);
