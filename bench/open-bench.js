@@ -2,15 +2,19 @@
 // first vector query is answered (vector records + saved HNSW snapshot), and the first query with the
 // snapshot deleted (rebuild in the background; the query is answered at once by exact scan).
 // Run after `npm run build`: node bench/open-bench.js [--n 100000] [--dim 128] [--backend native|wasm]
+// [--dist <dir>] (another build, e.g. a copy of dist/ from before a change)
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { executeCommand } from '../dist/commands/index.js';
-import { Database } from '../dist/engine/database.js';
+import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const dist = arg('--dist', undefined);
+const distUrl = dist === undefined ? new URL('../dist/', import.meta.url) : pathToFileURL(`${path.resolve(dist)}/`);
+const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
+const { Database } = await import(new URL('engine/database.js', distUrl).href);
 const N = Number(arg('--n', 100_000));
 const DIM = Number(arg('--dim', 128));
 const BACKEND = arg('--backend', 'native');

@@ -8,6 +8,8 @@
  *   npm run build && node bench/vector-bench.js [--quick] [--systems raw-native,raw-wasm,ours-wasm,ours-native]
  *        [--datasets 128,768] [--batch 100] [--queries N] [--no-profile] [--no-query-profile] [--keep-profiles]
  *   node bench/vector-bench.js [--quick] --report-only    (re-renders .md/.svg from the last run's .json)
+ *   node bench/vector-bench.js --load-only [--systems ours-wasm,ours-native] [--datasets 128] [--dist <dir>]
+ *        (only our bulk load: build times and event-loop delay, no queries; writes vector-bench-load.json)
  *
  * Full: 100,000 x 128 and 20,000 x 768 (about 25-35 minutes on 2 cores). --quick: 10,000 x 128 and
  * 5,000 x 768 (a few minutes). Each system runs in its own child process (bench/lib/vector-bench-child.js),
@@ -33,6 +35,11 @@ const option = (name, fallback) => {
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
 const quick = flag('--quick');
+const loadOnly = flag('--load-only');
+if (flag('--help')) {
+  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0]);
+  process.exit(0);
+}
 
 if (flag('--report-only')) {
   // Re-renders the markdown and the SVG (and the target checks) from the last run's JSON.
@@ -49,7 +56,8 @@ if (flag('--report-only')) {
 
 // A private copy of dist/ for this run: other people's rebuilds during a 30-minute run must not change
 // the code under test half-way. Under node_modules/ so that the copy resolves the same packages.
-const distSource = join(here, '..', 'dist');
+// --dist <dir>: another build to measure (e.g. a copy of dist/ from before a change), same bench code.
+const distSource = option('--dist', join(here, '..', 'dist'));
 if (!existsSync(join(distSource, 'vector', 'index.js'))) {
   console.error('vector-bench: dist/ is missing: run `npm run build` first');
   process.exit(1);
@@ -79,7 +87,8 @@ const DATASETS = [
 for (const d of DATASETS) d.queries = Number(option('--queries', d.queries));
 
 const native = await nativeBackendAvailable();
-let systems = option('--systems', 'raw-native,raw-wasm,ours-wasm,ours-native').split(',');
+let systems = option('--systems', loadOnly ? 'ours-wasm,ours-native' : 'raw-native,raw-wasm,ours-wasm,ours-native').split(',');
+if (loadOnly) systems = systems.filter((s) => s.startsWith('ours-'));
 if (!native) {
   console.error('vector-bench: hnswlib-node does not load here: skipping raw-native and ours-native');
   systems = systems.filter((s) => !s.endsWith('native'));
@@ -94,7 +103,9 @@ const childOptions = {
   diagnose: !flag('--no-query-profile'),
   maxMs: quick ? 8000 : 10_000,
   minQueries: 50,
+  loadOnly,
 };
+if (loadOnly) childOptions.profile = childOptions.queryProfile = childOptions.diagnose = false;
 
 const resultsDir = join(here, 'results');
 mkdirSync(resultsDir, { recursive: true });
@@ -102,7 +113,7 @@ if (flag('--keep-profiles')) {
   childOptions.profileDir = join(resultsDir, 'profiles');
   mkdirSync(childOptions.profileDir, { recursive: true });
 }
-const base = quick ? 'vector-bench-quick' : 'vector-bench';
+const base = loadOnly ? 'vector-bench-load' : quick ? 'vector-bench-quick' : 'vector-bench';
 const work = mkdtempSync(join(tmpdir(), 'vector-bench-data-'));
 const log = (s) => process.stderr.write(`${s}\n`);
 const startAll = performance.now();
@@ -147,6 +158,22 @@ try {
     log(`   ${((performance.now() - t) / 1000).toFixed(1)} s`);
     const nq = spec.queries;
     const q = (i) => row(ds.queries, i, spec.dim);
+    if (loadOnly) {
+      const dataDir = join(work, spec.key);
+      mkdirSync(dataDir, { recursive: true });
+      writeDataset(dataDir, ds);
+      const entry = { label: spec.label, n: spec.n, dim: spec.dim, systems: {} };
+      for (const system of systems) {
+        log(`== ${spec.label}: ${system} (load only)`);
+        try {
+          entry.systems[system] = await runChild(system, dataDir);
+        } catch (e) {
+          log(`   ${system} failed: ${e.message}`);
+        }
+      }
+      report.datasets.push(entry);
+      continue;
+    }
 
     // Brute force: exact top-k over every row (and over the allowed rows when filtered). Its answers
     // are the ground truth, so its recall is 1 by construction; its QPS is measured while computing them.
@@ -203,6 +230,20 @@ try {
 }
 
 report.totalMs = performance.now() - startAll;
+if (loadOnly) {
+  // No queries, so no targets or chart: the build figures and the event-loop delay only.
+  writeFileSync(join(resultsDir, `${base}.json`), JSON.stringify(report, null, 2));
+  const lines = ['| dataset | system | acknowledged (s) | graph complete (s) | snapshot saved (s) | event loop max (ms) | p99 (ms) |', '|---|---|---|---|---|---|---|'];
+  for (const d of report.datasets) {
+    for (const [name, r] of Object.entries(d.systems)) {
+      const b = r.build;
+      const s = (ms) => (ms / 1000).toFixed(1);
+      lines.push(`| ${d.label} | ${name} | ${s(b.ackMs)} | ${s(b.graphMs)} | ${s(b.indexedAndSavedMs)} | ${b.eventLoopDelay.maxMs.toFixed(0)} | ${b.eventLoopDelay.p99Ms.toFixed(0)} |`);
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.exit(0);
+}
 // The measurements first: a rendering bug must not lose a 30-minute run (re-render with --report-only).
 writeFileSync(join(resultsDir, `${base}.json`), JSON.stringify(report, null, 2));
 report.targets = checkTargets(report.datasets, report.params);

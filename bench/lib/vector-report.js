@@ -121,7 +121,7 @@ export function markdown(report) {
     out.push('');
     out.push(`### ${d.label}: ${d.n.toLocaleString('en-US')} x ${d.dim}, ${d.clusters} clusters, ${d.queries} queries`);
     out.push('');
-    out.push('Build (s). For vectordb-local: insertMany through executeCommand until acknowledged, then until the background graph is complete, then until its snapshot is saved.');
+    out.push('Build (s). For vectordb-local: insertMany through executeCommand until acknowledged, then until the background graph is complete, then until its snapshot is saved (the bench making each batch\'s documents is left out). Max event-loop delay: the longest the main thread was held during all of it.');
     out.push('');
     out.push('| system | build | inserts acknowledged | graph complete | + snapshot saved | vectors left at ack | max event-loop delay (ms) | re-open (load snapshot), ms | load avg before/after |');
     out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');

@@ -44,8 +44,7 @@ function splitCommand(command: unknown): [string, unknown] {
   if (!isObject(command)) {
     throw VectorDbError.of('REQUEST_STRUCTURE_MISMATCH', { reason: 'a command must be a JSON Object with one key, the command name' });
   }
-  const depth = nestingDepth(command, MAX_COMMAND_DEPTH);
-  if (depth > MAX_COMMAND_DEPTH) {
+  if (nestsDeeperThan(command, MAX_COMMAND_DEPTH)) {
     throw VectorDbError.of('REQUEST_STRUCTURE_MISMATCH', {
       reason: `the command nests JSON more than ${MAX_COMMAND_DEPTH} levels deep (documents may nest at most 16 levels)`,
     });
@@ -62,22 +61,27 @@ function splitCommand(command: unknown): [string, unknown] {
 /** Deeper commands are refused before any recursive code (parsers, mingo, the shredder) sees them. */
 const MAX_COMMAND_DEPTH = 128;
 
-/** The nesting depth of a JSON value, counted without recursion; stops counting past `max`. */
-function nestingDepth(value: unknown, max: number): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > max) return deepest;
-    const children = Array.isArray(node) ? (node as unknown[]) : Object.values(node);
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i];
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+/**
+ * Whether a container nests more than `max` levels (itself being the first). Recursion ends at
+ * `max` + 1 levels, so no input can overflow the stack; it runs on every command, over every element
+ * of a query vector, so the loops only test for containers.
+ */
+function nestsDeeperThan(container: object, max: number): boolean {
+  if (max <= 0) return true;
+  if (Array.isArray(container)) {
+    const items = container as unknown[];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (typeof item === 'object' && item !== null && nestsDeeperThan(item, max - 1)) return true;
     }
+    return false;
   }
-  return deepest;
+  const members = Object.values(container);
+  for (let i = 0; i < members.length; i++) {
+    const member: unknown = members[i];
+    if (typeof member === 'object' && member !== null && nestsDeeperThan(member, max - 1)) return true;
+  }
+  return false;
 }
 
 /** Any failure as a VectorDbError; unexpected ones (bugs) become UNEXPECTED_SERVER_ERROR. */

@@ -11,9 +11,12 @@ import type { SortSpec } from '../query/sort.js';
 import { CommandBody, invalid } from './command-body.js';
 import { QueryParts, type CommandHandler, type CommandSpec } from './context.js';
 
+const FIND_FIELDS: readonly string[] = ['filter', 'projection', 'sort', 'options'];
+const FIND_OPTIONS: readonly string[] = ['limit', 'skip', 'pageState', 'pagingState', 'includeSimilarity', 'includeSortVector'];
+
 const find: CommandHandler = async (raw, ctx) => {
-  const body = new CommandBody('find', raw, ['filter', 'projection', 'sort', 'options']);
-  const options = body.options(['limit', 'skip', 'pageState', 'pagingState', 'includeSimilarity', 'includeSortVector']);
+  const body = new CommandBody('find', raw, FIND_FIELDS);
+  const options = body.options(FIND_OPTIONS);
   const collection = ctx.collection();
   const parts = new QueryParts(collection, body);
   const filter = parts.filter();
@@ -34,7 +37,9 @@ const find: CommandHandler = async (raw, ctx) => {
     throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: "'pageState' is not supported with non-empty sort clause" });
   }
   const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, withVector: projection.includesVector });
-  const documents = result.documents.map((found) => project(found, projection, includeSimilarity && sort.kind === 'vector'));
+  const withSimilarity = includeSimilarity && sort.kind === 'vector';
+  const documents = new Array<JsonObject>(result.documents.length);
+  for (let i = 0; i < documents.length; i++) documents[i] = project(result.documents[i]!, projection, withSimilarity);
   return {
     data: { documents, nextPageState: result.nextPageState },
     ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),

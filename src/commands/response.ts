@@ -25,6 +25,8 @@ export interface CommandResult {
 }
 
 export function shapeResponse(result: CommandResult): CommandResponse {
+  // Most reads: data only, nothing to merge into a status.
+  if (result.status === undefined && !result.warnings?.length && !result.errors?.length) return result.data === undefined ? {} : { data: result.data };
   const response: CommandResponse = {};
   const status: JsonObject = { ...(result.status ?? {}) };
   if (result.warnings && result.warnings.length > 0) status.warnings = result.warnings.map((w) => w.toWire() as unknown as JsonValue);

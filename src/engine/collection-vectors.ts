@@ -20,7 +20,7 @@ import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
 import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
-import { decodeVectorTable, encodeVectorTable, type VectorTable } from './vector-table.js';
+import { decodeVectorTable, encodeVectorTableParts, type VectorTable } from './vector-table.js';
 
 export interface VectorProgress {
   readonly collection: string;
@@ -45,8 +45,15 @@ const STEP_MS = 30;
 const MAX_CHUNK = 512;
 /** Removals are applied to the graph in batches of this size (or when idle). */
 const REMOVE_BATCH = 256;
-/** Save a snapshot once this many vectors changed since the last one and the graph is caught up. */
+/**
+ * Save a snapshot once the graph is caught up and this many vectors changed since the last one, and
+ * at least this fraction of the collection: each save writes the whole graph and vector table (130 MB
+ * at 100k x 128), so a fixed count would write O(n^2) bytes over a long load.
+ */
 const SNAPSHOT_AFTER_CHANGES = 5_000;
+const SNAPSHOT_AFTER_FRACTION = 0.25;
+/** A snapshot copies the vector table this many values at a time, yielding between (about 1 ms each). */
+const TABLE_STEP_VALUES = 256 * 1024;
 
 export class CollectionVectors {
   readonly #kv: KvStore;
@@ -62,6 +69,10 @@ export class CollectionVectors {
   #pendingRemoves: number[] = [];
   #changesSinceSnapshot = 0;
   #indexing: Promise<void> | undefined;
+  /** The snapshot being saved (saves run one at a time). */
+  #saving: Promise<void> | undefined;
+  /** Set while a snapshot serializes the graph: the indexer leaves it alone meanwhile. */
+  #graphFrozen: Promise<unknown> | undefined;
   /** The snapshot loading in the background; the indexer waits for it. */
   #graphLoading: Promise<void> | undefined;
   #closed = false;
@@ -268,21 +279,54 @@ export class CollectionVectors {
     if (this.#failure) throw this.#failure;
   }
 
-  /** Saves the graph snapshot now (the records are already durable). */
+  /**
+   * Saves the graph snapshot now (the records are already durable). In steps that yield: the vector
+   * table is copied a slice at a time, the graph is serialized while the indexer waits (the native
+   * backend writes it on a worker thread), and the chunks go to LevelDB a few per batch.
+   */
   async saveSnapshot(): Promise<void> {
-    const labelLimit = this.#nextLabel;
-    const table = encodeVectorTable(this.#table());
-    const bytes = await this.#graph.serialize();
-    await writeSnapshot(this.#kv, this.#settings.cid, { bytes, labelLimit, table });
-    this.#changesSinceSnapshot = 0;
+    while (this.#saving) await this.#saving.catch(() => undefined);
+    const saving = this.#writeSnapshot();
+    this.#saving = saving;
+    try {
+      await saving;
+    } finally {
+      if (this.#saving === saving) this.#saving = undefined;
+    }
   }
 
-  /** Every live label with its values, labels ascending. */
-  #table(): VectorTable {
+  async #writeSnapshot(): Promise<void> {
+    await this.#graphLoading; // a save must never replace the stored graph with one that lacks it
+    // Changes made while saving may be missing from it: they still count toward the next one.
+    const covered = this.#changesSinceSnapshot;
+    const table = await this.#tableInSteps();
+    const labelLimit = this.#nextLabel;
+    const serializing = this.#graph.serializeParts();
+    this.#graphFrozen = serializing;
+    let graph: Uint8Array[];
+    try {
+      graph = await serializing;
+    } finally {
+      this.#graphFrozen = undefined;
+    }
+    await writeSnapshot(this.#kv, this.#settings.cid, { graph, labelLimit, table: encodeVectorTableParts(table) });
+    this.#changesSinceSnapshot = Math.max(0, this.#changesSinceSnapshot - covered);
+  }
+
+  /**
+   * Every live label with its values, labels ascending, copied a slice at a time. A label deleted
+   * while copying gets zeros: its record is gone for good, so the table's entry is never read.
+   */
+  async #tableInSteps(): Promise<VectorTable> {
     const { dimension } = this.#settings;
     const labels = Uint32Array.from(this.#keyOf.keys()).sort();
     const values = new Float32Array(labels.length * dimension);
-    labels.forEach((label, i) => values.set(this.#flat.get(label)!, i * dimension));
+    const step = Math.max(1, Math.floor(TABLE_STEP_VALUES / dimension));
+    for (let from = 0; from < labels.length; from += step) {
+      const to = Math.min(labels.length, from + step);
+      this.#flat.copyRows(labels, from, to, values.subarray(from * dimension, to * dimension));
+      await yieldToEventLoop();
+    }
     return { dimension, labels, values };
   }
 
@@ -297,6 +341,7 @@ export class CollectionVectors {
     await this.#graphLoading; // adopt the snapshot first: closing must never save a graph that lacks it
     this.#closed = true;
     while (this.#indexing) await this.#indexing.catch(() => undefined);
+    while (this.#saving) await this.#saving.catch(() => undefined);
   }
 
   #scheduleIndexing(): void {
@@ -317,6 +362,11 @@ export class CollectionVectors {
     let chunk = 8;
     try {
       while (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) {
+        // A snapshot is reading the graph (maybe from a worker thread): no changes until it is done.
+        if (this.#graphFrozen) {
+          await this.#graphFrozen.catch(() => undefined);
+          continue;
+        }
         if (this.#pendingRemoves.length >= REMOVE_BATCH || this.#pendingAdds.size === 0) {
           this.#graph.remove(this.#pendingRemoves);
           this.#pendingRemoves = [];
@@ -341,14 +391,20 @@ export class CollectionVectors {
           onProgress({ collection: name, phase: 'index', done, total: Math.max(total, done) });
           lastReport = Date.now();
         }
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
       }
       if (onProgress && total >= 10_000) onProgress({ collection: name, phase: 'index', done, total: Math.max(total, done) });
-      if (!this.#closed && this.#changesSinceSnapshot >= SNAPSHOT_AFTER_CHANGES) await this.saveSnapshot();
+      const due = Math.max(SNAPSHOT_AFTER_CHANGES, this.#flat.size * SNAPSHOT_AFTER_FRACTION);
+      if (!this.#closed && this.#changesSinceSnapshot >= due) await this.saveSnapshot();
     } catch (error) {
       this.#failure = error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error });
     }
   }
+}
+
+/** Lets timers, I/O and other requests run (setImmediate: after pending I/O callbacks). */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** Below this fraction of the collection, a filtered search scans its candidates exactly. */

@@ -3,8 +3,9 @@
  * changes as ONE atomic batch (document bodies, secondary index entries and vector records together).
  * Knows the key layout; knows nothing about filters or the protocol.
  */
-import type { Document } from '../query/json.js';
+import { copyJson, type Document } from '../query/json.js';
 import { bytesToString, keys, type KvOperation, type KvStore, type PreparedBatch } from '../storage/index.js';
+import { HitCache } from './hit-cache.js';
 import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from './vector-records.js';
@@ -15,6 +16,14 @@ const { SEP, HIGH } = keys;
  * 3 never frees its copy of an empty value (32 bytes of native heap lost per index entry written).
  */
 const INDEX_VALUE = new Uint8Array([0x31]);
+
+/**
+ * The parsed-body cache of search hits (per collection): its budget in JSON bytes plus a per-entry
+ * overhead (parsed, the bodies take a few times that in the heap), and the largest body it keeps
+ * (copying a big body costs nearly what parsing it does).
+ */
+const HIT_CACHE_BYTES = 4 * 1024 * 1024;
+const HIT_CACHE_MAX_BODY_BYTES = 16 * 1024;
 
 export interface StoredDocument {
   readonly key: string;
@@ -46,6 +55,11 @@ export interface StagedWrite {
   readonly afterCommit?: (() => void) | undefined;
 }
 
+/** The document key of each live vector label (the collection's vectors), for reading search hits. */
+export interface LabelKeys {
+  keyOf(label: number): string | undefined;
+}
+
 /** Where a read finds the values of a vector label without going to LevelDB (the collection's memory). */
 export type VectorLookup = (label: number) => Float32Array | undefined;
 
@@ -65,6 +79,8 @@ export class DocumentStore {
   readonly #dimension: number;
   #vectorLookup: VectorLookup = () => undefined;
   #generation = 0;
+  /** Parsed bodies of recent vector search hits, by label (read side only; valid for one generation). */
+  readonly #hitCache = new HitCache(HIT_CACHE_BYTES, HIT_CACHE_MAX_BODY_BYTES);
 
   /** `dimension`: of the collection's vectors (0 without vectors). */
   constructor(kv: KvStore, cid: number, dimension = 0) {
@@ -112,18 +128,36 @@ export class DocumentStore {
   }
 
   /**
-   * The documents of vector search hits as `withVector: false` reads them: null where the document is
-   * gone or no longer has the vector the hit found (it changed after the search).
+   * The documents of vector search hits (with their keys) as `withVector: false` reads them: null where
+   * the document is gone or no longer has the vector the hit found (it changed after the search).
+   * Recent hits come from the hit cache; `labelKeys` names the documents of the others.
    */
-  async getHits(hits: readonly { readonly key: string; readonly label: number }[]): Promise<(Document | null)[]> {
-    const values = await this.#kv.getMany(hits.map((hit) => this.#docPrefix + hit.key));
-    return values.map((value, i) => {
-      if (value === undefined) return null;
-      const doc = parseBody(value);
-      const ref = vectorRefOf(doc);
-      if (ref === undefined) return doc.$vector === undefined || doc.$vector === null ? null : doc;
-      return ref.label === hits[i]!.label ? doc : null;
-    });
+  async getHits(hits: readonly { readonly label: number }[], labelKeys: LabelKeys): Promise<(StoredDocument | null)[]> {
+    const generation = this.#generation;
+    const found = new Array<StoredDocument | null>(hits.length).fill(null);
+    const missed: { readonly at: number; readonly label: number; readonly key: string }[] = [];
+    for (let i = 0; i < hits.length; i++) {
+      const label = hits[i]!.label;
+      const cached = this.#hitCache.get(label, generation);
+      if (cached !== undefined) {
+        found[i] = cached;
+        continue;
+      }
+      const key = labelKeys.keyOf(label);
+      if (key !== undefined) missed.push({ at: i, label, key });
+    }
+    if (missed.length === 0) return found;
+    const values = await this.#kv.getMany(missed.map((miss) => this.#docPrefix + miss.key));
+    for (let j = 0; j < missed.length; j++) {
+      const { at, label, key } = missed[j]!;
+      const value = values[j];
+      if (value === undefined) continue;
+      const body = parseBody(value);
+      if (!hasVectorOf(body, label)) continue;
+      this.#hitCache.fill(label, key, body, value.byteLength, generation);
+      found[at] = { key, doc: copyJson(body) };
+    }
+    return found;
   }
 
   /** A document read with `withVector: false`, with its `$vector` values (null: it was deleted since). */
@@ -266,6 +300,14 @@ export class DocumentStore {
 function storedBody(after: ShreddedDocument, staged: StagedVectors | undefined): Document {
   const label = after.vector === null ? undefined : staged?.labels.get(after.key);
   return label === undefined ? after.doc : bodyWithVectorRef(after.doc, label, after.vectorForm ?? 'array');
+}
+
+/** Whether a hit's body still has the vector the hit found (it may have changed after the search). */
+function hasVectorOf(body: Document, label: number): boolean {
+  const ref = vectorRefOf(body);
+  // A body without a reference holds its values itself (an older format): any vector is the one found.
+  if (ref === undefined) return body.$vector !== undefined && body.$vector !== null;
+  return ref.label === label;
 }
 
 function parseBody(value: Uint8Array): Document {

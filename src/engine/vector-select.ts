@@ -73,7 +73,8 @@ export class CandidateCache {
 /** The k documents nearest to the query among those the filter matches, best first, with similarity. */
 export async function selectByVector(request: VectorSelectRequest): Promise<FoundDocument[]> {
   const { store, vectors, filter, query, k, withVector } = request;
-  let { allowed, verified } = await allowedLabels(request);
+  // An unfiltered search (the common case) needs no candidates: no await for them.
+  let { allowed, verified } = filter.isEmpty ? ALL_LABELS : await allowedLabels(request);
   if (allowed !== undefined && allowed.size >= vectors.size) {
     // Every vector is a candidate: search without a filter callback and verify the hits instead.
     allowed = undefined;
@@ -82,14 +83,13 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
   const limit = allowed?.size ?? vectors.size;
   for (let want = verified ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
     const hits = vectors.search(query, want, allowed);
-    const keyed = hits.map((hit) => ({ key: vectors.keyOf(hit.label) ?? '\u0000', label: hit.label }));
-    const docs = await store.getHits(keyed);
+    const docs = await store.getHits(hits, vectors);
     const found: FoundDocument[] = [];
-    hits.forEach((hit, i) => {
-      const doc = docs[i];
-      if (doc && (verified || filter.matches(doc))) found.push({ key: keyed[i]!.key, doc, similarity: hit.score });
-    });
-    if (found.length >= k || hits.length < want || want >= limit) return withVector ? restoreVectors(store, found.slice(0, k)) : found.slice(0, k);
+    for (let i = 0; i < hits.length && found.length < k; i++) {
+      const hit = docs[i];
+      if (hit && (verified || filter.matches(hit.doc))) found.push({ key: hit.key, doc: hit.doc, similarity: hits[i]!.score });
+    }
+    if (found.length >= k || hits.length < want || want >= limit) return withVector ? restoreVectors(store, found) : found;
   }
 }
 
@@ -102,10 +102,13 @@ async function restoreVectors(store: DocumentStore, found: readonly FoundDocumen
   return out;
 }
 
+/** An empty filter's candidates: every label, nothing to verify. */
+const ALL_LABELS: Candidates = Object.freeze({ allowed: undefined, verified: true });
+
 /** The filter's candidates: from the cache while no write has committed since they were read. */
 async function allowedLabels(request: VectorSelectRequest): Promise<Candidates> {
   const { store, filter, candidates: cache } = request;
-  if (filter.isEmpty) return { allowed: undefined, verified: true };
+  if (filter.isEmpty) return ALL_LABELS;
   const generation = store.generation;
   const cached = cache.get(filter, generation);
   if (cached !== undefined) return cached;

@@ -14,13 +14,20 @@ export interface VectorTable {
 }
 
 export function encodeVectorTable(table: VectorTable): Uint8Array {
+  return Buffer.concat(encodeVectorTableParts(table));
+}
+
+/**
+ * The encoding as pieces whose concatenation is encodeVectorTable's bytes: the values are viewed, not
+ * copied (tens of MB for a large collection; the snapshot writer chunks the pieces as they are).
+ */
+export function encodeVectorTableParts(table: VectorTable): Uint8Array[] {
   const { dimension, labels, values } = table;
-  const out = Buffer.allocUnsafe(8 + labels.byteLength + values.byteLength);
-  out.writeUInt32LE(labels.length, 0);
-  out.writeUInt32LE(dimension, 4);
-  out.set(new Uint8Array(labels.buffer, labels.byteOffset, labels.byteLength), 8);
-  out.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), 8 + labels.byteLength);
-  return out;
+  const head = Buffer.allocUnsafe(8 + labels.byteLength);
+  head.writeUInt32LE(labels.length, 0);
+  head.writeUInt32LE(dimension, 4);
+  head.set(new Uint8Array(labels.buffer, labels.byteOffset, labels.byteLength), 8);
+  return [head, new Uint8Array(values.buffer, values.byteOffset, values.byteLength)];
 }
 
 /** The table, or undefined when the bytes are not a table of this dimension (damaged: records are used). */

@@ -97,6 +97,30 @@ export function cloneJson<T extends JsonValue>(value: T): T {
 }
 
 /**
+ * Deep copy of a parsed JSON value, same key order: several times faster than structuredClone or a
+ * JSON.parse of the text for the small documents a query returns, for handing out copies of cached
+ * bodies. Spread copies own properties as data properties, so an own `__proto__` key stays a field
+ * (and a parsed document has no inherited enumerable properties for the key loop to meet).
+ */
+export function copyJson<T extends JsonValue>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = value.slice();
+    for (let i = 0; i < out.length; i++) {
+      const item = out[i]!;
+      if (typeof item === 'object' && item !== null) out[i] = copyJson(item);
+    }
+    return out as T;
+  }
+  const out: JsonObject = { ...value };
+  for (const key in out) {
+    const member = out[key]!;
+    if (typeof member === 'object' && member !== null) out[key] = copyJson(member);
+  }
+  return out as T;
+}
+
+/**
  * Splits a dotted path into segments. `&.` escapes a dot and `&&` an ampersand inside a name;
  * a lone `&` or an empty segment is invalid (returns undefined).
  */

@@ -187,11 +187,11 @@ class TrieProjection implements Projection {
     for (const [key, value] of Object.entries(doc)) {
       if (key === '_id') continue;
       if (SPECIAL_FIELDS.includes(key)) {
-        if (this.toggles.get(key as SpecialField) === true) out[key] = value;
+        if (this.toggles.get(key as SpecialField) === true) setField(out, key, value);
         continue;
       }
       const projected = projectEntry(this.root, key, value, this.inclusion);
-      if (projected !== undefined) out[key] = projected;
+      if (projected !== undefined) setField(out, key, projected);
     }
     return withSimilarity(out, similarity);
   }
@@ -219,7 +219,7 @@ function projectValue(layer: Layer, value: JsonValue, inclusion: boolean): JsonV
   const out: JsonObject = {};
   for (const [key, child] of Object.entries(value)) {
     const projected = projectEntry(layer, key, child, inclusion);
-    if (projected !== undefined) out[key] = projected;
+    if (projected !== undefined) setField(out, key, projected);
   }
   return out;
 }
@@ -232,13 +232,20 @@ function withSimilarity(out: JsonObject, similarity: number | undefined): JsonOb
   return out;
 }
 
-/** Default projection: the whole document minus `$vector`, `$vectorize` and `$lexical` (`_id` first). */
+/**
+ * Default projection: the whole document minus `$vector`, `$vectorize` and `$lexical` (`_id` first).
+ * Every query without a projection runs this per document: a key loop, no entry pairs.
+ */
 const DEFAULT_PROJECTION: Projection = Object.freeze({
   includesVector: false,
   apply(doc: Document, similarity?: number): Document {
     const out: JsonObject = {};
     if (doc._id !== undefined) out._id = doc._id;
-    for (const [key, value] of Object.entries(doc)) if (key !== '_id' && !SPECIAL_FIELDS.includes(key)) out[key] = value;
+    const keys = Object.keys(doc);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (!isSpecialField(key)) setField(out, key, doc[key]!);
+    }
     return withSimilarity(out, similarity);
   },
 });
@@ -249,10 +256,24 @@ const INCLUDE_ALL: Projection = Object.freeze({
   apply(doc: Document, similarity?: number): Document {
     const out: JsonObject = {};
     if (doc._id !== undefined) out._id = doc._id;
-    for (const [key, value] of Object.entries(doc)) if (key !== '_id') out[key] = value;
+    const keys = Object.keys(doc);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (key !== '_id') setField(out, key, doc[key]!);
+    }
     return withSimilarity(out, similarity);
   },
 });
+
+function isSpecialField(key: string): boolean {
+  return key === '_id' || key === '$vector' || key === '$vectorize' || key === '$lexical';
+}
+
+/** Sets an own property (plain assignment of `__proto__` would change the prototype instead). */
+function setField(out: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
 
 /** `{"*": 0}`: empty documents (plus `$similarity` when asked for). */
 const EXCLUDE_ALL: Projection = Object.freeze({

@@ -4,7 +4,7 @@
  * the HnswDriver primitives on slots. No I/O and no backend specifics here.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { encodeIndex, type BackendName, type IndexHeader } from './index-format.js';
+import { encodeIndexHead, type BackendName, type IndexHeader } from './index-format.js';
 import type { IndexParams, ScoredLabel, SearchOptions, VectorIndex } from './index-backend.js';
 import { scoreFromHnswDistance, type Metric } from './metric.js';
 import { checkLabel, checkVector, invalid } from './validate.js';
@@ -51,7 +51,10 @@ export interface HnswDriver {
   replaceDeleted(slot: number, vectors: Float32Array, row: number): void;
   markDeleted(slots: readonly number[]): void;
   search(query: Float32Array, k: number, ef: number, filter: ((slot: number) => boolean) | undefined): SlotHits;
-  /** hnswlib's bytes; `onWritten` runs synchronously right after hnswlib wrote them (snapshot point). */
+  /**
+   * hnswlib's bytes; `onWritten` runs right after hnswlib wrote them (the snapshot point). The graph
+   * must not change until the promise settles: the native backend writes on a worker thread.
+   */
   save(onWritten: () => void): Promise<Uint8Array>;
   dispose(): void;
 }
@@ -84,6 +87,8 @@ export class HnswIndex implements VectorIndex {
   private readonly dead: number[] = [];
   /** Slots used so far (== hnswlib's element count). */
   private slots: number;
+  /** Saves in flight: the graph must not change meanwhile (hnswlib-node writes it from a worker thread). */
+  private saving = 0;
 
   private constructor(identity: IndexIdentity, driver: HnswDriver, slotLabels: Uint32Array, live: Uint8Array, slots: number) {
     this.backend = identity.backend;
@@ -143,7 +148,7 @@ export class HnswIndex implements VectorIndex {
   }
 
   add(labels: Uint32Array | readonly number[], vectors: Float32Array): void {
-    const driver = this.open();
+    const driver = this.writable();
     const dim = this.dimension;
     const n = labels.length;
     if (!(vectors instanceof Float32Array)) throw invalid('vectors must be a Float32Array');
@@ -221,7 +226,7 @@ export class HnswIndex implements VectorIndex {
   }
 
   remove(labels: readonly number[]): void {
-    const driver = this.open();
+    const driver = this.writable();
     const slots: number[] = [];
     const removed: number[] = [];
     for (const label of labels) {
@@ -277,19 +282,29 @@ export class HnswIndex implements VectorIndex {
   }
 
   async serialize(): Promise<Uint8Array> {
+    return Buffer.concat(await this.serializeParts());
+  }
+
+  async serializeParts(): Promise<Uint8Array[]> {
     const driver = this.open();
     let snapshot: { slotLabels: Uint32Array; live: Uint8Array; slots: number; liveCount: number; capacity: number } | undefined;
-    const bytes = await driver.save(() => {
-      snapshot = {
-        slotLabels: this.slotLabels.slice(0, this.slots),
-        live: this.live.slice(0, this.slots),
-        slots: this.slots,
-        liveCount: this.size,
-        capacity: driver.capacity(),
-      };
-    });
+    this.saving++;
+    let bytes: Uint8Array;
+    try {
+      bytes = await driver.save(() => {
+        snapshot = {
+          slotLabels: this.slotLabels.slice(0, this.slots),
+          live: this.live.slice(0, this.slots),
+          slots: this.slots,
+          liveCount: this.size,
+          capacity: driver.capacity(),
+        };
+      });
+    } finally {
+      this.saving--;
+    }
     if (snapshot === undefined) throw new Error('vector index driver did not report its write');
-    return encodeIndex(
+    const head = encodeIndexHead(
       {
         backend: this.backend,
         library: driver.library,
@@ -305,8 +320,9 @@ export class HnswIndex implements VectorIndex {
       },
       snapshot.slotLabels,
       snapshot.live,
-      bytes,
+      bytes.length,
     );
+    return [head, bytes];
   }
 
   dispose(): void {
@@ -325,6 +341,15 @@ export class HnswIndex implements VectorIndex {
       throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `the vector index${this.name ? ` of '${this.name}'` : ''} was disposed` });
     }
     return this.driver;
+  }
+
+  /** The driver, for a change of the graph: refused while a save reads it. */
+  private writable(): HnswDriver {
+    const driver = this.open();
+    if (this.saving > 0) {
+      throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `the vector index${this.name ? ` of '${this.name}'` : ''} is being saved: change it after serialize() settles` });
+    }
+    return driver;
   }
 
   private setLive(slot: number, label: number): void {

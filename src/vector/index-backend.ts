@@ -52,8 +52,13 @@ export interface VectorIndex {
   remove(labels: readonly number[]): void;
   /** The k (at most) nearest live labels, best first, with Data API scores. */
   search(query: Float32Array, k: number, options?: SearchOptions): ScoredLabel[];
-  /** The index as bytes: our header, the slot table, then hnswlib's own bytes. */
+  /**
+   * The index as bytes: our header, the slot table, then hnswlib's own bytes. Until the promise settles
+   * the index must not change (add and remove throw): the native backend writes on a worker thread.
+   */
   serialize(): Promise<Uint8Array>;
+  /** The same bytes as pieces to concatenate (no copy of hnswlib's bytes into one buffer). */
+  serializeParts(): Promise<Uint8Array[]>;
   /** Frees the index (wasm memory is returned to the shared heap); later calls throw. */
   dispose(): void;
 }

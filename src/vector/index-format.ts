@@ -65,13 +65,29 @@ export function encodeIndex(
   live: Uint8Array,
   backendBytes: Uint8Array,
 ): Uint8Array {
+  const head = encodeIndexHead(header, slotLabels, live, backendBytes.length);
+  const out = new Uint8Array(head.length + backendBytes.length);
+  out.set(head, 0);
+  out.set(backendBytes, head.length);
+  return out;
+}
+
+/**
+ * Everything encodeIndex writes before the backend's bytes: a snapshot writes the head and hnswlib's
+ * bytes as they are, without copying tens of MB into one buffer.
+ */
+export function encodeIndexHead(
+  header: Omit<IndexHeader, 'format' | 'backendBytes'>,
+  slotLabels: Uint32Array,
+  live: Uint8Array,
+  backendLength: number,
+): Uint8Array {
   const slots = header.slots;
-  const full: IndexHeader = { format: FORMAT_VERSION, ...header, backendBytes: backendBytes.length };
+  const full: IndexHeader = { format: FORMAT_VERSION, ...header, backendBytes: backendLength };
   const json = new TextEncoder().encode(JSON.stringify(full));
   const jsonLen = pad4(json.length);
   const bitmapLen = pad4(Math.ceil(slots / 8));
-  const total = 12 + jsonLen + 4 * slots + bitmapLen + backendBytes.length;
-  const out = new Uint8Array(total);
+  const out = new Uint8Array(12 + jsonLen + 4 * slots + bitmapLen);
   out.set(MAGIC, 0);
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   view.setUint32(8, jsonLen, true);
@@ -80,8 +96,6 @@ export function encodeIndex(
   let at = 12 + jsonLen;
   for (let s = 0; s < slots; s++, at += 4) view.setUint32(at, slotLabels[s] as number, true);
   for (let s = 0; s < slots; s++) if (live[s] === 1) out[at + (s >> 3)] = (out[at + (s >> 3)] as number) | (1 << (s & 7));
-  at += bitmapLen;
-  out.set(backendBytes, at);
   return out;
 }
 

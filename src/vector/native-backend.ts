@@ -16,7 +16,8 @@ import { hnswSpace } from './metric.js';
 interface NativeHnsw {
   initIndex(maxElements: number, m: number, efConstruction: number, randomSeed: number, allowReplaceDeleted: boolean): void;
   readIndex(filename: string, allowReplaceDeleted: boolean): Promise<boolean>;
-  writeIndexSync(filename: string): void;
+  /** Writes on a libuv worker thread: the graph must not change until it settles. */
+  writeIndex(filename: string): Promise<boolean>;
   resizeIndex(maxElements: number): void;
   addPoint(point: number[], label: number, replaceDeleted: boolean): void;
   markDelete(label: number): void;
@@ -177,9 +178,10 @@ class NativeDriver implements HnswDriver {
     const dir = await mkdtemp(join(tmpdir(), 'vectordb-hnsw-'));
     try {
       const file = join(dir, 'index.bin');
-      // Sync on purpose: the async writer reads the graph on another thread while JS may change it.
+      // On a worker thread (the sync writer held the event loop ~300 ms at 100k x 128): HnswIndex
+      // refuses changes until this settles, so the graph it reads is the one onWritten describes.
       try {
-        h.writeIndexSync(file);
+        await h.writeIndex(file);
       } catch (e) {
         throw failure('writeIndex', e);
       }

@@ -1,7 +1,8 @@
 /**
  * The hnswlib-wasm backend: loads the emscripten module once per process, keeps its chatter out of
- * the user's stdout, moves index bytes in and out through its IDBFS mount (an in-memory IndexedDB),
- * and plans capacity inside its 2 GiB heap, which all wasm indexes of the process share.
+ * the user's stdout, moves index bytes in and out through its IDBFS mount (backed by our by-reference
+ * IndexedDB, memory-idb.ts), and plans capacity inside its 2 GiB heap, which all wasm indexes of the
+ * process share.
  * Everything here is private to vector/; the engine sees only VectorIndex.
  */
 import { readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { HEADROOM, HNSW_SEED, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './hnsw-index.js';
 import { type IndexHeader } from './index-format.js';
+import { MemoryIndexedDb, type MemoryDatabase, type MemoryObjectStore, type MemoryRequest } from './memory-idb.js';
 import { hnswSpace } from './metric.js';
 
 // ---- what we use of the emscripten module (it ships no usable types for Node) -------------------
@@ -40,35 +42,49 @@ interface WasmModule {
   /** Called by the module (from JS) when an IDBFS sync ends; we wrap it to learn when and how. */
   setIdbfsSynced(ok: boolean): void;
   getExceptionMessage?(e: unknown): unknown;
+  /** Read by our patch of MEMFS (see growthPatched): the size the next written file will reach. */
+  fileCapacityHint?: number;
 }
 
 type ModuleFactory = (moduleArg: { print: (s: string) => void; printErr: (s: string) => void }) => Promise<WasmModule>;
 
-// ---- minimal IndexedDB surface (fake-indexeddb's types need the DOM lib) ------------------------
+// ---- MEMFS file growth --------------------------------------------------------------------------
 
-interface IdbRequest<T> {
-  readonly result: T;
-  readonly error: unknown;
-  onsuccess: (() => void) | null;
-  onerror: (() => void) | null;
+/**
+ * MEMFS (the module's in-memory file system) grows a file by 1/8 whenever a write runs past its end,
+ * copying it each time: hnswlib's writeIndex of a 66 MB graph (100k x 128) copied ~9x its size and
+ * held the event loop 0.7-0.9 s. We load the module's code with that growth replaced by doubling, and
+ * by at least `Module.fileCapacityHint` (the expected file size, set around writeIndex): 0.12-0.14 s.
+ * When a release changes that line, the module loads unpatched (correct, only slower to save).
+ */
+const MEMFS_GROWTH = 'newCapacity = Math.max(newCapacity, (prevCapacity * (prevCapacity < CAPACITY_DOUBLING_MAX ? 2.0 : 1.125)) >>> 0);';
+const MEMFS_GROWTH_PATCHED = 'newCapacity = Math.max(newCapacity, (prevCapacity * 2.0) >>> 0, Module.fileCapacityHint >>> 0);';
+
+/** Whether the loaded module has our MEMFS growth (for tests). */
+export let growthPatched = false;
+
+/** The module factory from its chunk, with the MEMFS growth patched when the chunk has the known line. */
+async function importFactory(chunkPath: string): Promise<ModuleFactory> {
+  const source = readFileSync(chunkPath, 'utf8');
+  if (source.split(MEMFS_GROWTH).length === 2) {
+    try {
+      const patched = source.replace(MEMFS_GROWTH, MEMFS_GROWTH_PATCHED);
+      const url = `data:text/javascript;base64,${Buffer.from(patched).toString('base64')}`;
+      const factory = ((await import(url)) as { default: ModuleFactory }).default;
+      growthPatched = true;
+      return factory;
+    } catch {
+      // a host that refuses data: modules: the file as shipped
+    }
+  }
+  return ((await import(pathToFileURL(chunkPath).href)) as { default: ModuleFactory }).default;
 }
-interface IdbTransaction {
-  objectStore(name: string): IdbStore;
-  oncomplete: (() => void) | null;
-  onerror: (() => void) | null;
-  onabort: (() => void) | null;
-  readonly error: unknown;
-}
-interface IdbStore {
-  get(key: string): IdbRequest<unknown>;
-  put(value: unknown, key: string): IdbRequest<unknown>;
-  delete(key: string): IdbRequest<unknown>;
-}
-interface IdbDatabase {
-  transaction(stores: string[], mode: 'readonly' | 'readwrite'): IdbTransaction;
-}
-interface IdbFactory {
-  open(name: string): IdbRequest<IdbDatabase>;
+
+/** hnswlib's saveIndex size for `count` elements (wasm32: 4-byte labels), a little over rather than under. */
+function wasmFileBytes(count: number, dimension: number, M: number): number {
+  const level0 = 2 * M * 4 + 4 + dimension * 4 + 4;
+  const upper = 4 + (M * 4 + 4) / Math.max(1, M - 1);
+  return Math.ceil(256 + count * (level0 + upper) * 1.02);
 }
 
 /** hnswlib-wasm mounts IDBFS here; the IndexedDB database and the file keys use the same path. */
@@ -153,18 +169,28 @@ async function quietly<T>(fn: () => Promise<T>): Promise<T> {
 
 /**
  * The module is built for the web: it refuses to start without a `window`, and IDBFS looks for
- * `indexedDB` globally, then on `window`. We define `window` (holding only our IndexedDB) for the
- * duration of each synchronous call that needs it, so no other code ever sees it.
+ * `indexedDB` globally, then on `window`. For the duration of each synchronous call that may need
+ * them we define `window` (holding only our in-memory IndexedDB) when there is none, and shadow any
+ * global `indexedDB` (an Electron renderer's, or fake-indexeddb/auto) with ours, so no other code
+ * ever sees them and IDBFS never reaches a real, cloning IndexedDB.
  */
-function withWindow<T>(idb: IdbFactory, fn: () => T): T {
-  const g = globalThis as { window?: unknown };
-  if (g.window !== undefined) return fn();
-  g.window = { indexedDB: idb };
+function withWindow<T>(idb: MemoryIndexedDb, fn: () => T): T {
+  const g = globalThis as Record<string, unknown>;
+  const savedWindow = Object.getOwnPropertyDescriptor(g, 'window');
+  const savedIndexedDb = Object.getOwnPropertyDescriptor(g, 'indexedDB');
+  if (g.window === undefined) g.window = { indexedDB: idb };
+  Object.defineProperty(g, 'indexedDB', { value: idb, configurable: true, writable: true, enumerable: false });
   try {
     return fn();
   } finally {
-    delete g.window;
+    restoreGlobal(g, 'indexedDB', savedIndexedDb);
+    if (g.window !== undefined && (g.window as { indexedDB?: unknown }).indexedDB === idb) restoreGlobal(g, 'window', savedWindow);
   }
+}
+
+function restoreGlobal(g: Record<string, unknown>, name: string, saved: PropertyDescriptor | undefined): void {
+  if (saved === undefined) delete g[name];
+  else Object.defineProperty(g, name, saved);
 }
 
 // ---- the runtime: one module instance per process -----------------------------------------------
@@ -176,11 +202,11 @@ class WasmRuntime {
   fatal: string | null = null;
   private chain: Promise<unknown> = Promise.resolve();
   private syncWaiter: ((ok: boolean) => void) | null = null;
-  private db: Promise<IdbDatabase> | null = null;
+  private db: Promise<MemoryDatabase> | null = null;
 
   constructor(
     readonly m: WasmModule,
-    readonly idb: IdbFactory,
+    readonly idb: MemoryIndexedDb,
     readonly tail: string[],
     library: string,
   ) {
@@ -223,7 +249,7 @@ class WasmRuntime {
     return this.syncAfter(() => this.m.EmscriptenFileSystemManager.syncFS(read, undefined));
   }
 
-  database(): Promise<IdbDatabase> {
+  database(): Promise<MemoryDatabase> {
     this.db ??= request(this.idb.open(MOUNT));
     return this.db;
   }
@@ -262,8 +288,8 @@ async function createRuntime(): Promise<WasmRuntime> {
   const chunk = /import\(\s*["']\.\/(hnswlib-[\w-]+\.js)["']\s*\)/.exec(readFileSync(entry, 'utf8'))?.[1];
   if (chunk === undefined) throw failure('loading the module', `no factory chunk referenced from ${entry}`);
   const version = (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version?: string }).version;
-  const factory = ((await import(pathToFileURL(join(dirname(entry), chunk)).href)) as { default: ModuleFactory }).default;
-  const idb = await indexedDbFactory();
+  const factory = await importFactory(join(dirname(entry), chunk));
+  const idb = new MemoryIndexedDb();
   const tail: string[] = [];
   const print = (s: string): void => {
     tail.push(s);
@@ -277,16 +303,7 @@ async function createRuntime(): Promise<WasmRuntime> {
   });
 }
 
-/** The IndexedDB IDBFS will use: a global one if the host has it (Electron renderer), else fake-indexeddb. */
-async function indexedDbFactory(): Promise<IdbFactory> {
-  const g = globalThis as { indexedDB?: IdbFactory; window?: { indexedDB?: IdbFactory } };
-  if (g.indexedDB !== undefined) return g.indexedDB;
-  if (g.window?.indexedDB !== undefined) return g.window.indexedDB;
-  const mod = (await import('fake-indexeddb')) as unknown as { indexedDB: IdbFactory };
-  return mod.indexedDB;
-}
-
-function request<T>(req: IdbRequest<T>): Promise<T> {
+function request<T>(req: MemoryRequest<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error instanceof Error ? req.error : new Error(String(req.error)));
@@ -294,7 +311,7 @@ function request<T>(req: IdbRequest<T>): Promise<T> {
 }
 
 /** One store operation in its own transaction, resolved when the transaction commits. */
-function storeOp<T>(db: IdbDatabase, mode: 'readonly' | 'readwrite', op: (store: IdbStore) => IdbRequest<T>): Promise<T> {
+function storeOp<T>(db: MemoryDatabase, mode: 'readonly' | 'readwrite', op: (store: MemoryObjectStore) => MemoryRequest<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const tx = db.transaction([STORE], mode);
     const req = op(tx.objectStore(STORE));
@@ -446,7 +463,12 @@ class WasmDriver implements HnswDriver {
       try {
         // writeIndex saves into the memory file system, then starts an IDBFS write sync.
         await rt.syncAfter(() => {
-          this.call('writeIndex', () => h.writeIndex(name));
+          rt.m.fileCapacityHint = wasmFileBytes(this.count(), this.identity.dimension, this.identity.params.M);
+          try {
+            this.call('writeIndex', () => h.writeIndex(name));
+          } finally {
+            rt.m.fileCapacityHint = 0;
+          }
           onWritten();
         });
         const record = (await storeOp(db, 'readonly', (s) => s.get(key))) as { contents?: unknown } | undefined;
@@ -527,7 +549,7 @@ function capacityError(identity: IndexIdentity, max: number, reason: string, lib
 }
 
 /** Deletes a file from IndexedDB, then syncs IndexedDB -> memory so the memory copy goes too. */
-async function removeFile(rt: WasmRuntime, db: IdbDatabase, key: string): Promise<void> {
+async function removeFile(rt: WasmRuntime, db: MemoryDatabase, key: string): Promise<void> {
   try {
     await storeOp(db, 'readwrite', (s) => s.delete(key));
     await rt.sync(true);
@@ -566,8 +588,8 @@ export const wasmDriverFactory: HnswDriverFactory = {
       const name = `vdb-${process.pid}-${++fileCounter}.hnsw`;
       const key = `${MOUNT}/${name}`;
       const db = await rt.database();
-      // A tight copy: IndexedDB clones the whole buffer behind a view.
-      const contents = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+      // Not copied: our IndexedDB keeps it by reference and IDBFS hands it to the file system as is.
+      const contents = bytes;
       let h: WasmHnsw | null = null;
       try {
         await storeOp(db, 'readwrite', (s) => s.put({ timestamp: new Date(), mode: FILE_MODE, contents }, key));

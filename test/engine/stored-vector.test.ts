@@ -128,8 +128,9 @@ describe('stored $vector', () => {
     expect(vectorRefOf(current)?.label).toBe(1);
     expect(await store.restoreVector(idKey('r'), current)).toEqual({ _id: 'r', $vector: [3, 2, 1], v: 2 });
     // A vector search hit whose document changed since the search is not returned as it was.
-    expect(await store.getHits([{ key: idKey('r'), label: 0 }])).toEqual([null]);
-    expect(await store.getHits([{ key: idKey('r'), label: 1 }])).toEqual([{ _id: 'r', $vector: { $label: 1 }, v: 2 }]);
+    const labelKeys = { keyOf: () => idKey('r') };
+    expect(await store.getHits([{ label: 0 }], labelKeys)).toEqual([null]);
+    expect(await store.getHits([{ label: 1 }], labelKeys)).toEqual([{ key: idKey('r'), doc: { _id: 'r', $vector: { $label: 1 }, v: 2 } }]);
   });
 });
 
