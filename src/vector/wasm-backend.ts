@@ -8,12 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { HEADROOM, HNSW_SEED, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './hnsw-index.js';
 import { type IndexHeader } from './index-format.js';
 import { MemoryIndexedDb, type MemoryDatabase, type MemoryObjectStore, type MemoryRequest } from './memory-idb.js';
 import { hnswSpace } from './metric.js';
+import { importPatchedFactory } from './wasm-glue.js';
 
 // ---- what we use of the emscripten module (it ships no usable types for Node) -------------------
 
@@ -42,43 +42,11 @@ interface WasmModule {
   /** Called by the module (from JS) when an IDBFS sync ends; we wrap it to learn when and how. */
   setIdbfsSynced(ok: boolean): void;
   getExceptionMessage?(e: unknown): unknown;
-  /** Read by our patch of MEMFS (see growthPatched): the size the next written file will reach. */
+  /** Read by our patch of MEMFS (wasm-glue.ts): the size the next written file will reach. */
   fileCapacityHint?: number;
 }
 
 type ModuleFactory = (moduleArg: { print: (s: string) => void; printErr: (s: string) => void }) => Promise<WasmModule>;
-
-// ---- MEMFS file growth --------------------------------------------------------------------------
-
-/**
- * MEMFS (the module's in-memory file system) grows a file by 1/8 whenever a write runs past its end,
- * copying it each time: hnswlib's writeIndex of a 66 MB graph (100k x 128) copied ~9x its size and
- * held the event loop 0.7-0.9 s. We load the module's code with that growth replaced by doubling, and
- * by at least `Module.fileCapacityHint` (the expected file size, set around writeIndex): 0.12-0.14 s.
- * When a release changes that line, the module loads unpatched (correct, only slower to save).
- */
-const MEMFS_GROWTH = 'newCapacity = Math.max(newCapacity, (prevCapacity * (prevCapacity < CAPACITY_DOUBLING_MAX ? 2.0 : 1.125)) >>> 0);';
-const MEMFS_GROWTH_PATCHED = 'newCapacity = Math.max(newCapacity, (prevCapacity * 2.0) >>> 0, Module.fileCapacityHint >>> 0);';
-
-/** Whether the loaded module has our MEMFS growth (for tests). */
-export let growthPatched = false;
-
-/** The module factory from its chunk, with the MEMFS growth patched when the chunk has the known line. */
-async function importFactory(chunkPath: string): Promise<ModuleFactory> {
-  const source = readFileSync(chunkPath, 'utf8');
-  if (source.split(MEMFS_GROWTH).length === 2) {
-    try {
-      const patched = source.replace(MEMFS_GROWTH, MEMFS_GROWTH_PATCHED);
-      const url = `data:text/javascript;base64,${Buffer.from(patched).toString('base64')}`;
-      const factory = ((await import(url)) as { default: ModuleFactory }).default;
-      growthPatched = true;
-      return factory;
-    } catch {
-      // a host that refuses data: modules: the file as shipped
-    }
-  }
-  return ((await import(pathToFileURL(chunkPath).href)) as { default: ModuleFactory }).default;
-}
 
 /** hnswlib's saveIndex size for `count` elements (wasm32: 4-byte labels), a little over rather than under. */
 function wasmFileBytes(count: number, dimension: number, M: number): number {
@@ -288,7 +256,7 @@ async function createRuntime(): Promise<WasmRuntime> {
   const chunk = /import\(\s*["']\.\/(hnswlib-[\w-]+\.js)["']\s*\)/.exec(readFileSync(entry, 'utf8'))?.[1];
   if (chunk === undefined) throw failure('loading the module', `no factory chunk referenced from ${entry}`);
   const version = (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version?: string }).version;
-  const factory = await importFactory(join(dirname(entry), chunk));
+  const factory = await importPatchedFactory<ModuleFactory>(join(dirname(entry), chunk));
   const idb = new MemoryIndexedDb();
   const tail: string[] = [];
   const print = (s: string): void => {

@@ -88,8 +88,8 @@ describe('hnswlib-wasm file traffic', () => {
     const back = await loadVectorIndex(bytes, { dimension: dim, metric: 'cosine' });
     expect(back.search(row(data, 7, dim), 1)[0]?.label).toBe(7);
     expect(back.size).toBe(n);
-    const { growthPatched } = await import('../../src/vector/wasm-backend.js');
-    expect(growthPatched).toBe(true);
+    const { appliedPatches } = await import('../../src/vector/wasm-glue.js');
+    expect(appliedPatches).toEqual(['memfs-growth', 'emval-handle-get', 'embind-type-lookup']);
     index.dispose();
     back.dispose();
   });
