@@ -11,9 +11,12 @@ import { recallOf } from './exact.js';
  * `search(i)` runs query i and returns its labels (or a promise of them). `truth[i]` are the exact
  * top-k labels. Returns { recall, qps, msPerQuery, cpuQps, cpuMsPerQuery, queries (counted for recall), timedQueries }.
  */
-export async function measureQueries(search, truth, { warmup = 5, minMs = 2000, maxMs = 15_000, minQueries = 50 } = {}) {
+export async function measureQueries(search, truth, { warmup = 5, warmupMs = 500, minMs = 2000, maxMs = 15_000, minQueries = 50 } = {}) {
   const n = truth.length;
-  for (let i = 0; i < Math.min(warmup, n); i++) await search(i);
+  // Warm-up: at least `warmup` queries and up to `warmupMs` (one pass at most), so that every system is
+  // timed in its steady state (JIT-compiled paths, warm caches), not in its first milliseconds.
+  const warmStart = performance.now();
+  for (let i = 0; i < n && (i < warmup || performance.now() - warmStart < warmupMs); i++) await search(i);
   let recallSum = 0;
   let done = 0;
   const cpu0 = process.cpuUsage();

@@ -20,7 +20,7 @@ import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
 import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
-import { decodeVectorTable, encodeVectorTableParts, type VectorTable } from './vector-table.js';
+import { decodeVectorTable, encodeVectorTableParts, tableValues, type DecodedVectorTable, type VectorTable } from './vector-table.js';
 
 export interface VectorProgress {
   readonly collection: string;
@@ -92,13 +92,16 @@ export class CollectionVectors {
   static async open(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
     const meta = await readSnapshotMeta(kv, settings.cid);
     // Both reads wait on LevelDB's threads: overlap them.
-    const [records, tableBytes] = await Promise.all([readVectorKeys(kv, settings.cid), meta && readSnapshotTable(kv, settings.cid, meta)]);
+    const [records, tableChunks] = await Promise.all([readVectorKeys(kv, settings.cid), meta && readSnapshotTable(kv, settings.cid, meta)]);
     // Sized for the highest label at once: growing copies every vector.
     const capacity = Math.max(1024, (records.labels.at(-1) ?? 0) + 1);
     const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity });
     const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
-    await vectors.#loadVectors(records, tableBytes ? decodeVectorTable(tableBytes, settings.dimension) : undefined);
-    vectors.#graphLoading = (meta ? loadGraph(kv, settings, meta) : Promise.resolve(undefined)).then(
+    await vectors.#loadVectors(records, tableChunks ? decodeVectorTable(tableChunks, settings.dimension) : undefined);
+    // From the next turn of the event loop: a query made as soon as the collection is open is answered
+    // (by exact scan) before the graph's chunks are read and loaded.
+    const graph = meta ? yieldToEventLoop().then(() => loadGraph(kv, settings, meta)) : Promise.resolve(undefined);
+    vectors.#graphLoading = graph.then(
       (loaded) => vectors.#adoptGraph(loaded),
       () => undefined, // no usable snapshot: the empty graph is built from the records
     );
@@ -110,19 +113,36 @@ export class CollectionVectors {
    * The live labels and their documents come from the records; their values from the snapshot's vector
    * table where it has them (labels never change meaning), else from the records too.
    */
-  async #loadVectors(records: { labels: number[]; docKeys: string[] }, table: VectorTable | undefined): Promise<void> {
+  async #loadVectors(records: { labels: number[]; docKeys: string[] }, table: DecodedVectorTable | undefined): Promise<void> {
     const { cid, dimension } = this.#settings;
     const { labels, docKeys } = records;
     const missing: number[] = [];
+    const fromTable: number[] = [];
+    const tableRows: number[] = [];
     let at = 0;
     labels.forEach((label, i) => {
       while (table && at < table.labels.length && table.labels[at]! < label) at++;
       if (table && at < table.labels.length && table.labels[at] === label) {
-        this.#addLoaded(label, docKeys[i]!, table.values.subarray(at * dimension, (at + 1) * dimension));
+        fromTable.push(i);
+        tableRows.push(at);
       } else {
         missing.push(i);
       }
     });
+    if (table && fromTable.length > 0) {
+      if (tableRows.length === table.labels.length) {
+        // Usually every row of the table is live: its values go in segment by segment, as stored.
+        for (const { firstRow, values } of table.segments) {
+          this.#flat.setRows(table.labels.subarray(firstRow, firstRow + values.length / dimension), values);
+        }
+      } else {
+        this.#flat.setRows(
+          fromTable.map((i) => labels[i]!),
+          gatherRows(tableValues(table), tableRows, dimension),
+        );
+      }
+      for (const i of fromTable) this.#addLoaded(labels[i]!, docKeys[i]!, undefined);
+    }
     const values = await readVectorValues(this.#kv, cid, missing.map((i) => labels[i]!), dimension);
     missing.forEach((i, j) => {
       const vector = values[j];
@@ -133,10 +153,11 @@ export class CollectionVectors {
     this.#changesSinceSnapshot = this.#pendingAdds.size;
   }
 
-  #addLoaded(label: number, docKey: string, vector: Float32Array): void {
+  /** Registers a loaded vector (`vector` undefined: already in the flat store). */
+  #addLoaded(label: number, docKey: string, vector: Float32Array | undefined): void {
     this.#labelOf.set(docKey, label);
     this.#keyOf.set(label, docKey);
-    this.#flat.set(label, vector);
+    if (vector !== undefined) this.#flat.set(label, vector);
     this.#pendingAdds.add(label);
     this.#nextLabel = Math.max(this.#nextLabel, label + 1);
   }
@@ -405,6 +426,13 @@ export class CollectionVectors {
 /** Lets timers, I/O and other requests run (setImmediate: after pending I/O callbacks). */
 function yieldToEventLoop(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** The given rows of `values` (rows of `dimension`), in that order, as one array. */
+function gatherRows(values: Float32Array, rows: readonly number[], dimension: number): Float32Array {
+  const out = new Float32Array(rows.length * dimension);
+  rows.forEach((row, i) => out.set(values.subarray(row * dimension, (row + 1) * dimension), i * dimension));
+  return out;
 }
 
 /** Below this fraction of the collection, a filtered search scans its candidates exactly. */

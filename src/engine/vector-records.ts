@@ -4,7 +4,7 @@
  * quickly) and `vval:<cid>\0<label>` -> its float32 values. A label is never reused, so a label's record
  * never changes; a changed vector is a new label.
  */
-import { bytesToString, keys, type KvOperation, type KvStore } from '../storage/index.js';
+import { keys, type KvOperation, type KvStore } from '../storage/index.js';
 
 /** A live vector: its label, its document's key and its values. */
 export interface VectorRecord {
@@ -25,10 +25,10 @@ export async function readVectorKeys(kv: KvStore, cid: number): Promise<{ labels
   const prefix = keys.vectorKeyPrefix(cid);
   const labels: number[] = [];
   const docKeys: string[] = [];
-  for await (const chunk of kv.entryChunks({ gte: prefix, lt: prefix + keys.HIGH })) {
-    for (const [key, value] of chunk) {
+  for await (const chunk of kv.textEntryChunks({ gte: prefix, lt: prefix + keys.HIGH })) {
+    for (const [key, docKey] of chunk) {
       labels.push(Number.parseInt(key.slice(prefix.length), 16));
-      docKeys.push(bytesToString(value));
+      docKeys.push(docKey);
     }
   }
   return { labels, docKeys };

@@ -42,20 +42,25 @@ export async function readSnapshotMeta(kv: KvStore, cid: number): Promise<Snapsh
 
 /** The snapshot's graph bytes, or undefined when incomplete. */
 export async function readSnapshotGraph(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array | undefined> {
-  return readChunks(kv, cid, 'graph', meta.chunks, meta.bytes);
+  const chunks = await readChunks(kv, cid, 'graph', meta.chunks, meta.bytes);
+  return chunks && (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
 }
 
-/** The snapshot's vector table bytes, or undefined when it has none or it is incomplete. */
-export async function readSnapshotTable(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array | undefined> {
+/**
+ * The snapshot's vector table as its stored chunks (not joined: tens of MB), or undefined when it has
+ * none or it is incomplete.
+ */
+export async function readSnapshotTable(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array[] | undefined> {
   if (meta.tableChunks === undefined || meta.tableBytes === undefined) return undefined;
   return readChunks(kv, cid, 'table', meta.tableChunks, meta.tableBytes);
 }
 
-async function readChunks(kv: KvStore, cid: number, part: SnapshotPart, count: number, bytes: number): Promise<Uint8Array | undefined> {
-  const chunks = await kv.getMany(Array.from({ length: count }, (_, i) => chunkKey(cid, part, i)));
+/** A part's chunks (read on LevelDB's threads), or undefined when one is missing or the sizes disagree. */
+async function readChunks(kv: KvStore, cid: number, part: SnapshotPart, count: number, bytes: number): Promise<Uint8Array[] | undefined> {
+  const chunks = await kv.getMany(Array.from({ length: count }, (_, i) => chunkKey(cid, part, i)), { large: true });
   if (chunks.some((c) => c === undefined)) return undefined;
-  const joined = Buffer.concat(chunks as Uint8Array[]);
-  return joined.length === bytes ? joined : undefined;
+  const present = chunks as Uint8Array[];
+  return present.reduce((sum, chunk) => sum + chunk.length, 0) === bytes ? present : undefined;
 }
 
 /**

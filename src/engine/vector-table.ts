@@ -30,23 +30,114 @@ export function encodeVectorTableParts(table: VectorTable): Uint8Array[] {
   return [head, new Uint8Array(values.buffer, values.byteOffset, values.byteLength)];
 }
 
-/** The table, or undefined when the bytes are not a table of this dimension (damaged: records are used). */
-export function decodeVectorTable(bytes: Uint8Array, dimension: number): VectorTable | undefined {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buffer.length < 8 || buffer.readUInt32LE(4) !== dimension) return undefined;
-  const count = buffer.readUInt32LE(0);
-  const valuesAt = 8 + count * 4;
-  if (buffer.length !== valuesAt + count * dimension * 4) return undefined;
-  return { dimension, labels: words(Uint32Array, buffer, 8, count), values: words(Float32Array, buffer, valuesAt, count * dimension) };
+/**
+ * A table as read back: the labels, and the values in segments of consecutive rows (segment values
+ * are views into the stored chunks wherever rows lie within one chunk, so a large table is never
+ * joined into one copy; a row cut by a chunk boundary is copied into a segment of its own).
+ */
+export interface DecodedVectorTable {
+  readonly dimension: number;
+  /** Labels ascending; row i is labels[i]'s vector. */
+  readonly labels: Uint32Array;
+  readonly segments: readonly TableSegment[];
 }
 
-type Words = typeof Uint32Array | typeof Float32Array;
+export interface TableSegment {
+  /** The table row of the segment's first vector. */
+  readonly firstRow: number;
+  /** Its rows' values, contiguous. */
+  readonly values: Float32Array;
+}
 
-/** `count` 4-byte words at `at`: a view when aligned (a fresh blob is), else a copy. */
-function words<T extends Words>(Type: T, buffer: Buffer, at: number, count: number): InstanceType<T> {
-  const offset = buffer.byteOffset + at;
-  if (offset % 4 === 0) return new Type(buffer.buffer as ArrayBuffer, offset, count) as InstanceType<T>;
-  const out = new Type(count);
-  new Uint8Array(out.buffer).set(buffer.subarray(at, at + count * 4));
-  return out as InstanceType<T>;
+/**
+ * The table from its bytes, whole or as the chunks it was stored in; undefined when they are not a table
+ * of this dimension (damaged: the records are used instead).
+ */
+export function decodeVectorTable(stored: Uint8Array | readonly Uint8Array[], dimension: number): DecodedVectorTable | undefined {
+  const bytes = new ChunkedBytes(stored instanceof Uint8Array ? [stored] : stored);
+  if (bytes.length < 8) return undefined;
+  const head = new DataView(bytes.copy(0, 8).buffer);
+  const count = head.getUint32(0, true);
+  if (head.getUint32(4, true) !== dimension) return undefined;
+  const valuesAt = 8 + count * 4;
+  const rowBytes = dimension * 4;
+  if (bytes.length !== valuesAt + count * rowBytes) return undefined;
+  const labels = new Uint32Array(bytes.copy(8, valuesAt).buffer);
+  const segments: TableSegment[] = [];
+  for (let row = 0; row < count; ) {
+    const at = valuesAt + row * rowBytes;
+    const rows = Math.min(count - row, Math.floor(bytes.contiguousFrom(at) / rowBytes));
+    if (rows === 0) {
+      segments.push({ firstRow: row, values: new Float32Array(bytes.copy(at, at + rowBytes).buffer) });
+      row++;
+    } else {
+      segments.push({ firstRow: row, values: bytes.floats(at, rows * dimension) });
+      row += rows;
+    }
+  }
+  return { dimension, labels, segments };
+}
+
+/** All of a decoded table's values in one array (a copy). */
+export function tableValues(table: DecodedVectorTable): Float32Array {
+  const out = new Float32Array(table.labels.length * table.dimension);
+  for (const segment of table.segments) out.set(segment.values, segment.firstRow * table.dimension);
+  return out;
+}
+
+/** Byte ranges of a sequence of chunks read as one. */
+class ChunkedBytes {
+  readonly length: number;
+  readonly #chunks: readonly Uint8Array[];
+  /** Where each chunk starts in the whole. */
+  readonly #starts: number[] = [];
+
+  constructor(chunks: readonly Uint8Array[]) {
+    this.#chunks = chunks;
+    let at = 0;
+    for (const chunk of chunks) {
+      this.#starts.push(at);
+      at += chunk.length;
+    }
+    this.length = at;
+  }
+
+  /** How many bytes from `at` lie in the same chunk. */
+  contiguousFrom(at: number): number {
+    const i = this.#chunkAt(at);
+    return this.#starts[i]! + this.#chunks[i]!.length - at;
+  }
+
+  /** A copy of [from, to) (aligned, whatever the chunks' offsets). */
+  copy(from: number, to: number): Uint8Array {
+    const out = new Uint8Array(to - from);
+    for (let at = from; at < to; ) {
+      const i = this.#chunkAt(at);
+      const chunk = this.#chunks[i]!;
+      const offset = at - this.#starts[i]!;
+      const take = Math.min(chunk.length - offset, to - at);
+      out.set(chunk.subarray(offset, offset + take), at - from);
+      at += take;
+    }
+    return out;
+  }
+
+  /** `count` floats at `at`, within one chunk: a view when aligned, else a copy. */
+  floats(at: number, count: number): Float32Array {
+    const chunk = this.#chunks[this.#chunkAt(at)]!;
+    const offset = chunk.byteOffset + at - this.#starts[this.#chunkAt(at)]!;
+    if (offset % 4 === 0) return new Float32Array(chunk.buffer, offset, count);
+    return new Float32Array(this.copy(at, at + count * 4).buffer);
+  }
+
+  #chunkAt(at: number): number {
+    let lo = 0;
+    let hi = this.#starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.#starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
 }

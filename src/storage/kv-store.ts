@@ -72,8 +72,16 @@ export class KvStore {
     return value === undefined ? undefined : bytesToString(value);
   }
 
-  /** Point reads; `fillCache: false` for one-off bulk reads that should not displace hot values. */
-  async getMany(keys: readonly string[], options?: { readonly fillCache?: boolean }): Promise<(Uint8Array | undefined)[]> {
+  /**
+   * Point reads; `fillCache: false` for one-off bulk reads that should not displace hot values, and
+   * `large: true` for values of megabytes (snapshot chunks): read on LevelDB's threads even when few,
+   * so the event loop is not held while they are read, and never kept in the row cache.
+   */
+  async getMany(keys: readonly string[], options?: { readonly fillCache?: boolean; readonly large?: boolean }): Promise<(Uint8Array | undefined)[]> {
+    if (options?.large === true) {
+      // One read per key, so that LevelDB's threads read (and checksum) several at once.
+      return this.#call(() => Promise.all(keys.map((key) => this.#db.get(key, { fillCache: false }))));
+    }
     const values: (Uint8Array | undefined)[] = new Array(keys.length);
     const missed: number[] = [];
     for (let i = 0; i < keys.length; i++) {
@@ -140,6 +148,23 @@ export class KvStore {
    */
   async *entryChunks(range: KvRange, size = 1024): AsyncGenerator<[string, Uint8Array][]> {
     const iterator = this.#db.iterator(range);
+    try {
+      while (true) {
+        const chunk = await this.#call(() => iterator.nextv(size));
+        if (chunk.length === 0) return;
+        yield chunk;
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  /**
+   * Pairs whose values are UTF-8 text, decoded by LevelDB's binding (no byte view per value), `size` at
+   * a time: listing many small text records (a collection's vector keys at open).
+   */
+  async *textEntryChunks(range: KvRange, size = 8192): AsyncGenerator<[string, string][]> {
+    const iterator = this.#db.iterator<string, string>({ ...range, valueEncoding: 'utf8' });
     try {
       while (true) {
         const chunk = await this.#call(() => iterator.nextv(size));

@@ -87,6 +87,43 @@ export class FlatVectorStore {
     }
   }
 
+  /**
+   * Stores many vectors at once: row i of `values` is the vector of `labels[i]` (labels ascending).
+   * Every row is checked before any is stored; runs of consecutive labels are copied in one piece
+   * (loading a collection: 100k single-row copies cost more than the bytes they move).
+   */
+  setRows(labels: ArrayLike<number>, values: Float32Array): void {
+    const dim = this.dimension;
+    const n = labels.length;
+    if (values.length !== n * dim) throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `setRows: ${n} labels but ${values.length / dim} rows` });
+    if (n === 0) return;
+    const norms = new Float64Array(n);
+    let top = 0;
+    for (let i = 0; i < n; i++) {
+      const label = labels[i] as number;
+      checkLabel(label);
+      if (i > 0 && label <= (labels[i - 1] as number)) throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: 'setRows: labels must ascend' });
+      norms[i] = checkVector(values, dim, this.metric, 'vector', i * dim, false);
+      top = label;
+    }
+    if (top >= this.slots) this.grow(top + 1);
+    const rows = this.rows();
+    for (let i = 0; i < n; ) {
+      let j = i + 1;
+      while (j < n && (labels[j] as number) === (labels[j - 1] as number) + 1) j++;
+      rows.set(values.subarray(i * dim, j * dim), (labels[i] as number) * dim);
+      i = j;
+    }
+    for (let i = 0; i < n; i++) {
+      const label = labels[i] as number;
+      this.sqNorms[label] = norms[i] as number;
+      if (this.present[label] === 0) {
+        this.present[label] = 1;
+        this.count++;
+      }
+    }
+  }
+
   /** A copy of a label's vector, or undefined. */
   get(label: number): Float32Array | undefined {
     if (!this.has(label)) return undefined;

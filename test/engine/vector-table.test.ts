@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { decodeVectorTable, encodeVectorTable } from '../../src/engine/vector-table.js';
+import { decodeVectorTable, encodeVectorTable, tableValues, type DecodedVectorTable } from '../../src/engine/vector-table.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { KvStore, keys } from '../../src/storage/index.js';
 import { tempDir } from '../support/temp.js';
@@ -20,12 +20,27 @@ afterAll(async () => {
 describe('vector table encoding', () => {
   const table = { dimension: 2, labels: Uint32Array.from([1, 5, 9]), values: Float32Array.from([1, 2, 3, 4, 5, 6]) };
 
+  const plain = (decoded: DecodedVectorTable | undefined) => decoded && { dimension: decoded.dimension, labels: decoded.labels, values: tableValues(decoded) };
+
   it('round-trips, also from an unaligned offset', () => {
     const bytes = encodeVectorTable(table);
-    expect(decodeVectorTable(bytes, 2)).toEqual(table);
+    expect(plain(decodeVectorTable(bytes, 2))).toEqual(table);
     const shifted = new Uint8Array(bytes.length + 1);
     shifted.set(bytes, 1);
-    expect(decodeVectorTable(shifted.subarray(1), 2)).toEqual(table);
+    expect(plain(decodeVectorTable(shifted.subarray(1), 2))).toEqual(table);
+  });
+
+  it('reads the chunks it was stored in without joining them, wherever they cut it', () => {
+    const bytes = encodeVectorTable(table);
+    for (const cuts of [[3], [8], [9, 21], [12, 16, 20, 24, 28], [1, 2, 3, 30, 31]]) {
+      const chunks = [0, ...cuts, bytes.length].slice(1).map((end, i, ends) => bytes.slice(i === 0 ? 0 : ends[i - 1], end));
+      const decoded = decodeVectorTable(chunks, 2);
+      expect(plain(decoded)).toEqual(table);
+      // Rows inside one chunk are views into it, not copies.
+      const inside = decoded!.segments.find((s) => s.values.length > 2);
+      if (inside) expect(chunks.some((c) => c.buffer === inside.values.buffer)).toBe(true);
+    }
+    expect(decodeVectorTable([bytes.slice(0, 10), bytes.slice(11)], 2)).toBeUndefined();
   });
 
   it('refuses a wrong dimension and damaged bytes', () => {

@@ -28,6 +28,27 @@ describe('FlatVectorStore', () => {
     expect(s.size).toBe(1);
   });
 
+  it('setRows stores runs and scattered labels as set() would, and stores nothing when a row is bad', () => {
+    const dim = 4;
+    const labels = [0, 1, 2, 7, 8, 20];
+    const data = clustered(3, labels.length, dim, 2);
+    const bulk = new FlatVectorStore({ dimension: dim, metric: 'cosine', capacity: 2 });
+    const single = new FlatVectorStore({ dimension: dim, metric: 'cosine', capacity: 2 });
+    bulk.setRows(Uint32Array.from(labels), data);
+    labels.forEach((label, i) => single.set(label, row(data, i, dim)));
+    expect([...bulk.labels()]).toEqual(labels);
+    expect(bulk.size).toBe(labels.length);
+    for (const label of labels) expect(bulk.get(label)).toEqual(single.get(label));
+    const query = row(data, 3, dim);
+    expect(bulk.exactSearch(query, 6)).toEqual(single.exactSearch(query, 6));
+
+    const bad = Float32Array.from([1, 0, 0, 0, 0, Number.NaN, 0, 0]);
+    expect(() => bulk.setRows([30, 31], bad)).toThrow(VectorDbError);
+    expect(bulk.has(30)).toBe(false);
+    expect(() => bulk.setRows([41, 40], Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0]))).toThrow(/ascend/);
+    expect(bulk.size).toBe(labels.length);
+  });
+
   it.each(METRICS)('exactSearch (%s) equals a naive scan, over all labels and over candidates', (metric) => {
     const dim = 19;
     const n = 600;
