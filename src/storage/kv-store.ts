@@ -147,16 +147,7 @@ export class KvStore {
    * pair would cost more than reading it.
    */
   async *entryChunks(range: KvRange, size = 1024): AsyncGenerator<[string, Uint8Array][]> {
-    const iterator = this.#db.iterator(range);
-    try {
-      while (true) {
-        const chunk = await this.#call(() => iterator.nextv(size));
-        if (chunk.length === 0) return;
-        yield chunk;
-      }
-    } finally {
-      await iterator.close();
-    }
+    yield* this.#chunks(this.#db.iterator(range), size);
   }
 
   /**
@@ -164,7 +155,11 @@ export class KvStore {
    * a time: listing many small text records (a collection's vector keys at open).
    */
   async *textEntryChunks(range: KvRange, size = 8192): AsyncGenerator<[string, string][]> {
-    const iterator = this.#db.iterator<string, string>({ ...range, valueEncoding: 'utf8' });
+    yield* this.#chunks(this.#db.iterator<string, string>({ ...range, valueEncoding: 'utf8' }), size);
+  }
+
+  /** An iterator's entries `size` at a time; closes it when done or abandoned. */
+  async *#chunks<V>(iterator: { nextv(size: number): Promise<[string, V][]>; close(): Promise<void> }, size: number): AsyncGenerator<[string, V][]> {
     try {
       while (true) {
         const chunk = await this.#call(() => iterator.nextv(size));
