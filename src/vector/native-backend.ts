@@ -84,6 +84,7 @@ class NativeDriver implements HnswDriver {
   private h: NativeHnsw | null;
   private maxElements: number;
   private ef = -1;
+  private readonly scratch: number[];
 
   constructor(
     h: NativeHnsw,
@@ -91,6 +92,7 @@ class NativeDriver implements HnswDriver {
   ) {
     this.h = h;
     this.maxElements = h.getMaxElements();
+    this.scratch = new Array<number>(identity.dimension).fill(0);
   }
 
   count(): number {
@@ -126,7 +128,7 @@ class NativeDriver implements HnswDriver {
     for (let j = 0; j < rows.length; j++) {
       const r = rows[j] as number;
       try {
-        h.addPoint(Array.from(vectors.subarray(r * dim, (r + 1) * dim)), slots[j] as number, false);
+        h.addPoint(this.numbers(vectors, r * dim), slots[j] as number, false);
       } catch (e) {
         throw failure('addPoint', e);
       }
@@ -138,7 +140,7 @@ class NativeDriver implements HnswDriver {
     const dim = this.identity.dimension;
     try {
       h.unmarkDelete(slot);
-      h.addPoint(Array.from(vectors.subarray(row * dim, (row + 1) * dim)), slot, false);
+      h.addPoint(this.numbers(vectors, row * dim), slot, false);
     } catch (e) {
       try {
         h.markDelete(slot);
@@ -158,6 +160,17 @@ class NativeDriver implements HnswDriver {
     }
   }
 
+  /**
+   * One vector (`dimension` values from `at`) as the plain array hnswlib-node requires, in a scratch
+   * array reused by every call: the binding reads it synchronously, and Array.from of a typed array
+   * cost a third of a small search (7 us at 128 dims).
+   */
+  private numbers(values: Float32Array, at: number): number[] {
+    const out = this.scratch;
+    for (let i = 0; i < out.length; i++) out[i] = values[at + i] as number;
+    return out;
+  }
+
   search(query: Float32Array, k: number, ef: number, filter: ((slot: number) => boolean) | undefined): SlotHits {
     const h = this.handle();
     try {
@@ -165,7 +178,7 @@ class NativeDriver implements HnswDriver {
         h.setEf(ef);
         this.ef = ef;
       }
-      const q = Array.from(query);
+      const q = this.numbers(query, 0);
       const r = filter === undefined ? h.searchKnn(q, k) : h.searchKnn(q, k, filter);
       return { slots: r.neighbors, distances: r.distances };
     } catch (e) {
