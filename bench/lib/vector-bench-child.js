@@ -31,6 +31,20 @@ const measureOpts = { maxMs: opts.maxMs, minQueries: opts.minQueries };
 
 const result = { system, dataset: ds.label, n, dim, params: { M: opts.M, efConstruction: opts.efConstruction }, build: {}, unfiltered: [], filtered: [] };
 
+/**
+ * Every system's unfiltered ef sweep runs twice, before and after its filtered runs, and each ef keeps the
+ * faster of its two measurements (recall is the same: same graph, same queries). Other processes on a
+ * shared machine only ever slow a measurement down, and they come and go over seconds: the second sweep,
+ * a minute later, is the one chance a system gets at a quiet machine if the first was unlucky.
+ */
+function recordUnfiltered(ef, m, sweep) {
+  const previous = result.unfiltered.find((u) => u.ef === ef);
+  log(`ef ${ef}${sweep === 2 ? ' (second sweep)' : ''}: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(0)} QPS`);
+  if (previous === undefined) result.unfiltered.push({ ef, ...m, sweeps: [m.qps] });
+  else if (m.qps > previous.qps) Object.assign(previous, m, { sweeps: [...previous.sweeps, m.qps] });
+  else previous.sweeps.push(m.qps);
+}
+
 /** Silences hnswlib-wasm's console chatter while `fn` (and its promise) runs. Other output passes. */
 const CHATTER = /^(?:b\. jsFS |EmscriptenFileSystemManager: |\s*$)/;
 let chatterLines = 0;
@@ -109,12 +123,13 @@ async function rawWasm() {
 }
 
 async function runRaw(peer) {
-  for (const ef of opts.efs) {
-    peer.setEf(ef);
-    const m = await measureQueries((q) => peer.search(q), truth.unfiltered, measureOpts);
-    result.unfiltered.push({ ef, ...m });
-    log(`ef ${ef}: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(0)} QPS`);
-  }
+  const sweep = async (number) => {
+    for (const ef of opts.efs) {
+      peer.setEf(ef);
+      recordUnfiltered(ef, await measureQueries((q) => peer.search(q), truth.unfiltered, measureOpts), number);
+    }
+  };
+  await sweep(1);
   peer.setEf(opts.filterEf);
   for (const sel of SELECTIVITIES) {
     const bound = bucketBound(sel);
@@ -125,6 +140,7 @@ async function runRaw(peer) {
     result.filtered.push({ selectivity: sel, ef: opts.filterEf, ...m });
     log(`filtered ${sel * 100} %: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(1)} QPS (${m.queries} queries)`);
   }
+  await sweep(2);
 }
 
 // ---- our full API -----------------------------------------------------------------------------------
@@ -248,9 +264,7 @@ async function ours(backend) {
     result.reopenMs = [];
     for (const ef of opts.efs) {
       if (ef !== opts.efs[0]) result.reopenMs.push({ efSearch: ef, ms: await reopen(ef) });
-      const m = await measureQueries((q) => find(q), truth.unfiltered, measureOpts);
-      result.unfiltered.push({ ef, ...m });
-      log(`ef ${ef}: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(0)} QPS`);
+      recordUnfiltered(ef, await measureQueries((q) => find(q), truth.unfiltered, measureOpts), 1);
     }
     result.reopenMs.push({ efSearch: opts.filterEf, ms: await reopen(opts.filterEf, opts.profile) });
     log(`re-open (load the ${n}-vector snapshot): ${result.reopenMs.map((r) => r.ms.toFixed(0)).join(', ')} ms`);
@@ -260,6 +274,11 @@ async function ours(backend) {
       result.filtered.push({ selectivity: sel, ef: opts.filterEf, ...m });
       log(`filtered ${sel * 100} %: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(1)} QPS (${m.queries} queries)`);
     }
+    for (const ef of opts.efs) {
+      await reopen(ef);
+      recordUnfiltered(ef, await measureQueries((q) => find(q), truth.unfiltered, measureOpts), 2);
+    }
+    await reopen(opts.filterEf);
     if (opts.diagnose) result.components = { ef: opts.filterEf, ...(await components(db, vectors, find, queries)) };
     if (opts.queryProfile) {
       // Where a query's time goes at the configurations the targets look at (for diagnosis).

@@ -137,7 +137,7 @@ export function markdown(report) {
       );
     }
     out.push('');
-    out.push('Unfiltered: recall@10 / QPS at each ef.');
+    out.push("Unfiltered: recall@10 / QPS at each ef (every system's ef sweep runs twice, before and after its filtered runs; the faster of the two is shown).");
     out.push('');
     const efs = params.efs;
     out.push(`| system | ${efs.map((e) => `ef ${e}`).join(' | ')} |`);
