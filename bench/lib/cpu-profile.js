@@ -62,7 +62,7 @@ export function classifyBulkLoad(stack) {
   const leaf = stack[0];
   const inSnapshot = stack.some(
     (f) =>
-      (/\/dist\//.test(f.url) && /^(saveSnapshot|writeSnapshot|serialize|encodeIndex)$/.test(f.functionName)) ||
+      (/\/dist\//.test(f.url) && /^(saveSnapshot|writeSnapshot|serialize|serializeParts|encodeIndexHead)$/.test(f.functionName)) ||
       (/\/dist\/vector\/(wasm|native)-backend\.js$/.test(f.url) && /^(save|removeFile|storeOp)$/.test(f.functionName)) ||
       /fake-indexeddb/.test(f.url),
   );

@@ -59,22 +59,9 @@ const bad = (reason: string): IndexFormatError => new IndexFormatError(reason);
 
 const pad4 = (n: number): number => (n + 3) & ~3;
 
-export function encodeIndex(
-  header: Omit<IndexHeader, 'format' | 'backendBytes'>,
-  slotLabels: Uint32Array,
-  live: Uint8Array,
-  backendBytes: Uint8Array,
-): Uint8Array {
-  const head = encodeIndexHead(header, slotLabels, live, backendBytes.length);
-  const out = new Uint8Array(head.length + backendBytes.length);
-  out.set(head, 0);
-  out.set(backendBytes, head.length);
-  return out;
-}
-
 /**
- * Everything encodeIndex writes before the backend's bytes: a snapshot writes the head and hnswlib's
- * bytes as they are, without copying tens of MB into one buffer.
+ * The index's bytes before the backend's own: the whole encoding is this head followed by hnswlib's
+ * bytes, kept as two pieces so that a snapshot never copies tens of MB into one buffer.
  */
 export function encodeIndexHead(
   header: Omit<IndexHeader, 'format' | 'backendBytes'>,
