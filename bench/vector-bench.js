@@ -118,25 +118,94 @@ const work = mkdtempSync(join(tmpdir(), 'vector-bench-data-'));
 const log = (s) => process.stderr.write(`${s}\n`);
 const startAll = performance.now();
 
-function runChild(system, dataDir) {
+/**
+ * Runs one system's child. With `duel`, the child keeps its index loaded once its runs are done (see
+ * serveDuel in the child) and this resolves with a handle to it (`peer`) as soon as its result is written.
+ */
+function runChild(system, dataDir, duel = false) {
   const out = join(dataDir, `${system}.json`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'lib', 'vector-bench-child.js'), system, dataDir, out, JSON.stringify(childOptions)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const child = spawn(process.execPath, [join(here, 'lib', 'vector-bench-child.js'), system, dataDir, out, JSON.stringify({ ...childOptions, duel })], {
+      stdio: ['ignore', 'pipe', 'inherit', ...(duel ? ['ipc'] : [])],
     });
     let stdout = '';
-    child.stdout.on('data', (b) => (stdout += b));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (code !== 0) return reject(new Error(`${system} exited with ${code ?? signal}`));
+    let settled = false;
+    const read = () => {
       const r = JSON.parse(readFileSync(out, 'utf8'));
       // Anything a library printed to stdout (hnswlib-wasm's chatter must not get there).
       r.stdoutLines = stdout.split('\n').filter((l) => l.trim() !== '').length;
       if (r.stdoutLines > 0) log(`  [${system}] WARNING: ${r.stdoutLines} lines on stdout: ${JSON.stringify(stdout.slice(0, 200))}`);
-      resolve(r);
+      return r;
+    };
+    child.stdout.on('data', (b) => (stdout += b));
+    child.on('error', reject);
+    child.on('message', (m) => {
+      if (m.type !== 'ready' || settled) return;
+      settled = true;
+      resolve({ result: read(), peer: duelPeer(system, child) });
+    });
+    child.on('exit', (code, signal) => {
+      if (settled) return;
+      settled = true;
+      if (code !== 0) return reject(new Error(`${system} exited with ${code ?? signal}`));
+      resolve({ result: read(), peer: undefined });
     });
   });
 }
+
+/** A child serving duel bursts: `measure(ef, ms)` resolves with its QPS; `close()` lets it exit. */
+function duelPeer(system, child) {
+  return {
+    measure: (ef, ms) =>
+      new Promise((resolve, reject) => {
+        const onExit = (code, signal) => reject(new Error(`${system} exited during the duel (${code ?? signal})`));
+        child.once('exit', onExit);
+        child.once('message', (m) => {
+          child.off('exit', onExit);
+          resolve(m);
+        });
+        child.send({ type: 'measure', ef, ms });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send({ type: 'exit' });
+      }),
+  };
+}
+
+const DUEL_ROUNDS = quick ? 3 : 5;
+const DUEL_BURST_MS = quick ? 500 : 1000;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Our API against its raw library, both loaded, in alternating bursts of the same unfiltered queries at
+ * each ef (who goes first alternates too): per round the QPS ratio, reported as the median over rounds.
+ */
+async function duel(raw, ours, label) {
+  const out = [];
+  for (const ef of params.efs) {
+    const rounds = [];
+    for (let r = 0; r < DUEL_ROUNDS; r++) {
+      const first = r % 2 === 0 ? raw : ours;
+      const a = await first.measure(ef, DUEL_BURST_MS);
+      const b = await (first === raw ? ours : raw).measure(ef, DUEL_BURST_MS);
+      const [rawM, oursM] = first === raw ? [a, b] : [b, a];
+      rounds.push({ rawQps: rawM.qps, oursQps: oursM.qps, ratio: oursM.qps / rawM.qps, cpuRatio: oursM.cpuQps / rawM.cpuQps });
+    }
+    const entry = { ef, burstMs: DUEL_BURST_MS, ratio: median(rounds.map((r) => r.ratio)), cpuRatio: median(rounds.map((r) => r.cpuRatio)), rounds };
+    out.push(entry);
+    log(`   duel ${label} ef ${ef}: ${entry.ratio.toFixed(2)}x (rounds ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')})`);
+  }
+  return out;
+}
+
+/** Which raw library each of our backends duels (both must be in --systems; --no-duel skips it). */
+const DUEL_PARTNER = { 'ours-wasm': 'raw-wasm', 'ours-native': 'raw-native' };
+const duelSystems = new Set(
+  flag('--no-duel') || loadOnly ? [] : Object.entries(DUEL_PARTNER).filter(([ours, raw]) => systems.includes(ours) && systems.includes(raw)).flat(),
+);
 
 const report = {
   date: new Date().toISOString(),
@@ -166,7 +235,7 @@ try {
       for (const system of systems) {
         log(`== ${spec.label}: ${system} (load only)`);
         try {
-          entry.systems[system] = await runChild(system, dataDir);
+          entry.systems[system] = (await runChild(system, dataDir)).result;
         } catch (e) {
           log(`   ${system} failed: ${e.message}`);
         }
@@ -208,18 +277,37 @@ try {
     writeFileSync(join(dataDir, 'truth.json'), JSON.stringify({ unfiltered: truthUnfiltered, filtered: truthFiltered }));
 
     const entry = { label: spec.label, n: spec.n, dim: spec.dim, clusters: spec.clusters, spread: spec.spread, queries: nq, systems: {} };
-    for (const system of systems) {
-      log(`== ${spec.label}: ${system}`);
-      t = performance.now();
-      const loadBefore = loadavg()[0];
-      try {
-        entry.systems[system] = await runChild(system, dataDir);
-        entry.systems[system].loadavg = { before: loadBefore, after: loadavg()[0] };
-      } catch (e) {
-        log(`   ${system} failed: ${e.message}`);
-        entry.systems[system] = { system, failed: String(e.message), unfiltered: [], filtered: [] };
+    const serving = {};
+    try {
+      for (const system of systems) {
+        log(`== ${spec.label}: ${system}`);
+        t = performance.now();
+        const loadBefore = loadavg()[0];
+        try {
+          const { result, peer } = await runChild(system, dataDir, duelSystems.has(system));
+          entry.systems[system] = result;
+          entry.systems[system].loadavg = { before: loadBefore, after: loadavg()[0] };
+          if (peer) serving[system] = peer;
+        } catch (e) {
+          log(`   ${system} failed: ${e.message}`);
+          entry.systems[system] = { system, failed: String(e.message), unfiltered: [], filtered: [] };
+        }
+        log(`   ${system} done in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+        const raw = DUEL_PARTNER[system];
+        if (serving[system] && serving[raw]) {
+          try {
+            entry.systems[system].duel = await duel(serving[raw], serving[system], `${system} vs ${raw}`);
+          } catch (e) {
+            log(`   duel ${system} vs ${raw} failed: ${e.message}`);
+          }
+          for (const done of [system, raw]) {
+            await serving[done].close();
+            delete serving[done];
+          }
+        }
       }
-      log(`   ${system} done in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+    } finally {
+      for (const peer of Object.values(serving)) await peer.close();
     }
     entry.systems.brute = brute;
     for (const [k, v] of Object.entries(entry.systems)) if (v.failed) delete entry.systems[k];
