@@ -6,14 +6,15 @@
  * load spends its time, and pass/fail for the issue's targets.
  *
  *   npm run build && node bench/vector-bench.js [--quick] [--systems raw-native,raw-wasm,ours-wasm,ours-native]
- *        [--datasets 128,768] [--batch 100] [--queries N] [--no-profile] [--no-query-profile] [--keep-profiles]
+ *        [--datasets 128,768] [--batch 100] [--queries N] [--no-profile] [--no-query-profile] [--keep-profiles] [--no-duel]
  *   node bench/vector-bench.js [--quick] --report-only    (re-renders .md/.svg from the last run's .json)
  *   node bench/vector-bench.js --load-only [--systems ours-wasm,ours-native] [--datasets 128] [--dist <dir>]
  *        (only our bulk load: build times and event-loop delay, no queries; writes vector-bench-load.json)
  *
  * Full: 100,000 x 128 and 20,000 x 768 (about 25-35 minutes on 2 cores). --quick: 10,000 x 128 and
  * 5,000 x 768 (a few minutes). Each system runs in its own child process (bench/lib/vector-bench-child.js),
- * one after the other; the brute force runs here and doubles as the ground truth.
+ * one after the other; the brute force runs here and doubles as the ground truth. Then our API and its raw
+ * library, both still loaded, alternate bursts of the same queries (the duel: what the 0.8x target reads).
  * Writes bench/results/vector-bench.{json,md,svg} (--quick: vector-bench-quick.*) and prints the markdown.
  */
 import { spawn } from 'node:child_process';
