@@ -5,9 +5,10 @@
  * (vector-records.ts) stay the truth, so a missing snapshot is never wrong, only slower to open.
  *
  * Writing one is a sequence of small batches, so that neither copying a hundred MB into one LevelDB
- * batch nor that batch's write holds the event loop or the write lock for long: the metadata goes
- * first (an interrupted save leaves no snapshot, never a torn one), then the chunks a few at a time,
- * then the new metadata with the surplus chunks' deletion.
+ * batch nor that batch's write holds the event loop or the write lock for long. The chunks live in one
+ * of two slots: a save writes the slot the metadata does not name, switches the metadata to it in one
+ * batch, then clears the old slot. An interrupted save leaves the previous snapshot whole (open then
+ * replays what changed since it from the records); for the length of a save both are stored.
  */
 import { keys, type KvOperation, type KvStore } from '../storage/index.js';
 
@@ -20,7 +21,12 @@ export interface SnapshotMeta {
   readonly tableChunks?: number;
   readonly tableBytes?: number;
   readonly savedAt: string;
+  /** The slot holding the chunks; absent in snapshots saved before there were two ('a'). */
+  readonly slot?: Slot;
 }
+
+/** `a`: the chunk keys of the first format (graph `<n>`, table `t<n>`); `s`: the same keys after an `s`. */
+type Slot = 'a' | 's';
 
 export interface Snapshot {
   /** The serialized graph, as pieces to concatenate. */
@@ -42,7 +48,7 @@ export async function readSnapshotMeta(kv: KvStore, cid: number): Promise<Snapsh
 
 /** The snapshot's graph bytes, or undefined when incomplete. */
 export async function readSnapshotGraph(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array | undefined> {
-  const chunks = await readChunks(kv, cid, 'graph', meta.chunks, meta.bytes);
+  const chunks = await readChunks(kv, cid, slotOf(meta), 'graph', meta.chunks, meta.bytes);
   return chunks && (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
 }
 
@@ -52,47 +58,41 @@ export async function readSnapshotGraph(kv: KvStore, cid: number, meta: Snapshot
  */
 export async function readSnapshotTable(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array[] | undefined> {
   if (meta.tableChunks === undefined || meta.tableBytes === undefined) return undefined;
-  return readChunks(kv, cid, 'table', meta.tableChunks, meta.tableBytes);
+  return readChunks(kv, cid, slotOf(meta), 'table', meta.tableChunks, meta.tableBytes);
 }
 
 /** A part's chunks (read on LevelDB's threads), or undefined when one is missing or the sizes disagree. */
-async function readChunks(kv: KvStore, cid: number, part: SnapshotPart, count: number, bytes: number): Promise<Uint8Array[] | undefined> {
-  const chunks = await kv.getMany(Array.from({ length: count }, (_, i) => chunkKey(cid, part, i)), { large: true });
+async function readChunks(kv: KvStore, cid: number, slot: Slot, part: SnapshotPart, count: number, bytes: number): Promise<Uint8Array[] | undefined> {
+  const chunks = await kv.getMany(Array.from({ length: count }, (_, i) => chunkKey(cid, slot, part, i)), { large: true });
   if (chunks.some((c) => c === undefined)) return undefined;
   const present = chunks as Uint8Array[];
   return present.reduce((sum, chunk) => sum + chunk.length, 0) === bytes ? present : undefined;
 }
 
 /**
- * Replaces the snapshot. The old metadata is deleted before any chunk is overwritten and the new one
- * written after the last: a crash in between leaves no snapshot (the next open rebuilds from the
- * records), never chunks of two snapshots under one metadata.
+ * Replaces the snapshot: the new chunks go to the slot the current metadata does not name (cleared of
+ * what an interrupted save left there), the metadata switches to them in one batch, and only then is
+ * the old slot cleared. A crash at any point leaves one whole snapshot under the metadata.
  */
 export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot): Promise<void> {
   const { graph, labelLimit, table } = snapshot;
   const old = await readSnapshotMeta(kv, cid);
-  if (old !== undefined) await kv.batch([{ type: 'del', key: keys.vectorIndexMetaKey(cid) }]);
-  const chunks = await putChunks(kv, cid, 'graph', graph);
-  const tableChunks = await putChunks(kv, cid, 'table', table);
-  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, tableChunks, tableBytes: byteLength(table), savedAt: new Date().toISOString() };
-  const ops: KvOperation[] = [{ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) }];
-  for (let i = chunks; i < (old?.chunks ?? 0); i++) ops.push({ type: 'del', key: chunkKey(cid, 'graph', i) });
-  for (let i = tableChunks; i < (old?.tableChunks ?? 0); i++) ops.push({ type: 'del', key: chunkKey(cid, 'table', i) });
-  await kv.batch(ops);
-  if (old === undefined) {
-    // No metadata said how many chunks there were (first save, or one interrupted): clear any beyond ours.
-    const prefix = keys.vectorIndexChunkPrefix(cid);
-    await kv.clearRange(chunkKey(cid, 'graph', chunks), `${prefix}g`); // graph chunk keys are hex: below 'g'
-    await kv.clearRange(chunkKey(cid, 'table', tableChunks), `${prefix}t${keys.HIGH}`);
-  }
+  const slot: Slot = old !== undefined && slotOf(old) === 'a' ? 's' : 'a';
+  // Without metadata, whatever chunks there are belong to no snapshot: clear both slots.
+  for (const leftover of old === undefined ? SLOTS : [slot]) await clearSlot(kv, cid, leftover);
+  const chunks = await putChunks(kv, cid, slot, 'graph', graph);
+  const tableChunks = await putChunks(kv, cid, slot, 'table', table);
+  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, tableChunks, tableBytes: byteLength(table), savedAt: new Date().toISOString(), slot };
+  await kv.batch([{ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) }]);
+  if (old !== undefined) await clearSlot(kv, cid, slotOf(old));
 }
 
 /** Writes `pieces` as the chunks of one snapshot part, a few chunks per batch; returns the count. */
-async function putChunks(kv: KvStore, cid: number, part: SnapshotPart, pieces: readonly Uint8Array[]): Promise<number> {
+async function putChunks(kv: KvStore, cid: number, slot: Slot, part: SnapshotPart, pieces: readonly Uint8Array[]): Promise<number> {
   let count = 0;
   let ops: KvOperation[] = [];
   for (const chunk of chunksOf(pieces, CHUNK_BYTES)) {
-    ops.push({ type: 'put', key: chunkKey(cid, part, count++), value: chunk });
+    ops.push({ type: 'put', key: chunkKey(cid, slot, part, count++), value: chunk });
     if (ops.length === CHUNKS_PER_BATCH) {
       await kv.batch(ops);
       ops = [];
@@ -133,15 +133,34 @@ function byteLength(pieces: readonly Uint8Array[]): number {
 }
 
 export async function deleteSnapshot(kv: KvStore, cid: number): Promise<void> {
+  // The metadata first: a crash half-way leaves chunks no metadata names (cleared by the next save).
+  await kv.batch([{ type: 'del', key: keys.vectorIndexMetaKey(cid) }]);
   const prefix = keys.vectorIndexChunkPrefix(cid);
   await kv.clearRange(prefix, prefix + keys.HIGH);
-  await kv.batch([{ type: 'del', key: keys.vectorIndexMetaKey(cid) }]);
 }
 
 type SnapshotPart = 'graph' | 'table';
 
-/** Graph chunks are `vidx:<cid>\0<n>`, table chunks `vidx:<cid>\0t<n>` (both cleared with the prefix). */
-function chunkKey(cid: number, part: SnapshotPart, i: number): string {
-  return keys.vectorIndexChunkPrefix(cid) + (part === 'table' ? 't' : '') + i.toString(16).padStart(6, '0');
+const SLOTS: readonly Slot[] = ['a', 's'];
+
+const slotOf = (meta: SnapshotMeta): Slot => meta.slot ?? 'a';
+
+/**
+ * Chunk keys under `vidx:<cid>\0`: slot a's graph chunks are `<n>` (6 hex digits, all below 'g') and
+ * its table chunks `t<n>`; slot s puts an `s` before the same keys (between 'g' and 't').
+ */
+function chunkKey(cid: number, slot: Slot, part: SnapshotPart, i: number): string {
+  const slotMark = slot === 's' ? 's' : '';
+  return keys.vectorIndexChunkPrefix(cid) + slotMark + (part === 'table' ? 't' : '') + i.toString(16).padStart(6, '0');
 }
 
+/** Deletes every chunk of one slot. */
+async function clearSlot(kv: KvStore, cid: number, slot: Slot): Promise<void> {
+  const prefix = keys.vectorIndexChunkPrefix(cid);
+  if (slot === 's') {
+    await kv.clearRange(`${prefix}s`, `${prefix}s${keys.HIGH}`);
+    return;
+  }
+  await kv.clearRange(prefix, `${prefix}g`);
+  await kv.clearRange(`${prefix}t`, `${prefix}t${keys.HIGH}`);
+}

@@ -11,7 +11,7 @@
  *   vkey:<cid>\0<label>                       -> docKey of the vector's document (UTF-8)     } engine/vector-records.ts
  *   vval:<cid>\0<label>                       -> the vector's float32 LE values               }
  *   vec:<cid>\0<label>                        -> retired (format 1: [u32 key length][docKey][values]; migrated at open)
- *   vidx:<cid>\0<chunk>                       -> chunks of the persisted HNSW index file
+ *   vidx:<cid>\0<chunk>                       -> chunks of the vector snapshot, in two slots (engine/vector-snapshot.ts)
  *   vmeta:<cid>                               -> HNSW index metadata (JSON)
  *   set:<name>                                -> a database setting (string), e.g. the server's token hash
  */
