@@ -6,6 +6,7 @@
 import { Document, documentJson, vectorArray } from './documents.js';
 import { conditionOn, mergeFilters, type FilterCondition, type FilterLike } from './filter.js';
 import type { DataObject, DataValue, Projection, ReturnDocument, Sort, Vector } from './types.js';
+import { checkQueryKeys } from './wire.js';
 
 /** Update operators as a plain object: `{ $set: { price: 20 }, $inc: { stock: -1 } }` (Dates allowed). */
 export type UpdateObject = DataObject;
@@ -187,8 +188,11 @@ export class UpdateQueryBuilder {
 export function updateQueryOf(query: UpdateQueryLike): UpdateQuery {
   if (query instanceof UpdateQueryBuilder) return query.build();
   if (query === null || typeof query !== 'object' || Array.isArray(query)) throw new TypeError('query must be an UpdateQuery object or builder');
+  checkQueryKeys(query, UPDATE_QUERY_KEYS, 'an UpdateQuery');
   return query;
 }
+
+const UPDATE_QUERY_KEYS: ReadonlySet<keyof UpdateQuery> = new Set(['filter', 'update', 'replacement', 'sort', 'projection', 'upsert', 'returnDocument']);
 
 function entriesOf(method: string, path: string | Readonly<Record<string, DataValue | undefined>>, value: DataValue | undefined): Record<string, DataValue> {
   if (typeof path === 'string') {

@@ -59,3 +59,15 @@ export function reviveDates(value: JsonValue): unknown {
   for (const key of keys) out[key] = reviveDates(value[key]!);
   return out;
 }
+
+/**
+ * Rejects the members of a query object that its type does not have: from plain JS, `find({ category: 'x' })`
+ * (a filter passed where the query goes) would otherwise run with no filter at all.
+ */
+export function checkQueryKeys(query: object, known: ReadonlySet<string>, what: string): void {
+  for (const key of Object.keys(query)) {
+    if (known.has(key)) continue;
+    const hint = known.has('filter') ? ` (to filter on '${key}', pass { filter: { ${JSON.stringify(key)}: ... } })` : '';
+    throw new TypeError(`${what} has no member '${key}': it takes ${[...known].join(', ')}${hint}`);
+  }
+}

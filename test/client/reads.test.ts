@@ -34,6 +34,17 @@ describe('VectorDBCollection reads', () => {
     return c;
   };
 
+  it('a query object with a member its type lacks is a TypeError, not a query without a filter', async () => {
+    const c = await products();
+    // From plain JS, a filter passed where the query goes: it used to match every document.
+    const filterAsQuery = { name: 'LED bulb' } as SelectQuery;
+    expect(() => c.find(filterAsQuery)).toThrow(/no member 'name'.*pass \{ filter: \{ "name": \.\.\. \} \}/);
+    await expect(c.findOne(filterAsQuery)).rejects.toThrow(TypeError);
+    await expect(c.updateOne({ name: 'LED bulb', update: { $set: { price: 6 } } } as never)).rejects.toThrow(/UpdateQuery has no member 'name'/);
+    expect(await c.find({ filter: { name: 'LED bulb' } }).toArray()).toEqual([{ _id: 'bulb', name: 'LED bulb', price: 5 }]);
+    expect((await c.findById('bulb'))?.price).toBe(5);
+  });
+
   describe('findById', () => {
     it('the JSON document, undefined for a miss, a projection', async () => {
       const c = await products();
