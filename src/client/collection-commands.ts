@@ -12,7 +12,7 @@ import { toDocumentResult, type FindAndUpdateResult, type Page, type ResultMappi
 import { queryParts, type SelectQuery } from './select-query.js';
 import type { DocumentId, Projection, UpdateResult, Vector } from './types.js';
 import { updateQueryOf, type UpdateQuery, type UpdateQueryLike } from './update-query.js';
-import { toJson, toJsonObject } from './wire.js';
+import { rejectUnknownMembers, toJson, toJsonObject } from './wire.js';
 
 /** The parts of a vector search besides its limit. */
 export interface VectorQueryOptions {
@@ -109,9 +109,12 @@ export function vectorQuery(vector: Vector, options: VectorQueryOptions): Select
   };
 }
 
+const FIND_ONE_AND_CHANGE_OPTIONS: ReadonlySet<string> = new Set(['sort', 'projection', 'upsert', 'returnDocument']);
+
 /** The query of findOneAndUpdate/Replace: (query, as?) or (filter, change, options). */
 export function changeArgs(first: unknown, second: unknown, options: object, field: 'update' | 'replacement'): [UpdateQuery, ResultMapping<unknown> | undefined] {
   if (second === undefined || typeof second === 'function') return [updateQueryOf(first as UpdateQueryLike), second as ResultMapping<unknown> | undefined];
+  rejectUnknownMembers(options, FIND_ONE_AND_CHANGE_OPTIONS, `findOneAnd${field === 'update' ? 'Update' : 'Replace'} options`);
   return [{ filter: first as FilterLike, [field]: second, ...options }, undefined];
 }
 

@@ -41,7 +41,15 @@ import type { DocumentId, Projection, Sort, UpdateResult, Vector } from './types
 import type { FindOneAndUpdateOptions, FindVectorOptions, InsertManyOptions, ManyDocuments, UpsertManyOptions } from './collection-options.js';
 import { updateQueryOf, type UpdateObject, type UpdateQueryLike } from './update-query.js';
 import type { VectorDB } from './vector-db.js';
-import { toJson } from './wire.js';
+import { rejectUnknownMembers, toJson } from './wire.js';
+
+/** The members each options object takes (a typo would otherwise be ignored: see rejectUnknownMembers). */
+const INSERT_MANY_OPTIONS: ReadonlySet<keyof InsertManyOptions> = new Set(['chunkSize', 'ordered', 'concurrency']);
+const UPSERT_MANY_OPTIONS: ReadonlySet<keyof UpsertManyOptions> = new Set(['chunkSize', 'concurrency']);
+const FIND_VECTOR_OPTIONS: ReadonlySet<keyof FindVectorOptions> = new Set(['filter', 'limit', 'includeSimilarity', 'projection']);
+const FIND_ONE_BY_VECTOR_OPTIONS: ReadonlySet<string> = new Set(['filter', 'includeSimilarity', 'projection']);
+const UPDATE_ONE_OPTIONS: ReadonlySet<string> = new Set(['upsert', 'sort']);
+const UPDATE_MANY_OPTIONS: ReadonlySet<string> = new Set(['upsert']);
 
 /**
  * One collection. Get it from `db.createCollection(...)` or `db.collection(name)`; type its documents
@@ -107,6 +115,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
   insertMany<R>(documents: Iterable<Document<R>>, options?: InsertManyOptions): Promise<DocumentMutationResult<R>[]>;
   insertMany(documents: ManyDocuments<DocumentInput<T>>, options?: InsertManyOptions): Promise<JsonDocumentMutationResult<T>[]>;
   async insertMany(documents: unknown, options: InsertManyOptions = {}): Promise<unknown> {
+    rejectUnknownMembers(options, INSERT_MANY_OPTIONS, 'InsertManyOptions');
     const ordered = options.ordered ?? (options.concurrency ?? 1) === 1;
     return writeMany(this.#channel, documents, { ...options, ordered, upsert: false, checkChunkSize: false });
   }
@@ -129,6 +138,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
   upsertMany<R>(documents: Iterable<Document<R>>, options?: UpsertManyOptions): Promise<DocumentMutationResult<R>[]>;
   upsertMany(documents: ManyDocuments<DocumentInput<T>>, options?: UpsertManyOptions): Promise<JsonDocumentMutationResult<T>[]>;
   async upsertMany(documents: unknown, options: UpsertManyOptions = {}): Promise<unknown> {
+    rejectUnknownMembers(options, UPSERT_MANY_OPTIONS, 'UpsertManyOptions');
     return writeMany(this.#channel, documents, { ...options, ordered: false, upsert: true, checkChunkSize: false });
   }
 
@@ -191,6 +201,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
   async findOneByVector(vector: Vector, ...rest: unknown[]): Promise<unknown> {
     const [args, as] = splitMapping(rest);
     const options = (args[0] ?? {}) as Omit<FindVectorOptions, 'limit'>;
+    rejectUnknownMembers(options, FIND_ONE_BY_VECTOR_OPTIONS, 'findOneByVector options');
     return mapOne(await findOneJson(this.#channel, vectorQuery(vector, options)), as);
   }
 
@@ -256,6 +267,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
     let query: SelectQuery;
     if (Array.isArray(source) || source instanceof Float32Array) {
       const options = (args[0] ?? {}) as FindVectorOptions;
+      rejectUnknownMembers(options, FIND_VECTOR_OPTIONS, 'FindVectorOptions');
       query = { ...vectorQuery(source as Vector, options), ...(options.limit !== undefined ? { limit: options.limit } : {}) };
     } else {
       query = selectQueryOf(source as SelectQueryLike);
@@ -276,6 +288,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
   updateOne(query: UpdateQueryLike): Promise<UpdateResult>;
   updateOne(filter: FilterLike, update: UpdateObject, options?: { upsert?: boolean; sort?: Sort }): Promise<UpdateResult>;
   async updateOne(first: FilterLike | UpdateQueryLike, update?: UpdateObject, options: { upsert?: boolean; sort?: Sort } = {}): Promise<UpdateResult> {
+    rejectUnknownMembers(options, UPDATE_ONE_OPTIONS, 'updateOne options');
     const query = update === undefined ? updateQueryOf(first as UpdateQueryLike) : { filter: first as FilterLike, update, ...options };
     return updateOne(this.#channel, query);
   }
@@ -287,6 +300,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
   updateMany(query: UpdateQueryLike): Promise<UpdateResult>;
   updateMany(filter: FilterLike, update: UpdateObject, options?: { upsert?: boolean }): Promise<UpdateResult>;
   async updateMany(first: FilterLike | UpdateQueryLike, update?: UpdateObject, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+    rejectUnknownMembers(options, UPDATE_MANY_OPTIONS, 'updateMany options');
     const query = update === undefined ? updateQueryOf(first as UpdateQueryLike) : { filter: first as FilterLike, update, ...options };
     return updateMany(this.#channel, query);
   }

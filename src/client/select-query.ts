@@ -6,7 +6,7 @@ import type { JsonObject } from '../query/json.js';
 import { vectorArray } from './documents.js';
 import { conditionOn, filterJson, mergeFilters, type FilterCondition, type FilterLike } from './filter.js';
 import type { DocumentId, Projection, Sort, Vector } from './types.js';
-import { checkQueryKeys, toJson } from './wire.js';
+import { rejectUnknownMembers, toJson } from './wire.js';
 
 /**
  * A find query as a plain object: its filter, projection, sort (a `$vector` sort is a similarity search),
@@ -140,7 +140,7 @@ export function selectQueryOf(query: SelectQueryLike | undefined): SelectQuery {
   if (query === undefined || query === null) return {};
   if (query instanceof SelectQueryBuilder) return query.build();
   if (typeof query !== 'object' || Array.isArray(query)) throw new TypeError('query must be a SelectQuery object or builder');
-  checkQueryKeys(query, SELECT_QUERY_KEYS, 'a SelectQuery');
+  rejectUnknownMembers(query, SELECT_QUERY_KEYS, 'a SelectQuery');
   return query;
 }
 

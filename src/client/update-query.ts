@@ -6,7 +6,7 @@
 import { Document, documentJson, vectorArray } from './documents.js';
 import { conditionOn, mergeFilters, type FilterCondition, type FilterLike } from './filter.js';
 import type { DataObject, DataValue, Projection, ReturnDocument, Sort, Vector } from './types.js';
-import { checkQueryKeys } from './wire.js';
+import { rejectUnknownMembers } from './wire.js';
 
 /** Update operators as a plain object: `{ $set: { price: 20 }, $inc: { stock: -1 } }` (Dates allowed). */
 export type UpdateObject = DataObject;
@@ -188,7 +188,7 @@ export class UpdateQueryBuilder {
 export function updateQueryOf(query: UpdateQueryLike): UpdateQuery {
   if (query instanceof UpdateQueryBuilder) return query.build();
   if (query === null || typeof query !== 'object' || Array.isArray(query)) throw new TypeError('query must be an UpdateQuery object or builder');
-  checkQueryKeys(query, UPDATE_QUERY_KEYS, 'an UpdateQuery');
+  rejectUnknownMembers(query, UPDATE_QUERY_KEYS, 'an UpdateQuery');
   return query;
 }
 

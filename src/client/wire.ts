@@ -61,11 +61,13 @@ export function reviveDates(value: JsonValue): unknown {
 }
 
 /**
- * Rejects the members of a query object that its type does not have: from plain JS, `find({ category: 'x' })`
- * (a filter passed where the query goes) would otherwise run with no filter at all.
+ * Rejects members of a query or options object that its type does not have: from plain JS,
+ * `find({ category: 'x' })` (a filter passed where the query goes) would otherwise run with no filter,
+ * and `{ upsrt: true }` would not upsert.
  */
-export function checkQueryKeys(query: object, known: ReadonlySet<string>, what: string): void {
-  for (const key of Object.keys(query)) {
+export function rejectUnknownMembers(object: unknown, known: ReadonlySet<string>, what: string): void {
+  if (object === null || typeof object !== 'object' || Array.isArray(object)) throw new TypeError(`${what} must be an object`);
+  for (const key of Object.keys(object)) {
     if (known.has(key)) continue;
     const hint = known.has('filter') ? ` (to filter on '${key}', pass { filter: { ${JSON.stringify(key)}: ... } })` : '';
     throw new TypeError(`${what} has no member '${key}': it takes ${[...known].join(', ')}${hint}`);

@@ -45,6 +45,22 @@ describe('VectorDBCollection reads', () => {
     expect((await c.findById('bulb'))?.price).toBe(5);
   });
 
+  it('an options object with a member its type lacks is a TypeError, and nothing runs', async () => {
+    const c = await products();
+    const v = [0.9, 0.1, 0.1];
+    await expect(c.findVector(v, { fliter: { name: 'LED bulb' } } as never)).rejects.toThrow(/FindVectorOptions has no member 'fliter'/);
+    await expect(c.findOneByVector(v, { limit: 3 } as never)).rejects.toThrow(/findOneByVector options has no member 'limit'/);
+    await expect(c.insertMany([{ _id: 'x' }], { ordred: false } as never)).rejects.toThrow(/InsertManyOptions has no member 'ordred'/);
+    await expect(c.upsertMany([{ _id: 'x' }], { ordered: false } as never)).rejects.toThrow(/UpsertManyOptions has no member 'ordered'/);
+    await expect(c.updateOne({ _id: 'new' }, { $set: { price: 1 } }, { upsrt: true } as never)).rejects.toThrow(/updateOne options has no member 'upsrt'/);
+    await expect(c.updateMany({}, { $set: { price: 1 } }, { sort: { price: 1 } } as never)).rejects.toThrow(/updateMany options has no member 'sort'/);
+    await expect(c.findOneAndUpdate({ _id: 'bulb' }, { $set: { price: 1 } }, { returnDoc: 'after' } as never)).rejects.toThrow(/findOneAndUpdate options has no member 'returnDoc'/);
+    expect(await c.findById('x')).toBeUndefined();
+    expect(await c.findById('new')).toBeUndefined();
+    expect((await c.findById('bulb'))?.price).toBe(5);
+    expect((await c.findVector(v, { filter: { name: 'LED bulb' }, limit: 2 })).map((d) => d._id)).toEqual(['bulb']);
+  });
+
   describe('findById', () => {
     it('the JSON document, undefined for a miss, a projection', async () => {
       const c = await products();
