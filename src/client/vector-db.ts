@@ -18,6 +18,7 @@ import { clientException, exceptionFor } from './errors.js';
 import { VectorDBRepository } from './repository.js';
 import type { ResultMapping } from './results.js';
 import type { DatabaseByIdOptions } from './vector-db-admin.js';
+import { rejectUnknownMembers } from './wire.js';
 
 export interface VectorDBOptions {
   /** Limits of an embedded database (defaults: the seed's values). */
@@ -32,6 +33,7 @@ export interface VectorDBOptions {
 }
 
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
+const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress']);
 
 export class VectorDB {
   /**
@@ -63,6 +65,7 @@ export class VectorDB {
     if (typeof token !== 'string' || token.length === 0) throw new TypeError('VectorDB: token must be a non-empty string');
     if (typeof apiEndpoint !== 'string' || apiEndpoint.length === 0) throw new TypeError('VectorDB: apiEndpoint must be a directory path, a file: URL or an http(s) URL');
     checkKeyspaceName(keyspace);
+    rejectUnknownMembers(options, VECTOR_DB_OPTIONS, 'VectorDBOptions');
     this.#transport = /^https?:\/\//i.test(apiEndpoint)
       ? new HttpTransport(apiEndpoint, token)
       : new EmbeddedTransport(apiEndpoint, {

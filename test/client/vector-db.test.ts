@@ -87,6 +87,11 @@ describe('VectorDB (the rest of its surface, through the embedded transport)', (
     expect(await ctx.db.findAllKeyspaceNames()).toEqual(['default_keyspace']);
   });
 
+  it('options with a member VectorDBOptions lacks are a TypeError (a misspelt backend is not ignored)', () => {
+    expect(() => new VectorDB('token', ctx.dir, 'default_keyspace', { vectorbackend: 'wasm' } as never)).toThrow(/VectorDBOptions has no member 'vectorbackend'/);
+    expect(() => new VectorDB('token', ctx.dir, 'default_keyspace', { limits: { pageSize: 50 }, vectorBackend: 'wasm' })).not.toThrow();
+  });
+
   it('keyspaces: getCurrentKeyspace, findAllKeyspaceNames, isKeyspaceExists, changeKeyspace', async () => {
     expect(ctx.db.getCurrentKeyspace()).toBe('default_keyspace');
     await ctx.db.command({ createKeyspace: { name: 'archive' } });
