@@ -193,7 +193,7 @@ async function duel(raw, ours, label) {
       const a = await first.measure(ef, DUEL_BURST_MS);
       const b = await (first === raw ? ours : raw).measure(ef, DUEL_BURST_MS);
       const [rawM, oursM] = first === raw ? [a, b] : [b, a];
-      rounds.push({ rawQps: rawM.qps, oursQps: oursM.qps, ratio: oursM.qps / rawM.qps, cpuRatio: oursM.cpuQps / rawM.cpuQps });
+      rounds.push({ rawQps: rawM.qps, oursQps: oursM.qps, ratio: oursM.qps / rawM.qps, cpuRatio: oursM.cpuQps / rawM.cpuQps, gcMsPerQuery: { raw: rawM.gcMsPerQuery, ours: oursM.gcMsPerQuery } });
     }
     const entry = { ef, burstMs: DUEL_BURST_MS, ratio: median(rounds.map((r) => r.ratio)), cpuRatio: median(rounds.map((r) => r.cpuRatio)), rounds };
     out.push(entry);

@@ -4,12 +4,13 @@
  * naive filter callback at 0.1 % selectivity) do not take minutes: those stop after `minQueries`
  * queries once `maxMs` is spent, and report how many queries they ran.
  */
-import { performance } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { recallOf } from './exact.js';
 
 /**
  * `search(i)` runs query i and returns its labels (or a promise of them). `truth[i]` are the exact
- * top-k labels. Returns { recall, qps, msPerQuery, cpuQps, cpuMsPerQuery, queries (counted for recall), timedQueries }.
+ * top-k labels. Returns { recall, qps, msPerQuery, cpuQps, cpuMsPerQuery, queries (counted for recall), timedQueries,
+ * gcMsPerQuery and heapUsedMb } (the last two: to tell a slow process's garbage collection from its search).
  */
 export async function measureQueries(search, truth, { warmup = 5, warmupMs = 500, minMs = 2000, maxMs = 15_000, minQueries = 50 } = {}) {
   const n = truth.length;
@@ -19,6 +20,7 @@ export async function measureQueries(search, truth, { warmup = 5, warmupMs = 500
   for (let i = 0; i < n && (i < warmup || performance.now() - warmStart < warmupMs); i++) await search(i);
   let recallSum = 0;
   let done = 0;
+  const gc = gcTimer();
   const cpu0 = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < n; i++) {
@@ -41,6 +43,7 @@ export async function measureQueries(search, truth, { warmup = 5, warmupMs = 500
   }
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = (cpu.user + cpu.system) / 1000;
+  const gcMs = await gc.stop();
   return {
     recall: recallSum / done,
     qps: (timed / elapsed) * 1000,
@@ -51,6 +54,26 @@ export async function measureQueries(search, truth, { warmup = 5, warmupMs = 500
     cpuQps: (timed / cpuMs) * 1000,
     queries: done,
     timedQueries: timed,
+    gcMsPerQuery: gcMs / timed,
+    heapUsedMb: process.memoryUsage().heapUsed / 2 ** 20,
+  };
+}
+
+/** Milliseconds of garbage collection from now until `await stop()` (V8's gc performance entries). */
+export function gcTimer() {
+  let ms = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) ms += entry.duration;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    async stop() {
+      // Node files a GC's entry from its immediate queue: a loop that never yields to it has them pending.
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const entry of observer.takeRecords()) ms += entry.duration;
+      observer.disconnect();
+      return ms;
+    },
   };
 }
 

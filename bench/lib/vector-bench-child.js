@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { classifyBulkLoad, startProfile, summarize } from './cpu-profile.js';
 import { readDataset, row } from './vector-data.js';
-import { SELECTIVITIES, bucketBound, measureQueries } from './measure.js';
+import { SELECTIVITIES, bucketBound, gcTimer, measureQueries } from './measure.js';
 
 const [system, dataDir, outFile, optionsJson] = process.argv.slice(2);
 const opts = JSON.parse(optionsJson);
@@ -39,7 +39,7 @@ const result = { system, dataset: ds.label, n, dim, params: { M: opts.M, efConst
  */
 function recordUnfiltered(ef, m, sweep) {
   const previous = result.unfiltered.find((u) => u.ef === ef);
-  log(`ef ${ef}${sweep === 2 ? ' (second sweep)' : ''}: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(0)} QPS`);
+  log(`ef ${ef}${sweep === 2 ? ' (second sweep)' : ''}: recall ${m.recall.toFixed(3)}, ${m.qps.toFixed(0)} QPS (GC ${(m.gcMsPerQuery * 1000).toFixed(0)} us/query, heap ${m.heapUsedMb.toFixed(0)} MB)`);
   if (previous === undefined) result.unfiltered.push({ ef, ...m, sweeps: [m.qps] });
   else if (m.qps > previous.qps) Object.assign(previous, m, { sweeps: [...previous.sweeps, m.qps] });
   else previous.sweeps.push(m.qps);
@@ -104,6 +104,7 @@ async function serveDuel(peer) {
 async function burst(search, ms) {
   const nq = truth.unfiltered.length;
   for (let i = 0; i < 50; i++) await search(i % nq);
+  const gc = gcTimer();
   const cpu0 = process.cpuUsage();
   const start = performance.now();
   let count = 0;
@@ -114,7 +115,8 @@ async function burst(search, ms) {
   }
   const elapsed = performance.now() - start;
   const cpu = process.cpuUsage(cpu0);
-  return { queries: count, qps: (count / elapsed) * 1000, cpuQps: (count / ((cpu.user + cpu.system) / 1000)) * 1000 };
+  const gcMsPerQuery = (await gc.stop()) / count;
+  return { queries: count, qps: (count / elapsed) * 1000, cpuQps: (count / ((cpu.user + cpu.system) / 1000)) * 1000, gcMsPerQuery };
 }
 
 // ---- raw peers ------------------------------------------------------------------------------------
