@@ -20,7 +20,7 @@ import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
 import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
-import { decodeVectorTable, encodeVectorTableParts, tableValues, type DecodedVectorTable, type VectorTable } from './vector-table.js';
+import { decodeVectorTable, encodeVectorTableParts, tableRows, type DecodedVectorTable, type VectorTable } from './vector-table.js';
 
 export interface VectorProgress {
   readonly collection: string;
@@ -118,19 +118,19 @@ export class CollectionVectors {
     const { labels, docKeys } = records;
     const missing: number[] = [];
     const fromTable: number[] = [];
-    const tableRows: number[] = [];
+    const rowsOfTable: number[] = [];
     let at = 0;
     labels.forEach((label, i) => {
       while (table && at < table.labels.length && table.labels[at]! < label) at++;
       if (table && at < table.labels.length && table.labels[at] === label) {
         fromTable.push(i);
-        tableRows.push(at);
+        rowsOfTable.push(at);
       } else {
         missing.push(i);
       }
     });
     if (table && fromTable.length > 0) {
-      if (tableRows.length === table.labels.length) {
+      if (rowsOfTable.length === table.labels.length) {
         // Usually every row of the table is live: its values go in segment by segment, as stored.
         for (const { firstRow, values } of table.segments) {
           this.#flat.setRows(table.labels.subarray(firstRow, firstRow + values.length / dimension), values);
@@ -138,7 +138,7 @@ export class CollectionVectors {
       } else {
         this.#flat.setRows(
           fromTable.map((i) => labels[i]!),
-          gatherRows(tableValues(table), tableRows, dimension),
+          tableRows(table, rowsOfTable),
         );
       }
       for (const i of fromTable) this.#addLoaded(labels[i]!, docKeys[i]!, undefined);
@@ -426,13 +426,6 @@ export class CollectionVectors {
 /** Lets timers, I/O and other requests run (setImmediate: after pending I/O callbacks). */
 function yieldToEventLoop(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
-}
-
-/** The given rows of `values` (rows of `dimension`), in that order, as one array. */
-function gatherRows(values: Float32Array, rows: readonly number[], dimension: number): Float32Array {
-  const out = new Float32Array(rows.length * dimension);
-  rows.forEach((row, i) => out.set(values.subarray(row * dimension, (row + 1) * dimension), i * dimension));
-  return out;
 }
 
 /** Below this fraction of the collection, a filtered search scans its candidates exactly. */

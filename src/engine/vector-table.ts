@@ -78,6 +78,22 @@ export function decodeVectorTable(stored: Uint8Array | readonly Uint8Array[], di
   return { dimension, labels, segments };
 }
 
+/**
+ * The given rows of a decoded table (ascending), in that order, as one array: copied from the segments
+ * they lie in, without joining the table first.
+ */
+export function tableRows(table: DecodedVectorTable, rows: readonly number[]): Float32Array {
+  const { dimension, segments } = table;
+  const out = new Float32Array(rows.length * dimension);
+  let s = 0;
+  rows.forEach((row, i) => {
+    while (segments[s]!.firstRow + segments[s]!.values.length / dimension <= row) s++;
+    const at = (row - segments[s]!.firstRow) * dimension;
+    out.set(segments[s]!.values.subarray(at, at + dimension), i * dimension);
+  });
+  return out;
+}
+
 /** All of a decoded table's values in one array (a copy). */
 export function tableValues(table: DecodedVectorTable): Float32Array {
   const out = new Float32Array(table.labels.length * table.dimension);
@@ -124,8 +140,9 @@ class ChunkedBytes {
 
   /** `count` floats at `at`, within one chunk: a view when aligned, else a copy. */
   floats(at: number, count: number): Float32Array {
-    const chunk = this.#chunks[this.#chunkAt(at)]!;
-    const offset = chunk.byteOffset + at - this.#starts[this.#chunkAt(at)]!;
+    const i = this.#chunkAt(at);
+    const chunk = this.#chunks[i]!;
+    const offset = chunk.byteOffset + at - this.#starts[i]!;
     if (offset % 4 === 0) return new Float32Array(chunk.buffer, offset, count);
     return new Float32Array(this.copy(at, at + count * 4).buffer);
   }

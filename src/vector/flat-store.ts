@@ -80,11 +80,7 @@ export class FlatVectorStore {
     const sq = checkVector(vector, this.dimension, this.metric);
     if (label >= this.slots) this.grow(label + 1);
     this.rows().set(vector, label * this.dimension);
-    this.sqNorms[label] = sq;
-    if (this.present[label] === 0) {
-      this.present[label] = 1;
-      this.count++;
-    }
+    this.markStored(label, sq);
   }
 
   /**
@@ -114,13 +110,15 @@ export class FlatVectorStore {
       rows.set(values.subarray(i * dim, j * dim), (labels[i] as number) * dim);
       i = j;
     }
-    for (let i = 0; i < n; i++) {
-      const label = labels[i] as number;
-      this.sqNorms[label] = norms[i] as number;
-      if (this.present[label] === 0) {
-        this.present[label] = 1;
-        this.count++;
-      }
+    for (let i = 0; i < n; i++) this.markStored(labels[i] as number, norms[i] as number);
+  }
+
+  /** Records that a label's row now holds a vector of squared norm `sq`. */
+  private markStored(label: number, sq: number): void {
+    this.sqNorms[label] = sq;
+    if (this.present[label] === 0) {
+      this.present[label] = 1;
+      this.count++;
     }
   }
 

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { decodeVectorTable, encodeVectorTable, tableValues, type DecodedVectorTable } from '../../src/engine/vector-table.js';
+import { decodeVectorTable, encodeVectorTable, tableRows, tableValues, type DecodedVectorTable } from '../../src/engine/vector-table.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { KvStore, keys } from '../../src/storage/index.js';
 import { tempDir } from '../support/temp.js';
@@ -41,6 +41,17 @@ describe('vector table encoding', () => {
       if (inside) expect(chunks.some((c) => c.buffer === inside.values.buffer)).toBe(true);
     }
     expect(decodeVectorTable([bytes.slice(0, 10), bytes.slice(11)], 2)).toBeUndefined();
+  });
+
+  it('gathers chosen rows across segments (a stale table: only the live rows)', () => {
+    const bytes = encodeVectorTable(table);
+    for (const cuts of [[], [24], [22, 29]]) {
+      const chunks = [0, ...cuts, bytes.length].slice(1).map((end, i, ends) => bytes.slice(i === 0 ? 0 : ends[i - 1], end));
+      const decoded = decodeVectorTable(chunks, 2)!;
+      expect(Array.from(tableRows(decoded, [0, 2]))).toEqual([1, 2, 5, 6]);
+      expect(Array.from(tableRows(decoded, [1]))).toEqual([3, 4]);
+      expect(tableRows(decoded, [0, 1, 2])).toEqual(tableValues(decoded));
+    }
   });
 
   it('refuses a wrong dimension and damaged bytes', () => {
