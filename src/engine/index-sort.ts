@@ -1,18 +1,22 @@
 /**
  * Sorting by one indexed path through its index, so that a sorted find reads documents in order and stops
  * after one page instead of reading (and holding) every match. Index order is the Data API's sort order
- * for atomic values (null < numbers < strings < booleans < dates, strings by UTF-16 code units); arrays and
- * sub-documents (their `container` entries come first in the index) are merged in by the comparator; equal
- * values are ordered by the comparator too (`_id` tie-breaker). Documents missing the path sort first
- * ascending and last descending, so an ascending sort needs a filter that implies the path is present.
+ * for atomic values (null < numbers < strings < booleans < dates, strings by UTF-16 code units); arrays,
+ * sub-documents and other EJSON values (filed as `container` entries, first in the index) are merged in by
+ * the comparator; equal values are ordered by the comparator too (`_id` tie-breaker). Documents missing the
+ * path sort first ascending and last descending, so an ascending sort needs a filter that implies the path
+ * is present.
+ * The index is a superset: `a.b` also holds the values of `a.0.b` (array elements, numeric keys), which a
+ * sort on `a.b` does not see. So a document is taken only at the entry that is its own value at the path.
  */
 import type { Filter, FilterNode } from '../query/filter.js';
-import { ejsonKeyOf, isArrayIndex, isObject, valueAtPath, type Document } from '../query/json.js';
+import { isArrayIndex, valueAtPath, type Document } from '../query/json.js';
 import { documentComparator, type SortField } from '../query/sort.js';
-import { TYPE_TAG } from '../storage/keys.js';
+import { TYPE_TAG, encodeIndexScalar } from '../storage/keys.js';
 import type { FoundDocument } from './collection.js';
 import type { DocumentStore } from './document-store.js';
 import { rangeBounds, rootRangeClauses } from './planner.js';
+import { indexScalarOf, isFiled } from './shredder.js';
 
 export interface IndexSortRequest {
   readonly store: DocumentStore;
@@ -39,7 +43,7 @@ export function filterImpliesPresence(filter: Filter, path: string): boolean {
 }
 
 export function canSortWithIndex(filter: Filter, field: SortField, isIndexed: (path: string) => boolean): boolean {
-  if (field.path === '_id' || field.path.startsWith('$') || field.segments.some(isArrayIndex) || !isIndexed(field.path)) return false;
+  if (field.path === '_id' || field.path.startsWith('$') || field.segments.some(isArrayIndex) || !isFiled(field.path, isIndexed)) return false;
   return field.direction === -1 || filterImpliesPresence(filter, field.path);
 }
 
@@ -48,16 +52,17 @@ export async function sortWithIndex(request: IndexSortRequest): Promise<FoundDoc
   const { store, filter, field, need, maxReads } = request;
   const compare = documentComparator([field]);
   const byDoc = (a: FoundDocument, b: FoundDocument) => compare(a.doc, b.doc);
-  const isContainer = (doc: Document) => {
+  /** The encoded index value of the document's own value at the path (undefined: missing). */
+  const ownEntry = (doc: Document): string | undefined => {
     const value = valueAtPath(doc, field.segments);
-    return (Array.isArray(value) || isObject(value)) && ejsonKeyOf(value) === undefined;
+    return value === undefined ? undefined : encodeIndexScalar(indexScalarOf(value));
   };
   let reads = 0;
   // A range on the sort path bounds the walk (and no array or sub-document is in a range).
   const ranges = rootRangeClauses(filter.root, field.path);
   const bounded = ranges.length > 0 ? rangeBounds(ranges) : undefined;
 
-  // Arrays and sub-documents: their marker entries, then their documents, sorted by the comparator.
+  // Arrays, sub-documents and other EJSON: their marker entries, then their documents, sorted by the comparator.
   const containerKeys = new Set<string>();
   if (bounded === undefined) {
     for await (const entry of store.indexEntries(field.path, { gte: TYPE_TAG.container, lt: TYPE_TAG.null })) {
@@ -70,7 +75,7 @@ export async function sortWithIndex(request: IndexSortRequest): Promise<FoundDoc
   const containerDocs = await store.getMany(containerList, request);
   reads += containerList.length;
   containerDocs.forEach((doc, i) => {
-    if (doc && filter.matches(doc) && isContainer(doc)) containers.push({ key: containerList[i]!, doc });
+    if (doc && filter.matches(doc) && ownEntry(doc) === TYPE_TAG.container) containers.push({ key: containerList[i]!, doc });
   });
   containers.sort(byDoc);
 
@@ -97,7 +102,8 @@ export async function sortWithIndex(request: IndexSortRequest): Promise<FoundDoc
         flushRun();
         runValue = entry.value;
       }
-      if (!doc || seen.has(entry.key) || containerKeys.has(entry.key) || !filter.matches(doc) || isContainer(doc)) return;
+      // Not its own value (an array element's or a numeric key's): it is taken at its own entry, or not at all.
+      if (!doc || seen.has(entry.key) || ownEntry(doc) !== entry.value || !filter.matches(doc)) return;
       seen.add(entry.key);
       run.push({ key: entry.key, doc });
     });

@@ -3,14 +3,15 @@
  * give (or "scan everything"). Indexes only narrow; the full filter always decides on each candidate.
  * $eq, $in, $all, ranges (merged per path), $exists:true and `_id` lookups are indexable; $ne, $nin,
  * $size, $exists:false are not. Index paths drop numeric segments (see shredder.ts), so every probe here
- * reads a superset of the documents the clause can match.
+ * reads a superset of the documents the clause can match; a probe reads an index path only when the
+ * shredder files that path (isFiled), whatever the filter's own path is allowed.
  */
 import type { Filter, FilterNode } from '../query/filter.js';
 import { ejsonKeyOf, isObject, type JsonValue } from '../query/json.js';
 import { HIGH, SEP, TYPE_TAG, encodeIndexScalar, type IndexScalar } from '../storage/keys.js';
 import { idKey } from './document-id.js';
 import type { DocumentStore, IndexBounds } from './document-store.js';
-import { indexPathOf, indexScalarOf } from './shredder.js';
+import { indexPathOf, indexScalarOf, isFiled } from './shredder.js';
 
 /** Candidate document keys, or `scan` when no indexed clause narrows the filter. */
 export type CandidatePlan = { readonly kind: 'keys'; readonly keys: readonly string[] } | { readonly kind: 'scan' };
@@ -106,7 +107,7 @@ function intersect(a: Set<string>, b: Set<string>): Set<string> {
 async function compareCandidates(node: Compare, ctx: PlanContext): Promise<Set<string> | undefined> {
   const { path, op, value } = node;
   if (path === '_id' && (op === '$eq' || op === '$in')) return new Set(idKeys(op === '$eq' ? [value] : Array.isArray(value) ? value : []));
-  if (path.startsWith('$') || !ctx.isIndexed(path)) return undefined;
+  if (path.startsWith('$')) return undefined;
   switch (op) {
     case '$eq':
       return equalityCandidates(node.segments, value, ctx);
@@ -129,8 +130,10 @@ async function compareCandidates(node: Compare, ctx: PlanContext): Promise<Set<s
     case '$lt':
     case '$lte':
       return mergedRangeCandidates([node], ctx);
-    case '$exists':
-      return value === true ? ctx.store.indexKeys(indexPathOf(node.segments), { gte: '' }, ctx.maxCandidates) : undefined;
+    case '$exists': {
+      const indexPath = filedPath(node.segments, ctx);
+      return value === true && indexPath !== undefined ? ctx.store.indexKeys(indexPath, { gte: '' }, ctx.maxCandidates) : undefined;
+    }
     default:
       return undefined;
   }
@@ -141,28 +144,36 @@ async function compareCandidates(node: Compare, ctx: PlanContext): Promise<Set<s
  * sub-document reads the entry of its first atomic leaf (present in every document that holds it).
  */
 function equalityCandidates(segments: readonly string[], value: JsonValue, ctx: PlanContext): Promise<Set<string> | undefined> {
-  const probe = leafProbe([...segments], value);
+  const probe = leafProbe([...segments], value, ctx);
   if (probe === undefined) return Promise.resolve(undefined);
   const encoded = encodeIndexScalar(probe.scalar) + SEP;
-  return ctx.store.indexKeys(indexPathOf(probe.segments), { gte: encoded, lt: encoded + HIGH }, ctx.maxCandidates);
+  return ctx.store.indexKeys(probe.indexPath, { gte: encoded, lt: encoded + HIGH }, ctx.maxCandidates);
 }
 
-function leafProbe(segments: string[], value: JsonValue): { segments: string[]; scalar: IndexScalar } | undefined {
+/** The index path of the segments when its entries are filed (else the clause cannot use the index). */
+function filedPath(segments: readonly string[], ctx: PlanContext): string | undefined {
+  const indexPath = indexPathOf(segments);
+  return isFiled(indexPath, ctx.isIndexed) ? indexPath : undefined;
+}
+
+/** The first atomic leaf of the value whose index path is filed. */
+function leafProbe(segments: string[], value: JsonValue, ctx: PlanContext): { indexPath: string; scalar: IndexScalar } | undefined {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const probe = leafProbe([...segments, String(i)], value[i]!);
+      const probe = leafProbe([...segments, String(i)], value[i]!, ctx);
       if (probe) return probe;
     }
     return undefined;
   }
   if (isObject(value) && ejsonKeyOf(value) === undefined) {
     for (const [name, child] of Object.entries(value)) {
-      const probe = leafProbe([...segments, name], child);
+      const probe = leafProbe([...segments, name], child, ctx);
       if (probe) return probe;
     }
     return undefined;
   }
-  return { segments, scalar: indexScalarOf(value) };
+  const indexPath = filedPath(segments, ctx);
+  return indexPath === undefined ? undefined : { indexPath, scalar: indexScalarOf(value) };
 }
 
 function isRangeOp(op: string): op is RangeOp {
@@ -172,9 +183,9 @@ function isRangeOp(op: string): op is RangeOp {
 /** One index range for all range clauses on a path; undefined when they mix types or none is indexable. */
 function mergedRangeCandidates(group: readonly Compare[], ctx: PlanContext): Promise<Set<string> | undefined> {
   const first = group[0]!;
-  if (first.path.startsWith('$') || !ctx.isIndexed(first.path)) return Promise.resolve(undefined);
+  const indexPath = first.path.startsWith('$') ? undefined : filedPath(first.segments, ctx);
   const bounds = rangeBounds(group);
-  return bounds === undefined ? Promise.resolve(undefined) : ctx.store.indexKeys(indexPathOf(first.segments), bounds, ctx.maxCandidates);
+  return bounds === undefined || indexPath === undefined ? Promise.resolve(undefined) : ctx.store.indexKeys(indexPath, bounds, ctx.maxCandidates);
 }
 
 /**

@@ -5,6 +5,9 @@
  * path with numeric segments removed (`tags.1` and `items.0.a` index as `tags` and `items.a`, so array
  * elements land under the array's own path), and a `container` marker for each array and sub-document.
  * Equality on arrays and sub-documents is planned through one of their atomic leaves (see planner.ts).
+ * Whether a value is filed is decided on that index path (`isFiled`), so the entries under a path are all
+ * there or none are: `deny: ["tags.0"]` cannot hide `tags[0]` from a filter on `tags`, and the planner
+ * reads a path's entries only when the same rule says they are filed.
  */
 import { VectorDbError, describeValue, jsonTypeName } from '../errors/index.js';
 import { ejsonKeyOf, isArrayIndex, isObject, joinPath, type Document, type JsonObject, type JsonValue } from '../query/json.js';
@@ -119,6 +122,11 @@ function limitViolation(reason: string): VectorDbError {
   return VectorDbError.of('SHRED_DOC_LIMIT_VIOLATION', { reason });
 }
 
+/** Whether the entries under an index path (see indexPathOf) are written: all of them, or none. */
+export function isFiled(indexPath: string, isIndexed: (path: string) => boolean): boolean {
+  return isIndexed(indexPath);
+}
+
 /** The index scalar of an atomic value, or the container marker for arrays and sub-documents. */
 export function indexScalarOf(value: JsonValue): IndexScalar {
   if (value === null) return { type: 'null' };
@@ -175,7 +183,7 @@ class Walker {
     if (path.length > limits.maxPathLength) {
       throw limitViolation(`field path length (${path.length}) exceeds maximum allowed (${limits.maxPathLength}) (path ends with '${last}')`);
     }
-    const indexed = isIndexed(path);
+    const indexed = isFiled(indexPath, isIndexed);
     if (value !== null && typeof value === 'object') {
       if (!Array.isArray(value) && ejsonKeyOf(value) !== undefined) {
         validateEjson(value);

@@ -1,6 +1,7 @@
 /**
  * Sorted finds answered through a path's index return exactly what an in-memory sort of every match
- * returns: mixed types, arrays and sub-documents, ties (by `_id`), missing values, skip, both directions.
+ * returns: mixed types, arrays and sub-documents, ties (by `_id`), missing values, skip, both directions,
+ * and index entries that are not the document's value at the path.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
@@ -37,13 +38,42 @@ function value(i: number): JsonValue | undefined {
   }
 }
 
+/**
+ * `w.b`, whose index also holds values the sort does not see: `w.b` files the values of `w.0.b` (arrays
+ * of objects, numeric keys) too. Plus `$binary`, filed as a container though the comparator ranks it
+ * among the strings.
+ */
+function nested(i: number): JsonValue | undefined {
+  switch (i % 9) {
+    case 0:
+      return undefined;
+    case 1:
+      return { b: (i % 50) - 25 };
+    case 2:
+      return [{ b: i % 50 }]; // w.b is missing; the index has i % 50
+    case 3:
+      return { '0': { b: (i % 50) - 60 } }; // missing too
+    case 4:
+      return { b: i % 50, '1': { b: 100 + (i % 7) } }; // its own value and a foreign one
+    case 5:
+      return { b: { $binary: Buffer.from([i % 4]).toString('base64') } };
+    case 6:
+      return { b: `s${i % 30}` };
+    case 7:
+      return { b: [i % 5, 1] };
+    default:
+      return [[{ b: 2 }]];
+  }
+}
+
 beforeAll(async () => {
   db = await Database.open(tempDir(), { limits: { maxInsertManyDocuments: 100 } });
   await executeCommand(db, { createCollection: { name: 'sorted' } }, { keyspace: 'default_keyspace' });
   all = [];
   for (let i = 0; i < N; i++) {
     const v = value(i);
-    all.push({ _id: i % 5 === 0 ? `id${i}` : i, ...(v === undefined ? {} : { v }), group: i % 4, n: i });
+    const w = nested(i);
+    all.push({ _id: i % 5 === 0 ? `id${i}` : i, ...(v === undefined ? {} : { v }), ...(w === undefined ? {} : { w }), group: i % 4, n: i });
   }
   for (let i = 0; i < N; i += 100) {
     const r = await executeCommand(db, { insertMany: { documents: all.slice(i, i + 100) } }, target);
@@ -78,6 +108,10 @@ describe('sorting through the index', () => {
     ['ascending over a range of numbers', { v: { $gte: -5 } }, { v: 1 }, 10],
     ['descending over strings', { v: { $gt: 's' } }, { v: -1 }],
     ['ties broken by _id', { v: { $exists: true } }, { n: -1 }, 0],
+    ['a nested path whose index holds array elements and numeric keys too, descending', {}, { 'w.b': -1 }],
+    ['the same, a deeper page', {}, { 'w.b': -1 }, 150],
+    ['the same, ascending with a presence filter', { 'w.b': { $exists: true } }, { 'w.b': 1 }],
+    ['the same, ascending over a range', { 'w.b': { $gte: -5 } }, { 'w.b': 1 }, 30],
   ];
   for (const [name, filter, sort, skip] of cases) {
     it(name, async () => {

@@ -114,3 +114,62 @@ describe('planner', () => {
     expect((await plan({ group: 'moved' })).result).toEqual({ kind: 'keys', keys: [] });
   });
 });
+
+describe('indexing rules on positional and nested paths', () => {
+  /** Entries of an array's elements file under the array's path: denying a position cannot drop them. */
+  const DENIED = ['tags.0', 'items.a'];
+  const docs: JsonObject[] = [
+    { _id: 'p1', tags: ['red', 'blue'], address: { zip: '1', city: 'x' }, items: [{ a: 1, b: 2 }] },
+    { _id: 'p2', tags: ['blue', 'red'], address: { city: 'x', zip: '2' }, items: [{ a: 2 }] },
+    { _id: 'p3', tags: [['red', 'blue']], address: [{ zip: '1', city: 'x' }] },
+    ...Array.from({ length: 60 }, (_, i) => ({ _id: `f${i}`, tags: [`t${i % 5}`], address: { zip: `z${i}`, city: `c${i % 3}` }, items: [{ a: i }] })),
+  ];
+
+  async function withCollection(name: string, indexing: JsonObject, check: (run: (filter: JsonObject) => Promise<{ found: string[]; truth: string[]; planned: string }>) => Promise<void>) {
+    await executeCommand(db, { createCollection: { name, options: { indexing } } }, KS);
+    const response = await executeCommand(db, { insertMany: { documents: docs } }, { ...KS, collection: name });
+    expect(response.errors).toBeUndefined();
+    const collection = db.collection('default_keyspace', name);
+    const store = new DocumentStore(db.kvStore, collection.record.cid);
+    await check(async (rawFilter) => {
+      const r = await executeCommand(db, { find: { filter: rawFilter } }, { ...KS, collection: name });
+      expect(r.errors, JSON.stringify(rawFilter)).toBeUndefined();
+      const filter = parseFilter(rawFilter, { isIndexed: collection.isIndexed });
+      const plan = await planCandidates(filter, { store, isIndexed: collection.isIndexed, maxCandidates: 100_000 });
+      const found = (r.data as { documents: JsonObject[] }).documents.map((d) => String(d._id)).sort();
+      const truth = docs.filter((d) => filter.matches(d)).map((d) => String(d._id)).sort();
+      return { found, truth, planned: plan.kind };
+    });
+    await executeCommand(db, { deleteCollection: { name } }, KS);
+  }
+
+  it('deny: a denied position does not hide array elements from filters on the array', async () => {
+    await withCollection('denied_positions', { deny: DENIED }, async (run) => {
+      for (const filter of [
+        { tags: 'red' },
+        { tags: ['red', 'blue'] },
+        { tags: { $all: ['blue', 'red'] } },
+        { tags: { $in: ['red', 't1'] } },
+        { 'items.0.a': 1 },
+      ]) {
+        const { found, truth, planned } = await run(filter);
+        expect(found, JSON.stringify(filter)).toEqual(truth);
+        expect(truth.length, JSON.stringify(filter)).toBeGreaterThan(0);
+        if (!('items.0.a' in filter)) expect(planned, JSON.stringify(filter)).toBe('keys');
+      }
+    });
+  });
+
+  it('allow: a positional path allowed alone is filtered by a scan, never from a partial index', async () => {
+    await withCollection('allowed_positions', { allow: ['tags.0', 'address.city'] }, async (run) => {
+      const positional = await run({ 'tags.0': 'red' });
+      expect(positional.found).toEqual(positional.truth);
+      expect(positional.found).toEqual(['p1', 'p3']);
+      expect(positional.planned).toBe('scan');
+      const city = await run({ 'address.city': 'x' });
+      expect(city.found).toEqual(city.truth);
+      expect(city.planned).toBe('keys');
+    });
+  });
+});
+
