@@ -227,7 +227,8 @@ export class Collection {
     const all: FoundDocument[] = [];
     for await (const found of this.#matching(filter, scope)) {
       all.push(found);
-      if (all.length > max) throw VectorDbError.of('OVERLOADED_SORT_ROW_LIMIT', { max });
+      // The Data API reads at most `max` rows and fails when it got them all: `max` matches is too many.
+      if (all.length >= max) throw VectorDbError.of('OVERLOADED_SORT_ROW_LIMIT', { max });
     }
     const compare = documentComparator(sort.fields);
     return all.sort((a, b) => compare(a.doc, b.doc));

@@ -91,6 +91,58 @@ export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): 
   return true;
 }
 
+/** The Data API's JsonNodeComparator type order: null < number < string < object < array < boolean (EJSON wrappers are objects). */
+function jsonNodeRank(value: JsonValue): number {
+  if (value === null) return 0;
+  if (Array.isArray(value)) return 3;
+  switch (typeof value) {
+    case 'number':
+      return 1;
+    case 'string':
+      return 2;
+    case 'boolean':
+      return 4;
+    default:
+      return 2.5;
+  }
+}
+
+const sign = <T extends number | string>(a: T, b: T): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Compares like the Data API's JsonNodeComparator ($min/$max, and the `_id` tie-breaker of a sort): by
+ * type rank, then within the type. Arrays compare element by element, then by length; objects entry by
+ * entry in key order (name, then value), then by size. So `{"$date": 1} < {"$date": 2}`, and any date
+ * sorts above every number and string.
+ */
+export function compareJsonNodes(a: JsonValue, b: JsonValue): number {
+  const ra = jsonNodeRank(a);
+  const rb = jsonNodeRank(b);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  if (typeof a === 'number' || typeof a === 'string') return sign(a, b as typeof a);
+  if (typeof a === 'boolean') return sign(Number(a), Number(b));
+  if (Array.isArray(a)) {
+    const other = b as JsonValue[];
+    for (let i = 0; i < Math.min(a.length, other.length); i++) {
+      const c = compareJsonNodes(a[i]!, other[i]!);
+      if (c !== 0) return c;
+    }
+    return sign(a.length, other.length);
+  }
+  if (isObject(a) && isObject(b)) {
+    const ea = Object.entries(a);
+    const eb = Object.entries(b);
+    for (let i = 0; i < Math.min(ea.length, eb.length); i++) {
+      const [ka, va] = ea[i]!;
+      const [kb, vb] = eb[i]!;
+      const c = ka === kb ? compareJsonNodes(va, vb) : sign(ka, kb);
+      if (c !== 0) return c;
+    }
+    return sign(ea.length, eb.length);
+  }
+  return 0;
+}
+
 /** Deep copy of a JSON value (documents are copied before they are changed). */
 export function cloneJson<T extends JsonValue>(value: T): T {
   return structuredClone(value);

@@ -4,7 +4,7 @@
  * and the vector index itself are the engine's business.
  */
 import { VectorDbError, jsonTypeName } from '../errors/index.js';
-import { comparableScalar, isDateValue, isObject, kindOf, splitPath, valueAtPath, type Document, type JsonValue } from './json.js';
+import { comparableScalar, compareJsonNodes, isDateValue, isObject, kindOf, splitPath, valueAtPath, type Document, type JsonValue } from './json.js';
 import { decodeVector } from './vector-value.js';
 
 export interface SortField {
@@ -137,7 +137,8 @@ function dateMs(value: JsonValue): number {
 
 /**
  * Orders documents by the fields in priority order; a descending field reverses the whole order
- * (missing values last). Ties are broken by `_id` ascending, whatever the directions.
+ * (missing values last). Ties are broken by `_id` ascending, whatever the directions, in the Data API's
+ * JSON order (null < numbers < strings < `$date`/`$uuid`/`$objectId` objects < booleans).
  */
 export function documentComparator(fields: readonly SortField[]): (a: Document, b: Document) => number {
   return (a, b) => {
@@ -145,6 +146,6 @@ export function documentComparator(fields: readonly SortField[]): (a: Document, 
       const c = compareValues(valueAtPath(a, field.segments), valueAtPath(b, field.segments));
       if (c !== 0) return field.direction === 1 ? c : -c;
     }
-    return compareValues(a._id, b._id);
+    return compareJsonNodes(a._id ?? null, b._id ?? null);
   };
 }

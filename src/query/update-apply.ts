@@ -4,9 +4,9 @@
  * the Data API's PathMatchLocator and *Operation classes). Never mutates the input document.
  */
 import { VectorDbError } from '../errors/index.js';
-import { cloneJson, ejsonKeyOf, isArrayIndex, isObject, jsonEquals, type Document, type JsonObject, type JsonValue } from './json.js';
+import { cloneJson, compareJsonNodes, ejsonKeyOf, isArrayIndex, isObject, type Document, type JsonObject, type JsonValue } from './json.js';
 import type { UpdateAction, UpdatePlan } from './update-parse.js';
-import { compareForMinMax, decimalAdd, decimalMultiply, sameJson, typeLabel } from './update-values.js';
+import { decimalAdd, decimalMultiply, sameJson, typeLabel } from './update-values.js';
 
 export interface ApplyContext {
   readonly isInsert: boolean;
@@ -159,7 +159,7 @@ function applyAction(doc: JsonObject, action: UpdateAction, context: ApplyContex
     case '$max': {
       const location = findOrCreate(doc, path, segments);
       const old = location.value;
-      const c = old === undefined ? 0 : compareForMinMax(old, action.value);
+      const c = old === undefined ? 0 : compareJsonNodes(old, action.value);
       if (old === undefined || (action.kind === '$min' ? c > 0 : c < 0)) setValue(location, cloneJson(action.value));
       return false;
     }
@@ -192,7 +192,7 @@ function applyAction(doc: JsonObject, action: UpdateAction, context: ApplyContex
         throw targetError(action.kind, path, 'Array', location.value);
       }
       if (action.kind === '$addToSet') {
-        for (const value of action.values) if (!array.some((e) => jsonEquals(e, value))) array.push(cloneJson(value));
+        for (const value of action.values) if (!array.some((e) => sameJson(e, value))) array.push(cloneJson(value));
         return false;
       }
       const values = action.values.map((v) => cloneJson(v));

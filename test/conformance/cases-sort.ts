@@ -92,6 +92,22 @@ export const sortCases: ConformanceCase[] = [
     expect: { ids: ['s09', 's07', 's05', 's03'], nextPageState: null },
   },
   {
+    name: 'in-memory sort with exactly as many matches as the limit fails (the Data API reads the limit and stops)',
+    section: '7.1',
+    setup: 'mixed',
+    limits: { maxSortCandidates: 6 },
+    command: { find: { filter: { g: 'x' }, sort: { v: 1 } } },
+    expect: { errorCode: 'OVERLOADED_SORT_ROW_LIMIT' },
+  },
+  {
+    name: 'in-memory sort with one match fewer than the limit',
+    section: '7.1',
+    setup: 'mixed',
+    limits: { maxSortCandidates: 7 },
+    command: { find: { filter: { g: 'x' }, sort: { v: 1 } } },
+    expect: { ids: ['s01', 's12', 's03', 's05', 's07', 's09'], nextPageState: null },
+  },
+  {
     name: 'findOne with a sort over the candidate limit',
     section: '7.1',
     setup: 'mixed',

@@ -206,8 +206,10 @@ describe('documentComparator', () => {
     expect(ids(docs.sort(documentComparator(spec.fields)))).toEqual([3, 2, 4, 1]);
   });
 
-  it('with no fields, orders by _id across types', () => {
-    const docs: Document[] = [{ _id: 'b' }, { _id: 2 }, { _id: { $date: 1 } }, { _id: null }, { _id: true }, { _id: 'a' }];
-    expect(ids(docs.sort(documentComparator([])))).toEqual([null, 2, 'a', 'b', true, { $date: 1 }]);
+  it('with no fields, orders by _id across types in the JSON order (EJSON ids are objects, before booleans)', () => {
+    const uuid = { $uuid: '0192d5a5-2f7e-7b1c-9d3a-1f2e3d4c5b6a' };
+    const docs: Document[] = [{ _id: 'b' }, { _id: true }, { _id: 2 }, { _id: { $date: 5 } }, { _id: uuid }, { _id: null }, { _id: false }, { _id: { $date: 1 } }, { _id: 'a' }];
+    // Objects compare by their first key's name, then its value: "$date" < "$uuid", {$date: 1} < {$date: 5}.
+    expect(ids(docs.sort(documentComparator([])))).toEqual([null, 2, 'a', 'b', { $date: 1 }, { $date: 5 }, uuid, false, true]);
   });
 });

@@ -94,6 +94,7 @@ const CASES: readonly Case[] = [
   { name: '$push of an object without modifiers adds it', doc: { _id: 1, arr: [] }, update: { $push: { arr: { a: 1 } } }, expected: { _id: 1, arr: [{ a: 1 }] }, modified: true },
   { name: '$addToSet adds a missing value', doc: { _id: 1, s: [1] }, update: { $addToSet: { s: 2 } }, expected: { _id: 1, s: [1, 2] }, modified: true },
   { name: '$addToSet skips a present value', doc: { _id: 1, s: [1, { a: 1, b: 2 }] }, update: { $addToSet: { s: { a: 1, b: 2 } } }, expected: { _id: 1, s: [1, { a: 1, b: 2 }] }, modified: false },
+  { name: '$addToSet tells a $uuid from its bare string', doc: { _id: 1, s: [{ $uuid: '0192d5a5-2f7e-7b1c-9d3a-1f2e3d4c5b6a' }] }, update: { $addToSet: { s: '0192d5a5-2f7e-7b1c-9d3a-1f2e3d4c5b6a' } }, expected: { _id: 1, s: [{ $uuid: '0192d5a5-2f7e-7b1c-9d3a-1f2e3d4c5b6a' }, '0192d5a5-2f7e-7b1c-9d3a-1f2e3d4c5b6a'] }, modified: true },
   { name: '$addToSet equality is key-order sensitive', doc: { _id: 1, s: [{ a: 1, b: 2 }] }, update: { $addToSet: { s: { b: 2, a: 1 } } }, expected: { _id: 1, s: [{ a: 1, b: 2 }, { b: 2, a: 1 }] }, modified: true },
   { name: '$addToSet $each de-duplicates against the array and itself', doc: { _id: 1, s: [1] }, update: { $addToSet: { s: { $each: [1, 2, 2, [3]] } } }, expected: { _id: 1, s: [1, 2, [3]] }, modified: true },
   { name: '$addToSet to a missing field creates the array', doc: { _id: 1 }, update: { $addToSet: { s: 'x' } }, expected: { _id: 1, s: ['x'] }, modified: true },
