@@ -14,9 +14,14 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 
 /** Checks an `_id` value; throws SHRED_BAD_DOCID_TYPE / SHRED_BAD_DOCID_VALUE / SHRED_BAD_EJSON_VALUE. */
+/** In a `u` regular expression a surrogate pair is one code point: only unpaired halves match. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
 export function validateId(id: JsonValue): void {
   if (typeof id === 'string') {
     if (id.length === 0) throw VectorDbError.of('SHRED_BAD_DOCID_VALUE', { reason: 'empty String not allowed' });
+    // Keys are UTF-8: an unpaired surrogate would become U+FFFD there, and two ids would share one key.
+    if (LONE_SURROGATE.test(id)) throw VectorDbError.of('SHRED_BAD_DOCID_VALUE', { reason: 'String with an unpaired UTF-16 surrogate (not valid Unicode) not allowed' });
     return;
   }
   if (typeof id === 'number') {

@@ -141,6 +141,7 @@ export function insertSuite(factory: DbFactory): void {
 
       it.each([
         ['the empty string', '', 'SHRED_BAD_DOCID_VALUE'],
+        ['a string with an unpaired surrogate (its UTF-8 key would be another id\'s)', 'a\uD800b', 'SHRED_BAD_DOCID_VALUE'],
         ['an array', ['a'], 'SHRED_BAD_DOCID_TYPE'],
         ['a plain object', { a: 1 }, 'SHRED_BAD_DOCID_TYPE'],
         ['an unknown extension', { $foo: 1 }, 'SHRED_BAD_DOCID_TYPE'],
