@@ -47,8 +47,12 @@ interface MatchScope {
   readonly withVector?: boolean;
 }
 
-/** At most this many candidates, a sort runs in memory rather than through an index. */
-const SMALL_SORT = 5000;
+/**
+ * At most this many candidates, a sort runs in memory rather than through an index. Finding out costs
+ * reading up to this many index keys per clause, so it stays small: at 100k documents, 5,000 made a
+ * top-10 sort with a 4 % filter take 27 ms, 1,000 takes 8 ms (the walk itself 2 ms).
+ */
+const SMALL_SORT = 1000;
 
 export class Collection {
   readonly record: CollectionRecord;
