@@ -13,10 +13,10 @@ export const DEFAULT_ID_TYPES: readonly DefaultIdType[] = ['objectId', 'uuid', '
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 
-/** Checks an `_id` value; throws SHRED_BAD_DOCID_TYPE / SHRED_BAD_DOCID_VALUE / SHRED_BAD_EJSON_VALUE. */
 /** In a `u` regular expression a surrogate pair is one code point: only unpaired halves match. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
+/** Checks an `_id` value; throws SHRED_BAD_DOCID_TYPE / SHRED_BAD_DOCID_VALUE / SHRED_BAD_EJSON_VALUE. */
 export function validateId(id: JsonValue): void {
   if (typeof id === 'string') {
     if (id.length === 0) throw VectorDbError.of('SHRED_BAD_DOCID_VALUE', { reason: 'empty String not allowed' });
