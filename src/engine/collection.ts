@@ -11,17 +11,18 @@ import { jsonEquals, type Document } from '../query/json.js';
 import { documentComparator, type SortSpec } from '../query/sort.js';
 import type { Update } from '../query/update.js';
 import type { KvStore } from '../storage/index.js';
+import { compareKeys } from '../storage/keys.js';
 import { type CollectionRecord, indexingPredicate } from './collection-schema.js';
 import { generateId } from './document-id.js';
 import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
-import { DocumentStore, type DocumentChange, type StoredDocument } from './document-store.js';
+import { DocumentStore, type DocumentChange, type ReadOptions, type StoredDocument } from './document-store.js';
 import { alreadyExists, insertDocuments } from './collection-insert.js';
 import type { Limits } from './limits.js';
 import { Mutex } from './mutex.js';
 import { decodePageState, encodePageState } from './page-state.js';
 import { canSortWithIndex, sortWithIndex } from './index-sort.js';
 import { CandidateCache, selectByVector } from './vector-select.js';
-import { planCandidates, type CandidatePlan } from './planner.js';
+import { keyOrderedRuns, planCandidates, type CandidatePlan } from './planner.js';
 import { shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../query/vector-value.js';
 import { CollectionVectors, type VectorProgress } from './collection-vectors.js';
@@ -45,7 +46,19 @@ interface MatchScope {
   readonly plan?: CandidatePlan | undefined;
   /** Whether documents come back with their `$vector` values (default true). */
   readonly withVector?: boolean;
+  /** Every match will be read (an in-memory sort), not just a page: plan for all of them. */
+  readonly readsAll?: boolean;
 }
+
+/**
+ * How many candidates the planner collects for a page of matches before it gives up: past this many,
+ * one equality clause's index runs are read in key order instead (a page reads about as many candidates
+ * as it needs), and without one a scan finds a page sooner. Past READ_ALL_CANDIDATES, a read of every
+ * match scans.
+ */
+const PAGE_CANDIDATES_WITH_RUNS = 1000;
+const PAGE_CANDIDATES = 5000;
+const READ_ALL_CANDIDATES = 100_000;
 
 /**
  * At most this many candidates, a sort runs in memory rather than through an index. Finding out costs
@@ -185,28 +198,48 @@ export class Collection {
     return { documents, nextPageState };
   }
 
-  /** Matching documents in key order, after `afterKey`, narrowed by the planner (unless given a plan). */
+  /**
+   * Matching documents in key order, after `afterKey`: from the planner's candidates when they are few
+   * (or the plan given), else from an equality clause's index runs, else by a scan.
+   */
   async *#matching(filter: Filter, scope: MatchScope = {}): AsyncGenerator<StoredDocument> {
     this.#checkLive();
-    const { afterKey, plan: planned } = scope;
+    const { afterKey } = scope;
     const read = { withVector: scope.withVector ?? true };
-    const plan = planned ?? (await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: 100_000 }));
-    if (plan.kind === 'scan') {
+    const runs = scope.plan || scope.readsAll ? undefined : keyOrderedRuns(filter, this);
+    const cap = scope.readsAll ? READ_ALL_CANDIDATES : runs ? PAGE_CANDIDATES_WITH_RUNS : PAGE_CANDIDATES;
+    const plan = scope.plan ?? (await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap }));
+    if (plan.kind === 'keys') {
+      const keys = afterKey === undefined ? plan.keys : plan.keys.filter((k) => compareKeys(k, afterKey) > 0);
+      yield* this.#matchingKeys(filter, keys, read);
+    } else if (runs) {
+      yield* this.#matchingKeys(filter, this.#store.indexRunKeys(runs, afterKey), read);
+    } else {
       for await (const stored of this.#store.scan(afterKey, read)) {
         if (filter.matches(stored.doc)) yield stored;
       }
-      return;
     }
-    const keys = afterKey === undefined ? plan.keys : plan.keys.filter((k) => k > afterKey);
-    const batch = 64;
-    for (let i = 0; i < keys.length; i += batch) {
-      const slice = keys.slice(i, i + batch);
-      const docs = await this.#store.getMany(slice, read);
-      for (let j = 0; j < slice.length; j++) {
-        const doc = docs[j];
-        if (doc && filter.matches(doc)) yield { key: slice[j]!, doc };
-      }
+  }
+
+  /** The documents of candidate keys (in key order) that match the filter, read 64 at a time. */
+  async *#matchingKeys(filter: Filter, keys: Iterable<string> | AsyncIterable<string>, read: ReadOptions): AsyncGenerator<StoredDocument> {
+    const store = this.#store;
+    let slice: string[] = [];
+    const readSlice = async (): Promise<StoredDocument[]> => {
+      const docs = await store.getMany(slice, read);
+      const found: StoredDocument[] = [];
+      slice.forEach((key, i) => {
+        const doc = docs[i];
+        if (doc && filter.matches(doc)) found.push({ key, doc });
+      });
+      slice = [];
+      return found;
+    };
+    for await (const key of keys) {
+      slice.push(key);
+      if (slice.length === 64) yield* await readSlice();
     }
+    if (slice.length > 0) yield* await readSlice();
   }
 
   /**
@@ -222,8 +255,8 @@ export class Collection {
       const walked = await sortWithIndex({ store: this.#store, filter, field, need, maxReads: 10 * this.#limits.maxSortCandidates, withVector });
       if (walked) return walked;
     }
-    // A capped plan that gave up is re-planned uncapped by #matching.
-    return this.#sortedInMemory(filter, sort, { withVector, ...(plan.kind === 'keys' ? { plan } : {}) });
+    // A capped plan that gave up is planned again by #matching, for every match (readsAll).
+    return this.#sortedInMemory(filter, sort, { withVector, readsAll: true, ...(plan.kind === 'keys' ? { plan } : {}) });
   }
 
   async #sortedInMemory(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, scope: MatchScope): Promise<FoundDocument[]> {

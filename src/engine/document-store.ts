@@ -10,7 +10,7 @@ import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shre
 import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from './vector-records.js';
 
-const { SEP, HIGH } = keys;
+const { SEP, HIGH, compareKeys } = keys;
 /**
  * Index entries carry everything in their key; the value is one byte, not empty, because classic-level
  * 3 never frees its copy of an empty value (32 bytes of native heap lost per index entry written).
@@ -238,6 +238,36 @@ export class DocumentStore {
     }
   }
 
+  /**
+   * Document keys of index runs (one encoded value under one path each), merged in key order without
+   * repeats, after `afterKey` when given. Read for a page of matches: 128 keys of a run at a time.
+   */
+  async *indexRunKeys(runs: readonly { readonly indexPath: string; readonly value: string }[], afterKey?: string): AsyncGenerator<string> {
+    const heads: { readonly keys: AsyncGenerator<string>; key: string }[] = [];
+    try {
+      for (const run of runs) {
+        const valuePrefix = `${this.#indexPrefix}${run.indexPath}${SEP}${run.value}${SEP}`;
+        const range = afterKey === undefined ? { gte: valuePrefix, lt: valuePrefix + HIGH } : { gt: valuePrefix + afterKey, lt: valuePrefix + HIGH };
+        const keys = mapKeys(this.#kv.keys(range, 128), valuePrefix.length);
+        const first = await keys.next();
+        if (!first.done) heads.push({ keys, key: first.value });
+      }
+      let last: string | undefined;
+      while (heads.length > 0) {
+        let min = 0;
+        for (let i = 1; i < heads.length; i++) if (compareKeys(heads[i]!.key, heads[min]!.key) < 0) min = i;
+        const head = heads[min]!;
+        if (head.key !== last) yield head.key;
+        last = head.key;
+        const next = await head.keys.next();
+        if (next.done) heads.splice(min, 1);
+        else head.key = next.value;
+      }
+    } finally {
+      await Promise.all(heads.map((head) => head.keys.return(undefined)));
+    }
+  }
+
   /** Writes the changes in one atomic batch. */
   async write(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): Promise<void> {
     await this.commit(this.stage(changes, ctx, hook));
@@ -300,6 +330,10 @@ export class DocumentStore {
 function storedBody(after: ShreddedDocument, staged: StagedVectors | undefined): Document {
   const label = after.vector === null ? undefined : staged?.labels.get(after.key);
   return label === undefined ? after.doc : bodyWithVectorRef(after.doc, label, after.vectorForm ?? 'array');
+}
+
+async function* mapKeys(keys: AsyncGenerator<string>, offset: number): AsyncGenerator<string> {
+  for await (const key of keys) yield key.slice(offset);
 }
 
 /** Whether a hit's body still has the vector the hit found (it may have changed after the search). */

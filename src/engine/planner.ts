@@ -8,7 +8,7 @@
  */
 import type { Filter, FilterNode } from '../query/filter.js';
 import { ejsonKeyOf, isObject, type JsonValue } from '../query/json.js';
-import { HIGH, SEP, TYPE_TAG, encodeIndexScalar, type IndexScalar } from '../storage/keys.js';
+import { HIGH, SEP, TYPE_TAG, compareKeys, encodeIndexScalar, type IndexScalar } from '../storage/keys.js';
 import { idKey } from './document-id.js';
 import type { DocumentStore, IndexBounds } from './document-store.js';
 import { indexPathOf, indexScalarOf, isFiled } from './shredder.js';
@@ -26,12 +26,53 @@ export interface PlanContext {
 export type Compare = Extract<FilterNode, { kind: 'compare' }>;
 type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
 
-/** Plans a filter; the returned keys are sorted (key order = unsorted paging order). */
+/** Plans a filter; the returned keys are in storage order (key order = unsorted paging order). */
 export async function planCandidates(filter: Filter, ctx: PlanContext): Promise<CandidatePlan> {
   if (filter.isEmpty) return { kind: 'scan' };
   if (filter.idLookup !== undefined) return { kind: 'keys', keys: idKeys(filter.idLookup) };
   const set = await candidatesOf(filter.root, ctx);
-  return set === undefined ? { kind: 'scan' } : { kind: 'keys', keys: [...set].sort() };
+  return set === undefined ? { kind: 'scan' } : { kind: 'keys', keys: [...set].sort(compareKeys) };
+}
+
+/** One index value's entries: they list its documents in key order. */
+export interface IndexRun {
+  readonly indexPath: string;
+  /** The encoded value (storage/keys.ts). */
+  readonly value: string;
+}
+
+/**
+ * Index runs whose documents include every match of the filter, from one equality clause at its root
+ * (`$eq`, the first value of `$all`, or each value of a short `$in`): merged, they give the candidates in
+ * key order, so a page of matches is read without collecting every candidate first.
+ */
+export function keyOrderedRuns(filter: Filter, ctx: Pick<PlanContext, 'isIndexed'>): IndexRun[] | undefined {
+  const root = filter.root;
+  const clauses = root.kind === 'and' ? root.children : [root];
+  for (const clause of clauses) {
+    if (clause.kind !== 'compare' || clause.path === '_id' || clause.path.startsWith('$')) continue;
+    const values = runValues(clause);
+    const runs: IndexRun[] = [];
+    for (const value of values) {
+      const probe = leafProbe([...clause.segments], value, ctx);
+      if (probe === undefined) break;
+      runs.push({ indexPath: probe.indexPath, value: encodeIndexScalar(probe.scalar) });
+    }
+    if (runs.length > 0 && runs.length === values.length) return runs;
+  }
+  return undefined;
+}
+
+/** At most this many `$in` values are merged in key order (else the planner or a scan decides). */
+const MAX_RUNS = 16;
+
+/** The values whose documents include every match of an equality clause ([] when it is not one). */
+function runValues(clause: Compare): readonly JsonValue[] {
+  const { op, value } = clause;
+  if (op === '$eq') return [value];
+  if (!Array.isArray(value)) return [];
+  if (op === '$all') return value.slice(0, 1);
+  return op === '$in' && value.length <= MAX_RUNS ? value : [];
 }
 
 function idKeys(ids: readonly JsonValue[]): string[] {
@@ -43,7 +84,7 @@ function idKeys(ids: readonly JsonValue[]): string[] {
       // an id of an impossible type matches nothing
     }
   }
-  return [...keys].sort();
+  return [...keys].sort(compareKeys);
 }
 
 async function candidatesOf(node: FilterNode, ctx: PlanContext): Promise<Set<string> | undefined> {
@@ -151,13 +192,13 @@ function equalityCandidates(segments: readonly string[], value: JsonValue, ctx: 
 }
 
 /** The index path of the segments when its entries are filed (else the clause cannot use the index). */
-function filedPath(segments: readonly string[], ctx: PlanContext): string | undefined {
+function filedPath(segments: readonly string[], ctx: Pick<PlanContext, 'isIndexed'>): string | undefined {
   const indexPath = indexPathOf(segments);
   return isFiled(indexPath, ctx.isIndexed) ? indexPath : undefined;
 }
 
 /** The first atomic leaf of the value whose index path is filed. */
-function leafProbe(segments: string[], value: JsonValue, ctx: PlanContext): { indexPath: string; scalar: IndexScalar } | undefined {
+function leafProbe(segments: string[], value: JsonValue, ctx: Pick<PlanContext, 'isIndexed'>): { indexPath: string; scalar: IndexScalar } | undefined {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const probe = leafProbe([...segments, String(i)], value[i]!, ctx);

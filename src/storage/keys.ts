@@ -22,6 +22,22 @@ export const SEP = '\u0000';
 /** Sorts after every key that starts with the same prefix: U+10FFFF is the largest UTF-8 sequence. */
 export const HIGH = '\u{10FFFF}';
 
+/**
+ * Orders strings as LevelDB orders their UTF-8 bytes, which is code point order. JavaScript's `<` compares
+ * UTF-16 code units and so puts a supplementary character (a surrogate pair) before U+E000..U+FFFF.
+ */
+export function compareKeys(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800 && x < 0xe000 !== y < 0xe000) return x < 0xe000 ? 1 : -1;
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
 export const META_FORMAT = 'meta:format';
 export const META_SEQ = 'meta:seq';
 

@@ -171,14 +171,14 @@ export class KvStore {
     }
   }
 
-  /** Iterates keys only (cheaper than entries). */
-  async *keys(range: KvRange): AsyncGenerator<string> {
+  /** Iterates keys only (cheaper than entries), reading `chunk` at a time. */
+  async *keys(range: KvRange, chunk = 1024): AsyncGenerator<string> {
     const iterator = this.#db.keys(range);
     try {
       while (true) {
-        const chunk = await this.#call(() => iterator.nextv(1024));
-        if (chunk.length === 0) return;
-        yield* chunk;
+        const keys = await this.#call(() => iterator.nextv(chunk));
+        if (keys.length === 0) return;
+        yield* keys;
       }
     } finally {
       await iterator.close();

@@ -145,13 +145,14 @@ describe('indexing rules on positional and nested paths', () => {
 
   it('deny: a denied position does not hide array elements from filters on the array', async () => {
     await withCollection('denied_positions', { deny: DENIED }, async (run) => {
-      for (const filter of [
+      const filters: JsonObject[] = [
         { tags: 'red' },
         { tags: ['red', 'blue'] },
         { tags: { $all: ['blue', 'red'] } },
         { tags: { $in: ['red', 't1'] } },
         { 'items.0.a': 1 },
-      ]) {
+      ];
+      for (const filter of filters) {
         const { found, truth, planned } = await run(filter);
         expect(found, JSON.stringify(filter)).toEqual(truth);
         expect(truth.length, JSON.stringify(filter)).toBeGreaterThan(0);
