@@ -81,6 +81,8 @@ const QUERIES = {
   'equality (20 matches)': (n) => ({ code: `c${Math.floor(n / 40)}` }),
   'range (~1% of docs)': () => ({ price: { $gte: 5000, $lt: 5100 } }),
   'equality + range': (n) => ({ code: `c${Math.floor(n / 40)}`, price: { $gte: 0 } }),
+  'broad equality, first page (20% of docs)': () => ({ category: 'lamp' }),
+  'broad range, first page (50% of docs)': () => ({ price: { $lt: 5000 } }),
 };
 
 /**

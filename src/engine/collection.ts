@@ -53,11 +53,11 @@ interface MatchScope {
 /**
  * How many candidates the planner collects for a page of matches before it gives up: past this many,
  * one equality clause's index runs are read in key order instead (a page reads about as many candidates
- * as it needs), and without one a scan finds a page sooner. Past READ_ALL_CANDIDATES, a read of every
- * match scans.
+ * as it needs; a filter that is that one clause skips the planner), and without one a scan finds a page
+ * sooner. Past READ_ALL_CANDIDATES, a read of every match scans.
  */
 const PAGE_CANDIDATES_WITH_RUNS = 1000;
-const PAGE_CANDIDATES = 5000;
+const PAGE_CANDIDATES = 2000;
 const READ_ALL_CANDIDATES = 100_000;
 
 /**
@@ -206,14 +206,15 @@ export class Collection {
     this.#checkLive();
     const { afterKey } = scope;
     const read = { withVector: scope.withVector ?? true };
-    const runs = scope.plan || scope.readsAll ? undefined : keyOrderedRuns(filter, this);
-    const cap = scope.readsAll ? READ_ALL_CANDIDATES : runs ? PAGE_CANDIDATES_WITH_RUNS : PAGE_CANDIDATES;
-    const plan = scope.plan ?? (await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap }));
-    if (plan.kind === 'keys') {
+    const ordered = scope.plan || scope.readsAll ? undefined : keyOrderedRuns(filter, this);
+    const cap = scope.readsAll ? READ_ALL_CANDIDATES : ordered ? PAGE_CANDIDATES_WITH_RUNS : PAGE_CANDIDATES;
+    // A lone equality's runs are its candidates already: planning would only read them all first.
+    const plan = scope.plan ?? (ordered?.whole ? undefined : await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap }));
+    if (plan?.kind === 'keys') {
       const keys = afterKey === undefined ? plan.keys : plan.keys.filter((k) => compareKeys(k, afterKey) > 0);
       yield* this.#matchingKeys(filter, keys, read);
-    } else if (runs) {
-      yield* this.#matchingKeys(filter, this.#store.indexRunKeys(runs, afterKey), read);
+    } else if (ordered) {
+      yield* this.#matchingKeys(filter, this.#store.indexRunKeys(ordered.runs, afterKey), read);
     } else {
       for await (const stored of this.#store.scan(afterKey, read)) {
         if (filter.matches(stored.doc)) yield stored;

@@ -44,9 +44,10 @@ export interface IndexRun {
 /**
  * Index runs whose documents include every match of the filter, from one equality clause at its root
  * (`$eq`, the first value of `$all`, or each value of a short `$in`): merged, they give the candidates in
- * key order, so a page of matches is read without collecting every candidate first.
+ * key order, so a page of matches is read without collecting every candidate first. `whole`: the clause
+ * is the whole filter, so the planner could find no smaller candidate set.
  */
-export function keyOrderedRuns(filter: Filter, ctx: Pick<PlanContext, 'isIndexed'>): IndexRun[] | undefined {
+export function keyOrderedRuns(filter: Filter, ctx: Pick<PlanContext, 'isIndexed'>): { runs: IndexRun[]; whole: boolean } | undefined {
   const root = filter.root;
   const clauses = root.kind === 'and' ? root.children : [root];
   for (const clause of clauses) {
@@ -58,7 +59,7 @@ export function keyOrderedRuns(filter: Filter, ctx: Pick<PlanContext, 'isIndexed
       if (probe === undefined) break;
       runs.push({ indexPath: probe.indexPath, value: encodeIndexScalar(probe.scalar) });
     }
-    if (runs.length > 0 && runs.length === values.length) return runs;
+    if (runs.length > 0 && runs.length === values.length) return { runs, whole: clauses.length === 1 };
   }
   return undefined;
 }
