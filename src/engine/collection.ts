@@ -250,14 +250,15 @@ export class Collection {
   async #sorted(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, need: number, withVector: boolean): Promise<FoundDocument[]> {
     const field = sort.fields[0]!;
     const indexable = sort.fields.length === 1 && canSortWithIndex(filter, field, this.isIndexed);
-    const cap = indexable ? Math.min(SMALL_SORT, this.#limits.maxSortCandidates) : 100_000;
+    // Fewer candidates than the in-memory limit, or the index walk (which has no such limit) decides.
+    const cap = indexable ? Math.min(SMALL_SORT, this.#limits.maxSortCandidates - 1) : READ_ALL_CANDIDATES;
     const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap });
     if (indexable && plan.kind === 'scan') {
       const walked = await sortWithIndex({ store: this.#store, filter, field, need, maxReads: 10 * this.#limits.maxSortCandidates, withVector });
       if (walked) return walked;
     }
-    // A capped plan that gave up is planned again by #matching, for every match (readsAll).
-    return this.#sortedInMemory(filter, sort, { withVector, readsAll: true, ...(plan.kind === 'keys' ? { plan } : {}) });
+    // The small plan that gave up before the walk is planned again by #matching, for every match.
+    return this.#sortedInMemory(filter, sort, { withVector, readsAll: true, ...(plan.kind === 'keys' || !indexable ? { plan } : {}) });
   }
 
   async #sortedInMemory(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, scope: MatchScope): Promise<FoundDocument[]> {

@@ -242,13 +242,15 @@ export class DocumentStore {
    * Document keys of index runs (one encoded value under one path each), merged in key order without
    * repeats, after `afterKey` when given. Read for a page of matches: 128 keys of a run at a time.
    */
-  async *indexRunKeys(runs: readonly { readonly indexPath: string; readonly value: string }[], afterKey?: string): AsyncGenerator<string> {
+  async *indexRunKeys(runs: readonly IndexRun[], afterKey?: string): AsyncGenerator<string> {
     const heads: { readonly keys: AsyncGenerator<string>; key: string }[] = [];
     try {
       for (const run of runs) {
         const valuePrefix = `${this.#indexPrefix}${run.indexPath}${SEP}${run.value}${SEP}`;
         const range = afterKey === undefined ? { gte: valuePrefix, lt: valuePrefix + HIGH } : { gt: valuePrefix + afterKey, lt: valuePrefix + HIGH };
-        const keys = mapKeys(this.#kv.keys(range, 128), valuePrefix.length);
+        const keys = (async function* (prefixed: AsyncGenerator<string>) {
+          for await (const key of prefixed) yield key.slice(valuePrefix.length);
+        })(this.#kv.keys(range, 128));
         const first = await keys.next();
         if (!first.done) heads.push({ keys, key: first.value });
       }
@@ -332,10 +334,6 @@ function storedBody(after: ShreddedDocument, staged: StagedVectors | undefined):
   return label === undefined ? after.doc : bodyWithVectorRef(after.doc, label, after.vectorForm ?? 'array');
 }
 
-async function* mapKeys(keys: AsyncGenerator<string>, offset: number): AsyncGenerator<string> {
-  for await (const key of keys) yield key.slice(offset);
-}
-
 /** Whether a hit's body still has the vector the hit found (it may have changed after the search). */
 function hasVectorOf(body: Document, label: number): boolean {
   const ref = vectorRefOf(body);
@@ -346,6 +344,13 @@ function hasVectorOf(body: Document, label: number): boolean {
 
 function parseBody(value: Uint8Array): Document {
   return JSON.parse(bytesToString(value)) as Document;
+}
+
+/** One index value's entries under one path: they list its documents in key order. */
+export interface IndexRun {
+  readonly indexPath: string;
+  /** The encoded value (storage/keys.ts). */
+  readonly value: string;
 }
 
 /** A range over encoded typed values of one path (see storage/keys.ts). */

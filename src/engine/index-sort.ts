@@ -63,15 +63,14 @@ export async function sortWithIndex(request: IndexSortRequest): Promise<FoundDoc
   const bounded = ranges.length > 0 ? rangeBounds(ranges) : undefined;
 
   // Arrays, sub-documents and other EJSON: their marker entries, then their documents, sorted by the comparator.
-  const containerKeys = new Set<string>();
+  const containerList: string[] = [];
   if (bounded === undefined) {
     for await (const entry of store.indexEntries(field.path, { gte: TYPE_TAG.container, lt: TYPE_TAG.null })) {
-      containerKeys.add(entry.key);
-      if (containerKeys.size > maxReads) return undefined;
+      containerList.push(entry.key);
+      if (containerList.length > maxReads) return undefined;
     }
   }
   const containers: FoundDocument[] = [];
-  const containerList = [...containerKeys];
   const containerDocs = await store.getMany(containerList, request);
   reads += containerList.length;
   containerDocs.forEach((doc, i) => {
@@ -81,7 +80,6 @@ export async function sortWithIndex(request: IndexSortRequest): Promise<FoundDoc
 
   // Atomic values in index order, a run of equal values at a time, merged with the containers.
   const out: FoundDocument[] = [];
-  const seen = new Set<string>();
   let run: FoundDocument[] = [];
   let runValue: string | undefined;
   let pending: { value: string; key: string }[] = [];
@@ -102,9 +100,9 @@ export async function sortWithIndex(request: IndexSortRequest): Promise<FoundDoc
         flushRun();
         runValue = entry.value;
       }
-      // Not its own value (an array element's or a numeric key's): it is taken at its own entry, or not at all.
-      if (!doc || seen.has(entry.key) || ownEntry(doc) !== entry.value || !filter.matches(doc)) return;
-      seen.add(entry.key);
+      // Not its own value (an array element's or a numeric key's): it is taken at its own entry (a
+      // document has one entry per value, so it is taken once), or not at all.
+      if (!doc || ownEntry(doc) !== entry.value || !filter.matches(doc)) return;
       run.push({ key: entry.key, doc });
     });
     pending = [];

@@ -9,8 +9,8 @@
 import type { Filter, FilterNode } from '../query/filter.js';
 import { ejsonKeyOf, isObject, type JsonValue } from '../query/json.js';
 import { HIGH, SEP, TYPE_TAG, compareKeys, encodeIndexScalar, type IndexScalar } from '../storage/keys.js';
-import { idKey } from './document-id.js';
-import type { DocumentStore, IndexBounds } from './document-store.js';
+import { idKey, validateId } from './document-id.js';
+import type { DocumentStore, IndexBounds, IndexRun } from './document-store.js';
 import { indexPathOf, indexScalarOf, isFiled } from './shredder.js';
 
 /** Candidate document keys, or `scan` when no indexed clause narrows the filter. */
@@ -32,13 +32,6 @@ export async function planCandidates(filter: Filter, ctx: PlanContext): Promise<
   if (filter.idLookup !== undefined) return { kind: 'keys', keys: idKeys(filter.idLookup) };
   const set = await candidatesOf(filter.root, ctx);
   return set === undefined ? { kind: 'scan' } : { kind: 'keys', keys: [...set].sort(compareKeys) };
-}
-
-/** One index value's entries: they list its documents in key order. */
-export interface IndexRun {
-  readonly indexPath: string;
-  /** The encoded value (storage/keys.ts). */
-  readonly value: string;
 }
 
 /**
@@ -80,9 +73,12 @@ function idKeys(ids: readonly JsonValue[]): string[] {
   const keys = new Set<string>();
   for (const id of ids) {
     try {
+      // An id no document can have (an impossible type, an unpaired surrogate whose UTF-8 key would be
+      // another id's) matches nothing.
+      validateId(id);
       keys.add(idKey(id));
     } catch {
-      // an id of an impossible type matches nothing
+      continue;
     }
   }
   return [...keys].sort(compareKeys);

@@ -122,7 +122,10 @@ function limitViolation(reason: string): VectorDbError {
   return VectorDbError.of('SHRED_DOC_LIMIT_VIOLATION', { reason });
 }
 
-/** Whether the entries under an index path (see indexPathOf) are written: all of them, or none. */
+/**
+ * The one rule for which index paths (see indexPathOf) have entries: those the indexing policy covers.
+ * The shredder files by it and the planner reads by it, so a path's entries are all there or absent.
+ */
 export function isFiled(indexPath: string, isIndexed: (path: string) => boolean): boolean {
   return isIndexed(indexPath);
 }

@@ -119,6 +119,22 @@ describe('sorting through the index', () => {
     });
   }
 
+  it('at, under and over the in-memory limit in candidates, a sort the index serves answers', async () => {
+    for (const count of [9, 10, 11]) {
+      const small = await Database.open(tempDir(), { limits: { maxSortCandidates: 10 } });
+      try {
+        await executeCommand(small, { createCollection: { name: 'sorted' } }, { keyspace: 'default_keyspace' });
+        const documents = Array.from({ length: count }, (_, i) => ({ _id: i, g: 'a', n: i }));
+        expect((await executeCommand(small, { insertMany: { documents } }, target)).errors).toBeUndefined();
+        const r = await executeCommand(small, { find: { filter: { g: 'a' }, sort: { n: -1 }, options: { limit: 3 } } }, target);
+        expect(r.errors, `${count} matches`).toBeUndefined();
+        expect((r.data as { documents: JsonObject[] }).documents.map((d) => d.n)).toEqual([count - 1, count - 2, count - 3]);
+      } finally {
+        await small.close();
+      }
+    }
+  });
+
   it('answers past the in-memory sort limit when the index can serve the order', async () => {
     const small = await Database.open(tempDir(), { limits: { maxSortCandidates: 100, maxInsertManyDocuments: 100 } });
     try {

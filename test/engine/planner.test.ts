@@ -103,6 +103,16 @@ describe('planner', () => {
     expect(() => parseFilter({ secret: 'hidden' }, { isIndexed: collection.isIndexed })).toThrow(/not indexed/);
   });
 
+  it('an _id lookup for an id no document can have (an unpaired surrogate) matches nothing, not its UTF-8 twin', async () => {
+    const target = { keyspace: 'default_keyspace', collection: 'c' };
+    await executeCommand(db, { insertOne: { document: { _id: '\uFFFD', n: -1 } } }, target);
+    const filter = { _id: { $in: ['\uD800', '\uDFFF', '\uFFFD'] } };
+    expect((await executeCommand(db, { countDocuments: { filter } }, target)).status).toEqual({ count: 1 });
+    const found = await executeCommand(db, { find: { filter } }, target);
+    expect((found.data as { documents: JsonObject[] }).documents).toEqual([{ _id: '\uFFFD', n: -1 }]);
+    expect((await executeCommand(db, { deleteMany: { filter } }, target)).status).toEqual({ deletedCount: 1 });
+  });
+
   it('index entries follow updates and deletes', async () => {
     const target = { keyspace: 'default_keyspace', collection: 'c' };
     await executeCommand(db, { updateOne: { filter: { _id: 'd0007' }, update: { $set: { group: 'moved' } } } }, target);
