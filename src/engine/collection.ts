@@ -10,8 +10,7 @@ import { upsertSeed } from '../query/filter.js';
 import { jsonEquals, type Document } from '../query/json.js';
 import { documentComparator, type SortSpec } from '../query/sort.js';
 import type { Update } from '../query/update.js';
-import type { KvStore } from '../storage/index.js';
-import { compareKeys } from '../storage/keys.js';
+import { keys, type KvStore } from '../storage/index.js';
 import { type CollectionRecord, indexingPredicate } from './collection-schema.js';
 import { generateId } from './document-id.js';
 import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
@@ -23,7 +22,7 @@ import { decodePageState, encodePageState } from './page-state.js';
 import { canSortWithIndex, sortWithIndex } from './index-sort.js';
 import { CandidateCache, selectByVector } from './vector-select.js';
 import { keyOrderedRuns, planCandidates, type CandidatePlan } from './planner.js';
-import { shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
+import { deniesPositions, shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../query/vector-value.js';
 import { CollectionVectors, type VectorProgress } from './collection-vectors.js';
 import type { BackendChoice } from '../vector/index.js';
@@ -88,6 +87,17 @@ export class Collection {
     this.#limits = settings.limits;
     this.#settings = settings;
     this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed };
+  }
+
+  /**
+   * A collection created by a build before isFiled, with a deny rule naming an array position, lacks the
+   * index entries of those elements: they are written once, at open, before it serves reads.
+   */
+  async refileLegacyIndex(): Promise<void> {
+    const ruleKey = keys.indexRuleKey(this.record.cid);
+    if (!deniesPositions(this.record.options) || (await this.#kv.getString(ruleKey)) === keys.INDEX_RULE) return;
+    await this.#store.refileIndex(this.#shred);
+    await this.#kv.batch([{ type: 'put', key: ruleKey, value: keys.INDEX_RULE }]);
   }
 
   /** The collection's vectors, loaded on first use; undefined for a collection without vectors. */
@@ -211,8 +221,8 @@ export class Collection {
     // A lone equality's runs are its candidates already: planning would only read them all first.
     const plan = scope.plan ?? (ordered?.whole ? undefined : await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap }));
     if (plan?.kind === 'keys') {
-      const keys = afterKey === undefined ? plan.keys : plan.keys.filter((k) => compareKeys(k, afterKey) > 0);
-      yield* this.#matchingKeys(filter, keys, read);
+      const candidates = afterKey === undefined ? plan.keys : plan.keys.filter((k) => keys.compareKeys(k, afterKey) > 0);
+      yield* this.#matchingKeys(filter, candidates, read);
     } else if (ordered) {
       yield* this.#matchingKeys(filter, this.#store.indexRunKeys(ordered.runs, afterKey), read);
     } else {
@@ -223,7 +233,7 @@ export class Collection {
   }
 
   /** The documents of candidate keys (in key order) that match the filter, read 64 at a time. */
-  async *#matchingKeys(filter: Filter, keys: Iterable<string> | AsyncIterable<string>, read: ReadOptions): AsyncGenerator<StoredDocument> {
+  async *#matchingKeys(filter: Filter, candidates: Iterable<string> | AsyncIterable<string>, read: ReadOptions): AsyncGenerator<StoredDocument> {
     const store = this.#store;
     let slice: string[] = [];
     const readSlice = async (): Promise<StoredDocument[]> => {
@@ -236,7 +246,7 @@ export class Collection {
       slice = [];
       return found;
     };
-    for await (const key of keys) {
+    for await (const key of candidates) {
       slice.push(key);
       if (slice.length === 64) yield* await readSlice();
     }

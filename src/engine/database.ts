@@ -81,7 +81,9 @@ export class Database {
     }
     for await (const [, value] of this.#kv.entries({ gte: keys.COLLECTION_PREFIX, lt: keys.COLLECTION_PREFIX + keys.HIGH })) {
       const record = JSON.parse(bytesToString(value)) as CollectionRecord;
-      this.#collections.get(record.keyspace)?.set(record.name, new Collection(this.#kv, record, this.#settings));
+      const collection = new Collection(this.#kv, record, this.#settings);
+      await collection.refileLegacyIndex();
+      this.#collections.get(record.keyspace)?.set(record.name, collection);
     }
   }
 
@@ -158,6 +160,7 @@ export class Database {
       await this.#kv.batch([
         { type: 'put', key: keys.META_SEQ, value: String(record.cid) },
         { type: 'put', key: keys.collectionKey(keyspace, name), value: JSON.stringify(record) },
+        { type: 'put', key: keys.indexRuleKey(record.cid), value: keys.INDEX_RULE },
       ]);
       this.#nextCid++;
       collections.set(name, new Collection(this.#kv, record, this.#settings));

@@ -318,6 +318,19 @@ export class DocumentStore {
     await staged.batch.discard();
   }
 
+  /** Writes every document's index entries again (puts of what is there are harmless): after a change in which entries are filed. */
+  async refileIndex(ctx: ShredContext): Promise<void> {
+    let ops: KvOperation[] = [];
+    for await (const { key, doc } of this.scan(undefined, { withVector: false })) {
+      for (const entry of new Set(indexEntriesOf(doc, ctx))) ops.push({ type: 'put', key: this.#indexPrefix + entry + SEP + key, value: INDEX_VALUE });
+      if (ops.length >= 4096) {
+        await this.#kv.batch(ops);
+        ops = [];
+      }
+    }
+    if (ops.length > 0) await this.#kv.batch(ops);
+  }
+
   /** Removes every document, index entry and vector record of the collection. */
   async clear(): Promise<void> {
     try {

@@ -130,6 +130,15 @@ export function isFiled(indexPath: string, isIndexed: (path: string) => boolean)
   return isIndexed(indexPath);
 }
 
+/**
+ * Whether builds before isFiled filed the collection's entries differently in a way reads can miss: they
+ * decided on the positional path, so a deny rule naming a position (`tags.0`) kept elements out.
+ */
+export function deniesPositions(options: CollectionOptions): boolean {
+  const indexing = options.indexing;
+  return indexing !== undefined && 'deny' in indexing && indexing.deny.some((rule) => rule.split('.').some(isArrayIndex));
+}
+
 /** The index scalar of an atomic value, or the container marker for arrays and sub-documents. */
 export function indexScalarOf(value: JsonValue): IndexScalar {
   if (value === null) return { type: 'null' };

@@ -13,6 +13,8 @@
  *   vec:<cid>\0<label>                        -> retired (format 1: [u32 key length][docKey][values]; migrated at open)
  *   vidx:<cid>\0<chunk>                       -> chunks of the vector snapshot, in two slots (engine/vector-snapshot.ts)
  *   vmeta:<cid>                               -> HNSW index metadata (JSON)
+ *   ixrule:<cid>                              -> INDEX_RULE: its index entries are filed by index path (engine/shredder.ts
+ *                                                isFiled); absent: the collection was created by an earlier build
  *   set:<name>                                -> a database setting (string), e.g. the server's token hash
  */
 
@@ -70,9 +72,12 @@ export const LEGACY_VECTOR_PREFIX = 'vec:';
 export const vectorIndexChunkPrefix = (cid: number): string => `vidx:${cidText(cid)}${SEP}`;
 export const vectorIndexMetaKey = (cid: number): string => `vmeta:${cidText(cid)}`;
 
+export const indexRuleKey = (cid: number): string => `ixrule:${cidText(cid)}`;
+export const INDEX_RULE = '2';
+
 /** Every prefix that holds a collection's data (dropped together with it). */
 export function collectionDataPrefixes(cid: number): string[] {
-  return [docPrefix(cid), indexPrefix(cid), vectorKeyPrefix(cid), vectorValuesPrefix(cid), vectorIndexChunkPrefix(cid)];
+  return [docPrefix(cid), indexPrefix(cid), vectorKeyPrefix(cid), vectorValuesPrefix(cid), vectorIndexChunkPrefix(cid), indexRuleKey(cid)];
 }
 
 /**

@@ -9,6 +9,7 @@ import { Database } from '../../src/engine/database.js';
 import { DocumentStore } from '../../src/engine/document-store.js';
 import { planCandidates } from '../../src/engine/planner.js';
 import { parseFilter } from '../../src/query/filter.js';
+import { keys } from '../../src/storage/index.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { tempDir } from '../support/temp.js';
 
@@ -169,6 +170,35 @@ describe('indexing rules on positional and nested paths', () => {
         if (!('items.0.a' in filter)) expect(planned, JSON.stringify(filter)).toBe('keys');
       }
     });
+  });
+
+  it('a collection written by an earlier build, with a deny rule naming a position, gets the missing entries at open', async () => {
+    const dir = tempDir();
+    let legacy = await Database.open(dir, { limits: { maxInsertManyDocuments: 100 } });
+    await executeCommand(legacy, { createCollection: { name: 'old', options: { indexing: { deny: DENIED } } } }, KS);
+    expect((await executeCommand(legacy, { insertMany: { documents: docs } }, { ...KS, collection: 'old' })).errors).toBeUndefined();
+    // What an earlier build left: no entry for an element at a denied position, and no rule marker.
+    const cid = legacy.collection('default_keyspace', 'old').record.cid;
+    const positionZero = new Set(docs.map((d) => (Array.isArray(d.tags) && typeof d.tags[0] === 'string' ? `${String(d._id)}\u0000${d.tags[0]}` : '')));
+    const stale: string[] = [];
+    for await (const key of legacy.kvStore.keys({ gte: keys.indexPathPrefix(cid, 'tags'), lt: keys.indexPathPrefix(cid, 'tags') + keys.HIGH })) {
+      const [, , value, docKey] = key.split('\u0000');
+      if (positionZero.has(`${docKey!.slice(1)}\u0000${value!.slice(1)}`)) stale.push(key);
+    }
+    expect(stale.length).toBeGreaterThan(60);
+    await legacy.kvStore.batch([...stale.map((key) => ({ type: 'del' as const, key })), { type: 'del', key: keys.indexRuleKey(cid) }]);
+    const missed = await executeCommand(legacy, { find: { filter: { tags: 'red' } } }, { ...KS, collection: 'old' });
+    expect((missed.data as { documents: JsonObject[] }).documents.map((d) => d._id)).toEqual(['p2']);
+    await legacy.close();
+
+    legacy = await Database.open(dir);
+    try {
+      const found = await executeCommand(legacy, { find: { filter: { tags: 'red' } } }, { ...KS, collection: 'old' });
+      expect((found.data as { documents: JsonObject[] }).documents.map((d) => d._id).sort()).toEqual(['p1', 'p2']);
+      expect(await legacy.kvStore.getString(keys.indexRuleKey(cid))).toBe(keys.INDEX_RULE);
+    } finally {
+      await legacy.close();
+    }
   });
 
   it('allow: a positional path allowed alone is filtered by a scan, never from a partial index', async () => {
