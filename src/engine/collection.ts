@@ -183,9 +183,8 @@ export class Collection {
   }
 
   async estimatedDocumentCount(): Promise<number> {
-    let count = 0;
-    for await (const _ of this.#store.scanKeys()) count++;
-    return count;
+    this.#checkLive();
+    return this.#store.count();
   }
 
   async #pagedSelect(options: SelectOptions): Promise<SelectResult> {

@@ -53,6 +53,8 @@ export interface StagedVectors {
 export interface StagedWrite {
   readonly batch: PreparedBatch;
   readonly afterCommit?: (() => void) | undefined;
+  /** Documents added minus documents removed. */
+  readonly countDelta: number;
 }
 
 /** The document key of each live vector label (the collection's vectors), for reading search hits. */
@@ -79,6 +81,8 @@ export class DocumentStore {
   readonly #dimension: number;
   #vectorLookup: VectorLookup = () => undefined;
   #generation = 0;
+  /** The number of documents, once counted, kept by every commit since (undefined: not counted). */
+  #count: number | undefined;
   /** Parsed bodies of recent vector search hits, by label (read side only; valid for one generation). */
   readonly #hitCache = new HitCache(HIT_CACHE_BYTES, HIT_CACHE_MAX_BODY_BYTES);
 
@@ -207,6 +211,19 @@ export class DocumentStore {
     }
   }
 
+  /**
+   * The number of documents: counted once, then kept by each commit. A count that a commit overlapped is
+   * returned but not kept (the commit may or may not be in it).
+   */
+  async count(): Promise<number> {
+    if (this.#count !== undefined) return this.#count;
+    const generation = this.#generation;
+    let count = 0;
+    for await (const _ of this.scanKeys()) count++;
+    if (this.#generation === generation) this.#count = count;
+    return count;
+  }
+
   /** Every document key in key order. */
   async *scanKeys(): AsyncGenerator<string> {
     const offset = this.#docPrefix.length;
@@ -285,7 +302,9 @@ export class DocumentStore {
   stage(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): StagedWrite {
     const ops: KvOperation[] = [];
     const staged = hook?.(changes, ops);
+    let countDelta = 0;
     for (const change of changes) {
+      if ((change.before === null) !== (change.after === null)) countDelta += change.after === null ? -1 : 1;
       const suffix = SEP + change.key;
       if (change.before === null) {
         // An insert (the hot path): every entry is new; the Set drops repeats (a value twice in an array).
@@ -303,13 +322,14 @@ export class DocumentStore {
       if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: JSON.stringify(storedBody(change.after, staged)) });
       else ops.push({ type: 'del', key: this.#docPrefix + change.key });
     }
-    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit };
+    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit, countDelta };
   }
 
   /** Writes a staged batch atomically, then applies its in-memory effects (vectors) once it is durable. */
   async commit(staged: StagedWrite): Promise<void> {
     await staged.batch.write();
     this.#generation++;
+    if (this.#count !== undefined) this.#count += staged.countDelta;
     staged.afterCommit?.();
   }
 
@@ -337,6 +357,7 @@ export class DocumentStore {
       for (const prefix of keys.collectionDataPrefixes(this.#cid)) await this.#kv.clearRange(prefix, prefix + HIGH);
     } finally {
       this.#generation++;
+      this.#count = undefined;
     }
   }
 }

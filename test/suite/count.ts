@@ -59,6 +59,28 @@ export function countSuite(factory: DbFactory): void {
         expect(await command({ estimatedDocumentCount: {} })).toEqual({ status: { count: 44 } });
       });
 
+      it('estimatedDocumentCount follows every kind of write after the first count, and writes racing it', async () => {
+        await seed();
+        expect(await command({ estimatedDocumentCount: {} })).toEqual({ status: { count: 45 } });
+        await command({ insertMany: { documents: [{ _id: 'a' }, { _id: 'b' }, { _id: 0 }], options: { ordered: false } } }); // one duplicate
+        await command({ updateOne: { filter: { _id: 'new' }, update: { $set: { x: 1 } }, options: { upsert: true } } });
+        await command({ updateMany: { filter: { group: 1 }, update: { $set: { y: 1 } } } });
+        await command({ findOneAndReplace: { filter: { _id: 'a' }, replacement: { z: 1 } } });
+        await command({ deleteMany: { filter: { group: 2 } } }); // 15 of them, at most 20 per request
+        await command({ findOneAndDelete: { filter: { _id: 'b' } } });
+        expect(await command({ estimatedDocumentCount: {} })).toEqual({ status: { count: 45 + 2 + 1 - 15 - 1 } });
+        await command({ deleteMany: {} });
+        expect(await command({ estimatedDocumentCount: {} })).toEqual({ status: { count: 0 } });
+        // Counts requested while inserts land: once all settle, the estimate is exact.
+        const racing = Array.from({ length: 10 }, (_, i) =>
+          Promise.all([command({ insertMany: { documents: [{ _id: `r${i}a` }, { _id: `r${i}b` }] } }), command({ estimatedDocumentCount: {} })]),
+        );
+        await Promise.all(racing);
+        expect(await command({ estimatedDocumentCount: {} })).toEqual({ status: { count: 20 } });
+        await command({ deleteOne: { filter: { _id: 'r0a' } } });
+        expect(await command({ estimatedDocumentCount: {} })).toEqual({ status: { count: 19 } });
+      });
+
       it('estimatedDocumentCount refuses options and fields', async () => {
         await seed();
         expectError(await command({ estimatedDocumentCount: { options: { x: 1 } } }), 'COMMAND_ACCEPTS_NO_OPTIONS');
