@@ -202,7 +202,10 @@ export class Database {
     await this.#kv.batch([{ type: 'del', key: keys.collectionKey(keyspace, name) }]);
     this.#collections.get(keyspace)?.delete(name);
     for (const prefix of keys.collectionDataPrefixes(cid)) await this.#kv.clearRange(prefix, prefix + keys.HIGH);
-    await this.#kv.batch([{ type: 'del', key: keys.vectorIndexMetaKey(cid) }]);
+    await this.#kv.batch([
+      { type: 'del', key: keys.vectorIndexMetaKey(cid) },
+      { type: 'del', key: keys.indexRuleKey(cid) },
+    ]);
   }
 
   #collectionCount(): number {

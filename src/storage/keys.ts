@@ -75,9 +75,12 @@ export const vectorIndexMetaKey = (cid: number): string => `vmeta:${cidText(cid)
 export const indexRuleKey = (cid: number): string => `ixrule:${cidText(cid)}`;
 export const INDEX_RULE = '2';
 
-/** Every prefix that holds a collection's data (dropped together with it). */
+/**
+ * Every prefix that holds a collection's data: emptied by deleteMany({}), dropped with the collection
+ * (its `vmeta:` and `ixrule:` keys are dropped by name).
+ */
 export function collectionDataPrefixes(cid: number): string[] {
-  return [docPrefix(cid), indexPrefix(cid), vectorKeyPrefix(cid), vectorValuesPrefix(cid), vectorIndexChunkPrefix(cid), indexRuleKey(cid)];
+  return [docPrefix(cid), indexPrefix(cid), vectorKeyPrefix(cid), vectorValuesPrefix(cid), vectorIndexChunkPrefix(cid)];
 }
 
 /**

@@ -196,6 +196,11 @@ describe('indexing rules on positional and nested paths', () => {
       const found = await executeCommand(legacy, { find: { filter: { tags: 'red' } } }, { ...KS, collection: 'old' });
       expect((found.data as { documents: JsonObject[] }).documents.map((d) => d._id).sort()).toEqual(['p1', 'p2']);
       expect(await legacy.kvStore.getString(keys.indexRuleKey(cid))).toBe(keys.INDEX_RULE);
+      // Emptying the collection keeps its rule; dropping it takes the rule too.
+      await executeCommand(legacy, { deleteMany: { filter: {} } }, { ...KS, collection: 'old' });
+      expect(await legacy.kvStore.getString(keys.indexRuleKey(cid))).toBe(keys.INDEX_RULE);
+      await executeCommand(legacy, { deleteCollection: { name: 'old' } }, KS);
+      expect(await legacy.kvStore.getString(keys.indexRuleKey(cid))).toBeUndefined();
     } finally {
       await legacy.close();
     }
