@@ -266,7 +266,8 @@ export class Collection {
       const walked = await sortWithIndex({ store: this.#store, filter, field, need, maxReads: 10 * this.#limits.maxSortCandidates, withVector });
       if (walked) return walked;
     }
-    // The small plan that gave up before the walk is planned again by #matching, for every match.
+    // A small plan that gave up (the walk could not answer) is planned again by #matching, for every match;
+    // a non-indexable sort's plan was already made for every match.
     return this.#sortedInMemory(filter, sort, { withVector, readsAll: true, ...(plan.kind === 'keys' || !indexable ? { plan } : {}) });
   }
 

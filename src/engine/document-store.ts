@@ -338,7 +338,10 @@ export class DocumentStore {
     await staged.batch.discard();
   }
 
-  /** Writes every document's index entries again (puts of what is there are harmless): after a change in which entries are filed. */
+  /**
+   * Writes every document's index entries again (a put of an entry already there changes nothing): after
+   * a change in which entries are filed.
+   */
   async refileIndex(ctx: ShredContext): Promise<void> {
     let ops: KvOperation[] = [];
     for await (const { key, doc } of this.scan(undefined, { withVector: false })) {

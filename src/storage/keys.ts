@@ -13,8 +13,8 @@
  *   vec:<cid>\0<label>                        -> retired (format 1: [u32 key length][docKey][values]; migrated at open)
  *   vidx:<cid>\0<chunk>                       -> chunks of the vector snapshot, in two slots (engine/vector-snapshot.ts)
  *   vmeta:<cid>                               -> HNSW index metadata (JSON)
- *   ixrule:<cid>                              -> INDEX_RULE: its index entries are filed by index path (engine/shredder.ts
- *                                                isFiled); absent: the collection was created by an earlier build
+ *   ixrule:<cid>                              -> INDEX_RULE: entries filed by index path (engine/shredder.ts isFiled);
+ *                                                absent: the collection was created by an earlier build
  *   set:<name>                                -> a database setting (string), e.g. the server's token hash
  */
 
