@@ -257,17 +257,19 @@ export class DocumentStore {
 
   /**
    * Document keys of index runs (one encoded value under one path each), merged in key order without
-   * repeats, after `afterKey` when given. Read for a page of matches: 128 keys of a run at a time.
+   * repeats, after `afterKey` when given. Read for a page of matches: 128 keys of a run at a time. The
+   * runs are read as of one moment, so a document that moves from one run to another meanwhile is in one.
    */
   async *indexRunKeys(runs: readonly IndexRun[], afterKey?: string): AsyncGenerator<string> {
     const heads: { readonly keys: AsyncGenerator<string>; key: string }[] = [];
+    const snapshot = runs.length > 1 ? this.#kv.snapshot() : undefined;
     try {
       for (const run of runs) {
         const valuePrefix = `${this.#indexPrefix}${run.indexPath}${SEP}${run.value}${SEP}`;
         const range = afterKey === undefined ? { gte: valuePrefix, lt: valuePrefix + HIGH } : { gt: valuePrefix + afterKey, lt: valuePrefix + HIGH };
         const keys = (async function* (prefixed: AsyncGenerator<string>) {
           for await (const key of prefixed) yield key.slice(valuePrefix.length);
-        })(this.#kv.keys(range, 128));
+        })(this.#kv.keys(range, 128, snapshot));
         const first = await keys.next();
         if (!first.done) heads.push({ keys, key: first.value });
       }
@@ -284,6 +286,7 @@ export class DocumentStore {
       }
     } finally {
       await Promise.all(heads.map((head) => head.keys.return(undefined)));
+      await snapshot?.close();
     }
   }
 

@@ -41,6 +41,20 @@ const SEP_KEY = '\u0000';
 const ROW_CACHE_BYTES = 32 * 1024 * 1024;
 const ROW_CACHE_MAX_VALUE = 64 * 1024;
 
+/** A moment of the store that reads can be made against (KvStore.snapshot). */
+export class KvSnapshot {
+  /** @internal */
+  readonly handle: ReturnType<ClassicLevel<string, Uint8Array>['snapshot']>;
+
+  constructor(handle: ReturnType<ClassicLevel<string, Uint8Array>['snapshot']>) {
+    this.handle = handle;
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}
+
 export class KvStore {
   readonly location: string;
   #db: ClassicLevel<string, Uint8Array>;
@@ -171,9 +185,18 @@ export class KvStore {
     }
   }
 
-  /** Iterates keys only (cheaper than entries), reading `chunk` at a time. */
-  async *keys(range: KvRange, chunk = 1024): AsyncGenerator<string> {
-    const iterator = this.#db.keys(range);
+  /** A view of the store as it is now, for reads that must agree with each other; close it when done. */
+  snapshot(): KvSnapshot {
+    try {
+      return new KvSnapshot(this.#db.snapshot());
+    } catch (error) {
+      throw mapLevelError(error, this.location);
+    }
+  }
+
+  /** Iterates keys only (cheaper than entries), reading `chunk` at a time, from `snapshot` when given. */
+  async *keys(range: KvRange, chunk = 1024, snapshot?: KvSnapshot): AsyncGenerator<string> {
+    const iterator = this.#db.keys(snapshot === undefined ? range : { ...range, snapshot: snapshot.handle });
     try {
       while (true) {
         const keys = await this.#call(() => iterator.nextv(chunk));

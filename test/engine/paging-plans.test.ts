@@ -11,6 +11,7 @@ import { DocumentStore } from '../../src/engine/document-store.js';
 import { parseFilter } from '../../src/query/filter.js';
 import type { JsonObject, JsonValue } from '../../src/query/json.js';
 import { compareKeys } from '../../src/storage/keys.js';
+import { KvStore } from '../../src/storage/kv-store.js';
 import { tempDir } from '../support/temp.js';
 
 const KS = { keyspace: 'default_keyspace' };
@@ -104,6 +105,25 @@ describe('pages of matches', () => {
     await page({ n: { $ne: 5 } });
     expect(runs).toHaveBeenCalledTimes(1);
     expect(scan).toHaveBeenCalledTimes(1);
+  });
+
+  it('a $in page reads its runs as of one moment: a document moving between two of its values is found', async () => {
+    await insert([{ _id: 'mover', tags: ['B'] }]);
+    // The second run's read starts only after the document moved from B to A (the first run was read before).
+    const keysOf = KvStore.prototype.keys;
+    let calls = 0;
+    vi.spyOn(KvStore.prototype, 'keys').mockImplementation(function (this: KvStore, ...args: Parameters<KvStore['keys']>) {
+      calls++;
+      if (calls !== 2) return keysOf.apply(this, args);
+      const store = this;
+      return (async function* () {
+        await executeCommand(db, { updateOne: { filter: { _id: 'mover' }, update: { $set: { tags: ['A'] } } } }, TARGET);
+        yield* keysOf.apply(store, args);
+      })();
+    });
+    const { ids } = await page({ tags: { $in: ['A', 'B'] } });
+    expect(calls).toBe(2);
+    expect(ids).toEqual(['mover']);
   });
 
   it('storage order is LevelDB key order: the ids in U+E000 come before the emoji ones', async () => {
