@@ -8,7 +8,7 @@
  */
 import type { Filter, FilterNode } from '../query/filter.js';
 import { ejsonKeyOf, isObject, type JsonValue } from '../query/json.js';
-import { HIGH, SEP, TYPE_TAG, compareKeys, encodeIndexScalar, type IndexScalar } from '../storage/keys.js';
+import { HIGH, SEP, TYPE_TAG, encodeIndexScalar, sortKeys, type IndexScalar } from '../storage/keys.js';
 import { idKey, validateId } from './document-id.js';
 import type { DocumentStore, IndexBounds, IndexRun } from './document-store.js';
 import { indexPathOf, indexScalarOf, isFiled } from './shredder.js';
@@ -31,7 +31,7 @@ export async function planCandidates(filter: Filter, ctx: PlanContext): Promise<
   if (filter.isEmpty) return { kind: 'scan' };
   if (filter.idLookup !== undefined) return { kind: 'keys', keys: idKeys(filter.idLookup) };
   const set = await candidatesOf(filter.root, ctx);
-  return set === undefined ? { kind: 'scan' } : { kind: 'keys', keys: [...set].sort(compareKeys) };
+  return set === undefined ? { kind: 'scan' } : { kind: 'keys', keys: sortKeys([...set]) };
 }
 
 /**
@@ -81,7 +81,7 @@ function idKeys(ids: readonly JsonValue[]): string[] {
       continue;
     }
   }
-  return [...keys].sort(compareKeys);
+  return sortKeys([...keys]);
 }
 
 async function candidatesOf(node: FilterNode, ctx: PlanContext): Promise<Set<string> | undefined> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeNumber } from '../../src/storage/keys.js';
+import { compareKeys, encodeNumber, sortKeys } from '../../src/storage/keys.js';
 
 /** The reference encoding (the one the stored index was written with): big-endian float64, sign flipped. */
 function reference(value: number): string {
@@ -23,5 +23,27 @@ describe('index number encoding', () => {
     const encoded = sorted.map(encodeNumber);
     for (let i = 1; i < encoded.length; i++) expect(encoded[i - 1]! <= encoded[i]!).toBe(true);
     expect(encodeNumber(-0)).toBe(encodeNumber(0));
+  });
+});
+
+describe('key order (LevelDB compares UTF-8 bytes)', () => {
+  const pieces = ['a', 'z', '~', '\u00e9', '\u4e2d', '\uD7FF', '\uE000', '\uFFFD', '\uFFFF', '\u{1F600}', '\u{10000}', '\u{10FFFF}', '0', ''];
+  let seed = 7;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const word = () => Array.from({ length: Math.floor(random() * 5) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+  const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+  it('compareKeys agrees with the bytes', () => {
+    for (let i = 0; i < 20_000; i++) {
+      const a = `s${word()}`;
+      const b = `s${word()}`;
+      expect(Math.sign(compareKeys(a, b)), JSON.stringify([a, b])).toBe(bytes(a, b));
+    }
+  });
+
+  it('sortKeys orders as the bytes do, with and without code units past U+D7FF', () => {
+    const mixed = Array.from({ length: 2000 }, () => `s${word()}`);
+    const plain = Array.from({ length: 2000 }, (_, i) => `sdoc-${(i * 7919) % 2000}`);
+    for (const keys of [mixed, plain]) expect(sortKeys([...keys])).toEqual([...keys].sort(bytes));
   });
 });
