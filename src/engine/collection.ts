@@ -10,7 +10,7 @@ import { upsertSeed } from '../query/filter.js';
 import { jsonEquals, type Document } from '../query/json.js';
 import { documentComparator, type SortSpec } from '../query/sort.js';
 import type { Update } from '../query/update.js';
-import { keys, type KvStore } from '../storage/index.js';
+import type { KvStore } from '../storage/index.js';
 import { type CollectionRecord, indexingPredicate } from './collection-schema.js';
 import { generateId } from './document-id.js';
 import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
@@ -21,7 +21,7 @@ import { Mutex } from './mutex.js';
 import { decodePageState, encodePageState } from './page-state.js';
 import { canSortWithIndex, sortWithIndex } from './index-sort.js';
 import { CandidateCache, selectByVector } from './vector-select.js';
-import { keyOrderedRuns, planCandidates, type CandidatePlan } from './planner.js';
+import { keyOrderedRuns, keysAfter, planCandidates, type CandidatePlan } from './planner.js';
 import { deniesPositions, shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../query/vector-value.js';
 import { CollectionVectors, type VectorProgress } from './collection-vectors.js';
@@ -94,10 +94,7 @@ export class Collection {
    * index entries of those elements: they are written once, at open, before it serves reads.
    */
   async refileLegacyIndex(): Promise<void> {
-    const ruleKey = keys.indexRuleKey(this.record.cid);
-    if (!deniesPositions(this.record.options) || (await this.#kv.getString(ruleKey)) === keys.INDEX_RULE) return;
-    await this.#store.refileIndex(this.#shred);
-    await this.#kv.batch([{ type: 'put', key: ruleKey, value: keys.INDEX_RULE }]);
+    if (deniesPositions(this.record.options)) await this.#store.refileIndex(this.#shred);
   }
 
   /** The collection's vectors, loaded on first use; undefined for a collection without vectors. */
@@ -220,8 +217,7 @@ export class Collection {
     // A lone equality's runs are its candidates already: planning would only read them all first.
     const plan = scope.plan ?? (ordered?.whole ? undefined : await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap }));
     if (plan?.kind === 'keys') {
-      const candidates = afterKey === undefined ? plan.keys : plan.keys.filter((k) => keys.compareKeys(k, afterKey) > 0);
-      yield* this.#matchingKeys(filter, candidates, read);
+      yield* this.#matchingKeys(filter, keysAfter(plan, afterKey), read);
     } else if (ordered) {
       yield* this.#matchingKeys(filter, this.#store.indexRunKeys(ordered.runs, afterKey), read);
     } else {

@@ -342,10 +342,13 @@ export class DocumentStore {
   }
 
   /**
-   * Writes every document's index entries again (a put of an entry already there changes nothing): after
-   * a change in which entries are filed.
+   * Writes every document's index entries again (a put of an entry already there changes nothing), unless
+   * the collection records that its entries already follow the current rule (INDEX_RULE); then records it.
+   * Interrupted, it starts over at the next call.
    */
   async refileIndex(ctx: ShredContext): Promise<void> {
+    const ruleKey = keys.indexRuleKey(this.#cid);
+    if ((await this.#kv.getString(ruleKey)) === keys.INDEX_RULE) return;
     let ops: KvOperation[] = [];
     for await (const { key, doc } of this.scan(undefined, { withVector: false })) {
       for (const entry of new Set(indexEntriesOf(doc, ctx))) ops.push({ type: 'put', key: this.#indexPrefix + entry + SEP + key, value: INDEX_VALUE });
@@ -354,7 +357,8 @@ export class DocumentStore {
         ops = [];
       }
     }
-    if (ops.length > 0) await this.#kv.batch(ops);
+    ops.push({ type: 'put', key: ruleKey, value: keys.INDEX_RULE });
+    await this.#kv.batch(ops);
   }
 
   /** Removes every document, index entry and vector record of the collection. */

@@ -8,7 +8,7 @@
  */
 import type { Filter, FilterNode } from '../query/filter.js';
 import { ejsonKeyOf, isObject, type JsonValue } from '../query/json.js';
-import { HIGH, SEP, TYPE_TAG, encodeIndexScalar, sortKeys, type IndexScalar } from '../storage/keys.js';
+import { HIGH, SEP, TYPE_TAG, compareKeys, encodeIndexScalar, sortKeys, type IndexScalar } from '../storage/keys.js';
 import { idKey, validateId } from './document-id.js';
 import type { DocumentStore, IndexBounds, IndexRun } from './document-store.js';
 import { indexPathOf, indexScalarOf, isFiled } from './shredder.js';
@@ -32,6 +32,11 @@ export async function planCandidates(filter: Filter, ctx: PlanContext): Promise<
   if (filter.idLookup !== undefined) return { kind: 'keys', keys: idKeys(filter.idLookup) };
   const set = await candidatesOf(filter.root, ctx);
   return set === undefined ? { kind: 'scan' } : { kind: 'keys', keys: sortKeys([...set]) };
+}
+
+/** A plan's keys after `afterKey` in storage order (the rest of a page's candidates). */
+export function keysAfter(plan: Extract<CandidatePlan, { kind: 'keys' }>, afterKey: string | undefined): readonly string[] {
+  return afterKey === undefined ? plan.keys : plan.keys.filter((key) => compareKeys(key, afterKey) > 0);
 }
 
 /**
