@@ -67,5 +67,5 @@ export type {
 } from './client/types.js';
 export type { CommandResponse } from './commands/index.js';
 export { VectorDbError, ERROR_CODES, type ErrorCode, type WireError } from './errors/index.js';
-export { DEFAULT_LIMITS, type Limits } from './engine/limits.js';
+export { DATA_API_LIMITS, DEFAULT_LIMITS, LIMIT_PRESETS, type Limits, type LimitsOption, type LimitsPreset } from './engine/limits.js';
 export type { VectorProgress } from './engine/collection-vectors.js';

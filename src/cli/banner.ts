@@ -2,6 +2,7 @@
  * What `serve` prints at start: where the data is, the endpoint, where the token came from, and how to connect
  * (astra-db-ts, VectorDB, curl). Text only; prints a token solely when it was generated just now.
  */
+import { LIMIT_PRESETS, type Limits, type LimitsPreset } from '../engine/limits.js';
 import type { TokenSource } from './token.js';
 
 export interface BannerInfo {
@@ -11,6 +12,8 @@ export interface BannerInfo {
   readonly host: string;
   readonly source: TokenSource;
   readonly generated?: string | undefined;
+  /** The limits served (a Database has both). */
+  readonly limits: { readonly limitsPreset: LimitsPreset; readonly limits: Limits };
 }
 
 const TOKEN_NOTES: Record<Exclude<TokenSource, 'generated'>, string> = {
@@ -38,6 +41,7 @@ export function banner(info: BannerInfo): string {
   } else {
     lines.push(`  token:     ${TOKEN_NOTES[info.source]}`);
   }
+  lines.push(`  limits:    ${describeLimits(info.limits.limitsPreset, info.limits.limits)}`);
   if (!isLoopback(info.host)) {
     lines.push(`  warning:   listening on ${info.host}: other machines can reach this server; anyone with the token can read and write.`);
   }
@@ -47,6 +51,12 @@ export function banner(info: BannerInfo): string {
     `  const client = new DataAPIClient(process.env.VECTORDB_TOKEN, { environment: 'dse' });`,
     `  const db = client.db('${info.url}', { keyspace: 'default_keyspace' });`,
     `  const docs = db.collection('my_collection');`,
+    ...(info.limits.limits.maxInsertManyDocuments < ASTRA_DB_TS_CHUNK
+      ? [
+          `  // astra-db-ts sends ${ASTRA_DB_TS_CHUNK} documents per insertMany request; these limits take ${info.limits.limits.maxInsertManyDocuments}:`,
+          `  await docs.insertMany(documents, { chunkSize: ${info.limits.limits.maxInsertManyDocuments} });   // or serve with --limits data-api`,
+        ]
+      : []),
     'or with vectordb-local:',
     `  const db = new VectorDB(process.env.VECTORDB_TOKEN, '${info.url}');`,
     'or with curl:',
@@ -55,6 +65,19 @@ export function banner(info: BannerInfo): string {
     'Ctrl+C (SIGINT) or SIGTERM stops the server after the requests in flight.',
   );
   return lines.join('\n');
+}
+
+/** What astra-db-ts sends per insertMany request unless told `chunkSize`. */
+const ASTRA_DB_TS_CHUNK = 50;
+
+/** The preset, its headline values, and every value overridden on top of it. */
+export function describeLimits(preset: LimitsPreset, limits: Limits): string {
+  const base = LIMIT_PRESETS[preset];
+  const perValue = limits.maxAttributeValueBytes === Number.POSITIVE_INFINITY ? 'no per-value size limit' : `${limits.maxAttributeValueBytes} bytes per value`;
+  const headline = `${limits.maxInsertManyDocuments} documents per insertMany, pages of ${limits.pageSize}, ${limits.maxCollections} collections, ${perValue}`;
+  const overridden = (Object.keys(base) as (keyof Limits)[]).filter((name) => limits[name] !== base[name]).map((name) => `${name}=${limits[name]}`);
+  const other = preset === 'seed' ? "--limits data-api for the Data API server's" : "--limits seed for the seed specification's";
+  return `${preset} (${headline})${overridden.length > 0 ? `, overridden: ${overridden.join(' ')}` : ''}; ${other}`;
 }
 
 function isLoopback(host: string): boolean {

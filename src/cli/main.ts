@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { LIMIT_PRESETS, type LimitsPreset } from '../engine/limits.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../http/index.js';
 import { init } from './init.js';
 import { serve } from './serve.js';
@@ -38,6 +39,7 @@ function limitPair(value: string, previous: Record<string, number> = {}): Record
 }
 
 interface ServeFlags {
+  limits: LimitsPreset;
   limit?: Record<string, number>;
   data: string;
   home?: string;
@@ -57,7 +59,12 @@ function serveCommand(name: string, description: string): Command {
     .addOption(new Option('-H, --host <host>', 'interface to listen on; 0.0.0.0 exposes the server to the network').env('HOST').default(DEFAULT_HOST))
     .addOption(new Option('-t, --token <token>', 'the token clients must send; replaces the stored one').env('VECTORDB_TOKEN').argParser(token))
     .addOption(new Option('--max-body-bytes <bytes>', 'largest request body accepted').argParser(positiveInt).default(20 * 1024 * 1024, '20 MB'))
-    .addOption(new Option('--limit <name=value>', 'override a database limit (repeatable), e.g. maxInsertManyDocuments=100 or maxCollections=20').argParser(limitPair))
+    .addOption(
+      new Option('--limits <preset>', "the limits: 'seed' (the seed specification's) or 'data-api' (the Data API server's, for existing Data API apps)")
+        .choices(Object.keys(LIMIT_PRESETS))
+        .default('seed'),
+    )
+    .addOption(new Option('--limit <name=value>', 'override one limit of the preset (repeatable), e.g. maxCollections=20').argParser(limitPair))
     .option('--log', 'print one line per request (method, path, status, time; never tokens)', false)
     .action(async (flags: ServeFlags, command: Command) => {
       const source = command.getOptionValueSource('token') === 'env' ? 'env' : 'flag';
@@ -70,7 +77,7 @@ function serveCommand(name: string, description: string): Command {
         maxBodyBytes: flags.maxBodyBytes,
         log: flags.log,
         version: VERSION,
-        ...(flags.limit ? { limits: flags.limit } : {}),
+        limits: { preset: flags.limits, ...flags.limit },
       });
       process.exit(code);
     });
@@ -100,6 +107,7 @@ Examples:
   $ vectordb-local start
   $ vectordb-local init --home ./my-home && vectordb-local serve --home ./my-home
   $ vectordb-local serve --data ./my-data --port 8181 --token my-secret-token
+  $ vectordb-local serve --limits data-api --limit maxCollections=100
   $ PORT=9000 VECTORDB_TOKEN=my-secret-token npm start`,
   );
 

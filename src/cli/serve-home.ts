@@ -5,7 +5,9 @@
 import { existsSync } from 'node:fs';
 import { readRegistry, resolveHome } from '../admin/index.js';
 import { isVectorDbError } from '../errors/index.js';
+import { presetOf, resolveLimits } from '../engine/limits.js';
 import { createServer, type DataApiServer, type RequestLogEntry } from '../http/index.js';
+import { describeLimits } from './banner.js';
 import type { ServeOptions } from './serve.js';
 
 export async function serveHome(options: ServeOptions & { readonly home: string }): Promise<number> {
@@ -24,7 +26,12 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
       ...(log ? { onRequest: log } : {}),
     });
     await server.listen();
-    const lines = [`vectordb-local ${options.version}: serving the home ${home}`, `  endpoint: ${server.url}`, `  administration: ${server.url}/v2/databases (Organization Administrator tokens)`];
+    const lines = [
+      `vectordb-local ${options.version}: serving the home ${home}`,
+      `  endpoint: ${server.url}`,
+      `  administration: ${server.url}/v2/databases (Organization Administrator tokens)`,
+      `  limits: ${describeLimits(presetOf(options.limits), resolveLimits(options.limits))}`,
+    ];
     for (const d of registry.databases) lines.push(`  database ${d.name}: ${server.url}/${d.id}-${d.region}`);
     console.log(lines.join('\n'));
   } catch (error) {

@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Database } from '../engine/database.js';
+import type { LimitsOption } from '../engine/limits.js';
 import { isVectorDbError } from '../errors/index.js';
 import { createServer, type RequestLogEntry } from '../http/index.js';
 import { banner } from './banner.js';
@@ -22,8 +23,8 @@ export interface ServeOptions {
   readonly maxBodyBytes?: number | undefined;
   readonly log: boolean;
   readonly version: string;
-  /** Overrides of the database limits (see engine/limits.ts). */
-  readonly limits?: Readonly<Record<string, number>>;
+  /** The limits preset and overrides of it (see engine/limits.ts). */
+  readonly limits?: LimitsOption;
 }
 
 /** Runs until a signal; resolves with the process exit code. */
@@ -54,7 +55,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       ...(log ? { onRequest: log } : {}),
     });
     await server.listen();
-    console.log(banner({ version: options.version, data, url: server.url, host: options.host, source: token.source, generated: token.generated }));
+    console.log(banner({ version: options.version, data, url: server.url, host: options.host, source: token.source, generated: token.generated, limits: db }));
   } catch (error) {
     console.error(`vectordb-local: cannot serve ${data} on ${options.host}:${options.port}: ${messageOf(error)}`);
     await db.close().catch(() => undefined);

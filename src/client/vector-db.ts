@@ -5,7 +5,7 @@
  */
 import type { CommandResponse } from '../commands/index.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
-import type { Limits } from '../engine/limits.js';
+import type { LimitsOption } from '../engine/limits.js';
 import type { VectorProgress } from '../engine/collection-vectors.js';
 import { EmbeddedTransport } from '../transport/embedded.js';
 import { HttpTransport } from '../transport/http.js';
@@ -21,8 +21,11 @@ import type { DatabaseByIdOptions } from './vector-db-admin.js';
 import { rejectUnknownMembers } from './wire.js';
 
 export interface VectorDBOptions {
-  /** Limits of an embedded database (defaults: the seed's values). */
-  limits?: Partial<Limits>;
+  /**
+   * Limits of an embedded database: a preset, 'seed' (the default) or 'data-api' (the Data API server's
+   * defaults), or overrides on top of one, e.g. `{ preset: 'data-api', maxCollections: 100 }`.
+   */
+  limits?: LimitsOption;
   /**
    * HNSW backend of an embedded database: 'auto' (default: hnswlib-node when installed, else
    * hnswlib-wasm), 'wasm' or 'native'. An index saved by the other backend is rebuilt.

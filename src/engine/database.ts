@@ -9,14 +9,15 @@ import { Collection, type EngineSettings } from './collection.js';
 import type { VectorProgress } from './collection-vectors.js';
 import type { BackendChoice } from '../vector/index.js';
 import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collection-schema.js';
-import { isValidSchemaName, resolveLimits, type Limits } from './limits.js';
+import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsOption, type LimitsPreset } from './limits.js';
 import { Mutex } from './mutex.js';
 import { migrateLegacyVectorRecords } from './vector-records.js';
 
 export const DEFAULT_KEYSPACE = 'default_keyspace';
 
 export interface DatabaseOptions {
-  readonly limits?: Partial<Limits>;
+  /** A limits preset ('seed', the default, or 'data-api'), or overrides on top of one (see limits.ts). */
+  readonly limits?: LimitsOption;
   /** HNSW backend for vector collections: 'auto' (default: hnswlib-node when installed, else hnswlib-wasm), 'wasm' or 'native'. */
   readonly vectorBackend?: BackendChoice;
   /** Progress of long work (vector index rebuilds). */
@@ -28,6 +29,8 @@ type State = 'open' | 'closing' | 'closed';
 export class Database {
   readonly location: string;
   readonly limits: Limits;
+  /** The preset the limits start from (overrides may change some values). */
+  readonly limitsPreset: LimitsPreset;
   readonly #settings: EngineSettings;
   readonly #kv: KvStore;
   readonly #ddl = new Mutex();
@@ -38,10 +41,11 @@ export class Database {
   #state: State = 'open';
   #closing: Promise<void> | undefined;
 
-  private constructor(kv: KvStore, settings: EngineSettings, nextCid: number) {
+  private constructor(kv: KvStore, settings: EngineSettings, nextCid: number, limitsPreset: LimitsPreset) {
     this.location = kv.location;
     this.#kv = kv;
     this.limits = settings.limits;
+    this.limitsPreset = limitsPreset;
     this.#settings = settings;
     this.#nextCid = nextCid;
   }
@@ -58,7 +62,7 @@ export class Database {
       if (format !== undefined && Number(format) < keys.FORMAT_VERSION) await upgradeFormat(kv);
       const seq = Number((await kv.getString(keys.META_SEQ)) ?? '0');
       const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress };
-      const db = new Database(kv, settings, seq + 1);
+      const db = new Database(kv, settings, seq + 1, presetOf(options.limits));
       await db.#loadCatalog(format === undefined);
       return db;
     } catch (error) {

@@ -68,13 +68,16 @@ export function shredDocument(raw: unknown, ctx: ShredContext): ShreddedDocument
     if (name !== '_id' && size * 3 > ctx.limits.maxAttributeValueBytes) {
       const bytes = Buffer.byteLength(JSON.stringify(value));
       if (bytes > ctx.limits.maxAttributeValueBytes) {
+        // The seed's limit holds whether the field is indexed or not; the Data API has none (only indexed strings).
         throw limitViolation(
-          `value of attribute '${name}' is ${bytes} bytes, exceeds maximum allowed (${ctx.limits.maxAttributeValueBytes} bytes)`,
+          `value of attribute '${name}' is ${bytes} bytes, exceeds maximum allowed (${ctx.limits.maxAttributeValueBytes} bytes); ` +
+            `open the database with the limits preset 'data-api' (serve --limits data-api) to store longer values in fields that are not indexed`,
         );
       }
     }
     walker.walkField(name, value);
   }
+  walker.checkDocument();
   return { id, key: idKey(id), doc, vector, vectorForm, indexEntries: walker.entries };
 }
 
@@ -174,6 +177,7 @@ const child = (parent: string, segment: string): string => (parent === '' ? segm
 class Walker {
   readonly entries: string[] = [];
   #indexedProperties = 0;
+  #rootProperties = 0;
   readonly #ctx: ShredContext;
 
   constructor(ctx: ShredContext) {
@@ -183,7 +187,19 @@ class Walker {
   /** Walks a top-level attribute. */
   walkField(name: string, value: JsonValue): void {
     const segment = escapeSegment(name);
-    this.#walk(value, segment, isArrayIndex(name) ? '' : segment, name, 1);
+    const indexPath = isArrayIndex(name) ? '' : segment;
+    if (isFiled(indexPath, this.#ctx.isIndexed)) this.#rootProperties++;
+    // The document itself is level 1, as the Data API counts: a top-level sub-document is level 2.
+    this.#walk(value, segment, indexPath, name, 2);
+  }
+
+  /** After every attribute: the document itself is an indexed object, held to the same limits as the others. */
+  checkDocument(): void {
+    const { limits } = this.#ctx;
+    if (this.#rootProperties > limits.maxObjectProperties) {
+      throw limitViolation(`number of indexed properties the document has (${this.#rootProperties}) exceeds maximum allowed (${limits.maxObjectProperties})`);
+    }
+    this.#countIndexed(this.#rootProperties);
   }
 
   /**
@@ -197,12 +213,13 @@ class Walker {
     }
     const indexed = isFiled(indexPath, isIndexed);
     if (value !== null && typeof value === 'object') {
+      // Every object and array is a level, EJSON wrappers included (the Data API checks the raw JSON).
+      if (depth > limits.maxDocumentDepth) throw limitViolation(`document depth exceeds maximum allowed (${limits.maxDocumentDepth})`);
       if (!Array.isArray(value) && ejsonKeyOf(value) !== undefined) {
         validateEjson(value);
         if (indexed) this.#add(indexPath, indexScalarOf(value));
         return;
       }
-      if (depth > limits.maxDocumentDepth) throw limitViolation(`document depth exceeds maximum allowed (${limits.maxDocumentDepth})`);
       if (indexed) this.#container(value, path, indexPath);
       if (Array.isArray(value)) {
         // Elements file under the array's own path (numeric segments are dropped): "array contains".
@@ -241,11 +258,16 @@ class Walker {
     if (!isArray && size > limits.maxObjectProperties) {
       throw limitViolation(`number of properties an indexable Object (field '${path}') has (${size}) exceeds maximum allowed (${limits.maxObjectProperties})`);
     }
-    this.#indexedProperties += size;
-    if (this.#indexedProperties > limits.maxIndexedProperties) {
-      throw limitViolation(`total number of indexed properties (${this.#indexedProperties}) in document exceeds maximum allowed (${limits.maxIndexedProperties})`);
-    }
+    this.#countIndexed(size);
     this.#add(indexPath, CONTAINER);
+  }
+
+  #countIndexed(properties: number): void {
+    const max = this.#ctx.limits.maxIndexedProperties;
+    this.#indexedProperties += properties;
+    if (this.#indexedProperties > max) {
+      throw limitViolation(`total number of indexed properties (${this.#indexedProperties}) in document exceeds maximum allowed (${max})`);
+    }
   }
 
   #add(path: string, scalar: IndexScalar): void {

@@ -9,7 +9,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database, DatabaseOptions } from '../engine/database.js';
-import type { Limits } from '../engine/limits.js';
+import { resolveLimits, type Limits, type LimitsOption } from '../engine/limits.js';
 import { fixedTokenVerifier, type TokenVerifier } from './auth.js';
 import { handleAdmin, isAdminPath } from './admin-routes.js';
 import { createHandler, type RequestHandler, type RequestLogEntry } from './handler.js';
@@ -46,9 +46,10 @@ export interface ServerOptions {
   readonly maxBodyBytes?: number;
   /**
    * The limits the server is expected to serve with. Limits live on the Database (open it with them);
-   * when given they must match the database's, so a misconfigured server fails at start.
+   * when given (a preset, overrides, or both) they must match the database's, so a misconfigured server
+   * fails at start.
    */
-  readonly limits?: Partial<Limits>;
+  readonly limits?: LimitsOption;
   readonly timeouts?: ServerTimeouts;
   /** Called after each response (method, path, status, time); never sees headers or tokens. */
   readonly onRequest?: (entry: RequestLogEntry) => void;
@@ -193,9 +194,10 @@ function verifierOf(options: ServerOptions): TokenVerifier {
   return fixedTokenVerifier(options.token);
 }
 
-function checkLimits(db: Database, limits: Partial<Limits> | undefined): void {
-  for (const [name, value] of Object.entries(limits ?? {})) {
-    if (value !== undefined && db.limits[name as keyof Limits] !== value) {
+function checkLimits(db: Database, option: LimitsOption | undefined): void {
+  if (option === undefined) return;
+  for (const [name, value] of Object.entries(resolveLimits(option))) {
+    if (db.limits[name as keyof Limits] !== value) {
       throw new TypeError(`limit '${name}' is ${String(value)} for the server but ${String(db.limits[name as keyof Limits])} for the database: open the Database with the limits to serve`);
     }
   }

@@ -162,6 +162,44 @@ describe('vectordb-local CLI', () => {
     expect(await stop(cli)).toBe(0);
   });
 
+  it('serve --limits data-api: the banner names the preset, 100 documents per insertMany and pages of 50 are served', async () => {
+    const data = tempDir('vectordb-cli-');
+    const token = 'cli-limits-token';
+    const cli = await start(['serve', '--data', data, '--port', '0', '--token', token, '--limits', 'data-api']);
+    expect(cli.output()).toMatch(/limits:\s+data-api \(100 documents per insertMany, pages of 50, 50 collections/);
+    expect(cli.output()).not.toContain('chunkSize');
+    expect((await call(cli.url, token, { createCollection: { name: 'c' } }, '/default_keyspace')).body.errors).toBeUndefined();
+    const docs = Array.from({ length: 100 }, (_, i) => ({ _id: i, text: 'x'.repeat(12_000) }));
+    // An indexed 12 KB string is over the indexed-string limit; with the field not indexed it is accepted.
+    const refused = (await call(cli.url, token, { insertMany: { documents: docs } }, '/default_keyspace/c')).body.errors as { errorCode: string; message: string }[];
+    expect(refused).toHaveLength(100);
+    expect(refused[0]).toMatchObject({ errorCode: 'SHRED_DOC_LIMIT_VIOLATION', message: expect.stringContaining('indexed String value') });
+    await call(cli.url, token, { createCollection: { name: 'long', options: { indexing: { deny: ['text'] } } } }, '/default_keyspace');
+    expect((await call(cli.url, token, { insertMany: { documents: docs } }, '/default_keyspace/long')).body.errors).toBeUndefined();
+    const page = await call(cli.url, token, { find: { projection: { _id: 1 } } }, '/default_keyspace/long');
+    expect((page.body.data as { documents: unknown[] }).documents).toHaveLength(50);
+    expect(await stop(cli)).toBe(0);
+  });
+
+  it('serve (seed preset by default): the banner says so and what astra-db-ts needs; --limit overrides the preset', async () => {
+    const data = tempDir('vectordb-cli-');
+    const token = 'cli-limits-token';
+    const seed = await start(['serve', '--data', data, '--port', '0', '--token', token]);
+    expect(seed.output()).toMatch(/limits:\s+seed \(20 documents per insertMany, pages of 20, 5 collections, 5120 bytes per value\)/);
+    expect(seed.output()).toContain('chunkSize: 20');
+    expect(seed.output()).toContain('--limits data-api');
+    expect(await stop(seed)).toBe(0);
+
+    const tuned = await start(['serve', '--data', data, '--port', '0', '--token', token, '--limits', 'data-api', '--limit', 'maxInsertManyDocuments=10']);
+    expect(tuned.output()).toContain('overridden: maxInsertManyDocuments=10');
+    expect(tuned.output()).toContain('chunkSize: 10');
+    await call(tuned.url, token, { createCollection: { name: 'c' } }, '/default_keyspace');
+    const docs = Array.from({ length: 11 }, (_, i) => ({ _id: i }));
+    const refused = await call(tuned.url, token, { insertMany: { documents: docs } }, '/default_keyspace/c');
+    expect((refused.body.errors as { message: string }[])[0]!.message).toContain('11 vs 10');
+    expect(await stop(tuned)).toBe(0);
+  });
+
   it('rejects a bad port or token with a message', () => {
     const run = (args: string[]): string => {
       try {
@@ -173,5 +211,6 @@ describe('vectordb-local CLI', () => {
     };
     expect(run(['serve', '--port', '99999'])).toContain('port');
     expect(run(['serve', '--token', 'has space'])).toContain('visible ASCII');
+    expect(run(['serve', '--limits', 'astra'])).toContain('data-api');
   });
 });

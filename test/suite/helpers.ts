@@ -4,7 +4,7 @@
  * VectorDB API so the same suites run embedded and over HTTP.
  */
 import { afterEach, beforeEach, expect } from 'vitest';
-import type { CommandResponse, JsonObject, JsonValue, Limits, VectorDB, WireError } from '../../src/index.js';
+import type { CommandResponse, JsonObject, JsonValue, LimitsOption, VectorDB, WireError } from '../../src/index.js';
 import type { DbFactory, TestDatabase } from '../support/factory.js';
 
 export const KS = 'default_keyspace';
@@ -18,7 +18,7 @@ export interface SuiteDb {
 }
 
 /** A fresh database for every test of the enclosing describe block, closed after it. */
-export function useDatabase(factory: DbFactory, options: { limits?: Partial<Limits> } = {}): SuiteDb {
+export function useDatabase(factory: DbFactory, options: { limits?: LimitsOption } = {}): SuiteDb {
   let current: TestDatabase | undefined;
   beforeEach(async () => {
     current = await factory.create(options);

@@ -12,9 +12,10 @@ import { findSuite } from './find.js';
 import { insertValidationSuite } from './insert-validation.js';
 import { insertSuite } from './insert.js';
 import { keyspacesSuite } from './keyspaces.js';
+import { limitPresetsSuite } from './limit-presets.js';
 import { updateSuite } from './update.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, updateSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, limitPresetsSuite, updateSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
@@ -27,4 +28,5 @@ export function allSuites(factory: DbFactory): void {
   countSuite(factory);
   commandShapeSuite(factory);
   clientApiSuite(factory);
+  limitPresetsSuite(factory);
 }

@@ -190,6 +190,47 @@ export function insertValidationSuite(factory: DbFactory): void {
         expectError(await insertOne({ _id: 'deep', a: value }), 'SHRED_DOC_LIMIT_VIOLATION');
       });
 
+      // The Data API counts the document itself as level 1, and every object and array below it as one more.
+      const levels = (total: number, leaf: unknown = 1): Doc => {
+        let value: unknown = leaf;
+        for (let level = total; level > 1; level--) value = level % 2 === 0 ? { n: value } : [value];
+        return value as Doc;
+      };
+
+      it('16 levels, the document included, are accepted; 17 are refused (objects and arrays alike)', async () => {
+        await createCollection(ctx.db, 'c');
+        const ok = { _id: 'ok', a: levels(16) };
+        expect(await insertOne(ok)).toEqual({ status: { insertedIds: ['ok'] } });
+        expect(await findOne(ctx.db, 'c', { filter: { _id: 'ok' } })).toEqual(ok);
+        const error = expectError(await insertOne({ _id: 'deep', a: levels(17) }), 'SHRED_DOC_LIMIT_VIOLATION');
+        expect(error.message).toContain('document depth exceeds maximum allowed (16)');
+        expectError(await insertOne({ _id: 'deep', a: nested(16) }), 'SHRED_DOC_LIMIT_VIOLATION');
+        expect(await count(ctx.db, 'c')).toBe(1);
+      });
+
+      it('an EJSON value is a level of its own, and fields that are not indexed count too', async () => {
+        await createCollection(ctx.db, 'c', { indexing: { deny: ['a'] } });
+        expectError(await insertOne({ _id: 'date', a: levels(16, { $date: 0 }) }), 'SHRED_DOC_LIMIT_VIOLATION');
+        expectError(await insertOne({ _id: 'denied', a: levels(17) }), 'SHRED_DOC_LIMIT_VIOLATION');
+        expect(await insertOne({ _id: 'date', a: levels(15, { $date: 0 }) })).toEqual({ status: { insertedIds: ['date'] } });
+      });
+
+      const withProperties = (n: number): Doc => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, i]));
+
+      it('a document with more than 1,000 indexed properties is refused, as is a sub-document', async () => {
+        await createCollection(ctx.db, 'c');
+        expect(await insertOne({ _id: 'ok', ...withProperties(999) })).toEqual({ status: { insertedIds: ['ok'] } });
+        const error = expectError(await insertOne({ _id: 'wide', ...withProperties(1000) }), 'SHRED_DOC_LIMIT_VIOLATION');
+        expect(error.message).toContain('(1001) exceeds maximum allowed (1000)');
+        expectError(await insertOne({ _id: 'sub', sub: withProperties(1001) }), 'SHRED_DOC_LIMIT_VIOLATION');
+        expect(await count(ctx.db, 'c')).toBe(1);
+      });
+
+      it('properties that are not indexed do not count towards the 1,000', async () => {
+        await createCollection(ctx.db, 'c', { indexing: { allow: ['p1'] } });
+        expect(await insertOne({ _id: 'wide', ...withProperties(1500) })).toEqual({ status: { insertedIds: ['wide'] } });
+      });
+
       it('a limit violation in an insertMany fails only that document (unordered)', async () => {
         await createCollection(ctx.db, 'c');
         const response = await insertMany([{ _id: 1 }, { _id: 2, text: 'x'.repeat(6000) }, { _id: 3 }]);

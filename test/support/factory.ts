@@ -4,7 +4,7 @@
  * Suites take a factory and never branch on which one it is; real differences go in `supports`.
  */
 import { VectorDB } from '../../src/index.js';
-import type { Limits } from '../../src/index.js';
+import type { LimitsOption } from '../../src/index.js';
 import { tempDir } from './temp.js';
 
 export interface TestDatabase {
@@ -16,7 +16,7 @@ export interface TestDatabase {
 
 export interface DbFactory {
   readonly name: string;
-  create(options?: { limits?: Partial<Limits> }): Promise<TestDatabase>;
+  create(options?: { limits?: LimitsOption }): Promise<TestDatabase>;
 }
 
 export const embeddedFactory: DbFactory = {
