@@ -258,8 +258,13 @@ export class CollectionVectors {
    */
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): ScoredLabel[] {
     if (this.#failure) throw this.#failure;
+    if (k <= 0 || this.#flat.size === 0) return [];
+    // Paths rank with their own arithmetic; the score reported is the Data API's, whichever path found the hit.
+    return this.#flat.rescore(query, this.#rank(query, k, allowed));
+  }
+
+  #rank(query: Float32Array, k: number, allowed: ReadonlySet<number> | undefined): ScoredLabel[] {
     const total = this.#flat.size;
-    if (k <= 0 || total === 0) return [];
     if (allowed !== undefined && allowed.size <= Math.max(2000, total * EXACT_FRACTION)) {
       return this.#flat.exactSearch(query, k, allowed);
     }

@@ -6,7 +6,7 @@
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { dotRows, selectTopK, squaredNorm } from './kernels.js';
-import { type Metric } from './metric.js';
+import { dataApiSimilarity, type Metric } from './metric.js';
 import { WasmRowMemory } from './simd/wasm-kernels.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
 
@@ -189,6 +189,19 @@ export class FlatVectorStore {
     return selectTopK(this.metric, squaredNorm(q, 0, dim), dots, this.sqNorms, rows, n, Math.floor(k)).map(
       (r) => ({ label: r.row, score: r.score }),
     );
+  }
+
+  /**
+   * The hits with their Data API `$similarity` (dataApiSimilarity: float32, as the Data API computes it) in
+   * place of the ranking score, best first; equal scores keep their order. Labels no longer stored keep theirs.
+   */
+  rescore(query: ArrayLike<number>, hits: readonly ScoredLabel[]): ScoredLabel[] {
+    const dim = this.dimension;
+    const rows = this.rows();
+    const out = hits.map(({ label, score }) =>
+      this.has(label) ? { label, score: dataApiSimilarity(this.metric, query, rows.subarray(label * dim, (label + 1) * dim)) } : { label, score },
+    );
+    return out.sort((a, b) => b.score - a.score);
   }
 
   /** The rows' current view: a WebAssembly memory's views are re-created after it grows. */

@@ -18,8 +18,43 @@ export function hnswSpace(metric: Metric): 'cosine' | 'l2' | 'ip' {
 }
 
 /**
- * The Data API score of two vectors: cosine (1 + cos) / 2, dot_product (1 + a.b) / 2,
- * euclidean 1 / (1 + d^2) with d the L2 distance. Higher is closer. Cosine of a zero vector is NaN.
+ * The `$similarity` of two vectors, exactly as the Data API returns it: cosine (1 + cos) / 2, dot_product
+ * (1 + a.b) / 2, euclidean 1 / (1 + d^2) with d the L2 distance, computed in float32 the way Cassandra's
+ * similarity functions (jvector's VectorSimilarityFunction) do: float products and running sums, cosine's
+ * quotient in double rounded to float. The result is the shortest decimal naming that float32, as Java's
+ * Float.toString writes it (0.85490346, and exactly 1 for a vector against itself). Higher is closer; cosine
+ * of a zero vector is NaN. Every search path (exact scan and graph) reports this score (FlatVectorStore.rescore).
+ */
+export function dataApiSimilarity(metric: Metric, a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new RangeError(`vectors differ in length: ${a.length} vs ${b.length}`);
+  const f = Math.fround;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  let d2 = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = f(a[i] as number);
+    const y = f(b[i] as number);
+    // A product or sum of two float32 values is exact in double, so rounding it once gives float arithmetic.
+    dot = f(dot + f(x * y));
+    na = f(na + f(x * x));
+    nb = f(nb + f(y * y));
+    const d = f(x - y);
+    d2 = f(d2 + f(d * d));
+  }
+  switch (metric) {
+    case 'cosine':
+      return shortestFloat32(f(f(1 + f(dot / Math.sqrt(na * nb))) / 2));
+    case 'dot_product':
+      return shortestFloat32(f(f(1 + dot) / 2));
+    case 'euclidean':
+      return shortestFloat32(f(1 / f(1 + d2)));
+  }
+}
+
+/**
+ * The same formulas in double precision: what the exact-scan kernels and the graph rank by (their reference
+ * in tests). Scores reported to users are dataApiSimilarity's.
  */
 export function similarityScore(metric: Metric, a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) throw new RangeError(`vectors differ in length: ${a.length} vs ${b.length}`);
@@ -43,6 +78,16 @@ export function similarityScore(metric: Metric, a: ArrayLike<number>, b: ArrayLi
     case 'euclidean':
       return 1 / (1 + d2);
   }
+}
+
+/** The shortest decimal that rounds to this float32 (Java's Float.toString digits), as a number. */
+export function shortestFloat32(value: number): number {
+  if (!Number.isFinite(value) || value === 0) return value;
+  for (let digits = 1; digits < 9; digits++) {
+    const candidate = Number(value.toPrecision(digits));
+    if (Math.fround(candidate) === value) return candidate;
+  }
+  return Number(value.toPrecision(9));
 }
 
 /** Score from a dot product, for cosine when the norms are known (both non-zero). */

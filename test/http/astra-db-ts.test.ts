@@ -246,6 +246,21 @@ for (const variant of [
         expect(await vec.findOne({ _id: 'xy' })).toBeNull();
       });
 
+      it("astra-db-ts's quickstart: $similarity is the Data API's float32 score (1 and 0.85490346)", async () => {
+        const ideas = await db.createCollection('vector_5_collection', { vector: { dimension: 5, metric: 'cosine' } });
+        await ideas.insertMany([
+          { idea: 'An AI quilt to help you sleep forever', $vector: [0.1, 0.15, 0.3, 0.12, 0.05] },
+          { idea: 'Vision Vector Frame', $vector: [0.1, 0.05, 0.08, 0.3, 0.6] },
+          { idea: 'A smartwatch that tells you what to eat based on your mood', $vector: [0.2, 0.3, 0.1, 0.4, 0.15] },
+          { idea: 'ChatGPT-integrated sneakers that talk to you', $vector: [0.45, 0.09, 0.01, 0.2, 0.11] },
+          { idea: 'ones', $vector: [1, 1, 1, 1, 1] },
+        ]);
+        const found = await ideas.find({ idea: { $ne: 'ones' } }, { sort: { $vector: [0.1, 0.15, 0.3, 0.12, 0.05] }, includeSimilarity: true, limit: 2 }).toArray();
+        expect(found.map((d) => d.$similarity)).toEqual([1, 0.85490346]);
+        expect((await ideas.findOne({}, { sort: { $vector: [1, 1, 1, 1, 1] }, includeSimilarity: true }))?.$similarity).toBe(1);
+        await db.dropCollection('vector_5_collection');
+      });
+
       it('Date, UUID and ObjectId values round-trip (also as _id and in filters)', async () => {
         const when = new Date('2024-05-06T07:08:09.123Z');
         const u = UUID.v4();
