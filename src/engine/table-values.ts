@@ -102,7 +102,7 @@ function coerceVector(value: JsonValue, dimension: number): JsonValue {
     values = (value as number[]).map((v) => Math.fround(v));
   } else if (isObject(value) && typeof value.$binary === 'string') {
     try {
-      values = Array.from(decodeBinaryVector(value));
+      values = Array.from(decodeBinaryVector(value.$binary));
     } catch (error) {
       throw new ValueProblem(`bad $binary vector: ${(error as Error).message}`);
     }
@@ -203,10 +203,9 @@ export function canonicalDecimal(value: JsonValue): string {
 
 function canonicalDate(s: string): string {
   const match = DATE.exec(s);
-  const ms = match ? Date.UTC(0, Number(match[2]) - 1, Number(match[3])) : NaN;
-  const date = new Date(ms);
+  const date = new Date(match ? Date.UTC(2000, Number(match[2]) - 1, Number(match[3])) : NaN);
   if (match) date.setUTCFullYear(Number(match[1]));
-  if (!match || Number.isNaN(ms) || date.getUTCMonth() !== Number(match[2]) - 1 || date.getUTCDate() !== Number(match[3])) {
+  if (!match || Number.isNaN(date.getTime()) || date.getUTCMonth() !== Number(match[2]) - 1 || date.getUTCDate() !== Number(match[3])) {
     throw new ValueProblem('date needs "YYYY-MM-DD"');
   }
   return s;
@@ -232,7 +231,7 @@ const DURATION_UNITS: Record<string, [field: 'months' | 'days' | 'nanos', per: b
   m: ['nanos', 60_000_000_000n], s: ['nanos', 1_000_000_000n], ms: ['nanos', 1_000_000n], us: ['nanos', 1000n], 'µs': ['nanos', 1000n], ns: ['nanos', 1n],
 };
 
-/** A duration (Cassandra's "1h30m" form or ISO-8601's "PT1H30M") in Cassandra's canonical form. */
+/** A duration (Cassandra's "1h30m" form or ISO-8601's "PT1H30M") in the Data API's canonical ISO-8601 form. */
 function canonicalDuration(s: string): string {
   const negative = s.startsWith('-');
   const body = negative ? s.slice(1) : s;
@@ -253,21 +252,23 @@ function canonicalDuration(s: string): string {
       add(unit!, amount!);
     }
   }
-  let out = '';
+  // The Data API's (ISO-8601) form: PnYnMnDTnHnMn.fffffffffS, zero parts left out.
   const years = total.months / 12n;
   const months = total.months % 12n;
-  if (years) out += `${years}y`;
-  if (months) out += `${months}mo`;
-  if (total.days) out += `${total.days}d`;
-  let nanos = total.nanos;
-  for (const [unit, per] of [['h', 3_600_000_000_000n], ['m', 60_000_000_000n], ['s', 1_000_000_000n], ['ms', 1_000_000n], ['us', 1000n], ['ns', 1n]] as const) {
-    if (nanos >= per) {
-      out += `${nanos / per}${unit}`;
-      nanos %= per;
-    }
-  }
-  if (out === '') return '0s';
-  return negative ? `-${out}` : out;
+  let date = '';
+  if (years) date += `${years}Y`;
+  if (months) date += `${months}M`;
+  if (total.days) date += `${total.days}D`;
+  const hours = total.nanos / 3_600_000_000_000n;
+  const minutes = (total.nanos / 60_000_000_000n) % 60n;
+  const seconds = (total.nanos / 1_000_000_000n) % 60n;
+  const fraction = (total.nanos % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  let time = '';
+  if (hours) time += `${hours}H`;
+  if (minutes) time += `${minutes}M`;
+  if (seconds || fraction) time += fraction ? `${seconds}.${fraction}S` : `${seconds}S`;
+  const out = date === '' && time === '' ? 'PT0S' : `P${date}${time ? `T${time}` : ''}`;
+  return negative && out !== 'PT0S' ? `-${out}` : out;
 }
 
 function isIpv6(s: string): boolean {
