@@ -3,7 +3,7 @@
  * every column type round trip (its deserialisation reads our projectionSchema / primaryKeySchema), keys
  * and clustering order, filters, sorts, vector search, updates, deletes, and tables kept out of collections.
  */
-import { BigNumber, DataAPIClient, DataAPIDate, DataAPIDuration, DataAPIInet, DataAPIResponseError, DataAPITime, DataAPIVector, UUID, blob, type Db } from '@datastax/astra-db-ts';
+import { BigNumber, DataAPIClient, DataAPIDate, DataAPIDuration, DataAPIInet, DataAPIResponseError, DataAPITime, DataAPIVector, UUID, blob, type Db, type SomeRow } from '@datastax/astra-db-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Served } from './helpers.js';
 
@@ -53,7 +53,7 @@ describe('astra-db-ts Table against serve', () => {
   });
 
   it('round-trips every scalar and collection column type', async () => {
-    const table = await db.createTable('alltypes', {
+    const table = await db.createTable<SomeRow>('alltypes', {
       definition: {
         columns: {
           id: 'uuid', t: 'text', a: 'ascii', i: 'int', bi: 'bigint', si: 'smallint', ti: 'tinyint', vi: 'varint', dec: 'decimal',
@@ -96,7 +96,7 @@ describe('astra-db-ts Table against serve', () => {
   });
 
   it('keys, clustering order, filters, sorts, paging, updates and deletes', async () => {
-    const table = await db.createTable('events', {
+    const table = await db.createTable<SomeRow>('events', {
       definition: {
         columns: { day: 'text', at: 'int', what: 'text', score: 'double', tags: { type: 'set', valueType: 'text' } },
         primaryKey: { partitionBy: ['day'], partitionSort: { at: -1 } },
