@@ -4,6 +4,7 @@
  * and vector records (the collections' vector machinery, one CollectionVectors per vector index).
  */
 import type { JsonObject } from '../query/json.js';
+import { decodeBinaryVector } from '../query/vector-value.js';
 import { bytesToString, keys, type KvOperation, type KvStore } from '../storage/index.js';
 import type { CollectionVectors } from './collection-vectors.js';
 import type { DocumentChange } from './document-store.js';
@@ -164,6 +165,6 @@ export class TableStore {
  */
 function vectorChange(change: RowChange, column: string): DocumentChange {
   const values = change.after?.[column];
-  const vector = Array.isArray(values) ? Float32Array.from(values as number[]) : null;
+  const vector = typeof values === 'string' ? decodeBinaryVector(values) : null;
   return { key: change.key, before: null, after: change.after === null ? null : ({ vector } as unknown as ShreddedDocument) };
 }

@@ -2,10 +2,11 @@
  * Column values of tables: the one place that validates and coerces a JSON value to a column's type
  * (as the Data API accepts it) into its stored form, and turns a stored value back into the JSON the
  * Data API returns. Stored forms: exact numbers (bigint, varint, decimal) as canonical strings, timestamps
- * as epoch ms, blobs as base64, sets sorted and unique, maps as [key, value] pairs sorted by key.
+ * as epoch ms, blobs and vectors as base64 (vectors as the Data API's $binary float32 text), sets sorted and
+ * unique, maps as [key, value] pairs sorted by key.
  */
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
-import { decodeBinaryVector } from '../query/vector-value.js';
+import { decodeBinaryVector, encodeBinaryVector } from '../query/vector-value.js';
 import { encodeKeyPart } from './table-key-codec.js';
 import type { ColumnType, ScalarType, TypeLookup } from './table-schema.js';
 
@@ -108,7 +109,8 @@ function coerceVector(value: JsonValue, dimension: number): JsonValue {
     }
   } else throw new ValueProblem('a vector needs an array of numbers or a {"$binary": ...} object');
   if (values.length !== dimension) throw new ValueProblem(`the vector has ${values.length} dimensions, the column ${dimension}`);
-  return values;
+  // Stored as the $binary text (float32, big-endian, base64): a row with a vector parses fast.
+  return encodeBinaryVector(values);
 }
 
 function coerceScalar(value: JsonValue, type: ScalarType): JsonValue {
@@ -309,6 +311,8 @@ export function valueToWire(value: JsonValue, type: ColumnType, types: TypeLooku
     }
     case 'timestamp':
       return new Date(value as number).toISOString();
+    case 'vector':
+      return Array.from(decodeBinaryVector(value));
     case 'blob':
       return { $binary: value as string };
     default:

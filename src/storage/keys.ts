@@ -22,7 +22,8 @@
  * collections' vector prefixes (vkey:/vval:/vidx:/vmeta: with <vid> for <cid>):
  *   tbl:<keyspace>\0<table>                   -> table record (JSON: columns, primary key, indexes, <tid>)
  *   udt:<keyspace>\0<type>                    -> user-defined type record (JSON)
- *   row:<tid>\0<row key>                      -> the row (JSON object of its non-null columns)
+ *   row:<tid>\0<row key>                      -> the row (JSON object of its non-null columns, stored forms of
+ *                                                engine/table-values.ts: a vector as its float32 $binary text)
  *   ridx:<tid>\0<index>\0<value key>\0<row key> -> <row key> (a secondary index entry)
  * A <row key> is the primary key's columns (partition columns, then clustering columns) each encoded
  * by engine/table-key-codec.ts and joined by \0; no encoded part holds \0, and each is order-preserving
