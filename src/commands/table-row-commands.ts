@@ -88,6 +88,14 @@ function primaryKeyFilter(table: Table, raw: JsonValue | undefined, command: str
   return keyRow;
 }
 
+/** updateOne and deleteOne on a table name their row by primary key: a sort has nothing to choose. */
+function refuseSort(body: CommandBody, command: string): void {
+  const sort = body.get('sort');
+  if (sort !== undefined && !(isObject(sort) && Object.keys(sort).length === 0)) {
+    throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: `${command} on a table takes no sort: its filter names one row by its primary key` });
+  }
+}
+
 function checkOnlyKeyColumns(table: Table, filter: TableFilter, command: string): void {
   const record = table.record;
   const keyColumns = primaryKeyColumns(record);
@@ -100,6 +108,7 @@ function checkOnlyKeyColumns(table: Table, filter: TableFilter, command: string)
 const updateOne: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('updateOne', raw, ['filter', 'update', 'sort', 'options']);
   body.options(['upsert']);
+  refuseSort(body, 'updateOne');
   const table = ctx.table();
   const record = table.record;
   const keyRow = primaryKeyFilter(table, body.get('filter'), 'updateOne');
@@ -123,6 +132,7 @@ const updateOne: CommandHandler = async (raw, ctx) => {
 const deleteOne: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('deleteOne', raw, ['filter', 'sort', 'options']);
   body.noOptions();
+  refuseSort(body, 'deleteOne');
   const table = ctx.table();
   const deleted = await table.deleteRow(primaryKeyFilter(table, body.get('filter'), 'deleteOne'));
   return { status: { deletedCount: deleted ? 1 : 0 } };

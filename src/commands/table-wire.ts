@@ -54,8 +54,8 @@ export function primaryKeySchema(table: Table): JsonObject {
   return projectionSchema(table, primaryKeyColumns(table.record));
 }
 
-/** A row's primary key as insertedIds lists it: the key's values in key order. */
+/** A row's primary key as insertedIds lists it: the key's values in key order (a blob as its bare base64, as the Data API sends it). */
 export function primaryKeyToWire(table: Table, row: JsonObject): JsonValue[] {
   const { columns } = table.record;
-  return primaryKeyColumns(table.record).map((column) => valueToWire(row[column]!, columns[column]!, table.types));
+  return primaryKeyColumns(table.record).map((column) => (columns[column]!.type === 'blob' ? row[column]! : valueToWire(row[column]!, columns[column]!, table.types)));
 }

@@ -85,9 +85,17 @@ function encodeDecimal(text: string): string {
 
 function encodeDate(text: string): string {
   const [, year, month, day] = /^([+-]?\d+)-(\d{2})-(\d{2})$/.exec(text)!;
-  const date = new Date(Date.UTC(2000, Number(month) - 1, Number(day)));
-  date.setUTCFullYear(Number(year));
-  return encodeInteger(String(Math.round(date.getTime() / 86_400_000)));
+  return encodeInteger(String(daysFromCivil(Number(year), Number(month), Number(day))));
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date, for any year (H. Hinnant's days_from_civil). */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
 }
 
 function encodeTime(text: string): string {

@@ -7,6 +7,10 @@ import { isObject, type JsonObject } from '../query/json.js';
 import { primaryKeyColumns, type TableRecord, type TypeLookup } from './table-schema.js';
 import { ValueProblem, coerceValue } from './table-values.js';
 
+const MAX_KEY_BYTES = 65535;
+/** Below this many UTF-16 units a string cannot exceed MAX_KEY_BYTES in UTF-8 (3 bytes per unit at most). */
+const MAX_KEY_CHARS = Math.floor(MAX_KEY_BYTES / 3);
+
 /** The row in stored form; a column given as null (or an empty collection) stays, as null, to delete it. */
 export function coerceRow(raw: unknown, record: TableRecord, types: TypeLookup): JsonObject {
   if (!isObject(raw)) throw VectorDbError.of('SHRED_BAD_DOCUMENT_TYPE', { type: raw === null ? 'null' : Array.isArray(raw) ? 'Array' : typeof raw });
@@ -26,6 +30,13 @@ export function coerceRow(raw: unknown, record: TableRecord, types: TypeLookup):
   const missing = primaryKeyColumns(record).filter((column) => row[column] === undefined || row[column] === null);
   if (missing.length > 0) {
     throw VectorDbError.of('MISSING_PRIMARY_KEY_COLUMNS', { keyspace: record.keyspace, table: record.name, primaryKeys: primaryKeyColumns(record).join(', '), missingColumns: missing.join(', ') });
+  }
+  // As Cassandra: a partition key value is never empty, and no key value exceeds 64 KiB.
+  for (const column of primaryKeyColumns(record)) {
+    const value = row[column];
+    if (typeof value !== 'string') continue;
+    const reason = value === '' && record.primaryKey.partitionBy.includes(column) ? 'a partition key value cannot be empty' : value.length > MAX_KEY_CHARS && new TextEncoder().encode(value).length > MAX_KEY_BYTES ? `a primary key value is at most ${MAX_KEY_BYTES} bytes` : undefined;
+    if (reason) throw VectorDbError.of('INVALID_COLUMN_VALUES', { keyspace: record.keyspace, table: record.name, problems: `${column}: ${reason}` });
   }
   return row;
 }

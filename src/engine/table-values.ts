@@ -20,8 +20,9 @@ const INT_RANGES: Partial<Record<ScalarType, readonly [number, number]>> = {
 };
 const BIGINT_MAX = 2n ** 63n;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const DATE = /^([+-]?\d{4,})-(\d{2})-(\d{2})$/;
-const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
+/** Four-digit years, or a sign and five or more digits (as java.time's ISO form). */
+const DATE = /^(-?\d{4}|[+-]\d{5,})-(\d{2})-(\d{2})$/;
+const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{0,9}))?)?$/;
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 const TEXT_KEYS = new Set(['text', 'ascii', 'varchar']);
@@ -43,6 +44,7 @@ export function coerceValue(value: JsonValue | undefined, type: ColumnType, type
     }
     case 'map': {
       const entries: [JsonValue, JsonValue][] = [];
+      if (Array.isArray(value) && value.length === 0) throw new ValueProblem('an empty map is written as {} (an empty array is not a map)');
       const pairs: JsonValue[][] = Array.isArray(value)
         ? value.map((pair) => (Array.isArray(pair) && pair.length === 2 ? pair : badPair()))
         : isObject(value) && !isEjson(value)
@@ -70,7 +72,7 @@ export function coerceValue(value: JsonValue | undefined, type: ColumnType, type
         const coerced = coerceValue(raw, fieldType, types);
         if (coerced !== null) out[field] = coerced;
       }
-      return Object.keys(out).length === 0 ? null : out;
+      return out; // a value whose fields are all null is still a value (CQL)
     }
     default:
       return coerceScalar(value, type.type);
@@ -135,11 +137,12 @@ function coerceScalar(value: JsonValue, type: ScalarType): JsonValue {
     }
     case 'bigint':
     case 'varint': {
-      const n = integerOf(value, type);
+      const n = integerOf(value);
       if (type === 'bigint' && (n >= BIGINT_MAX || n < -BIGINT_MAX)) throw new ValueProblem('bigint needs an integer of 64 bits');
       return n.toString();
     }
     case 'decimal':
+      if (typeof value !== 'number') throw new ValueProblem('decimal needs a finite JSON number');
       return canonicalDecimal(value);
     case 'float':
     case 'double': {
@@ -163,11 +166,8 @@ function coerceScalar(value: JsonValue, type: ScalarType): JsonValue {
       if (type === 'timeuuid' && s[14] !== '1') throw new ValueProblem('timeuuid needs a version 1 (time-based) UUID');
       return s;
     }
-    case 'inet': {
-      const s = text(value);
-      if (!IPV4.test(s) && !isIpv6(s)) throw new ValueProblem('inet needs an IPv4 or IPv6 address');
-      return s.toLowerCase();
-    }
+    case 'inet':
+      return canonicalInet(text(value));
     case 'blob': {
       if (!isObject(value) || typeof value.$binary !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(value.$binary)) throw new ValueProblem('blob needs {"$binary": "<base64>"}');
       return value.$binary;
@@ -180,10 +180,10 @@ function text(value: JsonValue): string {
   return value;
 }
 
-function integerOf(value: JsonValue, type: string): bigint {
+/** A JSON number that is an integer (the Data API takes no strings for bigint and varint). */
+function integerOf(value: JsonValue): bigint {
   if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
-  if (typeof value === 'string' && /^[+-]?\d+$/.test(value)) return BigInt(value);
-  throw new ValueProblem(`${type} needs an integer`);
+  throw new ValueProblem('needs an integer JSON number');
 }
 
 /** A decimal's canonical text: no leading zeros, no trailing fractional zeros, no exponent. */
@@ -205,12 +205,14 @@ export function canonicalDecimal(value: JsonValue): string {
 
 function canonicalDate(s: string): string {
   const match = DATE.exec(s);
-  const date = new Date(match ? Date.UTC(2000, Number(match[2]) - 1, Number(match[3])) : NaN);
-  if (match) date.setUTCFullYear(Number(match[1]));
-  if (!match || Number.isNaN(date.getTime()) || date.getUTCMonth() !== Number(match[2]) - 1 || date.getUTCDate() !== Number(match[3])) {
-    throw new ValueProblem('date needs "YYYY-MM-DD"');
-  }
+  const [year, month, day] = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [0, 0, 0];
+  if (!match || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) throw new ValueProblem('date needs "YYYY-MM-DD" (a sign and more digits for years past 9999)');
   return s;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 function canonicalTime(s: string): string {
@@ -222,9 +224,8 @@ function canonicalTime(s: string): string {
 }
 
 function timestampOf(value: JsonValue): number {
-  const raw = isObject(value) && value.$date !== undefined ? value.$date : value;
-  const ms = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[+-]?\d{4,}-\d{2}-\d{2}(T|$)/.test(raw) ? Date.parse(raw) : NaN;
-  if (!Number.isFinite(ms) || !Number.isInteger(ms)) throw new ValueProblem('timestamp needs an ISO-8601 date-time such as "2024-01-31T12:00:00.000Z" (or epoch milliseconds)');
+  const ms = isObject(value) && typeof value.$date === 'number' ? value.$date : typeof value === 'string' && /^[+-]?\d{4,}-\d{2}-\d{2}(T|$)/.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms) || !Number.isInteger(ms)) throw new ValueProblem('timestamp needs an ISO-8601 date-time such as "2024-01-31T12:00:00.000Z"');
   return ms;
 }
 
@@ -273,6 +274,42 @@ function canonicalDuration(s: string): string {
   return negative && out !== 'PT0S' ? `-${out}` : out;
 }
 
+/**
+ * An address as java.net.InetAddress prints it: IPv4 dotted quads (from the inet_aton forms "127.1" and
+ * "192.168.36095" too, "localhost" as 127.0.0.1, an IPv4-mapped IPv6 address as its IPv4 part), IPv6 as
+ * eight lowercase groups without leading zeros and without "::".
+ */
+function canonicalInet(s: string): string {
+  if (s === 'localhost') return '127.0.0.1';
+  const v4 = ipv4Of(s);
+  if (v4 !== undefined) return v4;
+  if (!isIpv6(s)) throw new ValueProblem('inet needs an IPv4 or IPv6 address');
+  const [head = '', tail] = s.split('::');
+  const part = (text: string): string[] => (text === '' ? [] : text.split(':').flatMap((g) => (g.includes('.') ? v4Groups(g) : [g])));
+  const left = part(head);
+  const right = tail === undefined ? [] : part(tail);
+  const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right].map((g) => parseInt(g, 16));
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
+  return groups.map((g) => g.toString(16)).join(':');
+}
+
+function v4Groups(dotted: string): string[] {
+  const bytes = dotted.split('.').map(Number);
+  return [((bytes[0]! << 8) | bytes[1]!).toString(16), ((bytes[2]! << 8) | bytes[3]!).toString(16)];
+}
+
+/** IPv4 in the inet_aton forms a, a.b, a.b.c, a.b.c.d (decimal parts; the last fills the remaining bytes). */
+function ipv4Of(s: string): string | undefined {
+  if (!/^\d+(\.\d+){0,3}$/.test(s)) return undefined;
+  const parts = s.split('.').map(Number);
+  const last = parts.pop()!;
+  const lastBytes = 4 - parts.length;
+  if (parts.some((p) => p > 255) || last >= 2 ** (8 * lastBytes)) throw new ValueProblem('inet needs an IPv4 or IPv6 address');
+  const bytes = [...parts];
+  for (let i = lastBytes - 1; i >= 0; i--) bytes.push(Math.floor(last / 2 ** (8 * i)) % 256);
+  return bytes.join('.');
+}
+
 function isIpv6(s: string): boolean {
   if (!/^[0-9a-fA-F:.]+$/.test(s) || !s.includes(':')) return false;
   const halves = s.split('::');
@@ -311,6 +348,8 @@ export function valueToWire(value: JsonValue, type: ColumnType, types: TypeLooku
     }
     case 'timestamp':
       return new Date(value as number).toISOString();
+    case 'float':
+      return typeof value === 'number' ? shortestFloat32(value) : value;
     case 'vector':
       return Array.from(decodeBinaryVector(value));
     case 'blob':
@@ -318,4 +357,14 @@ export function valueToWire(value: JsonValue, type: ColumnType, types: TypeLooku
     default:
       return value;
   }
+}
+
+/** The shortest decimal that is the same float32 (as Java prints a float: 1.34234, not 1.3423399925231934). */
+function shortestFloat32(value: number): number {
+  if (!Number.isFinite(value)) return value;
+  for (let digits = 1; digits < 17; digits++) {
+    const candidate = Number(value.toPrecision(digits));
+    if (Math.fround(candidate) === value) return candidate;
+  }
+  return value;
 }

@@ -6,7 +6,7 @@
  */
 import { VectorDbError } from '../errors/index.js';
 import type { JsonObject, JsonValue } from '../query/json.js';
-import type { KvStore } from '../storage/index.js';
+import { keys, type KvStore } from '../storage/index.js';
 import { CollectionVectors } from './collection-vectors.js';
 import type { EngineSettings } from './collection.js';
 import { Mutex } from './mutex.js';
@@ -185,6 +185,7 @@ export class Table {
     if (sort.kind === 'vector') return { rows: await this.#vectorSelect(request, sort), nextPageState: null, warnings: plan.warnings };
     const pageSize = this.limits.pageSize;
     if (sort.kind === 'columns') {
+      // An in-memory sort (as the Data API's): every match read and sorted; one page, after `skip`.
       const all: FoundRow[] = [];
       for await (const found of this.#matching(request.filter, plan)) {
         all.push(found);
@@ -351,7 +352,7 @@ function compareRows(a: JsonObject, b: JsonObject, columns: readonly (readonly [
     const type = record.columns[column]!;
     const kx = storedKey(x, type);
     const ky = storedKey(y, type);
-    if (kx !== ky) return (kx < ky ? -1 : 1) * order;
+    if (kx !== ky) return keys.compareKeys(kx, ky) * order;
   }
   return 0;
 }
