@@ -9,7 +9,8 @@ import { parseTableFilter, requiredConditions, filterColumns, type TableFilter }
 import { primaryKeyColumns } from '../engine/table-schema.js';
 import { coerceValue } from '../engine/table-values.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
-import { CommandBody, invalid } from './command-body.js';
+import { CommandBody } from './command-body.js';
+import { readInsertMany } from './insert-commands.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 import type { CommandResult } from './response.js';
 import { primaryKeySchema, primaryKeyToWire } from './table-wire.js';
@@ -26,20 +27,9 @@ const insertOne: CommandHandler = async (raw, ctx) => {
 };
 
 const insertMany: CommandHandler = async (raw, ctx) => {
-  const body = new CommandBody('insertMany', raw, ['documents', 'options']);
-  const options = body.options(['ordered', 'returnDocumentResponses']);
-  const ordered = options.boolean('ordered', false);
-  const withResponses = options.boolean('returnDocumentResponses', false);
-  const documents = body.require('documents');
-  if (!Array.isArray(documents)) throw invalid('documents', documents, 'must be an array of rows');
-  if (documents.length === 0) throw invalid('documents', documents, 'must not be empty');
+  const { documents, ordered, withResponses } = readInsertMany(raw, ctx.db.limits.maxInsertManyDocuments, 'rows');
   const table = ctx.table();
-  const max = table.limits.maxInsertManyDocuments;
-  if (documents.length > max) {
-    throw invalid('documents', `[${documents.length} rows]`, `amount of rows to insert is over the max limit (${documents.length} vs ${max}): send at most ${max} per request (with @datastax/astra-db-ts, pass the insertMany option chunkSize: ${max} or less)`);
-  }
-  const outcomes = await table.insertRows(documents, ordered);
-  return insertResult(table, outcomes, withResponses);
+  return insertResult(table, await table.insertRows(documents, ordered), withResponses);
 };
 
 function insertResult(table: Table, outcomes: readonly RowOutcome[], withResponses: boolean): CommandResult {

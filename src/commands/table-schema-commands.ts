@@ -3,16 +3,10 @@
  * createIndex, createVectorIndex and listIndexes (on a table). Responses as the Data API shapes them.
  */
 import { describeIndex, describeTable } from '../engine/table-schema.js';
-import { CommandBody, invalid } from './command-body.js';
+import { CommandBody } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 
 const OK = { status: { ok: 1 } };
-
-function nameOf(body: CommandBody): string {
-  const name = body.require('name');
-  if (typeof name !== 'string') throw invalid('name', name, 'must be a string');
-  return name;
-}
 
 const createTable: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('createTable', raw, ['name', 'definition', 'options']);
@@ -35,7 +29,7 @@ const listTables: CommandHandler = async (raw, ctx) => {
 const dropTable: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('dropTable', raw, ['name', 'options']);
   const ifExists = body.options(['ifExists']).boolean('ifExists', false);
-  const name = nameOf(body);
+  const name = body.string('name');
   const keyspace = ctx.existingKeyspace();
   await ctx.db.tableDdl(keyspace, (catalog) => catalog.dropTable(keyspace, name, ifExists));
   return OK;
@@ -44,7 +38,7 @@ const dropTable: CommandHandler = async (raw, ctx) => {
 const dropIndex: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('dropIndex', raw, ['name', 'options']);
   const ifExists = body.options(['ifExists']).boolean('ifExists', false);
-  const name = nameOf(body);
+  const name = body.string('name');
   const keyspace = ctx.existingKeyspace();
   await ctx.db.tableDdl(keyspace, (catalog) => catalog.dropIndex(keyspace, name, ifExists));
   return OK;
@@ -57,21 +51,16 @@ const alterTable: CommandHandler = async (raw, ctx) => {
   return OK;
 };
 
-const createIndex: CommandHandler = async (raw, ctx) => {
-  const body = new CommandBody('createIndex', raw, ['name', 'definition', 'indexType', 'options']);
-  const ifNotExists = body.options(['ifNotExists']).boolean('ifNotExists', false);
-  const table = ctx.table();
-  await ctx.db.tableDdl(ctx.keyspace, (catalog) => catalog.createIndex(table, body.require('name'), body.get('definition'), ifNotExists));
-  return OK;
-};
-
-const createVectorIndex: CommandHandler = async (raw, ctx) => {
-  const body = new CommandBody('createVectorIndex', raw, ['name', 'definition', 'indexType', 'options']);
-  const ifNotExists = body.options(['ifNotExists']).boolean('ifNotExists', false);
-  const table = ctx.table();
-  await ctx.db.tableDdl(ctx.keyspace, (catalog) => catalog.createVectorIndex(table, body.require('name'), body.get('definition'), ifNotExists));
-  return OK;
-};
+/** createIndex and createVectorIndex: the same body, a different kind of index. */
+function indexCreator(command: 'createIndex' | 'createVectorIndex'): CommandHandler {
+  return async (raw, ctx) => {
+    const body = new CommandBody(command, raw, ['name', 'definition', 'indexType', 'options']);
+    const ifNotExists = body.options(['ifNotExists']).boolean('ifNotExists', false);
+    const table = ctx.table();
+    await ctx.db.tableDdl(ctx.keyspace, (catalog) => catalog[command](table, body.require('name'), body.get('definition'), ifNotExists));
+    return OK;
+  };
+}
 
 const listIndexes: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('listIndexes', raw, ['options']);
@@ -89,7 +78,7 @@ export const TABLE_KEYSPACE_COMMANDS: Record<string, CommandSpec> = {
 
 export const TABLE_SCHEMA_COMMANDS: Record<string, CommandSpec> = {
   alterTable: { level: 'collection', run: alterTable },
-  createIndex: { level: 'collection', run: createIndex },
-  createVectorIndex: { level: 'collection', run: createVectorIndex },
+  createIndex: { level: 'collection', run: indexCreator('createIndex') },
+  createVectorIndex: { level: 'collection', run: indexCreator('createVectorIndex') },
   listIndexes: { level: 'collection', run: listIndexes },
 };

@@ -2,16 +2,10 @@
  * User-defined type commands (keyspace level): createType, listTypes, alterType, dropType.
  */
 import { describeFields } from '../engine/table-schema.js';
-import { CommandBody, invalid } from './command-body.js';
+import { CommandBody } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 
 const OK = { status: { ok: 1 } };
-
-function typeName(body: CommandBody): string {
-  const name = body.require('name');
-  if (typeof name !== 'string') throw invalid('name', name, 'must be a string');
-  return name;
-}
 
 const createType: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('createType', raw, ['name', 'definition', 'options']);
@@ -40,7 +34,7 @@ const listTypes: CommandHandler = async (raw, ctx) => {
 
 const alterType: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('alterType', raw, ['name', 'add', 'rename']);
-  const name = typeName(body);
+  const name = body.string('name');
   const keyspace = ctx.existingKeyspace();
   await ctx.db.tableDdl(keyspace, (catalog) => catalog.alterType(keyspace, name, body.get('add'), body.get('rename')));
   return OK;
@@ -49,7 +43,7 @@ const alterType: CommandHandler = async (raw, ctx) => {
 const dropType: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('dropType', raw, ['name', 'options']);
   const ifExists = body.options(['ifExists']).boolean('ifExists', false);
-  const name = typeName(body);
+  const name = body.string('name');
   const keyspace = ctx.existingKeyspace();
   await ctx.db.tableDdl(keyspace, (catalog) => catalog.dropType(keyspace, name, ifExists));
   return OK;
