@@ -18,6 +18,15 @@ export type {
   UpsertManyOptions,
 } from './client/collection-options.js';
 export { VectorDBCollection } from './client/collection.js';
+export { MetadataVectorTable, ClusteredMetadataVectorTable, type AnnQuery, type AnnResult } from './client/cassio-tables.js';
+export {
+  MetadataVectorRecord,
+  ClusteredMetadataVectorRecord,
+  metadataString,
+  timeUuid,
+  type MetadataVectorRecordInit,
+  type ClusteredMetadataVectorRecordInit,
+} from './client/cassio-records.js';
 export { VectorDBRepository } from './client/repository.js';
 export { FindIterable } from './client/find-iterable.js';
 export { Document, DocumentBuilder, JsonDocument, JsonDocumentBuilder, type DocumentInit, type DocumentInput } from './client/documents.js';

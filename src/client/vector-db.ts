@@ -11,6 +11,7 @@ import { EmbeddedTransport } from '../transport/embedded.js';
 import { HttpTransport } from '../transport/http.js';
 import type { Transport } from '../transport/transport.js';
 import type { JsonObject } from '../query/json.js';
+import { ClusteredMetadataVectorTable, MetadataVectorTable } from './cassio-tables.js';
 import { VectorDBCollection } from './collection.js';
 import { CollectionDefinitionBuilder, type CollectionDefinition, type SimilarityMetric } from './collection-definition.js';
 import type { JsonDocument } from './documents.js';
@@ -249,6 +250,30 @@ export class VectorDB {
    */
   async repository<T>(name: string, as?: ResultMapping<T>): Promise<VectorDBRepository<T>> {
     return new VectorDBRepository<T>(await this.collection<JsonDocument>(name), as);
+  }
+
+  // ---- CassIO tables ------------------------------------------------------------------------
+
+  /**
+   * The CassIO `metadata_vector` table of that name in the current keyspace, created (with its vector and
+   * metadata indexes) when missing. `metric` (default cosine) is the vector index's similarity function.
+   * @example const store = await db.metadataVectorTable('vector_store', 1536);
+   */
+  async metadataVectorTable(name: string, dimension: number, metric: SimilarityMetric = 'cosine'): Promise<MetadataVectorTable> {
+    const table = new MetadataVectorTable(this, this.#keyspace, name, dimension, metric);
+    await table.create();
+    return table;
+  }
+
+  /**
+   * The CassIO `clustered_metadata_vector` table of that name (partition_id, then row_id timeuuid newest
+   * first), created when missing.
+   * @example const memory = await db.clusteredMetadataVectorTable('chat_memory', 1536, 'dot_product');
+   */
+  async clusteredMetadataVectorTable(name: string, dimension: number, metric: SimilarityMetric = 'cosine'): Promise<ClusteredMetadataVectorTable> {
+    const table = new ClusteredMetadataVectorTable(this, this.#keyspace, name, dimension, metric);
+    await table.create();
+    return table;
   }
 }
 

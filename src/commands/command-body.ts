@@ -39,6 +39,13 @@ export class CommandBody {
     return value;
   }
 
+  /** A required string field (a name). */
+  string(field: string): string {
+    const value = this.require(field);
+    if (typeof value !== 'string') throw invalid(field, value, 'must be a string');
+    return value;
+  }
+
   object(field: string, required = false): JsonObject | undefined {
     const value = required ? this.require(field) : this.get(field);
     if (value === undefined) return undefined;

@@ -5,6 +5,7 @@
 import { VectorDbError } from '../errors/index.js';
 import type { Collection } from '../engine/collection.js';
 import type { Database } from '../engine/database.js';
+import type { Table } from '../engine/table.js';
 import { parseFilter, type Filter } from '../query/filter.js';
 import { parseProjection, type Projection } from '../query/projection.js';
 import { parseSort, type SortSpec } from '../query/sort.js';
@@ -40,6 +41,12 @@ export class CommandContext {
       throw VectorDbError.of('UNKNOWN_KEYSPACE', { keyspace, known: this.db.listKeyspaces().join(', ') });
     }
     return keyspace;
+  }
+
+  /** The target table, which must exist. */
+  table(): Table {
+    if (this.target.collection === undefined) throw new Error('command context has no table');
+    return this.db.table(this.keyspace, this.target.collection);
   }
 
   collection(): Collection {

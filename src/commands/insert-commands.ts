@@ -22,26 +22,31 @@ const insertOne: CommandHandler = async (raw, ctx) => {
 };
 
 const insertMany: CommandHandler = async (raw, ctx) => {
+  const { documents, ordered, withResponses } = readInsertMany(raw, ctx.db.limits.maxInsertManyDocuments, 'documents');
+  const collection = ctx.collection();
+  rejectVectorsWithoutVectorSupport(collection, documents);
+  const outcomes = await collection.insertMany(documents, ordered);
+  return withResponses ? documentResponses(outcomes) : insertedIds(outcomes);
+};
+
+/** insertMany's body (collections and tables): its options and 1 to `max` documents, checked before any write. */
+export function readInsertMany(raw: unknown, max: number, noun: 'documents' | 'rows'): { documents: JsonValue[]; ordered: boolean; withResponses: boolean } {
   const body = new CommandBody('insertMany', raw, ['documents', 'options']);
   const options = body.options(['ordered', 'returnDocumentResponses']);
   const ordered = options.boolean('ordered', false);
   const withResponses = options.boolean('returnDocumentResponses', false);
   const documents = body.require('documents');
-  if (!Array.isArray(documents)) throw invalid('documents', documents, 'must be an array of documents');
+  if (!Array.isArray(documents)) throw invalid('documents', documents, `must be an array of ${noun}`);
   if (documents.length === 0) throw invalid('documents', documents, 'must not be empty');
-  const collection = ctx.collection();
-  const max = collection.limits.maxInsertManyDocuments;
   if (documents.length > max) {
     throw invalid(
       'documents',
-      `[${documents.length} documents]`,
-      `amount of documents to insert is over the max limit (${documents.length} vs ${max}): send at most ${max} per request (with @datastax/astra-db-ts, pass the insertMany option chunkSize: ${max} or less)`,
+      `[${documents.length} ${noun}]`,
+      `amount of ${noun} to insert is over the max limit (${documents.length} vs ${max}): send at most ${max} per request (with @datastax/astra-db-ts, pass the insertMany option chunkSize: ${max} or less)`,
     );
   }
-  rejectVectorsWithoutVectorSupport(collection, documents);
-  const outcomes = await collection.insertMany(documents, ordered);
-  return withResponses ? documentResponses(outcomes) : insertedIds(outcomes);
-};
+  return { documents, ordered, withResponses };
+}
 
 function insertedIds(outcomes: readonly InsertOutcome[]): CommandResult {
   const ids: JsonValue[] = [];

@@ -9,8 +9,8 @@
 import { VectorDbError, isVectorDbError } from '../errors/index.js';
 import type { Database } from '../engine/database.js';
 import { isObject } from '../query/json.js';
-import { CommandContext, type CommandLevel, type CommandTarget } from './context.js';
-import { commandsOfLevel, lookupCommand } from './registry.js';
+import { CommandContext, type CommandLevel, type CommandSpec, type CommandTarget } from './context.js';
+import { commandsOfLevel, lookupCommand, lookupTableCommand, tableCommandNames } from './registry.js';
 import { errorResponse, shapeResponse, type CommandResponse } from './response.js';
 
 const LEVEL_NAMES: Record<CommandLevel, string> = { database: 'General', keyspace: 'Keyspace', collection: 'Collection' };
@@ -26,6 +26,8 @@ export async function executeCommand(db: Database, command: unknown, target: Com
   try {
     const [name, body] = splitCommand(command);
     const level = levelOf(target);
+    const tableSpec = level === 'collection' ? tableCommandSpec(db, name, target) : undefined;
+    if (tableSpec) return shapeResponse(await tableSpec.run(body, new CommandContext(db, target)));
     const spec = lookupCommand(name);
     if (!spec || spec.level !== level) {
       throw VectorDbError.of('COMMAND_UNKNOWN', { command: name, level: LEVEL_NAMES[level], known: commandsOfLevel(level).join(', ') });
@@ -35,6 +37,26 @@ export async function executeCommand(db: Database, command: unknown, target: Com
   } catch (error) {
     return errorResponse(toVectorDbError(error));
   }
+}
+
+/**
+ * The table command to run when the target is a table; UNSUPPORTED_TABLE_COMMAND for a collection command
+ * sent to a table, UNSUPPORTED_COLLECTION_COMMAND for a table command sent to a collection.
+ */
+function tableCommandSpec(db: Database, name: string, target: CommandTarget): CommandSpec | undefined {
+  const tableSpec = lookupTableCommand(name);
+  const collectionSpec = lookupCommand(name);
+  if (!tableSpec && collectionSpec?.level !== 'collection') return undefined;
+  const table = db.findTable(target.keyspace!, target.collection!);
+  if (table) {
+    if (tableSpec) return tableSpec;
+    throw VectorDbError.of('UNSUPPORTED_TABLE_COMMAND', { command: name, table: table.record.name, known: tableCommandNames().join(', ') });
+  }
+  if (!collectionSpec || collectionSpec.level !== 'collection') {
+    db.collection(target.keyspace!, target.collection!); // UNKNOWN_COLLECTION_OR_TABLE when it is neither
+    throw VectorDbError.of('UNSUPPORTED_COLLECTION_COMMAND', { command: name, collection: target.collection! });
+  }
+  return undefined;
 }
 
 function splitCommand(command: unknown): [string, unknown] {

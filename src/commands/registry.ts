@@ -1,5 +1,6 @@
 /**
  * The single table of commands: name -> level and handler. A name not in this table is not a command.
+ * Commands on a table target have their own table (TABLE_COMMANDS): the target decides which applies.
  */
 import type { CommandLevel, CommandSpec } from './context.js';
 import { DATABASE_COMMANDS } from './database-commands.js';
@@ -7,6 +8,10 @@ import { INSERT_COMMANDS } from './insert-commands.js';
 import { KEYSPACE_COMMANDS } from './keyspace-commands.js';
 import { READ_COMMANDS } from './read-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
+import { TABLE_SCHEMA_COMMANDS, TABLE_KEYSPACE_COMMANDS } from './table-schema-commands.js';
+import { TYPE_COMMANDS } from './type-commands.js';
+import { TABLE_ROW_COMMANDS } from './table-row-commands.js';
+import { TABLE_READ_COMMANDS } from './table-read-commands.js';
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = Object.freeze({
   ...DATABASE_COMMANDS,
@@ -14,7 +19,24 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = Object.freeze({
   ...INSERT_COMMANDS,
   ...READ_COMMANDS,
   ...WRITE_COMMANDS,
+  ...TABLE_KEYSPACE_COMMANDS,
+  ...TYPE_COMMANDS,
 });
+
+/** Commands whose target is a table (POST /v1/{keyspace}/{table}). */
+export const TABLE_COMMANDS: Readonly<Record<string, CommandSpec>> = Object.freeze({
+  ...TABLE_SCHEMA_COMMANDS,
+  ...TABLE_ROW_COMMANDS,
+  ...TABLE_READ_COMMANDS,
+});
+
+export function lookupTableCommand(name: string): CommandSpec | undefined {
+  return Object.prototype.hasOwnProperty.call(TABLE_COMMANDS, name) ? TABLE_COMMANDS[name] : undefined;
+}
+
+export function tableCommandNames(): string[] {
+  return Object.keys(TABLE_COMMANDS);
+}
 
 export function commandsOfLevel(level: CommandLevel): string[] {
   return Object.entries(COMMANDS)

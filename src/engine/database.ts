@@ -12,6 +12,8 @@ import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOp
 import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsOption, type LimitsPreset } from './limits.js';
 import { Mutex } from './mutex.js';
 import { migrateLegacyVectorRecords } from './vector-records.js';
+import { TableCatalog } from './table-catalog.js';
+import type { Table } from './table.js';
 
 export const DEFAULT_KEYSPACE = 'default_keyspace';
 
@@ -38,6 +40,8 @@ export class Database {
   /** keyspace -> collection name -> live collection */
   readonly #collections = new Map<string, Map<string, Collection>>();
   #nextCid: number;
+  /** Tables and user-defined types (their DDL runs under #ddl too). */
+  readonly #tables: TableCatalog;
   #state: State = 'open';
   #closing: Promise<void> | undefined;
 
@@ -48,6 +52,14 @@ export class Database {
     this.limitsPreset = limitsPreset;
     this.#settings = settings;
     this.#nextCid = nextCid;
+    this.#tables = new TableCatalog(kv, settings, {
+      allocate: () => {
+        const number = this.#nextCid++;
+        return { number, op: { type: 'put', key: keys.META_SEQ, value: String(number) } };
+      },
+      schemaObjectCount: () => this.#collectionCount(),
+      hasCollection: (keyspace, name) => this.#collections.get(keyspace)?.has(name) ?? false,
+    });
   }
 
   /** Opens (creating if needed) the database in `location`. Fails at once with DATABASE_LOCKED if another process has it. */
@@ -89,6 +101,7 @@ export class Database {
       await collection.refileLegacyIndex();
       this.#collections.get(record.keyspace)?.set(record.name, collection);
     }
+    await this.#tables.load();
   }
 
   /** @internal The key-value store underneath (diagnostics and benchmarks only). */
@@ -127,6 +140,7 @@ export class Database {
     return this.#ddl.run(async () => {
       if (!this.#keyspaces.has(name)) return false;
       for (const collection of this.#collections.get(name)?.values() ?? []) await this.#drop(collection);
+      await this.#tables.dropKeyspace(name);
       await this.#kv.batch([{ type: 'del', key: keys.keyspaceKey(name) }]);
       this.#keyspaces.delete(name);
       this.#collections.delete(name);
@@ -152,6 +166,7 @@ export class Database {
     return this.#ddl.run(async () => {
       const collections = this.#keyspaceCollections(keyspace);
       const existing = collections.get(name);
+      if (this.#tables.table(keyspace, name)) throw VectorDbError.of('EXISTING_TABLE_NOT_DATA_API_COLLECTION', { table: name });
       if (existing) {
         if (!sameOptions(existing.record.options, options)) throw VectorDbError.of('EXISTING_COLLECTION_DIFFERENT_SETTINGS', { collection: name });
         return false;
@@ -188,10 +203,48 @@ export class Database {
   collection(keyspace: string, name: string): Collection {
     const collections = this.#keyspaceCollections(keyspace);
     const collection = collections.get(name);
-    if (!collection) {
-      throw VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: name, keyspace, known: [...collections.keys()].sort().join(', ') });
-    }
+    if (!collection) throw this.#unknown(keyspace, name);
     return collection;
+  }
+
+  #unknown(keyspace: string, name: string): VectorDbError {
+    const known = [...(this.#collections.get(keyspace)?.keys() ?? []), ...this.#tables.tableNames(keyspace)].sort();
+    return VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: name, keyspace, known: known.join(', ') });
+  }
+
+  // ---- tables -------------------------------------------------------------------------------
+
+  /** The live table, or undefined when `name` is not a table of the (existing) keyspace. */
+  findTable(keyspace: string, name: string): Table | undefined {
+    this.#keyspaceCollections(keyspace);
+    return this.#tables.table(keyspace, name);
+  }
+
+  /** The live table, or UNKNOWN_KEYSPACE / UNKNOWN_COLLECTION_OR_TABLE. */
+  table(keyspace: string, name: string): Table {
+    const table = this.findTable(keyspace, name);
+    if (!table) throw this.#unknown(keyspace, name);
+    return table;
+  }
+
+  listTables(keyspace: string): Table[] {
+    this.#keyspaceCollections(keyspace);
+    return this.#tables.listTables(keyspace);
+  }
+
+  /** The table DDL (createTable, createIndex, createType, ...): run under the database's DDL mutex. */
+  tableDdl<T>(keyspace: string, fn: (catalog: TableCatalog) => Promise<T>): Promise<T> {
+    this.#keyspaceCollections(keyspace);
+    return this.#ddl.run(async () => {
+      this.#keyspaceCollections(keyspace);
+      return fn(this.#tables);
+    });
+  }
+
+  /** The table catalog for reads (listTypes, type lookups). */
+  get tableCatalog(): TableCatalog {
+    this.#checkOpen();
+    return this.#tables;
   }
 
   describeCollection(record: CollectionRecord): { name: string; options: ReturnType<typeof describeOptions> } {
@@ -215,7 +268,7 @@ export class Database {
   #collectionCount(): number {
     let count = 0;
     for (const collections of this.#collections.values()) count += collections.size;
-    return count;
+    return count + this.#tables.count;
   }
 
   #keyspaceCollections(keyspace: string): Map<string, Collection> {
@@ -256,6 +309,7 @@ export class Database {
       for (const collections of this.#collections.values()) {
         for (const collection of collections.values()) await collection.close();
       }
+      await this.#tables.close();
       await this.#kv.close();
       this.#state = 'closed';
     })();

@@ -16,6 +16,20 @@
  *   ixrule:<cid>                              -> INDEX_RULE: entries filed by index path (engine/shredder.ts isFiled);
  *                                                absent: the collection was created by an earlier build
  *   set:<name>                                -> a database setting (string), e.g. the server's token hash
+ *
+ * Tables (engine/table*.ts). A table's number <tid> and each vector index's number <vid> come from the
+ * same sequence as collection numbers, so a vector index of a table keeps its records under the
+ * collections' vector prefixes (vkey:/vval:/vidx:/vmeta: with <vid> for <cid>):
+ *   tbl:<keyspace>\0<table>                   -> table record (JSON: columns, primary key, indexes, <tid>)
+ *   udt:<keyspace>\0<type>                    -> user-defined type record (JSON)
+ *   row:<tid>\0<row key>                      -> the row (JSON object of its non-null columns, stored forms of
+ *                                                engine/table-values.ts: a vector as its float32 $binary text)
+ *   ridx:<tid>\0<index>\0<value key>\0<row key> -> <row key> (a secondary index entry)
+ * A <row key> is the primary key's columns (partition columns, then clustering columns) each encoded
+ * by engine/table-key-codec.ts and joined by \0; no encoded part holds \0, and each is order-preserving
+ * for its type (a descending clustering column is inverted), so a partition is one key range and a
+ * partition's rows lie in clustering order. A <value key> is one indexed value encoded the same way
+ * (a map entry: key part \0 value part).
  */
 
 /** 2: vector records split into `vkey:` + `vval:` (format 1 kept them in `vec:`). */
@@ -85,6 +99,13 @@ export const vectorIndexMetaKey = (cid: number): string => `vmeta:${cidText(cid)
 
 export const indexRuleKey = (cid: number): string => `ixrule:${cidText(cid)}`;
 export const INDEX_RULE = '2';
+
+export const tableKey = (keyspace: string, table: string): string => `tbl:${keyspace}${SEP}${table}`;
+export const TABLE_PREFIX = 'tbl:';
+export const typeKey = (keyspace: string, type: string): string => `udt:${keyspace}${SEP}${type}`;
+export const TYPE_PREFIX = 'udt:';
+export const rowPrefix = (tid: number): string => `row:${cidText(tid)}${SEP}`;
+export const rowIndexPrefix = (tid: number, index: string): string => `ridx:${cidText(tid)}${SEP}${index}${SEP}`;
 
 /**
  * Every prefix that holds a collection's data: emptied by deleteMany({}), dropped with the collection

@@ -14,8 +14,9 @@ import { insertSuite } from './insert.js';
 import { keyspacesSuite } from './keyspaces.js';
 import { limitPresetsSuite } from './limit-presets.js';
 import { updateSuite } from './update.js';
+import { tablesSuite } from './tables.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, limitPresetsSuite, updateSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, limitPresetsSuite, tablesSuite, updateSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
@@ -29,4 +30,5 @@ export function allSuites(factory: DbFactory): void {
   commandShapeSuite(factory);
   clientApiSuite(factory);
   limitPresetsSuite(factory);
+  tablesSuite(factory);
 }

@@ -1,0 +1,146 @@
+/**
+ * Row writes on a table: insertOne, insertMany (insertedIds or documentResponses, with primaryKeySchema),
+ * updateOne ($set / $unset by full primary key, CQL's upsert), deleteOne (full primary key) and deleteMany
+ * (primary key columns only; an empty filter truncates).
+ */
+import { VectorDbError } from '../errors/index.js';
+import type { RowOutcome, Table } from '../engine/table.js';
+import { parseTableFilter, requiredConditions, filterColumns, type TableFilter } from '../engine/table-filter.js';
+import { primaryKeyColumns } from '../engine/table-schema.js';
+import { coerceValue } from '../engine/table-values.js';
+import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
+import { CommandBody } from './command-body.js';
+import { readInsertMany } from './insert-commands.js';
+import type { CommandHandler, CommandSpec } from './context.js';
+import type { CommandResult } from './response.js';
+import { primaryKeySchema, primaryKeyToWire } from './table-wire.js';
+
+const insertOne: CommandHandler = async (raw, ctx) => {
+  const body = new CommandBody('insertOne', raw, ['document', 'options']);
+  body.noOptions();
+  const document = body.get('document');
+  if (document === undefined) throw VectorDbError.of('SHRED_BAD_DOCUMENT_TYPE', { type: 'null' });
+  const table = ctx.table();
+  const [outcome] = await table.insertRows([document], true);
+  if (outcome!.status === 'ERROR') throw outcome!.error;
+  return { status: { primaryKeySchema: primaryKeySchema(table), insertedIds: [primaryKeyToWire(table, (outcome as { row: JsonObject }).row)] } };
+};
+
+const insertMany: CommandHandler = async (raw, ctx) => {
+  const { documents, ordered, withResponses } = readInsertMany(raw, ctx.db.limits.maxInsertManyDocuments, 'rows');
+  const table = ctx.table();
+  return insertResult(table, await table.insertRows(documents, ordered), withResponses);
+};
+
+function insertResult(table: Table, outcomes: readonly RowOutcome[], withResponses: boolean): CommandResult {
+  const errors: VectorDbError[] = [];
+  const status: JsonObject = { primaryKeySchema: primaryKeySchema(table) };
+  if (withResponses) {
+    status.documentResponses = outcomes.map((outcome) => {
+      const entry: JsonObject = { _id: outcome.row ? primaryKeyToWire(table, outcome.row) : null, status: outcome.status };
+      if (outcome.status === 'ERROR') {
+        entry.errorsIdx = errors.length;
+        errors.push(outcome.error);
+      }
+      return entry;
+    });
+  } else {
+    const ids: JsonValue[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.status === 'OK') ids.push(primaryKeyToWire(table, outcome.row));
+      else if (outcome.status === 'ERROR') errors.push(outcome.error);
+    }
+    status.insertedIds = ids;
+  }
+  return { status, errors };
+}
+
+/** The full primary key an updateOne / deleteOne filter names with $eq, as a row of stored values. */
+function primaryKeyFilter(table: Table, raw: JsonValue | undefined, command: string): JsonObject {
+  const record = table.record;
+  const vars = { keyspace: record.keyspace, table: record.name, command, primaryKeys: primaryKeyColumns(record).join(', ') };
+  if (raw === undefined || (isObject(raw) && Object.keys(raw).length === 0)) throw VectorDbError.of('MISSING_FILTER_FOR_UPDATE_DELETE', vars);
+  const filter = parseTableFilter(raw, record, table.types);
+  checkOnlyKeyColumns(table, filter, command);
+  const conditions = requiredConditions(filter);
+  if (filter.kind !== 'all' || conditions.length !== filter.parts.length || conditions.some((c) => c.operator !== '$eq')) {
+    throw VectorDbError.of('INVALID_PRIMARY_KEY_FILTER', { keyspace: record.keyspace, table: record.name, reason: `${command} takes only $eq on each primary key column` });
+  }
+  const missing = primaryKeyColumns(record).filter((column) => !conditions.some((c) => c.column === column));
+  if (missing.length > 0) throw VectorDbError.of('MISSING_FULL_PRIMARY_KEY_FOR_UPDATE_DELETE', { ...vars, missingColumns: missing.join(', ') });
+  const keyRow: JsonObject = {};
+  const given = raw as JsonObject;
+  for (const column of primaryKeyColumns(record)) {
+    const value = given[column];
+    const operand = isObject(value) && '$eq' in value ? value.$eq : value;
+    keyRow[column] = coerceValue(operand!, record.columns[column]!, table.types)!;
+  }
+  return keyRow;
+}
+
+/** updateOne and deleteOne on a table name their row by primary key: a sort has nothing to choose. */
+function refuseSort(body: CommandBody, command: string): void {
+  const sort = body.get('sort');
+  if (sort !== undefined && !(isObject(sort) && Object.keys(sort).length === 0)) {
+    throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: `${command} on a table takes no sort: its filter names one row by its primary key` });
+  }
+}
+
+function checkOnlyKeyColumns(table: Table, filter: TableFilter, command: string): void {
+  const record = table.record;
+  const keyColumns = primaryKeyColumns(record);
+  const others = filterColumns(filter).filter((c) => !keyColumns.includes(c));
+  if (others.length > 0) {
+    throw VectorDbError.of('UNSUPPORTED_NON_PRIMARY_KEY_FILTER_FOR_UPDATE_DELETE', { keyspace: record.keyspace, table: record.name, command, primaryKeys: keyColumns.join(', '), columns: others.join(', ') });
+  }
+}
+
+const updateOne: CommandHandler = async (raw, ctx) => {
+  const body = new CommandBody('updateOne', raw, ['filter', 'update', 'sort', 'options']);
+  body.options(['upsert']);
+  refuseSort(body, 'updateOne');
+  const table = ctx.table();
+  const record = table.record;
+  const keyRow = primaryKeyFilter(table, body.get('filter'), 'updateOne');
+  const update = body.get('update');
+  const vars = { keyspace: record.keyspace, table: record.name };
+  if (!isObject(update) || Object.keys(update).length === 0) throw VectorDbError.of('MISSING_UPDATE_OPERATIONS', vars);
+  const unsupported = Object.keys(update).filter((op) => op !== '$set' && op !== '$unset');
+  if (unsupported.length > 0) throw VectorDbError.of('UNSUPPORTED_UPDATE_OPERATIONS_FOR_TABLE', { operators: unsupported.join(', ') });
+  const set = isObject(update.$set) ? update.$set : {};
+  const unset = isObject(update.$unset) ? Object.keys(update.$unset) : [];
+  const named = [...Object.keys(set), ...unset];
+  if (named.length === 0) throw VectorDbError.of('MISSING_UPDATE_OPERATIONS', vars);
+  const unknown = named.filter((c) => record.columns[c] === undefined);
+  if (unknown.length > 0) throw VectorDbError.of('UNKNOWN_TABLE_COLUMNS', { ...vars, unknownColumns: unknown.join(', '), allColumns: Object.keys(record.columns).join(', ') });
+  const keyColumns = named.filter((c) => primaryKeyColumns(record).includes(c));
+  if (keyColumns.length > 0) throw VectorDbError.of('UNSUPPORTED_UPDATE_FOR_PRIMARY_KEY_COLUMNS', { ...vars, columns: keyColumns.join(', ') });
+  const outcome = await table.updateRow(keyRow, set, unset);
+  return { status: { matchedCount: outcome.matched ? 1 : 0, modifiedCount: outcome.matched && outcome.modified ? 1 : 0 } };
+};
+
+const deleteOne: CommandHandler = async (raw, ctx) => {
+  const body = new CommandBody('deleteOne', raw, ['filter', 'sort', 'options']);
+  body.noOptions();
+  refuseSort(body, 'deleteOne');
+  const table = ctx.table();
+  const deleted = await table.deleteRow(primaryKeyFilter(table, body.get('filter'), 'deleteOne'));
+  return { status: { deletedCount: deleted ? 1 : 0 } };
+};
+
+const deleteMany: CommandHandler = async (raw, ctx) => {
+  const body = new CommandBody('deleteMany', raw, ['filter', 'options']);
+  body.noOptions();
+  const table = ctx.table();
+  const filter = parseTableFilter(body.get('filter'), table.record, table.types);
+  checkOnlyKeyColumns(table, filter, 'deleteMany');
+  return { status: { deletedCount: await table.deleteRows(filter) } };
+};
+
+export const TABLE_ROW_COMMANDS: Record<string, CommandSpec> = {
+  insertOne: { level: 'collection', run: insertOne },
+  insertMany: { level: 'collection', run: insertMany },
+  updateOne: { level: 'collection', run: updateOne },
+  deleteOne: { level: 'collection', run: deleteOne },
+  deleteMany: { level: 'collection', run: deleteMany },
+};
