@@ -9,3 +9,4 @@ export {
   type WireError,
   type VectorDbErrorOptions,
 } from './vectordb-error.js';
+export { randomBytes, randomUuid } from './random.js';
