@@ -25,7 +25,7 @@ describe('memory storage', () => {
     const second = await new VectorDB('t', 'memory-shared', undefined, { storage: 'memory' }).connect();
     await first.close();
     const nearest = await second.command({ find: { sort: { $vector: [0.9, 0.1] }, options: { limit: 1 } } }, { collection: 'docs' });
-    expect((nearest.data as { documents: { _id: string }[] }).documents.map((d) => d._id)).toEqual(['a']);
+    expect((nearest.data as unknown as { documents: { _id: string }[] }).documents.map((d) => d._id)).toEqual(['a']);
     await second.close();
     const third = new VectorDB('t', 'memory-shared', undefined, { storage: 'memory' });
     expect(await collectionNames(third)).toEqual([]);

@@ -3,7 +3,8 @@
  * key of an id. `$uuid`/`$objectId` ids key as their bare string, so they collide with that string (as in
  * the Data API); `5` and `"5"` are different documents.
  */
-import { VectorDbError, describeValue, jsonTypeName, randomBytes as randomView, randomUuid } from '../errors/index.js';
+import { VectorDbError, describeValue, jsonTypeName } from '../errors/index.js';
+import { randomBytes as randomView, randomUuid } from '../platform/random.js';
 import { ejsonKeyOf, isObject, type JsonObject, type JsonValue } from '../query/json.js';
 
 export type DefaultIdType = 'uuid' | 'uuidv6' | 'uuidv7' | 'objectId';

@@ -9,4 +9,3 @@ export {
   type WireError,
   type VectorDbErrorOptions,
 } from './vectordb-error.js';
-export { randomBytes, randomUuid } from './random.js';

@@ -1,5 +1,5 @@
 /**
- * Random bytes and v4 UUIDs from the Web Crypto API, which Node (20+), browsers and Electron all have
+ * Portable runtime helpers (platform/: below every layer, imports nothing). Random bytes and v4 UUIDs from the Web Crypto API, which Node (20+), browsers and Electron all have
  * as `globalThis.crypto`; randomUUID itself is missing from pages outside a secure context.
  */
 export function randomBytes(length: number): Uint8Array {

@@ -1,0 +1,18 @@
+/** What test/browser/page.js puts on `window` for the tests and the bench to drive. */
+import type { Answers, SeededDocument } from './scenario.js';
+
+declare global {
+  interface Window {
+    vdb: {
+      open(name: string): Promise<void>;
+      load(documents: SeededDocument[]): Promise<void>;
+      query(vector: number[]): Promise<Answers>;
+      tryOpen(name: string): Promise<{ code: string; message?: string }>;
+      qps(queries: number[][], rounds: number): Promise<number>;
+      close(): Promise<void>;
+    };
+  }
+  // eslint-disable-next-line no-var
+  var window: Window;
+}
+export {};
