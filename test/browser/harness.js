@@ -5,7 +5,7 @@
  * which downloads nothing, on a fresh profile, so IndexedDB starts empty and survives reloads.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,12 +26,15 @@ const FILES = {
 };
 const TYPES = { '.js': 'text/javascript', '.html': 'text/html', '.map': 'application/json' };
 
-/** Serves the page and `extra` (URL path -> file) on 127.0.0.1, port 0. */
-export async function servePage(extra = {}) {
+/**
+ * Serves the page on 127.0.0.1, port 0. With `proxy` (a server's URL), every other path is passed to it,
+ * so the page reaches a Data API server at its own origin (as a web app behind one host would).
+ */
+export async function servePage({ proxy } = {}) {
   if (!existsSync(BUNDLE)) throw new Error(`no browser bundle at ${BUNDLE}: run npm run build`);
-  const files = { ...FILES, ...extra };
   const server = createServer((request, response) => {
-    const file = files[new URL(request.url ?? '/', 'http://x').pathname];
+    const file = FILES[new URL(request.url ?? '/', 'http://x').pathname];
+    if (file === undefined && proxy !== undefined) return forward(request, response, proxy);
     if (file === undefined) return void response.writeHead(404).end();
     const type = TYPES[/\.\w+$/.exec(file)?.[0] ?? ''] ?? 'application/octet-stream';
     response.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' }).end(readFileSync(file));
@@ -45,6 +48,15 @@ export async function servePage(extra = {}) {
         server.close(() => resolve());
       }),
   };
+}
+
+function forward(request, response, target) {
+  const upstream = httpRequest(new URL(request.url, target), { method: request.method, headers: request.headers }, (answer) => {
+    response.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(response);
+  });
+  upstream.on('error', () => response.writeHead(502).end());
+  request.pipe(upstream);
 }
 
 /** Headless Chromium on a fresh profile (removed by close). */

@@ -5,6 +5,7 @@ declare global {
   interface Window {
     vdb: {
       open(name: string): Promise<void>;
+      openRemote(url: string, token: string): Promise<void>;
       load(documents: SeededDocument[]): Promise<void>;
       query(vector: number[]): Promise<Answers>;
       tryOpen(name: string): Promise<{ code: string; message?: string }>;

@@ -17,6 +17,11 @@ window.vdb = {
     db = await new VectorDB('page-token', name).connect();
     log(`opened IndexedDB database '${name}'; collections: ${JSON.stringify(await db.findAllCollectionsNames())}`);
   },
+  /** A Data API server through fetch (HttpTransport): `url` as `new VectorDB(token, url)` takes it. */
+  async openRemote(url, token) {
+    db = await new VectorDB(token, url).connect();
+    log(`connected to the Data API at ${url}; collections: ${JSON.stringify(await db.findAllCollectionsNames())}`);
+  },
   async load(documents) {
     const started = performance.now();
     await loadCollection(db, 'items', documents);
