@@ -24,16 +24,18 @@ const FILES = {
   '/vectordb-local.js': BUNDLE,
   '/vectordb-local.js.map': `${BUNDLE}.map`,
 };
-const TYPES = { '.js': 'text/javascript', '.html': 'text/html', '.map': 'application/json' };
+const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.map': 'application/json' };
 
 /**
- * Serves the page on 127.0.0.1, port 0. With `proxy` (a server's URL), every other path is passed to it,
- * so the page reaches a Data API server at its own origin (as a web app behind one host would).
+ * Serves the page on 127.0.0.1, port 0, with `files` (URL path -> file) added or replacing. With `proxy`
+ * (a server's URL), every other path is passed to it, so the page reaches a Data API server at its own
+ * origin (as a web app behind one host would).
  */
-export async function servePage({ proxy } = {}) {
+export async function servePage({ proxy, files = {} } = {}) {
   if (!existsSync(BUNDLE)) throw new Error(`no browser bundle at ${BUNDLE}: run npm run build`);
+  const served = { ...FILES, ...files };
   const server = createServer((request, response) => {
-    const file = FILES[new URL(request.url ?? '/', 'http://x').pathname];
+    const file = served[new URL(request.url ?? '/', 'http://x').pathname];
     if (file === undefined && proxy !== undefined) return forward(request, response, proxy);
     if (file === undefined) return void response.writeHead(404).end();
     const type = TYPES[/\.\w+$/.exec(file)?.[0] ?? ''] ?? 'application/octet-stream';

@@ -15,5 +15,8 @@ declare global {
   }
   // eslint-disable-next-line no-var
   var window: Window;
+  /** The little of the DOM the tests read (the project's lib has no DOM types). */
+  // eslint-disable-next-line no-var
+  var document: { body: { textContent: string | null } };
 }
 export {};
