@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium, openPage, reloadPage, servePage } from './harness.js';
-import { loadCollection, makeDocuments, queryCollection, type Answers } from './scenario.js';
+import { LIMITS, loadCollection, makeDocuments, queryCollection, type Answers } from './scenario.js';
 import { tempDir } from '../support/temp.js';
 
 const DOCUMENTS = makeDocuments(2000, 128);
@@ -21,7 +21,7 @@ type NodeEntry = typeof import('../../src/index.js');
 async function nodeAnswers(): Promise<Answers> {
   const { VectorDB } = (await import(new URL('../../dist/index.js', import.meta.url).href)) as NodeEntry;
   // The wasm backend, as in the page: the same hnswlib build, the same graph, the same answers.
-  const db = new VectorDB('node-token', tempDir(), undefined, { vectorBackend: 'wasm' });
+  const db = new VectorDB('node-token', tempDir(), undefined, { vectorBackend: 'wasm', limits: LIMITS });
   try {
     return await queryCollection(await loadCollection(db, 'items', DOCUMENTS), QUERY);
   } finally {
@@ -67,6 +67,7 @@ describe('the browser bundle in headless Chromium', () => {
     expect(refused.code).toBe('DATABASE_LOCKED');
     expect(refused.message).toContain(DB_NAME);
     await second.close();
+    await page.evaluate((line) => window.vdb.note(line), `a second tab was refused: ${refused.code}`);
   });
 
   it('finds everything after a reload without closing (the page gone, as in a crash)', async () => {
@@ -80,6 +81,7 @@ describe('the browser bundle in headless Chromium', () => {
     const second = await openPage(chromium.context, server.url, pageErrors);
     expect((await second.evaluate((name) => window.vdb.tryOpen(name), DB_NAME)).code).toBe('opened');
     await second.close();
+    await page.evaluate(() => window.vdb.note('after close: a second tab opened the database'));
     await reloadPage(page);
     await page.evaluate((name) => window.vdb.open(name), DB_NAME);
     expect(await page.evaluate((query) => window.vdb.query(query), QUERY)).toEqual(expected);

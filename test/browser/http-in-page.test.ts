@@ -11,7 +11,7 @@ import { createServer, type DataApiServer } from '../../src/http/index.js';
 import { VectorDB } from '../../src/index.js';
 import { tempDir } from '../support/temp.js';
 import { launchChromium, openPage, servePage } from './harness.js';
-import { loadCollection, makeDocuments, queryCollection, type Answers } from './scenario.js';
+import { LIMITS, loadCollection, makeDocuments, queryCollection, type Answers } from './scenario.js';
 
 const DOCUMENTS = makeDocuments(300, 32, 5);
 const QUERY = makeDocuments(1, 32, 11)[0]!.$vector;
@@ -25,8 +25,8 @@ let page: Page;
 let expected: Answers;
 
 beforeAll(async () => {
-  database = await Database.open(tempDir(), { vectorBackend: 'wasm' });
-  server = createServer({ db: database, token: TOKEN, port: 0 });
+  database = await Database.open(tempDir(), { vectorBackend: 'wasm', limits: LIMITS });
+  server = createServer({ db: database, token: TOKEN, port: 0, limits: LIMITS });
   await server.listen();
   const node = new VectorDB(TOKEN, server.url);
   expected = await queryCollection(await loadCollection(node, 'items', DOCUMENTS), QUERY);

@@ -4,17 +4,22 @@
  * through `window.vdb`; every step is also written on the page (the screenshot in docs/).
  */
 import { VectorDB } from 'vectordb-local';
-import { loadCollection, queryCollection, vectorQps } from '/scenario.js';
+import { LIMITS, loadCollection, queryCollection, vectorQps } from '/scenario.js';
 
+// The log survives reloads of this tab (sessionStorage), so the page tells the whole story.
+const logElement = document.querySelector('#log');
 const log = (line) => {
-  document.querySelector('#log').textContent += `${line}\n`;
+  logElement.textContent += `${line}\n`;
+  sessionStorage.setItem('vdb-log', logElement.textContent);
 };
+logElement.textContent = sessionStorage.getItem('vdb-log') ?? '';
+if (logElement.textContent !== '') log('--- page reloaded ---');
 
 let db;
 
 window.vdb = {
   async open(name) {
-    db = await new VectorDB('page-token', name).connect();
+    db = await new VectorDB('page-token', name, undefined, { limits: LIMITS }).connect();
     log(`opened IndexedDB database '${name}'; collections: ${JSON.stringify(await db.findAllCollectionsNames())}`);
   },
   /** A Data API server through fetch (HttpTransport): `url` as `new VectorDB(token, url)` takes it. */
@@ -50,6 +55,10 @@ window.vdb = {
     const qps = await vectorQps(await db.collection('items'), queries, rounds);
     log(`vector search: ${qps.toFixed(0)} queries/s`);
     return qps;
+  },
+  /** A line from the test, for the page's story (e.g. what another tab was told). */
+  note(line) {
+    log(line);
   },
   async close() {
     await db.close();

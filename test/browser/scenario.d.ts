@@ -15,6 +15,7 @@ export interface SeededDocument {
   tags: string[];
   $vector: number[];
 }
+export declare const LIMITS: { maxInsertManyDocuments: number };
 export declare function makeDocuments(count: number, dimension: number, seed?: number): SeededDocument[];
 export declare function loadCollection(db: VectorDB, name: string, documents: SeededDocument[]): Promise<VectorDBCollection>;
 export declare function queryCollection(collection: VectorDBCollection, query: number[]): Promise<Answers>;
