@@ -31,7 +31,6 @@ export interface KvRange {
  * IndexedDB in a browser or renderer; 'memory' is memory-level, gone when the database closes.
  */
 export type StorageKind = 'persistent' | 'memory';
-export const STORAGE_KINDS: readonly StorageKind[] = ['persistent', 'memory'];
 
 /** Any store of the level family, with string keys and byte values. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the stores differ only in their input formats

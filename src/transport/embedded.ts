@@ -23,8 +23,8 @@ export function resolveDirectory(endpoint: string, options: DatabaseOptions = {}
   return options.storage === 'memory' ? endpoint : resolveLocation(endpoint);
 }
 
-/** Memory databases are named apart from persistent ones: `memory:` cannot start an absolute path. */
-const MEMORY_KEY = 'memory:';
+/** Memory databases are named apart from persistent ones (no directory or IndexedDB name starts with a NUL). */
+const MEMORY_KEY = '\u0000memory:';
 
 async function acquire(location: string, options: DatabaseOptions): Promise<Database> {
   const memory = options.storage === 'memory';

@@ -10,7 +10,7 @@ import { HEADROOM, HNSW_SEED, type HnswDriver, type HnswDriverFactory, type Inde
 import { type IndexHeader } from './index-format.js';
 import { MemoryIndexedDb, type MemoryDatabase, type MemoryObjectStore, type MemoryRequest } from './memory-idb.js';
 import { hnswSpace } from './metric.js';
-import { loadGlueFactory } from './wasm-loader.js';
+import { loadGlueFactory, type LoadedGlue } from './wasm-loader.js';
 
 // ---- what we use of the emscripten module (it ships no usable types for Node) -------------------
 
@@ -241,7 +241,7 @@ function wasmRuntime(): Promise<WasmRuntime> {
 }
 
 async function createRuntime(): Promise<WasmRuntime> {
-  let loaded: Awaited<ReturnType<typeof loadGlueFactory<ModuleFactory>>>;
+  let loaded: LoadedGlue<ModuleFactory>;
   try {
     loaded = await loadGlueFactory<ModuleFactory>();
   } catch (e) {
