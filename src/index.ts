@@ -1,7 +1,8 @@
 /**
- * vectordb-local's public surface: only what is exported here is supported.
+ * vectordb-local's public surface for Node and Electron's main process: only what is exported here is
+ * supported. The browser entry (browser.ts) has the same minus what needs Node: homes and their admin.
  */
-export { VectorDB, type VectorDBOptions } from './client/vector-db.js';
+export * from './portable.js';
 export {
   VectorDBAdmin,
   DatabaseInUseException,
@@ -10,71 +11,3 @@ export {
   type VectorDBAdminOptions,
 } from './client/vector-db-admin.js';
 export type { CreatedToken, DatabaseInfo, TokenInfo, TokenRole } from './admin/index.js';
-export type {
-  FindOneAndUpdateOptions,
-  FindVectorOptions,
-  InsertManyOptions,
-  ManyDocuments,
-  UpsertManyOptions,
-} from './client/collection-options.js';
-export { VectorDBCollection } from './client/collection.js';
-export { MetadataVectorTable, ClusteredMetadataVectorTable, type AnnQuery, type AnnResult } from './client/cassio-tables.js';
-export {
-  MetadataVectorRecord,
-  ClusteredMetadataVectorRecord,
-  metadataString,
-  timeUuid,
-  type MetadataVectorRecordInit,
-  type ClusteredMetadataVectorRecordInit,
-} from './client/cassio-records.js';
-export { VectorDBRepository } from './client/repository.js';
-export { FindIterable } from './client/find-iterable.js';
-export { Document, DocumentBuilder, JsonDocument, JsonDocumentBuilder, type DocumentInit, type DocumentInput } from './client/documents.js';
-export {
-  DocumentMutationResult,
-  DocumentMutationStatus,
-  DocumentResult,
-  JsonDocumentMutationResult,
-  MutationResult,
-  type DocumentClass,
-  type DocumentResultInit,
-  type DocumentResultMapper,
-  type FindAndUpdateResult,
-  type FoundDocument,
-  type JsonDocumentResult,
-  type Page,
-  type ResultMapping,
-} from './client/results.js';
-export { Filter, FilterCondition, type FilterLike, type FilterObject } from './client/filter.js';
-export { SelectQuery, SelectQueryBuilder, type SelectQueryLike } from './client/select-query.js';
-export { UpdateQuery, UpdateQueryBuilder, type UpdateObject, type UpdateQueryLike } from './client/update-query.js';
-export { DeleteQuery, DeleteQueryBuilder, type DeleteQueryLike } from './client/delete-query.js';
-export { CollectionDefinition, CollectionDefinitionBuilder, SimilarityMetric, type VectorIndexOptions } from './client/collection-definition.js';
-export {
-  DataApiException,
-  CollectionNotFoundException,
-  DatabaseNotFoundException,
-  DocumentAlreadyExistsException,
-  InvalidArgumentException,
-  KeyspaceAlreadyExistException,
-  KeyspaceNotFoundException,
-  TooManyDocumentsToCountException,
-} from './client/errors.js';
-export type {
-  DataObject,
-  DataValue,
-  DocumentId,
-  InsertResult,
-  JsonObject,
-  JsonPrimitive,
-  JsonValue,
-  Projection,
-  ReturnDocument,
-  Sort,
-  UpdateResult,
-  Vector,
-} from './client/types.js';
-export type { CommandResponse } from './commands/index.js';
-export { VectorDbError, ERROR_CODES, type ErrorCode, type WireError } from './errors/index.js';
-export { DATA_API_LIMITS, DEFAULT_LIMITS, LIMIT_PRESETS, type Limits, type LimitsOption, type LimitsPreset } from './engine/limits.js';
-export type { VectorProgress } from './engine/collection-vectors.js';

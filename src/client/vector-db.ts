@@ -13,6 +13,7 @@ import type { Transport } from '../transport/transport.js';
 import type { JsonObject } from '../query/json.js';
 import { ClusteredMetadataVectorTable, MetadataVectorTable } from './cassio-tables.js';
 import { VectorDBCollection } from './collection.js';
+import { connectDatabaseById } from './database-by-id.js';
 import { CollectionDefinitionBuilder, type CollectionDefinition, type SimilarityMetric } from './collection-definition.js';
 import type { JsonDocument } from './documents.js';
 import { clientException, exceptionFor } from './errors.js';
@@ -34,10 +35,16 @@ export interface VectorDBOptions {
   vectorBackend?: 'auto' | 'wasm' | 'native';
   /** Progress of long work, such as rebuilding a vector index. */
   onProgress?: (progress: VectorProgress) => void;
+  /**
+   * Where an embedded database lives: 'persistent' (default; LevelDB in Node and Electron's main process,
+   * IndexedDB in a browser or renderer) or 'memory' (memory-level: tests, caches, ephemeral indexes; its
+   * data is gone when the last VectorDB on it closes). The endpoint names the in-memory database.
+   */
+  storage?: 'persistent' | 'memory';
 }
 
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
-const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress']);
+const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage']);
 
 export class VectorDB {
   /**
@@ -49,8 +56,6 @@ export class VectorDB {
    * const db = await VectorDB.fromDatabaseId(token, '3f0c2b1e-...', { keyspace: 'default_keyspace', home: '/srv/vectordb' });
    */
   static async fromDatabaseId(token: string, databaseId: string, options: DatabaseByIdOptions = {}): Promise<VectorDB> {
-    // Loaded on use: the administration layer is only needed by applications that use a home.
-    const { connectDatabaseById } = await import('./vector-db-admin.js');
     return connectDatabaseById(token, databaseId, options);
   }
 
@@ -70,9 +75,12 @@ export class VectorDB {
     if (typeof apiEndpoint !== 'string' || apiEndpoint.length === 0) throw new TypeError('VectorDB: apiEndpoint must be a directory path, a file: URL or an http(s) URL');
     checkKeyspaceName(keyspace);
     rejectUnknownMembers(options, VECTOR_DB_OPTIONS, 'VectorDBOptions');
-    this.#transport = /^https?:\/\//i.test(apiEndpoint)
+    const remote = /^https?:\/\//i.test(apiEndpoint);
+    checkStorage(options.storage, remote);
+    this.#transport = remote
       ? new HttpTransport(apiEndpoint, token)
       : new EmbeddedTransport(apiEndpoint, {
+          ...(options.storage ? { storage: options.storage } : {}),
           ...(options.limits ? { limits: options.limits } : {}),
           ...(options.vectorBackend ? { vectorBackend: options.vectorBackend } : {}),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -275,6 +283,12 @@ export class VectorDB {
     await table.create();
     return table;
   }
+}
+
+function checkStorage(storage: unknown, remote: boolean): void {
+  if (storage === undefined) return;
+  if (storage !== 'persistent' && storage !== 'memory') throw new TypeError(`VectorDBOptions.storage must be 'persistent' or 'memory', not ${JSON.stringify(storage)}`);
+  if (remote) throw new TypeError('VectorDBOptions.storage applies to embedded databases only: an http(s) endpoint stores where its server does');
 }
 
 function checkKeyspaceName(keyspace: unknown): void {

@@ -6,6 +6,7 @@
  * slowed by graph building and a search always sees every acknowledged vector.
  */
 import { VectorDbError } from '../errors/index.js';
+import { macrotask } from '../platform/macrotask.js';
 import type { KvOperation, KvStore } from '../storage/index.js';
 import {
   FlatVectorStore,
@@ -428,9 +429,9 @@ export class CollectionVectors {
   }
 }
 
-/** Lets timers, I/O and other requests run (setImmediate: after pending I/O callbacks). */
+/** Lets timers, I/O and other requests run (a macrotask: in Node, after pending I/O callbacks). */
 function yieldToEventLoop(): Promise<void> {
-  return new Promise<void>((resolve) => setImmediate(resolve));
+  return new Promise<void>((resolve) => macrotask(resolve));
 }
 
 /** Below this fraction of the collection, a filtered search scans its candidates exactly. */

@@ -1,10 +1,10 @@
 /**
- * A database: one LevelDB directory holding keyspaces and their collections. Owns the lifecycle
+ * A database: one store (a LevelDB directory, an IndexedDB database, or memory) holding keyspaces and their collections. Owns the lifecycle
  * (open -> closing -> closed; use after close is DATABASE_NOT_OPEN), the catalog (kept in memory, written
  * through), and the collection limit. DDL runs under one mutex; document writes under each collection's.
  */
 import { VectorDbError } from '../errors/index.js';
-import { KvStore, bytesToString, keys } from '../storage/index.js';
+import { KvStore, bytesToString, keys, type StorageKind } from '../storage/index.js';
 import { Collection, type EngineSettings } from './collection.js';
 import type { VectorProgress } from './collection-vectors.js';
 import type { BackendChoice } from '../vector/index.js';
@@ -24,12 +24,15 @@ export interface DatabaseOptions {
   readonly vectorBackend?: BackendChoice;
   /** Progress of long work (vector index rebuilds). */
   readonly onProgress?: (progress: VectorProgress) => void;
+  /** 'persistent' (default: LevelDB in Node, IndexedDB in a browser) or 'memory' (memory-level, gone at close). */
+  readonly storage?: StorageKind;
 }
 
 type State = 'open' | 'closing' | 'closed';
 
 export class Database {
   readonly location: string;
+  readonly storage: StorageKind;
   readonly limits: Limits;
   /** The preset the limits start from (overrides may change some values). */
   readonly limitsPreset: LimitsPreset;
@@ -47,6 +50,7 @@ export class Database {
 
   private constructor(kv: KvStore, settings: EngineSettings, nextCid: number, limitsPreset: LimitsPreset) {
     this.location = kv.location;
+    this.storage = kv.storage;
     this.#kv = kv;
     this.limits = settings.limits;
     this.limitsPreset = limitsPreset;
@@ -65,7 +69,7 @@ export class Database {
   /** Opens (creating if needed) the database in `location`. Fails at once with DATABASE_LOCKED if another process has it. */
   static async open(location: string, options: DatabaseOptions = {}): Promise<Database> {
     const limits = resolveLimits(options.limits);
-    const kv = await KvStore.open(location);
+    const kv = await KvStore.open(location, options.storage);
     try {
       const format = await kv.getString(keys.META_FORMAT);
       if (format !== undefined && Number(format) > keys.FORMAT_VERSION) {

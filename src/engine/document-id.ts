@@ -3,8 +3,8 @@
  * key of an id. `$uuid`/`$objectId` ids key as their bare string, so they collide with that string (as in
  * the Data API); `5` and `"5"` are different documents.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { VectorDbError, describeValue, jsonTypeName } from '../errors/index.js';
+import { randomBytes as randomView, randomUuid } from '../platform/random.js';
 import { ejsonKeyOf, isObject, type JsonObject, type JsonValue } from '../query/json.js';
 
 export type DefaultIdType = 'uuid' | 'uuidv6' | 'uuidv7' | 'objectId';
@@ -88,9 +88,9 @@ export function idKey(id: JsonValue): string {
 export function generateId(type: DefaultIdType | undefined): JsonValue {
   switch (type) {
     case undefined:
-      return randomUUID();
+      return randomUuid();
     case 'uuid':
-      return { $uuid: randomUUID() };
+      return { $uuid: randomUuid() };
     case 'uuidv6':
       return { $uuid: uuidV6() };
     case 'uuidv7':
@@ -98,6 +98,12 @@ export function generateId(type: DefaultIdType | undefined): JsonValue {
     case 'objectId':
       return { $objectId: objectId() };
   }
+}
+
+/** Random bytes as a Buffer (Node's own, or the bundled polyfill in a browser) for its byte helpers. */
+function randomBytes(length: number): Buffer {
+  const bytes = randomView(length);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function formatUuid(bytes: Buffer): string {

@@ -11,13 +11,18 @@ export interface PageState {
   readonly returned: number;
 }
 
+/**
+ * URL-safe base64 without padding, built from plain base64 (the browser bundle's Buffer has no
+ * 'base64url'); decoding with 'base64' accepts the URL-safe alphabet everywhere.
+ */
 export function encodePageState(state: PageState): string {
-  return Buffer.from(JSON.stringify([state.after, state.returned]), 'utf8').toString('base64url');
+  const base64 = Buffer.from(JSON.stringify([state.after, state.returned]), 'utf8').toString('base64');
+  return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 export function decodePageState(text: string): PageState {
   try {
-    const parsed: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    const parsed: unknown = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && Number.isInteger(parsed[1])) {
       return { after: parsed[0], returned: parsed[1] as number };
     }

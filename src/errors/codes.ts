@@ -181,7 +181,7 @@ export const ERROR_CODES = {
   // --- database / server ---------------------------------------------------------------------
   INVALID_DATABASE_QUERY: server('DATABASE', 'Invalid database query', '${reason}'),
   DATABASE_NOT_OPEN: request('DATABASE', 'Database not open', "Database '${location}' is ${state}: open it (or create a new VectorDB) before use."),
-  DATABASE_LOCKED: server('STORAGE', 'Database in use', "Database directory '${location}' is in use by another process (its LevelDB lock is held). Close the other process or open a different directory."),
+  DATABASE_LOCKED: server('STORAGE', 'Database in use', "Database '${location}' is in use by another process or browser tab (its lock is held: LevelDB's in a directory, a Web Lock in a browser). Close it there or open a different database."),
   DATABASE_NOT_FOUND: request('DATABASE', 'Database not found', "No database '${database}' found${where}."),
   DATABASE_IN_USE: request('DATABASE', 'Database open elsewhere', "Database '${database}' is open ${where}: close it there, then try again.", 409),
 

@@ -3,7 +3,7 @@
  * storage failures). It carries a code from codes.ts, renders its message from the template, and
  * turns itself into the Data API's wire error object.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../platform/random.js';
 import { ERROR_CODES, type ErrorCode, type ErrorFamily, type ErrorScope } from './codes.js';
 
 export type ErrorVars = Readonly<Record<string, string | number | boolean | null | undefined>>;
@@ -57,7 +57,7 @@ export class VectorDbError extends Error {
 
   toWire(): WireError {
     const wire: WireError = {
-      id: randomUUID(),
+      id: randomUuid(),
       family: this.family,
       scope: this.scope,
       errorCode: this.code,

@@ -1,3 +1,3 @@
-export { KvSnapshot, KvStore, PreparedBatch, mapLevelError, toBytes, bytesToString, type KvOperation, type KvRange, type KvValue } from './kv-store.js';
+export { KvSnapshot, KvStore, PreparedBatch, mapLevelError, toBytes, bytesToString, type KvOperation, type KvRange, type KvValue, type StorageKind } from './kv-store.js';
 export * as keys from './keys.js';
 export type { IndexScalar } from './keys.js';

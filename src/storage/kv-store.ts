@@ -1,10 +1,14 @@
 /**
- * The key-value contract the engine uses, over abstract-level (classic-level on disk).
- * Owns opening, closing and error mapping: nothing above storage/ sees LEVEL_* codes or classic-level.
+ * The key-value contract the engine uses, over abstract-level: the runtime's persistent store
+ * (persistent-level.ts: classic-level in Node, browser-level in a browser) or memory-level on request.
+ * Owns opening, closing and error mapping: nothing above storage/ sees LEVEL_* codes or which store it is.
  * Keys are UTF-8 strings (see keys.ts); values are strings (JSON) or bytes (vectors, index files).
  */
-import { ClassicLevel } from 'classic-level';
+import type { AbstractLevel } from 'abstract-level';
+import { MemoryLevel } from 'memory-level';
 import { VectorDbError } from '../errors/index.js';
+import { openPersistentLevel, type PersistentLevel } from './persistent-level.js';
+import { ReadGate } from './read-gate.js';
 import { RowCache } from './row-cache.js';
 
 export type KvValue = string | Uint8Array;
@@ -23,57 +27,82 @@ export interface KvRange {
 }
 
 /**
- * LevelDB's memtable size. Index entries make many small keys per document; a larger memtable than
- * LevelDB's 4 MB default means fewer level-0 compactions (measured: 100k indexed inserts 5.6k -> 7.4k docs/s).
+ * Where a database lives: 'persistent' (the default) is LevelDB in Node and Electron's main process,
+ * IndexedDB in a browser or renderer; 'memory' is memory-level, gone when the database closes.
  */
-const WRITE_BUFFER_BYTES = 32 * 1024 * 1024;
+export type StorageKind = 'persistent' | 'memory';
+
+/** Any store of the level family, with string keys and byte values. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the stores differ only in their input formats
+type LevelDb = AbstractLevel<any, string, Uint8Array>;
 
 /**
- * Up to this many keys, getMany reads synchronously: each is a LevelDB point read (usually from its
- * cache), far cheaper than a trip through the thread pool and back (a page of vector hits: 10-20 keys).
+ * Up to this many keys, getMany reads synchronously where the store can (classic-level, memory-level):
+ * each is a LevelDB point read (usually from its cache), far cheaper than a trip through the thread pool
+ * and back (a page of vector hits: 10-20 keys).
  */
 const SYNC_READS = 32;
 
-/** A key below every key the engine writes: compacting [SEP_KEY, SEP_KEY] touches no table. */
-const SEP_KEY = '\u0000';
+/** classic-level's read option for one-off bulk reads; the other stores ignore it. */
+const NO_FILL_CACHE = { fillCache: false } as object;
 
 /** The row cache's budget, and the largest value it keeps (bigger ones are index snapshot chunks). */
 const ROW_CACHE_BYTES = 32 * 1024 * 1024;
 const ROW_CACHE_MAX_VALUE = 64 * 1024;
 
-/** A moment of the store that reads can be made against (KvStore.snapshot). */
+/**
+ * A moment of the store that reads can be made against (KvStore.snapshot): the store's own snapshot
+ * where it has them (classic-level, memory-level), else a hold on writes until closed (browser-level).
+ */
 export class KvSnapshot {
   /** @internal */
-  readonly handle: ReturnType<ClassicLevel<string, Uint8Array>['snapshot']>;
+  readonly handle: ReturnType<LevelDb['snapshot']> | undefined;
+  readonly #release: () => void;
 
-  constructor(handle: ReturnType<ClassicLevel<string, Uint8Array>['snapshot']>) {
+  constructor(handle: ReturnType<LevelDb['snapshot']> | undefined, release: () => void) {
     this.handle = handle;
+    this.#release = release;
   }
 
   async close(): Promise<void> {
-    await this.handle.close();
+    this.#release();
+    await this.handle?.close();
   }
 }
 
 export class KvStore {
   readonly location: string;
-  #db: ClassicLevel<string, Uint8Array>;
+  readonly storage: StorageKind;
+  readonly #db: LevelDb;
+  readonly #persistent: PersistentLevel | undefined;
   readonly #rows = new RowCache(ROW_CACHE_BYTES, ROW_CACHE_MAX_VALUE);
+  /** Holds writes while an emulated snapshot is open (stores without explicit snapshots). */
+  readonly #gate = new ReadGate();
 
-  private constructor(location: string, db: ClassicLevel<string, Uint8Array>) {
+  private constructor(location: string, storage: StorageKind, db: LevelDb, persistent: PersistentLevel | undefined) {
     this.location = location;
+    this.storage = storage;
     this.#db = db;
+    this.#persistent = persistent;
   }
 
-  /** Opens (creating if needed) the LevelDB at `location`. Fails at once if another process holds it. */
-  static async open(location: string): Promise<KvStore> {
-    const db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view', writeBufferSize: WRITE_BUFFER_BYTES });
+  /**
+   * Opens (creating if needed) the store at `location`: a directory in Node, an IndexedDB database name
+   * in a browser, a name within this process for 'memory'. Fails at once with DATABASE_LOCKED if another
+   * process (or tab) holds it.
+   */
+  static async open(location: string, storage: StorageKind = 'persistent'): Promise<KvStore> {
     try {
-      await db.open({ createIfMissing: true });
+      if (storage === 'memory') {
+        const db = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
+        await db.open();
+        return new KvStore(location, storage, db, undefined);
+      }
+      const persistent = await openPersistentLevel(location);
+      return new KvStore(location, storage, persistent.db, persistent);
     } catch (error) {
       throw mapLevelError(error, location);
     }
-    return new KvStore(location, db);
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -94,7 +123,7 @@ export class KvStore {
   async getMany(keys: readonly string[], options?: { readonly fillCache?: boolean; readonly large?: boolean }): Promise<(Uint8Array | undefined)[]> {
     if (options?.large === true) {
       // One read per key, so that LevelDB's threads read (and checksum) several at once.
-      return this.#call(() => Promise.all(keys.map((key) => this.#db.get(key, { fillCache: false }))));
+      return this.#call(() => Promise.all(keys.map((key) => this.#db.get(key, NO_FILL_CACHE))));
     }
     const values: (Uint8Array | undefined)[] = new Array(keys.length);
     const missed: number[] = [];
@@ -105,7 +134,7 @@ export class KvStore {
     if (missed.length === 0) return values;
     const generation = this.#rows.generation;
     const missedKeys = missed.map((i) => keys[i]!);
-    const read = missed.length <= SYNC_READS ? this.#getSync(missedKeys) : await this.#call(() => this.#db.getMany(missedKeys));
+    const read = missed.length <= SYNC_READS && (this.#db.supports as { getSync?: boolean }).getSync === true ? this.#getSync(missedKeys) : await this.#call(() => this.#db.getMany(missedKeys));
     missed.forEach((i, j) => {
       const value = read[j];
       values[i] = value;
@@ -148,7 +177,7 @@ export class KvStore {
       void batch.close();
       throw mapLevelError(error, this.location);
     }
-    return new PreparedBatch(operations, batch, this.#rows, this.location);
+    return new PreparedBatch(operations, batch, this.#rows, this.location, this.#gate);
   }
 
   /** Iterates [key, value] pairs in key order over a range. */
@@ -185,10 +214,14 @@ export class KvStore {
     }
   }
 
-  /** A view of the store as it is now, for reads that must agree with each other; close it when done. */
+  /**
+   * A view of the store as it is now, for reads that must agree with each other; close it when done.
+   * A store without snapshots (IndexedDB across transactions) holds this store's writes until then.
+   */
   snapshot(): KvSnapshot {
+    if (!this.#db.supports.explicitSnapshots) return new KvSnapshot(undefined, this.#gate.hold());
     try {
-      return new KvSnapshot(this.#db.snapshot());
+      return new KvSnapshot(this.#db.snapshot(), () => undefined);
     } catch (error) {
       throw mapLevelError(error, this.location);
     }
@@ -196,7 +229,7 @@ export class KvStore {
 
   /** Iterates keys only (cheaper than entries), reading `chunk` at a time, from `snapshot` when given. */
   async *keys(range: KvRange, chunk = 1024, snapshot?: KvSnapshot): AsyncGenerator<string> {
-    const iterator = this.#db.keys(snapshot === undefined ? range : { ...range, snapshot: snapshot.handle });
+    const iterator = this.#db.keys(snapshot?.handle === undefined ? range : { ...range, snapshot: snapshot.handle });
     try {
       while (true) {
         const keys = await this.#call(() => iterator.nextv(chunk));
@@ -210,6 +243,7 @@ export class KvStore {
 
   /** Deletes every key in [gte, lt) in batches (used to drop a collection or empty it). */
   async clearRange(gte: string, lt: string): Promise<void> {
+    await this.#gate.writable();
     try {
       await this.#call(() => this.#db.clear({ gte, lt }));
     } finally {
@@ -217,14 +251,14 @@ export class KvStore {
     }
   }
 
-  /**
-   * Writes LevelDB's in-memory table to disk first (a compaction of an empty range does only that), so
-   * that the next open does not replay up to WRITE_BUFFER_BYTES of log before it can answer. If that
-   * fails, the log is still there: the next open replays it, so closing goes on.
-   */
+  /** Closes the store (after the persistent store's own last step, and before it releases its lock). */
   async close(): Promise<void> {
-    if (this.#db.status === 'open') await this.#db.compactRange(SEP_KEY, SEP_KEY).catch(() => undefined);
-    await this.#call(() => this.#db.close());
+    await this.#persistent?.beforeClose();
+    try {
+      await this.#call(() => this.#db.close());
+    } finally {
+      await this.#persistent?.afterClose();
+    }
   }
 
   async #call<T>(fn: () => Promise<T>): Promise<T> {
@@ -242,17 +276,20 @@ export class PreparedBatch {
   readonly #batch: ChainedBatch;
   readonly #rows: RowCache;
   readonly #location: string;
+  readonly #gate: ReadGate;
 
-  constructor(operations: readonly KvOperation[], batch: ChainedBatch, rows: RowCache, location: string) {
+  constructor(operations: readonly KvOperation[], batch: ChainedBatch, rows: RowCache, location: string, gate: ReadGate) {
     this.#operations = operations;
     this.#batch = batch;
     this.#rows = rows;
     this.#location = location;
+    this.#gate = gate;
   }
 
   /** Writes the operations atomically: after a crash either all are there or none. */
   async write(): Promise<void> {
     try {
+      await this.#gate.writable();
       await this.#batch.write();
     } catch (error) {
       throw mapLevelError(error, this.#location);
@@ -269,7 +306,7 @@ export class PreparedBatch {
   }
 }
 
-type ChainedBatch = ReturnType<ClassicLevel<string, Uint8Array>['batch']>;
+type ChainedBatch = ReturnType<LevelDb['batch']>;
 
 export function toBytes(value: KvValue): Uint8Array {
   return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
@@ -291,7 +328,7 @@ function levelCode(error: unknown): string | undefined {
   return codes.find((c) => c === 'LEVEL_LOCKED' || c === 'LEVEL_CORRUPTION' || c === 'LEVEL_IO_ERROR') ?? codes[0];
 }
 
-/** Maps classic-level failures to our codes, keeping the original as `cause`. */
+/** Maps the level family's failures to our codes, keeping the original as `cause`. */
 export function mapLevelError(error: unknown, location: string): Error {
   if (error instanceof VectorDbError) return error;
   const code = levelCode(error);

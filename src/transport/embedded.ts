@@ -1,16 +1,14 @@
 /**
- * EmbeddedTransport: runs commands in-process on a database directory, without a JSON round trip.
- * Databases are shared by every transport of the process that opens the same directory (reference
- * counted), so two VectorDB objects on one directory work; another process gets DATABASE_LOCKED.
+ * EmbeddedTransport: runs commands in-process on a database (a directory in Node, an IndexedDB database
+ * in a browser, or memory), without a JSON round trip. Databases are shared by every transport of the
+ * process that opens the same one (reference counted), so two VectorDB objects on one database work;
+ * another process (or tab) gets DATABASE_LOCKED.
  */
-import { realpathSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { executeCommand, type CommandResponse, type CommandTarget } from '../commands/index.js';
 import { Database, type DatabaseOptions } from '../engine/database.js';
 import type { JsonObject } from '../query/json.js';
 import { VectorDbError } from '../errors/index.js';
+import { prepareLocation, resolveLocation } from './location.js';
 import type { Transport } from './transport.js';
 
 interface SharedDatabase {
@@ -20,18 +18,21 @@ interface SharedDatabase {
 
 const shared = new Map<string, SharedDatabase>();
 
-/** Resolves a directory path or `file:` URL to an absolute directory path. */
-export function resolveDirectory(endpoint: string): string {
-  const dir = endpoint.startsWith('file:') ? fileURLToPath(endpoint) : endpoint;
-  return path.resolve(dir);
+/** Resolves an endpoint to the database's location: an absolute directory in Node, the name as given elsewhere. */
+export function resolveDirectory(endpoint: string, options: DatabaseOptions = {}): string {
+  return options.storage === 'memory' ? endpoint : resolveLocation(endpoint);
 }
 
-async function acquire(directory: string, options: DatabaseOptions): Promise<Database> {
-  await mkdir(directory, { recursive: true });
-  const key = realpathSync(directory);
+/** Memory databases are named apart from persistent ones (no directory or IndexedDB name starts with a NUL). */
+const MEMORY_KEY = '\u0000memory:';
+
+async function acquire(location: string, options: DatabaseOptions): Promise<Database> {
+  const memory = options.storage === 'memory';
+  const name = memory ? location : await prepareLocation(location);
+  const key = memory ? MEMORY_KEY + name : name;
   let entry = shared.get(key);
   if (!entry) {
-    const opening = Database.open(key, options);
+    const opening = Database.open(name, options);
     entry = { opening, users: 0 };
     shared.set(key, entry);
     opening.catch(() => shared.delete(key));
@@ -46,11 +47,12 @@ async function acquire(directory: string, options: DatabaseOptions): Promise<Dat
 }
 
 async function release(db: Database): Promise<void> {
-  const entry = shared.get(db.location);
+  const key = db.storage === 'memory' ? MEMORY_KEY + db.location : db.location;
+  const entry = shared.get(key);
   if (!entry) return;
   entry.users--;
   if (entry.users === 0) {
-    shared.delete(db.location);
+    shared.delete(key);
     await db.close();
   }
 }
@@ -62,7 +64,7 @@ export class EmbeddedTransport implements Transport {
   #closed = false;
 
   constructor(directory: string, options: DatabaseOptions = {}) {
-    this.endpoint = resolveDirectory(directory);
+    this.endpoint = resolveDirectory(directory, options);
     this.#options = options;
   }
 

@@ -10,6 +10,8 @@
  * request's callbacks ran. Requests complete in order, each in its own macrotask, like IndexedDB.
  */
 
+import { macrotask } from '../platform/macrotask.js';
+
 interface MemoryEvent {
   readonly target: unknown;
   preventDefault(): void;
@@ -131,7 +133,7 @@ export class MemoryTransaction {
   /** Queues `operation`; its result (or error) is delivered to `request` in a later macrotask. */
   run<T>(request: MemoryRequest<T>, operation: () => T): MemoryRequest<T> {
     this.#pending++;
-    setImmediate(() => {
+    macrotask(() => {
       try {
         request.result = operation();
         request.error = null;
@@ -152,7 +154,7 @@ export class MemoryTransaction {
   /** Completes once no request is pending after the callbacks of the last one (they may queue more). */
   #completeWhenIdle(): void {
     if (this.#pending > 0) return;
-    setImmediate(() => {
+    macrotask(() => {
       if (this.#pending > 0 || this.#finished) return;
       this.#finished = true;
       if (this.error === null) this.oncomplete?.(event(this));
@@ -186,7 +188,7 @@ export class MemoryIndexedDb {
 
   open(name: string, version?: number): MemoryRequest<MemoryDatabase> {
     const request = new MemoryRequest<MemoryDatabase>();
-    setImmediate(() => {
+    macrotask(() => {
       let db = this.#databases.get(name);
       if (db === undefined) {
         db = new MemoryDatabase();

@@ -5,15 +5,12 @@
  * process share.
  * Everything here is private to vector/; the engine sees only VectorIndex.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { HEADROOM, HNSW_SEED, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './hnsw-index.js';
 import { type IndexHeader } from './index-format.js';
 import { MemoryIndexedDb, type MemoryDatabase, type MemoryObjectStore, type MemoryRequest } from './memory-idb.js';
 import { hnswSpace } from './metric.js';
-import { importPatchedFactory } from './wasm-glue.js';
+import { loadGlueFactory, type LoadedGlue } from './wasm-loader.js';
 
 // ---- what we use of the emscripten module (it ships no usable types for Node) -------------------
 
@@ -244,19 +241,13 @@ function wasmRuntime(): Promise<WasmRuntime> {
 }
 
 async function createRuntime(): Promise<WasmRuntime> {
-  const require = createRequire(import.meta.url);
-  let entry: string;
+  let loaded: LoadedGlue<ModuleFactory>;
   try {
-    entry = require.resolve('hnswlib-wasm/dist/hnswlib.js');
+    loaded = await loadGlueFactory<ModuleFactory>();
   } catch (e) {
-    throw failure('loading the module', `hnswlib-wasm is not installed (${String(e)})`);
+    throw failure('loading the module', e instanceof Error ? e.message : String(e));
   }
-  // dist/hnswlib.js only wraps a hashed chunk holding the factory; we call the factory ourselves
-  // so that we can pass print/printErr (its loadHnswlib() passes nothing).
-  const chunk = /import\(\s*["']\.\/(hnswlib-[\w-]+\.js)["']\s*\)/.exec(readFileSync(entry, 'utf8'))?.[1];
-  if (chunk === undefined) throw failure('loading the module', `no factory chunk referenced from ${entry}`);
-  const version = (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version?: string }).version;
-  const factory = await importPatchedFactory<ModuleFactory>(join(dirname(entry), chunk));
+  const { factory, version } = loaded;
   const idb = new MemoryIndexedDb();
   const tail: string[] = [];
   const print = (s: string): void => {
@@ -425,7 +416,7 @@ class WasmDriver implements HnswDriver {
     const rt = this.rt;
     return rt.exclusive(async () => {
       this.handle();
-      const name = `vdb-${process.pid}-${++fileCounter}.hnsw`;
+      const name = `vdb-${++fileCounter}.hnsw`;
       const key = `${MOUNT}/${name}`;
       const db = await rt.database();
       try {
@@ -553,7 +544,7 @@ export const wasmDriverFactory: HnswDriverFactory = {
     const max = wasmMaxElements(dimension, params.M, rt.usedBytes(null));
     if (want > max) throw capacityError(identity, max, `loading ${header.slots} vectors with room for ${want} does not fit the heap`, rt.library);
     return rt.exclusive(async () => {
-      const name = `vdb-${process.pid}-${++fileCounter}.hnsw`;
+      const name = `vdb-${++fileCounter}.hnsw`;
       const key = `${MOUNT}/${name}`;
       const db = await rt.database();
       // Not copied: our IndexedDB keeps it by reference and IDBFS hands it to the file system as is.

@@ -1,11 +1,9 @@
 /**
- * Loads hnswlib-wasm's emscripten glue (its JS half) with a few source patches that make our use of
- * it cheaper without changing what it does. Each patch replaces one exact piece of text and applies
- * only when that text occurs exactly once: a release that changes a piece loads without that patch
- * (correct, only slower). Private to vector/ (wasm-backend.ts is the only caller).
+ * Source patches to hnswlib-wasm's emscripten glue (its JS half) that make our use of it cheaper without
+ * changing what it does. Each patch replaces one exact piece of text and applies only when that text
+ * occurs exactly once: a release that changes a piece loads without that patch (correct, only slower).
+ * Applied at load time in Node (wasm-loader.ts) and at build time for the browser bundle. No I/O here.
  */
-import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 
 interface GluePatch {
   readonly name: string;
@@ -78,24 +76,18 @@ const PATCHES: readonly GluePatch[] = [MEMFS_GROWTH, HANDLE_GET, REGISTERED_TYPE
 /** The names of the patches the loaded module has (for tests). */
 export const appliedPatches: string[] = [];
 
-/** The module factory from its chunk file, patched where the chunk has the known text. */
-export async function importPatchedFactory<F>(chunkPath: string): Promise<F> {
-  let source = readFileSync(chunkPath, 'utf8');
+/** The glue chunk that hnswlib-wasm's entry (dist/hnswlib.js) imports: it holds the module factory. */
+export function glueChunkName(entrySource: string): string | undefined {
+  return /import\(\s*["']\.\/(hnswlib-[\w-]+\.js)["']\s*\)/.exec(entrySource)?.[1];
+}
+
+/** The glue's source with every patch whose text it has exactly once, and those patches' names. */
+export function patchGlue(source: string): { source: string; applied: string[] } {
   const applied: string[] = [];
   for (const patch of PATCHES) {
     if (source.split(patch.from).length !== 2) continue;
     source = source.replace(patch.from, () => patch.to);
     applied.push(patch.name);
   }
-  if (applied.length > 0) {
-    try {
-      const url = `data:text/javascript;base64,${Buffer.from(source).toString('base64')}`;
-      const factory = ((await import(url)) as { default: F }).default;
-      appliedPatches.push(...applied);
-      return factory;
-    } catch {
-      // a host that refuses data: modules: the file as shipped
-    }
-  }
-  return ((await import(pathToFileURL(chunkPath).href)) as { default: F }).default;
+  return { source, applied };
 }

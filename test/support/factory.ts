@@ -1,6 +1,7 @@
 /**
  * How shared suites get a database: each factory opens a fresh VectorDB on a temporary directory,
- * either in-process (embedded) or through a real HTTP server on 127.0.0.1 (see http-factory.ts).
+ * either in-process (embedded) or through a real HTTP server on 127.0.0.1 (see http-factory.ts), or
+ * in-process on memory-level (memory: a fresh name per test).
  * Suites take a factory and never branch on which one it is; real differences go in `supports`.
  */
 import { VectorDB } from '../../src/index.js';
@@ -9,7 +10,7 @@ import { tempDir } from './temp.js';
 
 export interface TestDatabase {
   readonly db: VectorDB;
-  /** The data directory behind it. */
+  /** The data directory behind it (memory: the database's name). */
   readonly dir: string;
   close(): Promise<void>;
 }
@@ -24,6 +25,18 @@ export const embeddedFactory: DbFactory = {
   async create(options = {}) {
     const dir = tempDir();
     const db = new VectorDB('test-token', dir, undefined, options.limits ? { limits: options.limits } : {});
+    await db.connect();
+    return { db, dir, close: () => db.close() };
+  },
+};
+
+let memoryDatabases = 0;
+
+export const memoryFactory: DbFactory = {
+  name: 'memory',
+  async create(options = {}) {
+    const dir = `memory-suite-${++memoryDatabases}`;
+    const db = new VectorDB('test-token', dir, undefined, { storage: 'memory', ...(options.limits ? { limits: options.limits } : {}) });
     await db.connect();
     return { db, dir, close: () => db.close() };
   },

@@ -1,0 +1,54 @@
+/**
+ * The persistent store of this runtime, the browser's side (swapped in for persistent-level.ts by the
+ * browser build): browser-level over the IndexedDB database named `location`. IndexedDB lets every tab
+ * write, so a Web Lock of the same name makes a second tab (or worker) fail with LEVEL_LOCKED, like a
+ * second process on a LevelDB directory; the lock is held until the store closes.
+ */
+import { BrowserLevel } from 'browser-level';
+import { VectorDbError } from '../errors/index.js';
+import type * as NodeLevel from './persistent-level.js';
+
+export type { PersistentLevel } from './persistent-level.js';
+
+/** The part of the Web Locks API used here (the project's lib has no DOM types). */
+interface LockManager {
+  request(name: string, options: { ifAvailable: boolean }, callback: (lock: object | null) => Promise<void>): Promise<void>;
+}
+
+/** The Web Lock name that guards the IndexedDB database `location`. */
+const lockName = (location: string): string => `vectordb-local:${location}`;
+
+export const openPersistentLevel: typeof NodeLevel.openPersistentLevel = async (location) => {
+  const release = await acquireLock(location);
+  try {
+    // No name prefix: the IndexedDB database is called exactly what the user passed.
+    const db = new BrowserLevel<string, Uint8Array>(location, { prefix: '', keyEncoding: 'utf8', valueEncoding: 'view' });
+    await db.open({ createIfMissing: true });
+    return { db, beforeClose: async () => undefined, afterClose: async () => release() };
+  } catch (error) {
+    release();
+    throw error;
+  }
+};
+
+/** Takes the database's Web Lock, or rejects with LEVEL_LOCKED when another tab or worker holds it. */
+async function acquireLock(location: string): Promise<() => void> {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  if (locks === undefined) {
+    // Without Web Locks (an old engine, or an insecure context) nothing can tell tabs apart.
+    const reason = 'this page has no Web Locks (navigator.locks), so two tabs could write at once; serve the page over https or from localhost';
+    throw VectorDbError.of('STORAGE_IO_ERROR', { location, reason });
+  }
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const granted = await new Promise<boolean>((resolve, reject) => {
+    locks
+      .request(lockName(location), { ifAvailable: true }, async (lock) => {
+        resolve(lock !== null);
+        if (lock !== null) await held;
+      })
+      .catch(reject);
+  });
+  if (!granted) throw Object.assign(new Error(`the IndexedDB database '${location}' is open in another tab or worker`), { code: 'LEVEL_LOCKED' });
+  return release;
+}
