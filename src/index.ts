@@ -69,3 +69,7 @@ export type { CommandResponse } from './commands/index.js';
 export { VectorDbError, ERROR_CODES, type ErrorCode, type WireError } from './errors/index.js';
 export { DEFAULT_LIMITS, type Limits } from './engine/limits.js';
 export type { VectorProgress } from './engine/collection-vectors.js';
+export type { Progress, ProgressListener } from './client/progress.js';
+export type { BulkWriteFailure, BulkWriteHooks, BulkWriteSummary } from './client/inserts.js';
+export type { ManyChangeOptions } from './client/collection-options.js';
+export type { CollectionStats, DatabaseStats, PartialCollectionStats, VectorStats } from './client/stats.js';

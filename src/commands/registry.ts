@@ -6,6 +6,7 @@ import { DATABASE_COMMANDS } from './database-commands.js';
 import { INSERT_COMMANDS } from './insert-commands.js';
 import { KEYSPACE_COMMANDS } from './keyspace-commands.js';
 import { READ_COMMANDS } from './read-commands.js';
+import { STATS_COMMANDS } from './stats-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = Object.freeze({
@@ -14,6 +15,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = Object.freeze({
   ...INSERT_COMMANDS,
   ...READ_COMMANDS,
   ...WRITE_COMMANDS,
+  ...STATS_COMMANDS,
 });
 
 export function commandsOfLevel(level: CommandLevel): string[] {

@@ -3,6 +3,8 @@
  * Owns opening, closing and error mapping: nothing above storage/ sees LEVEL_* codes or classic-level.
  * Keys are UTF-8 strings (see keys.ts); values are strings (JSON) or bytes (vectors, index files).
  */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { VectorDbError } from '../errors/index.js';
 import { RowCache } from './row-cache.js';
@@ -206,6 +208,71 @@ export class KvStore {
     } finally {
       await iterator.close();
     }
+  }
+
+  /** How many keys [gte, lt) holds, counted from `snapshot` when given (stats: index entries). */
+  async countKeys(gte: string, lt: string, snapshot?: KvSnapshot): Promise<number> {
+    let count = 0;
+    const iterator = this.#db.keys(snapshot === undefined ? { gte, lt } : { gte, lt, snapshot: snapshot.handle });
+    try {
+      for (;;) {
+        const keys = await this.#call(() => iterator.nextv(8192));
+        if (keys.length === 0) return count;
+        count += keys.length;
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  /**
+   * LevelDB's estimate of the bytes [gte, lt) takes in its table files (compressed; what is still only
+   * in the write-ahead log counts 0).
+   */
+  async approximateSize(gte: string, lt: string): Promise<number> {
+    return this.#call(() => this.#db.approximateSize(gte, lt));
+  }
+
+  /** The bytes of every file of the database directory. */
+  async diskBytes(): Promise<number> {
+    let bytes = 0;
+    for (const entry of await readdir(this.location, { withFileTypes: true })) {
+      if (entry.isFile()) bytes += (await stat(path.join(this.location, entry.name))).size;
+    }
+    return bytes;
+  }
+
+  /**
+   * Copies every key and value, as of one snapshot, into a new LevelDB at `target` (which must not hold
+   * one): a consistent copy while writers go on. `onProgress` gets the keys copied so far.
+   */
+  async copyTo(target: string, onProgress?: (copied: number) => void): Promise<number> {
+    const copy = new ClassicLevel<string, Uint8Array>(target, { keyEncoding: 'utf8', valueEncoding: 'view' });
+    try {
+      await copy.open({ createIfMissing: true, errorIfExists: true });
+    } catch (error) {
+      throw mapLevelError(error, target);
+    }
+    const snapshot = this.snapshot();
+    let copied = 0;
+    try {
+      const iterator = this.#db.iterator({ snapshot: snapshot.handle });
+      for await (const chunk of this.#chunks(iterator, 4096)) {
+        const batch = copy.batch();
+        for (const [key, value] of chunk) batch.put(key, value);
+        await batch.write();
+        copied += chunk.length;
+        onProgress?.(copied);
+      }
+    } catch (error) {
+      throw mapLevelError(error, target);
+    } finally {
+      await snapshot.close();
+      // Flushed to table files, so the copy opens without replaying a log.
+      await copy.compactRange(SEP_KEY, SEP_KEY).catch(() => undefined);
+      await copy.close();
+    }
+    return copied;
   }
 
   /** Deletes every key in [gte, lt) in batches (used to drop a collection or empty it). */
