@@ -49,6 +49,7 @@ export async function collectionStats(kv: KvStore, collection: Collection): Prom
   const loading = collection.vectors();
   if (loading === undefined || options.vector === undefined) return stats;
   const vectors = await loading;
+  await vectors.graphLoaded();
   const meta = await readSnapshotMeta(kv, cid);
   const { params, backend } = vectors.indexInfo();
   return {

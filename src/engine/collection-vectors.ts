@@ -196,6 +196,11 @@ export class CollectionVectors {
     return this.#pendingAdds.size;
   }
 
+  /** Resolves once the saved graph (if any) is loaded: until then its vectors count as pending. */
+  async graphLoaded(): Promise<void> {
+    await this.#graphLoading;
+  }
+
   /** The graph's parameters in force and its backend (stats). */
   indexInfo(): { params: Readonly<Required<IndexParams>>; backend: string } {
     return { params: this.#graph.params, backend: this.#graph.backend };
