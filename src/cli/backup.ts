@@ -7,10 +7,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { VectorDB } from '../client/vector-db.js';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { copyDatabase } from './copy-database.js';
 import { describeSource, messageOf, openDatabase, withDatabaseOptions, type SourceFlags } from './database-source.js';
-import { positiveNumber } from './option-parsers.js';
+import { progressIntervalOption } from './option-parsers.js';
 import { formatCount, formatSeconds, ProgressDisplay } from './progress-display.js';
 
 export interface BackupFlags extends SourceFlags {
@@ -77,7 +77,7 @@ export async function restore(dir: string, flags: BackupFlags): Promise<number> 
 export function backupCommand(): Command {
   return withDatabaseOptions(new Command('backup').argument('<dir>', 'a new (or empty) directory for the copy'), 'source')
     .description('copy a database, while it stays in use, into a new directory that opens as a database')
-    .addOption(new Option('--progress-interval <seconds>', 'when stderr is not a terminal: seconds between progress lines').argParser(positiveNumber).default(10))
+    .addOption(progressIntervalOption())
     .addHelpText(
       'after',
       `
@@ -95,7 +95,7 @@ Examples:
 export function restoreCommand(): Command {
   return withDatabaseOptions(new Command('restore').argument('<dir>', 'a backup (or any database directory not in use)'), 'target')
     .description('make a database a copy of a backup; refuses a database in use')
-    .addOption(new Option('--progress-interval <seconds>', 'when stderr is not a terminal: seconds between progress lines').argParser(positiveNumber).default(10))
+    .addOption(progressIntervalOption())
     .addHelpText(
       'after',
       `

@@ -11,7 +11,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { JsonObject, JsonValue } from '../query/json.js';
 import { Command, Option } from 'commander';
 import { messageOf, openDatabase, withDatabaseOptions, type SourceFlags } from './database-source.js';
-import { jsonObject, nameList, positiveInt, positiveNumber } from './option-parsers.js';
+import { jsonObject, nameList, positiveInt, progressIntervalOption } from './option-parsers.js';
 import { looksLikeJson } from './import-records.js';
 import { formatCount, formatSeconds, ProgressDisplay } from './progress-display.js';
 
@@ -166,7 +166,7 @@ export function exportCommand(): Command {
     .addOption(new Option('--limit <n>', 'at most this many documents').argParser(positiveInt))
     .option('--no-vector', 'leave $vector out (the default projection of find)')
     .addOption(new Option('--columns <names>', 'CSV: the columns, in order (default: the fields of the first 1,000 documents)').argParser(nameList))
-    .addOption(new Option('--progress-interval <seconds>', 'when stderr is not a terminal: seconds between progress lines').argParser(positiveNumber).default(10))
+    .addOption(progressIntervalOption())
     .addHelpText(
       'after',
       `

@@ -14,7 +14,7 @@ import type { SimilarityMetric } from '../client/collection-definition.js';
 import type { JsonObject } from '../query/json.js';
 import { Command, Option } from 'commander';
 import { ensureKeyspace, messageOf, openDatabase, withDatabaseOptions, type SourceFlags } from './database-source.js';
-import { cellTypes, positiveInt, positiveNumber } from './option-parsers.js';
+import { cellTypes, positiveInt, progressIntervalOption } from './option-parsers.js';
 import { formatOf, readRecords, type CellType, type ImportFormat } from './import-records.js';
 import { formatCount, formatSeconds, ProgressDisplay } from './progress-display.js';
 
@@ -194,7 +194,7 @@ export function importCommand(): Command {
     .option('--no-infer', 'CSV: keep untyped cells as strings (default: read numbers, true/false, null, JSON and "quoted" text)')
     .option('--delimiter <char>', 'CSV: the field delimiter', ',')
     .option('--rejects <file>', 'where rejected records go, one JSON line each with its line number and reason (default: <file>.rejects.ndjson)')
-    .addOption(new Option('--progress-interval <seconds>', 'when stderr is not a terminal: seconds between progress lines').argParser(positiveNumber).default(10))
+    .addOption(progressIntervalOption())
     .addHelpText(
       'after',
       `

@@ -2,7 +2,7 @@
  * commander argument parsers shared by the data commands: each turns a flag's text into a value or throws
  * InvalidArgumentError with what is expected.
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import type { JsonObject } from '../query/json.js';
 import type { CellType } from './import-records.js';
 
@@ -46,4 +46,9 @@ export function nameList(value: string): string[] {
   const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (names.length === 0) throw new InvalidArgumentError('expected comma-separated names');
   return names;
+}
+
+/** --progress-interval, which every long command takes. */
+export function progressIntervalOption(): Option {
+  return new Option('--progress-interval <seconds>', 'when stderr is not a terminal: seconds between progress lines').argParser(positiveNumber).default(10);
 }

@@ -7,16 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { VectorDB } from '../../src/index.js';
 import { buildPackage } from '../durability/built-package.js';
 import { tempDir } from '../support/temp.js';
-import { cli, serve, writeDocuments } from './helpers.js';
+import { cli, documentsOf, serve, writeDocuments } from './helpers.js';
 
-beforeAll(async () => {
-  await buildPackage();
-}, 180_000);
-
-async function documentsOf(data: string, collection: string): Promise<Record<string, unknown>[]> {
-  await using db = new VectorDB('t', data);
-  return (await (await db.collection(collection)).find({ projection: { '*': 1 } }).toArray()) as Record<string, unknown>[];
-}
+beforeAll(buildPackage, 180_000);
 
 describe('vectordb-local backup, restore, stats and token', () => {
   it('backup copies a data directory that opens as is; restore refuses a database in use and replaces one that is not', async () => {

@@ -6,19 +6,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VectorDB } from '../../src/index.js';
 import { buildPackage } from '../durability/built-package.js';
 import { tempDir } from '../support/temp.js';
-import { cli, start, waitFor, writeDocuments } from './helpers.js';
+import { cli, documentsOf, start, waitFor, writeDocuments } from './helpers.js';
 
-beforeAll(async () => {
-  await buildPackage();
-}, 180_000);
-
-async function documentsOf(data: string, collection: string): Promise<Record<string, unknown>[]> {
-  await using db = new VectorDB('t', data);
-  return (await (await db.collection(collection)).find({ projection: { '*': 1 } }).toArray()) as Record<string, unknown>[];
-}
+beforeAll(buildPackage, 180_000);
 
 describe('vectordb-local import and export', () => {
   it('rejects bad records with their line numbers and reasons, exits 2, and a re-run adds nothing', async () => {

@@ -6,6 +6,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VectorDB } from '../../src/index.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const MAIN = path.join(ROOT, 'dist/cli/main.js');
@@ -78,4 +79,10 @@ export function writeDocuments(file: string, count: number, dimension: number, w
     lines.push(JSON.stringify(doc));
   }
   writeFileSync(file, `${lines.join('\n')}\n`);
+}
+
+/** Every document of a collection of a data directory, $vector included. */
+export async function documentsOf(data: string, collection: string): Promise<Record<string, unknown>[]> {
+  await using db = new VectorDB('t', data);
+  return (await (await db.collection(collection)).find({ projection: { '*': 1 } }).toArray()) as Record<string, unknown>[];
 }
