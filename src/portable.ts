@@ -71,3 +71,7 @@ export type { CommandResponse } from './commands/index.js';
 export { VectorDbError, ERROR_CODES, type ErrorCode, type WireError } from './errors/index.js';
 export { DATA_API_LIMITS, DEFAULT_LIMITS, LIMIT_PRESETS, type Limits, type LimitsOption, type LimitsPreset } from './engine/limits.js';
 export type { VectorProgress } from './engine/collection-vectors.js';
+export type { Progress, ProgressListener } from './client/progress.js';
+export type { BulkWriteFailure, BulkWriteHooks, BulkWriteSummary } from './client/inserts.js';
+export type { ManyChangeOptions } from './client/collection-options.js';
+export type { CollectionStats, DatabaseStats, PartialCollectionStats, VectorStats } from './client/stats.js';

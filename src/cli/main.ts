@@ -7,7 +7,13 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMIT_PRESETS, type LimitsPreset } from '../engine/limits.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../http/index.js';
+import { backupCommand, restoreCommand } from './backup.js';
+import { exportCommand } from './export.js';
+import { importCommand } from './import.js';
 import { init } from './init.js';
+import { positiveInt } from './option-parsers.js';
+import { statsCommand } from './stats.js';
+import { tokenCommand } from './token-command.js';
 import { serve } from './serve.js';
 import { tokenProblem } from './token.js';
 
@@ -16,12 +22,6 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 function port(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535 (0 picks a free one)');
-  return n;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
   return n;
 }
 
@@ -97,6 +97,12 @@ const program = new Command('vectordb-local')
       .action(async (flags: { home?: string }) => process.exit(await init(flags.home))),
   )
   .addCommand(serveCommand('start', 'what `npm start` runs: serve ./data on 127.0.0.1:8181 (PORT and HOST override)'))
+  .addCommand(importCommand())
+  .addCommand(exportCommand())
+  .addCommand(backupCommand())
+  .addCommand(restoreCommand())
+  .addCommand(statsCommand())
+  .addCommand(tokenCommand())
   .addHelpText(
     'after',
     `
@@ -108,7 +114,9 @@ Examples:
   $ vectordb-local init --home ./my-home && vectordb-local serve --home ./my-home
   $ vectordb-local serve --data ./my-data --port 8181 --token my-secret-token
   $ vectordb-local serve --limits data-api --limit maxCollections=100
-  $ PORT=9000 VECTORDB_TOKEN=my-secret-token npm start`,
+  $ PORT=9000 VECTORDB_TOKEN=my-secret-token npm start
+  $ vectordb-local import docs.ndjson --data ./data -c docs --create --dimension 384
+  $ vectordb-local export --data ./data -c docs -o docs.csv`,
   );
 
 // `VECTORDB_TOKEN=` (empty) means unset, as in most shells' idiom, not an empty token.

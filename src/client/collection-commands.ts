@@ -8,6 +8,7 @@ import type { JsonObject } from '../query/json.js';
 import { vectorArray } from './documents.js';
 import { filterJson, type FilterLike } from './filter.js';
 import type { CollectionChannel } from './inserts.js';
+import { ProgressMeter, type ProgressListener } from './progress.js';
 import { toDocumentResult, type FindAndUpdateResult, type Page, type ResultMapping } from './results.js';
 import { queryParts, type SelectQuery } from './select-query.js';
 import type { DocumentId, Projection, UpdateResult, Vector } from './types.js';
@@ -45,8 +46,9 @@ export async function updateOne(channel: CollectionChannel, query: UpdateQuery):
   return updateResultOf(response.status ?? {});
 }
 
-/** updateMany, repeated while the server reports a next page of matches. */
-export async function updateMany(channel: CollectionChannel, query: UpdateQuery): Promise<UpdateResult> {
+/** updateMany, repeated while the server reports a next page of matches; progress after each page. */
+export async function updateMany(channel: CollectionChannel, query: UpdateQuery, onProgress?: ProgressListener): Promise<UpdateResult> {
+  const meter = new ProgressMeter(onProgress);
   const filter = filterJson(query.filter);
   const operators = updateJson(query, 'updateMany');
   const total: UpdateResult = { matchedCount: 0, modifiedCount: 0 };
@@ -59,6 +61,7 @@ export async function updateMany(channel: CollectionChannel, query: UpdateQuery)
     total.matchedCount += page.matchedCount;
     total.modifiedCount += page.modifiedCount;
     if (page.upsertedId !== undefined) total.upsertedId = page.upsertedId;
+    meter.add(page.matchedCount);
     pageState = typeof status.nextPageState === 'string' ? status.nextPageState : undefined;
   } while (pageState);
   return total;
@@ -79,13 +82,15 @@ export async function findOneAndChange(
 }
 
 /** deleteMany, repeated while the server reports more; -1 when the filter is empty (truncation). */
-export async function deleteMany(channel: CollectionChannel, filter: JsonObject): Promise<number> {
+export async function deleteMany(channel: CollectionChannel, filter: JsonObject, onProgress?: ProgressListener): Promise<number> {
+  const meter = new ProgressMeter(onProgress);
   let deleted = 0;
   for (;;) {
     const response = await channel.run({ deleteMany: { filter } });
     const count = response.status?.deletedCount as number;
     if (count === -1) return -1;
     deleted += count;
+    meter.add(count);
     if (response.status?.moreData !== true) return deleted;
   }
 }

@@ -2,10 +2,12 @@
  * The option objects of VectorDBCollection's methods (inserts, vector search, findOneAnd...).
  */
 import type { FilterLike } from './filter.js';
+import type { BulkWriteHooks } from './inserts.js';
+import type { ProgressListener } from './progress.js';
 import type { Projection, ReturnDocument, Sort } from './types.js';
 
-/** Options of insertMany. */
-export interface InsertManyOptions {
+/** Options of insertMany (with the bulk-write hooks: onProgress, onFailure, total). */
+export interface InsertManyOptions extends BulkWriteHooks {
   /** Documents per request (default: the database's insertMany limit, 20 by default). */
   chunkSize?: number;
   /** Stop at the first failure (default true with concurrency 1; must be false with concurrency > 1). */
@@ -14,8 +16,8 @@ export interface InsertManyOptions {
   concurrency?: number;
 }
 
-/** Options of upsertMany. */
-export interface UpsertManyOptions {
+/** Options of upsertMany (with the bulk-write hooks: onProgress, onFailure, total). */
+export interface UpsertManyOptions extends BulkWriteHooks {
   chunkSize?: number;
   concurrency?: number;
 }
@@ -35,6 +37,12 @@ export interface FindOneAndUpdateOptions {
   projection?: Projection;
   upsert?: boolean;
   returnDocument?: ReturnDocument;
+}
+
+/** Options of updateMany and deleteMany. */
+export interface ManyChangeOptions {
+  /** Called after each page of changes; `total` is unknown. */
+  onProgress?: ProgressListener;
 }
 
 /** Many documents: an array or any iterable, or a JSON array string. */

@@ -25,7 +25,7 @@ import { deleteQueryOf, type DeleteQueryLike } from './delete-query.js';
 import { clientException } from './errors.js';
 import { filterJson, type FilterLike } from './filter.js';
 import { FindIterable } from './find-iterable.js';
-import { insertOne, upsertOne, writeMany, type CollectionChannel } from './inserts.js';
+import { insertOne, upsertOne, writeMany, type BulkWriteHooks, type BulkWriteSummary, type CollectionChannel } from './inserts.js';
 import {
   toDocumentResult,
   type DocumentMutationResult,
@@ -38,18 +38,22 @@ import {
 } from './results.js';
 import { isVectorSort, queryParts, selectQueryOf, type SelectQuery, type SelectQueryLike } from './select-query.js';
 import type { DocumentId, Projection, Sort, UpdateResult, Vector } from './types.js';
-import type { FindOneAndUpdateOptions, FindVectorOptions, InsertManyOptions, ManyDocuments, UpsertManyOptions } from './collection-options.js';
+import type { FindOneAndUpdateOptions, FindVectorOptions, InsertManyOptions, ManyChangeOptions, ManyDocuments, UpsertManyOptions } from './collection-options.js';
 import { updateQueryOf, type UpdateObject, type UpdateQueryLike } from './update-query.js';
 import type { VectorDB } from './vector-db.js';
 import { rejectUnknownMembers, toJson } from './wire.js';
+import { collectionStats, type PartialCollectionStats } from './stats.js';
 
 /** The members each options object takes (a typo would otherwise be ignored: see rejectUnknownMembers). */
-const INSERT_MANY_OPTIONS: ReadonlySet<keyof InsertManyOptions> = new Set(['chunkSize', 'ordered', 'concurrency']);
-const UPSERT_MANY_OPTIONS: ReadonlySet<keyof UpsertManyOptions> = new Set(['chunkSize', 'concurrency']);
+const BULK_HOOKS = ['onProgress', 'onFailure', 'total'] as const;
+const INSERT_MANY_OPTIONS: ReadonlySet<keyof InsertManyOptions> = new Set(['chunkSize', 'ordered', 'concurrency', ...BULK_HOOKS]);
+const UPSERT_MANY_OPTIONS: ReadonlySet<keyof UpsertManyOptions> = new Set(['chunkSize', 'concurrency', ...BULK_HOOKS]);
+const BULK_HOOK_OPTIONS: ReadonlySet<keyof BulkWriteHooks> = new Set(BULK_HOOKS);
 const FIND_VECTOR_OPTIONS: ReadonlySet<keyof FindVectorOptions> = new Set(['filter', 'limit', 'includeSimilarity', 'projection']);
 const FIND_ONE_BY_VECTOR_OPTIONS: ReadonlySet<string> = new Set(['filter', 'includeSimilarity', 'projection']);
 const UPDATE_ONE_OPTIONS: ReadonlySet<string> = new Set(['upsert', 'sort']);
-const UPDATE_MANY_OPTIONS: ReadonlySet<string> = new Set(['upsert']);
+const UPDATE_MANY_OPTIONS: ReadonlySet<string> = new Set(['upsert', 'onProgress']);
+const MANY_CHANGE_OPTIONS: ReadonlySet<keyof ManyChangeOptions> = new Set(['onProgress']);
 
 /**
  * One collection. Get it from `db.createCollection(...)` or `db.collection(name)`; type its documents
@@ -109,9 +113,15 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * CREATED. On a failure (an existing `_id`: DocumentAlreadyExistsException) it throws after the chunks
    * that ran, with every document's status (CREATED, ALREADY_EXISTS, NOT_PROCESSED) in `error.results`.
    * @example
+   * An AsyncIterable (a file stream's parsed lines, a generator) is read a chunk at a time, with bounded
+   * memory, and resolves to counts ({@link BulkWriteSummary}); `onProgress` reports as chunks land and
+   * `onFailure` gets each document not written (with it, a stream's failures do not throw).
+   * @example
    * const results = await products.insertMany([{ _id: 'a' }, { _id: 'b' }]);
    * await products.insertMany('[{"_id": "c"}, {"_id": "d"}]');
+   * const summary = await products.insertMany(readDocuments(), { concurrency: 4, onProgress: (p) => console.log(p.done, p.rate) });
    */
+  insertMany(documents: AsyncIterable<DocumentInput<T> | Document<unknown>>, options?: InsertManyOptions): Promise<BulkWriteSummary>;
   insertMany<R>(documents: Iterable<Document<R>>, options?: InsertManyOptions): Promise<DocumentMutationResult<R>[]>;
   insertMany(documents: ManyDocuments<DocumentInput<T>>, options?: InsertManyOptions): Promise<JsonDocumentMutationResult<T>[]>;
   async insertMany(documents: unknown, options: InsertManyOptions = {}): Promise<unknown> {
@@ -123,18 +133,23 @@ export class VectorDBCollection<T extends object = JsonDocument> {
   /**
    * insertMany in chunks of `chunkSize` (1 to the insertMany limit), `concurrency` chunks at a time
    * (unordered: every chunk runs; failures throw at the end with `error.results`).
-   * @example await products.insertManyChunked(bigList, 20, 4);
+   * An AsyncIterable resolves to counts, as with insertMany.
+   * @example await products.insertManyChunked(bigList, 20, 4, { onProgress: (p) => console.log(`${p.done}/${p.total}`) });
    */
-  insertManyChunked<R>(documents: Iterable<Document<R>>, chunkSize: number, concurrency?: number): Promise<DocumentMutationResult<R>[]>;
-  insertManyChunked(documents: ManyDocuments<DocumentInput<T>>, chunkSize: number, concurrency?: number): Promise<JsonDocumentMutationResult<T>[]>;
-  async insertManyChunked(documents: unknown, chunkSize: number, concurrency = 1): Promise<unknown> {
-    return writeMany(this.#channel, documents, { chunkSize, concurrency, ordered: false, upsert: false, checkChunkSize: true });
+  insertManyChunked(documents: AsyncIterable<DocumentInput<T> | Document<unknown>>, chunkSize: number, concurrency?: number, hooks?: BulkWriteHooks): Promise<BulkWriteSummary>;
+  insertManyChunked<R>(documents: Iterable<Document<R>>, chunkSize: number, concurrency?: number, hooks?: BulkWriteHooks): Promise<DocumentMutationResult<R>[]>;
+  insertManyChunked(documents: ManyDocuments<DocumentInput<T>>, chunkSize: number, concurrency?: number, hooks?: BulkWriteHooks): Promise<JsonDocumentMutationResult<T>[]>;
+  async insertManyChunked(documents: unknown, chunkSize: number, concurrency = 1, hooks: BulkWriteHooks = {}): Promise<unknown> {
+    rejectUnknownMembers(hooks, BULK_HOOK_OPTIONS, 'insertManyChunked hooks');
+    return writeMany(this.#channel, documents, { ...hooks, chunkSize, concurrency, ordered: false, upsert: false, checkChunkSize: true });
   }
 
   /**
    * Inserts or replaces any number of documents by `_id` (CREATED, UPDATED or UNCHANGED each, input order).
+   * An AsyncIterable resolves to counts, as with insertMany.
    * @example const statuses = (await products.upsertMany(list)).map((r) => r.status);
    */
+  upsertMany(documents: AsyncIterable<DocumentInput<T> | Document<unknown>>, options?: UpsertManyOptions): Promise<BulkWriteSummary>;
   upsertMany<R>(documents: Iterable<Document<R>>, options?: UpsertManyOptions): Promise<DocumentMutationResult<R>[]>;
   upsertMany(documents: ManyDocuments<DocumentInput<T>>, options?: UpsertManyOptions): Promise<JsonDocumentMutationResult<T>[]>;
   async upsertMany(documents: unknown, options: UpsertManyOptions = {}): Promise<unknown> {
@@ -146,10 +161,12 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * upsertMany in chunks of `chunkSize` (1 to the insertMany limit), `concurrency` chunks at a time.
    * @example await products.upsertManyChunked(bigList, 10, 4);
    */
-  upsertManyChunked<R>(documents: Iterable<Document<R>>, chunkSize: number, concurrency?: number): Promise<DocumentMutationResult<R>[]>;
-  upsertManyChunked(documents: ManyDocuments<DocumentInput<T>>, chunkSize: number, concurrency?: number): Promise<JsonDocumentMutationResult<T>[]>;
-  async upsertManyChunked(documents: unknown, chunkSize: number, concurrency = 1): Promise<unknown> {
-    return writeMany(this.#channel, documents, { chunkSize, concurrency, ordered: false, upsert: true, checkChunkSize: true });
+  upsertManyChunked(documents: AsyncIterable<DocumentInput<T> | Document<unknown>>, chunkSize: number, concurrency?: number, hooks?: BulkWriteHooks): Promise<BulkWriteSummary>;
+  upsertManyChunked<R>(documents: Iterable<Document<R>>, chunkSize: number, concurrency?: number, hooks?: BulkWriteHooks): Promise<DocumentMutationResult<R>[]>;
+  upsertManyChunked(documents: ManyDocuments<DocumentInput<T>>, chunkSize: number, concurrency?: number, hooks?: BulkWriteHooks): Promise<JsonDocumentMutationResult<T>[]>;
+  async upsertManyChunked(documents: unknown, chunkSize: number, concurrency = 1, hooks: BulkWriteHooks = {}): Promise<unknown> {
+    rejectUnknownMembers(hooks, BULK_HOOK_OPTIONS, 'upsertManyChunked hooks');
+    return writeMany(this.#channel, documents, { ...hooks, chunkSize, concurrency, ordered: false, upsert: true, checkChunkSize: true });
   }
 
   // ---- reads ----------------------------------------------------------------------------------
@@ -295,14 +312,17 @@ export class VectorDBCollection<T extends object = JsonDocument> {
 
   /**
    * Updates every matching document (the server works a page per request; this loops).
-   * @example await products.updateMany({ category: 'lighting' }, { $set: { onSale: true } });
+   * `onProgress` reports after each page (done = documents matched so far).
+   * @example await products.updateMany({ category: 'lighting' }, { $set: { onSale: true } }, { onProgress: (p) => console.log(p.done) });
    */
-  updateMany(query: UpdateQueryLike): Promise<UpdateResult>;
-  updateMany(filter: FilterLike, update: UpdateObject, options?: { upsert?: boolean }): Promise<UpdateResult>;
-  async updateMany(first: FilterLike | UpdateQueryLike, update?: UpdateObject, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+  updateMany(query: UpdateQueryLike, options?: ManyChangeOptions): Promise<UpdateResult>;
+  updateMany(filter: FilterLike, update: UpdateObject, options?: { upsert?: boolean } & ManyChangeOptions): Promise<UpdateResult>;
+  async updateMany(first: FilterLike | UpdateQueryLike, second?: UpdateObject | ManyChangeOptions, third: { upsert?: boolean } & ManyChangeOptions = {}): Promise<UpdateResult> {
+    const queryForm = isUpdateQueryForm(first, second);
+    const { onProgress, ...options } = (queryForm ? (second ?? {}) : third) as { upsert?: boolean } & ManyChangeOptions;
     rejectUnknownMembers(options, UPDATE_MANY_OPTIONS, 'updateMany options');
-    const query = update === undefined ? updateQueryOf(first as UpdateQueryLike) : { filter: first as FilterLike, update, ...options };
-    return updateMany(this.#channel, query);
+    const query = queryForm ? updateQueryOf(first as UpdateQueryLike) : { filter: first as FilterLike, update: second as UpdateObject, ...options };
+    return updateMany(this.#channel, query, onProgress);
   }
 
   /**
@@ -372,10 +392,12 @@ export class VectorDBCollection<T extends object = JsonDocument> {
   /**
    * Deletes every matching document (looping while the server reports more); -1 when the filter is
    * empty (the collection is emptied at once and not counted).
-   * @example await products.deleteMany({ stock: 0 });
+   * `onProgress` reports after each page of deletions.
+   * @example await products.deleteMany({ stock: 0 }, { onProgress: (p) => console.log(p.done, p.rate) });
    */
-  async deleteMany(query: FilterLike | DeleteQueryLike = {}): Promise<number> {
-    return deleteMany(this.#channel, filterJson(deleteQueryOf(query).filter));
+  async deleteMany(query: FilterLike | DeleteQueryLike = {}, options: ManyChangeOptions = {}): Promise<number> {
+    rejectUnknownMembers(options, MANY_CHANGE_OPTIONS, 'deleteMany options');
+    return deleteMany(this.#channel, filterJson(deleteQueryOf(query).filter), options.onProgress);
   }
 
   /**
@@ -411,8 +433,24 @@ export class VectorDBCollection<T extends object = JsonDocument> {
     return response.status?.count as number;
   }
 
+  /**
+   * Documents, bytes on disk, index entries and, for a vector collection, its dimension, metric, HNSW
+   * parameters, vectors in the graph vs pending and the last snapshot save time. Against a Data API server
+   * without vectordb-local's stats command, the document count only.
+   * @example const { documents, vector } = await products.stats();
+   */
+  async stats(): Promise<PartialCollectionStats> {
+    return collectionStats(this.#db, this.keyspace, this.name);
+  }
+
   /** The database this collection belongs to. @example await products.db.deleteCollection(products.name); */
   get db(): VectorDB {
     return this.#db;
   }
+}
+
+/** updateMany(query, options?) rather than updateMany(filter, update, options?): no update operators second. */
+function isUpdateQueryForm(first: unknown, second: unknown): boolean {
+  if (second === undefined) return true;
+  return typeof second === 'object' && second !== null && Object.keys(second).every((key) => key === 'onProgress') && Object.keys(second).length > 0;
 }

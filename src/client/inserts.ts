@@ -14,6 +14,7 @@ import { exceptionFor } from './errors.js';
 import { DocumentMutationResult, DocumentMutationStatus, JsonDocumentMutationResult, MutationResult } from './results.js';
 import type { DocumentId } from './types.js';
 import { parseJson } from './wire.js';
+import { ProgressMeter, type ProgressListener } from './progress.js';
 
 /** How a collection reaches its database. */
 export interface CollectionChannel {
@@ -61,32 +62,175 @@ export async function upsertOne(channel: CollectionChannel, document: unknown): 
   return resultOf(input, input.json._id as DocumentId, replaceStatus(response.status ?? {}));
 }
 
-/** insertMany / upsertMany and their chunked forms. */
-export async function writeMany(channel: CollectionChannel, documents: unknown, options: WriteManyOptions): Promise<AnyResult[]> {
+/** What a bulk write of a stream (an AsyncIterable) resolves to: counts only, so memory stays bounded. */
+export interface BulkWriteSummary {
+  /** Documents read from the input and sent. */
+  readonly processed: number;
+  /** Inserted (CREATED). */
+  readonly inserted: number;
+  /** Replaced by upsert (UPDATED). */
+  readonly updated: number;
+  /** Upserted identical to what was stored (UNCHANGED). */
+  readonly unchanged: number;
+  /** Failed (each one reported to `onFailure`), including ALREADY_EXISTS of an insert. */
+  readonly failed: number;
+}
+
+/** One document that was not written, as reported to `onFailure`. */
+export interface BulkWriteFailure {
+  /** Its position in the input (0-based). */
+  readonly index: number;
+  readonly document: JsonObject;
+  /** ALREADY_EXISTS or NOT_PROCESSED. */
+  readonly status: DocumentMutationStatus;
+  /** The error the database answered with (absent for a document not sent after an ordered write stopped). */
+  readonly error?: WireError;
+}
+
+/** The streaming and progress options every bulk write takes. */
+export interface BulkWriteHooks {
+  onProgress?: ProgressListener | undefined;
+  /** Called for each document not written; with it, a stream's failures do not make the write throw. */
+  onFailure?: ((failure: BulkWriteFailure) => void) | undefined;
+  /** Documents expected, for progress (an array's length is known). */
+  total?: number | undefined;
+}
+
+/** A chunk of the input and where it starts. */
+interface Chunk {
+  readonly index: number;
+  readonly first: number;
+  readonly inputs: Input[];
+}
+
+/**
+ * insertMany / upsertMany and their chunked forms. An array or iterable resolves to every document's
+ * result in input order; an AsyncIterable is read a chunk at a time (at most `concurrency` chunks in
+ * memory) and resolves to a {@link BulkWriteSummary}.
+ */
+export async function writeMany(channel: CollectionChannel, documents: unknown, options: WriteManyOptions & BulkWriteHooks): Promise<AnyResult[] | BulkWriteSummary> {
+  if (isAsyncIterable(documents)) return writeStream(channel, documents, options);
   const inputs = inputsOf(documents);
   const { concurrency, chunkSize, ordered } = await checkOptions(channel, options);
   if (inputs.length === 0) return [];
-  const chunks: Input[][] = [];
-  for (let i = 0; i < inputs.length; i += chunkSize) chunks.push(inputs.slice(i, i + chunkSize));
-  const outcomes: Outcome[][] = new Array(chunks.length);
+  const outcomes: Outcome[][] = [];
+  const meter = new ProgressMeter(options.onProgress, options.total ?? inputs.length);
   let next = 0;
-  let stopped = false;
-  const worker = async (): Promise<void> => {
-    while (!stopped && next < chunks.length) {
-      const index = next++;
-      outcomes[index] = await writeChunk(channel, chunks[index]!, ordered, options.upsert);
-      if (ordered && outcomes[index]!.some((o) => o.error)) stopped = true;
-    }
+  const pull = async (): Promise<Chunk | undefined> => {
+    if (next >= inputs.length) return undefined;
+    const first = next;
+    next += chunkSize;
+    return { index: first / chunkSize, first, inputs: inputs.slice(first, first + chunkSize) };
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
-  const all = chunks.flatMap((chunk, i) => outcomes[i] ?? chunk.map((input) => ({ result: resultOf(input, input.json._id as DocumentId | undefined, DocumentMutationStatus.NOT_PROCESSED) })));
+  await runChunks(channel, pull, { concurrency, ordered, upsert: options.upsert }, (chunk, chunkOutcomes) => {
+    outcomes[chunk.index] = chunkOutcomes;
+    meter.add(chunkOutcomes.length, chunkOutcomes.filter((o) => o.error).length);
+  });
+  const all = inputs.map((input, i) => outcomes[Math.floor(i / chunkSize)]?.[i % chunkSize] ?? { result: resultOf(input, input.json._id as DocumentId | undefined, DocumentMutationStatus.NOT_PROCESSED) });
   const errors = all.flatMap((o) => (o.error ? [o.error] : []));
   const results = all.map((o) => o.result);
+  all.forEach((o, index) => {
+    if (o.result.status === DocumentMutationStatus.ALREADY_EXISTS || o.result.status === DocumentMutationStatus.NOT_PROCESSED) {
+      options.onFailure?.({ index, document: inputs[index]!.json, status: o.result.status, ...(o.error ? { error: o.error } : {}) });
+    }
+  });
   if (errors.length > 0) {
     const insertedIds = results.filter((r) => r.status === DocumentMutationStatus.CREATED).map((r) => r.id as JsonValue);
     throw exceptionFor({ status: { insertedIds }, errors }, { results });
   }
   return results;
+}
+
+/** Writes an AsyncIterable chunk by chunk; only counts are kept. */
+async function writeStream(channel: CollectionChannel, documents: AsyncIterable<unknown>, options: WriteManyOptions & BulkWriteHooks): Promise<BulkWriteSummary> {
+  const { concurrency, chunkSize, ordered } = await checkOptions(channel, options);
+  const meter = new ProgressMeter(options.onProgress, options.total);
+  const counts = { processed: 0, inserted: 0, updated: 0, unchanged: 0, failed: 0 };
+  const firstErrors: WireError[] = [];
+  const iterator = documents[Symbol.asyncIterator]();
+  let read = 0;
+  let index = 0;
+  let ended = false;
+  // One reader at a time: concurrent workers would otherwise interleave the iterator's steps.
+  let reading: Promise<unknown> = Promise.resolve();
+  const readChunk = async (): Promise<Chunk | undefined> => {
+    const inputs: Input[] = [];
+    const first = read;
+    while (!ended && inputs.length < chunkSize) {
+      const step = await iterator.next();
+      if (step.done) {
+        ended = true;
+        break;
+      }
+      try {
+        inputs.push(inputOf(step.value));
+      } catch (error) {
+        throw new TypeError(`documents[${read}]: ${(error as Error).message}`);
+      }
+      read++;
+    }
+    return inputs.length === 0 ? undefined : { index: index++, first, inputs };
+  };
+  const pull = (): Promise<Chunk | undefined> => {
+    const result = reading.then(readChunk);
+    reading = result.catch(() => undefined);
+    return result;
+  };
+  let stoppedAt: number | undefined;
+  try {
+    stoppedAt = await runChunks(channel, pull, { concurrency, ordered, upsert: options.upsert }, (chunk, outcomes) => {
+      let failed = 0;
+      outcomes.forEach((outcome, i) => {
+        const status = outcome.result.status;
+        counts.processed++;
+        if (status === DocumentMutationStatus.CREATED) counts.inserted++;
+        else if (status === DocumentMutationStatus.UPDATED) counts.updated++;
+        else if (status === DocumentMutationStatus.UNCHANGED) counts.unchanged++;
+        else {
+          failed++;
+          if (outcome.error && firstErrors.length < 10) firstErrors.push(outcome.error);
+          options.onFailure?.({ index: chunk.first + i, document: chunk.inputs[i]!.json, status, ...(outcome.error ? { error: outcome.error } : {}) });
+        }
+      });
+      counts.failed += failed;
+      meter.add(outcomes.length, failed);
+    });
+  } finally {
+    if (!ended) await iterator.return?.();
+  }
+  if (counts.failed > 0 && options.onFailure === undefined) {
+    // The first errors only (a stream's results are not kept); pass onFailure to see every one.
+    throw exceptionFor({ status: { insertedCount: counts.inserted, failedCount: counts.failed, ...(stoppedAt !== undefined ? { stoppedAt } : {}) }, errors: firstErrors });
+  }
+  return counts;
+}
+
+/**
+ * Runs chunks from `pull` with `concurrency` workers, handing each chunk's outcomes to `done`. An ordered
+ * write stops pulling at the first failure; resolves with the input position it stopped at, if it did.
+ */
+async function runChunks(
+  channel: CollectionChannel,
+  pull: () => Promise<Chunk | undefined>,
+  options: { concurrency: number; ordered: boolean; upsert: boolean },
+  done: (chunk: Chunk, outcomes: Outcome[]) => void,
+): Promise<number | undefined> {
+  let stoppedAt: number | undefined;
+  const worker = async (): Promise<void> => {
+    while (stoppedAt === undefined) {
+      const chunk = await pull();
+      if (chunk === undefined) return;
+      const outcomes = await writeChunk(channel, chunk.inputs, options.ordered, options.upsert);
+      done(chunk, outcomes);
+      if (options.ordered && outcomes.some((o) => o.error)) stoppedAt = chunk.first + chunk.inputs.length;
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  return stoppedAt;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return value !== null && typeof value === 'object' && Symbol.asyncIterator in value && !Array.isArray(value);
 }
 
 async function writeChunk(channel: CollectionChannel, chunk: readonly Input[], ordered: boolean, upsert: boolean): Promise<Outcome[]> {

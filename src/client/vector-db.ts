@@ -21,6 +21,7 @@ import { VectorDBRepository } from './repository.js';
 import type { ResultMapping } from './results.js';
 import type { DatabaseByIdOptions } from './vector-db-admin.js';
 import { rejectUnknownMembers } from './wire.js';
+import { databaseStats, type DatabaseStats } from './stats.js';
 
 export interface VectorDBOptions {
   /**
@@ -132,6 +133,39 @@ export class VectorDB {
     const response = await this.command(command, target);
     if (response.errors && response.errors.length > 0) throw exceptionFor(response);
     return response;
+  }
+
+  // ---- stats, backup and restore -------------------------------------------------------------
+
+  /**
+   * What the database holds: per collection its documents, bytes on disk, index entries and vector index
+   * state, and the directory's size (of the current keyspace with `{ keyspace }`, else of all). Against a
+   * Data API server without vectordb-local's stats commands, counts only (bytesOnDisk NaN).
+   * @example for (const c of (await db.stats()).collections) console.log(c.name, c.documents, c.vector?.pending);
+   */
+  async stats(options: { keyspace?: string } = {}): Promise<DatabaseStats> {
+    return databaseStats(this, options.keyspace === undefined ? undefined : [options.keyspace]);
+  }
+
+  /**
+   * Copies the whole database as of one moment (one LevelDB snapshot; writers go on) into `target`, a new
+   * or empty directory, which `new VectorDB(token, target)` opens as is. Embedded databases only.
+   * @example await db.backup('./backups/2026-11-25');
+   */
+  async backup(target: string, options: { onProgress?: (progress: { copiedKeys: number }) => void } = {}): Promise<{ keys: number }> {
+    const onProgress = options.onProgress;
+    return this.#transport.backup(target, onProgress ? (copiedKeys) => onProgress({ copiedKeys }) : undefined);
+  }
+
+  /**
+   * Makes `directory` a copy of the database (a backup) in `source`. `directory` may be absent, empty or a
+   * database not in use, which is replaced; a database in use (open here or in another process) is refused
+   * with DATABASE_LOCKED, a directory of other files with STORAGE_TARGET_NOT_EMPTY.
+   * @example await VectorDB.restore('./backups/2026-11-25', './data');
+   */
+  static async restore(source: string, directory: string, options: { onProgress?: (progress: { copiedKeys: number }) => void } = {}): Promise<{ keys: number }> {
+    const onProgress = options.onProgress;
+    return EmbeddedTransport.restore(source, directory, onProgress ? (copiedKeys) => onProgress({ copiedKeys }) : undefined);
   }
 
   // ---- keyspaces ----------------------------------------------------------------------------

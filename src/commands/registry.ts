@@ -7,6 +7,7 @@ import { DATABASE_COMMANDS } from './database-commands.js';
 import { INSERT_COMMANDS } from './insert-commands.js';
 import { KEYSPACE_COMMANDS } from './keyspace-commands.js';
 import { READ_COMMANDS } from './read-commands.js';
+import { STATS_COMMANDS } from './stats-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
 import { TABLE_SCHEMA_COMMANDS, TABLE_KEYSPACE_COMMANDS } from './table-schema-commands.js';
 import { TYPE_COMMANDS } from './type-commands.js';
@@ -19,6 +20,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = Object.freeze({
   ...INSERT_COMMANDS,
   ...READ_COMMANDS,
   ...WRITE_COMMANDS,
+  ...STATS_COMMANDS,
   ...TABLE_KEYSPACE_COMMANDS,
   ...TYPE_COMMANDS,
 });

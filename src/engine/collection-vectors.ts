@@ -23,11 +23,16 @@ import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues }
 import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
 import { decodeVectorTable, encodeVectorTableParts, tableRows, type DecodedVectorTable, type VectorTable } from './vector-table.js';
 
+/** Progress of a graph build, in the shape of the client's bulk-write progress plus the collection. */
 export interface VectorProgress {
   readonly collection: string;
   readonly phase: 'load' | 'index';
   readonly done: number;
   readonly total: number;
+  /** Always 0: a vector that is stored always goes into the graph. */
+  readonly failed: number;
+  /** Vectors per second since the build started. */
+  readonly rate: number;
 }
 
 export interface VectorSettings {
@@ -190,6 +195,16 @@ export class CollectionVectors {
   /** Vectors not yet in the graph (searched exactly meanwhile). */
   get pendingCount(): number {
     return this.#pendingAdds.size;
+  }
+
+  /** Resolves once the saved graph (if any) is loaded: until then its vectors count as pending. */
+  async graphLoaded(): Promise<void> {
+    await this.#graphLoading;
+  }
+
+  /** The graph's parameters in force and its backend (stats). */
+  indexInfo(): { params: Readonly<Required<IndexParams>>; backend: string } {
+    return { params: this.#graph.params, backend: this.#graph.backend };
   }
 
   labelOf(docKey: string): number | undefined {
@@ -385,8 +400,10 @@ export class CollectionVectors {
     const { dimension, name, onProgress } = this.#settings;
     const total = this.#pendingAdds.size;
     let done = 0;
-    let lastReport = Date.now();
+    const buildStarted = Date.now();
+    let lastReport = buildStarted;
     let chunk = 8;
+    const progress = (): VectorProgress => ({ collection: name, phase: 'index', done, total: Math.max(total, done), failed: 0, rate: done / Math.max((Date.now() - buildStarted) / 1000, 0.001) });
     try {
       while (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) {
         // A snapshot is reading the graph (maybe from a worker thread): no changes until it is done.
@@ -415,12 +432,12 @@ export class CollectionVectors {
           done += labels.length;
         }
         if (onProgress && total >= 10_000 && Date.now() - lastReport > 1000) {
-          onProgress({ collection: name, phase: 'index', done, total: Math.max(total, done) });
+          onProgress(progress());
           lastReport = Date.now();
         }
         await yieldToEventLoop();
       }
-      if (onProgress && total >= 10_000) onProgress({ collection: name, phase: 'index', done, total: Math.max(total, done) });
+      if (onProgress && total >= 10_000) onProgress(progress());
       const due = Math.max(SNAPSHOT_AFTER_CHANGES, this.#flat.size * SNAPSHOT_AFTER_FRACTION);
       if (!this.#closed && this.#changesSinceSnapshot >= due) await this.saveSnapshot();
     } catch (error) {

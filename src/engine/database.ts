@@ -4,8 +4,9 @@
  * through), and the collection limit. DDL runs under one mutex; document writes under each collection's.
  */
 import { VectorDbError } from '../errors/index.js';
-import { KvStore, bytesToString, keys, type StorageKind } from '../storage/index.js';
+import { KvStore, backupStore, bytesToString, keys, restoreStore, type StorageKind } from '../storage/index.js';
 import { Collection, type EngineSettings } from './collection.js';
+import { collectionStats, type CollectionStats, type DatabaseStats } from './collection-stats.js';
 import type { VectorProgress } from './collection-vectors.js';
 import type { BackendChoice } from '../vector/index.js';
 import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collection-schema.js';
@@ -106,6 +107,13 @@ export class Database {
       this.#collections.get(record.keyspace)?.set(record.name, collection);
     }
     await this.#tables.load();
+  }
+
+  /**
+   * Makes `target` a copy of the database in `source` (see storage/backup.ts); refuses a target in use.
+   */
+  static async restore(source: string, target: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }> {
+    return { keys: await restoreStore(source, target, onProgress) };
   }
 
   /** @internal The key-value store underneath (diagnostics and benchmarks only). */
@@ -300,6 +308,32 @@ export class Database {
   async writeSetting(name: string, value: string): Promise<void> {
     this.#checkOpen();
     await this.#kv.batch([{ type: 'put', key: keys.settingKey(name), value }]);
+  }
+
+  // ---- stats and backup ---------------------------------------------------------------------
+
+  /** Every collection's stats (of one keyspace when given) and the directory's size. */
+  async stats(keyspace?: string): Promise<DatabaseStats> {
+    this.#checkOpen();
+    const keyspaces = keyspace === undefined ? this.listKeyspaces() : (this.#keyspaceCollections(keyspace), [keyspace]);
+    const collections: CollectionStats[] = [];
+    for (const name of keyspaces) {
+      for (const record of this.listCollections(name)) collections.push(await this.collectionStats(name, record.name));
+    }
+    return { bytesOnDisk: await this.#kv.diskBytes(), keyspaces, collections };
+  }
+
+  async collectionStats(keyspace: string, name: string): Promise<CollectionStats> {
+    return collectionStats(this.#kv, this.collection(keyspace, name));
+  }
+
+  /**
+   * Copies the database as of one moment into `target` (a new directory), while writers go on: what was
+   * acknowledged before the copy's snapshot is in it, nothing after. `new VectorDB(token, target)` opens it.
+   */
+  async backup(target: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }> {
+    this.#checkOpen();
+    return { keys: await backupStore(this.#kv, target, onProgress) };
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------

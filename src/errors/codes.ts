@@ -193,6 +193,7 @@ export const ERROR_CODES = {
 
   STORAGE_CORRUPTION: server('STORAGE', 'Storage corrupted', "The database at '${location}' is corrupted: ${reason}"),
   STORAGE_IO_ERROR: server('STORAGE', 'Storage I/O error', "I/O error on the database at '${location}': ${reason}"),
+  STORAGE_TARGET_NOT_EMPTY: request('STORAGE', 'Target not empty', "'${location}' ${reason}: choose a new or empty directory."),
   VECTOR_INDEX_CAPACITY: server('VECTOR', 'Vector index is full', "The ${backend} vector index of collection '${collection}' cannot grow past ${max} vectors of ${dimension} dimensions: ${reason}"),
   VECTOR_INDEX_INCOMPATIBLE: server('VECTOR', 'Stored vector index not loadable', "The stored vector index of collection '${collection}' cannot be loaded by the ${backend} backend: ${reason}. Rebuild it from the stored vectors."),
   FAILED_CONCURRENT_OPERATIONS: server('DATABASE', 'Concurrent operations failed', 'Failed to complete the operation because of concurrent writes: ${reason}.'),

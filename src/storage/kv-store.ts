@@ -241,6 +241,64 @@ export class KvStore {
     }
   }
 
+  /** How many keys [gte, lt) holds, counted from `snapshot` when given (stats: index entries). */
+  async countKeys(gte: string, lt: string, snapshot?: KvSnapshot): Promise<number> {
+    let count = 0;
+    const iterator = this.#db.keys(snapshot?.handle === undefined ? { gte, lt } : { gte, lt, snapshot: snapshot.handle });
+    try {
+      for (;;) {
+        const keys = await this.#call(() => iterator.nextv(8192));
+        if (keys.length === 0) return count;
+        count += keys.length;
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  /**
+   * The store's estimate of the bytes [gte, lt) takes on disk: LevelDB's, compressed, with what is still only
+   * in the write-ahead log counting 0; 0 where the store cannot tell (memory-level, IndexedDB).
+   */
+  async approximateSize(gte: string, lt: string): Promise<number> {
+    const db = this.#db as LevelDb & { approximateSize?: (gte: string, lt: string) => Promise<number> };
+    if (typeof db.approximateSize !== 'function') return 0;
+    return this.#call(() => db.approximateSize!(gte, lt));
+  }
+
+  /** The bytes of the whole store on disk (0 for memory; see PersistentLevel.diskBytes). */
+  async diskBytes(): Promise<number> {
+    return this.#persistent === undefined ? 0 : this.#persistent.diskBytes();
+  }
+
+  /** Whether the store holds no key at all (a copy's target must be empty). */
+  async isEmpty(): Promise<boolean> {
+    const [first] = await this.#call(() => this.#db.keys({ limit: 1 }).all());
+    return first === undefined;
+  }
+
+  /**
+   * Copies every key and value, as of one snapshot, into `copy` (an empty store): a consistent copy while
+   * writers go on. `onProgress` gets the keys copied so far.
+   */
+  async copyTo(copy: KvStore, onProgress?: (copied: number) => void): Promise<number> {
+    const snapshot = this.snapshot();
+    let copied = 0;
+    try {
+      const iterator = this.#db.iterator(snapshot.handle === undefined ? {} : { snapshot: snapshot.handle });
+      for await (const chunk of this.#chunks(iterator, 4096)) {
+        await copy.batch(chunk.map(([key, value]) => ({ type: 'put' as const, key, value })));
+        copied += chunk.length;
+        onProgress?.(copied);
+      }
+    } catch (error) {
+      throw mapLevelError(error, copy.location);
+    } finally {
+      await snapshot.close();
+    }
+    return copied;
+  }
+
   /** Deletes every key in [gte, lt) in batches (used to drop a collection or empty it). */
   async clearRange(gte: string, lt: string): Promise<void> {
     await this.#gate.writable();

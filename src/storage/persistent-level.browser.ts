@@ -24,7 +24,8 @@ export const openPersistentLevel: typeof NodeLevel.openPersistentLevel = async (
     // No name prefix: the IndexedDB database is called exactly what the user passed.
     const db = new BrowserLevel<string, Uint8Array>(location, { prefix: '', keyEncoding: 'utf8', valueEncoding: 'view' });
     await db.open({ createIfMissing: true });
-    return { db, beforeClose: async () => undefined, afterClose: async () => release() };
+    // IndexedDB does not tell one database's size (navigator.storage.estimate() is the whole origin's).
+    return { db, beforeClose: async () => undefined, afterClose: async () => release(), diskBytes: async () => 0 };
   } catch (error) {
     release();
     throw error;

@@ -3,6 +3,8 @@
  * file refuses a second process (LEVEL_LOCKED, mapped by kv-store.ts). Has a browser twin
  * (persistent-level.browser.ts) that the browser build puts in its place; both export the same names.
  */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import type { AbstractLevel } from 'abstract-level';
 
@@ -22,6 +24,8 @@ export interface PersistentLevel {
   beforeClose(): Promise<void>;
   /** Called after closing (releases a lock held outside the store, if any). */
   afterClose(): Promise<void>;
+  /** The bytes the store takes on disk (0 where the runtime cannot tell). */
+  diskBytes(): Promise<number>;
 }
 
 /** Opens (creating if needed) the LevelDB at `location`; rejects with LEVEL_LOCKED when another process holds it. */
@@ -36,5 +40,15 @@ export async function openPersistentLevel(location: string): Promise<PersistentL
       if (db.status === 'open') await db.compactRange(SEP_KEY, SEP_KEY).catch(() => undefined);
     },
     afterClose: async () => undefined,
+    diskBytes: () => directoryBytes(location),
   };
+}
+
+/** The bytes of every file of a LevelDB directory. */
+async function directoryBytes(location: string): Promise<number> {
+  let bytes = 0;
+  for (const entry of await readdir(location, { withFileTypes: true })) {
+    if (entry.isFile()) bytes += (await stat(path.join(location, entry.name))).size;
+  }
+  return bytes;
 }

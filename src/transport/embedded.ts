@@ -84,6 +84,15 @@ export class EmbeddedTransport implements Transport {
     return (await this.database()).limits.maxInsertManyDocuments;
   }
 
+  async backup(target: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }> {
+    return (await this.database()).backup(resolveDirectory(target), onProgress);
+  }
+
+  /** Makes `directory` a copy of the database in `source`; DATABASE_LOCKED when `directory` is in use. */
+  static async restore(source: string, directory: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }> {
+    return Database.restore(resolveDirectory(source), resolveDirectory(directory), onProgress);
+  }
+
   async connect(): Promise<void> {
     await this.database();
   }

@@ -36,6 +36,10 @@ export class HttpTransport implements Transport {
     return DEFAULT_LIMITS.maxInsertManyDocuments;
   }
 
+  async backup(): Promise<{ keys: number }> {
+    throw new TypeError(`backup: ${this.endpoint} is a Data API endpoint; a backup copies a database directory (copy its data with \`vectordb-local export\`, or back up on the server's machine)`);
+  }
+
   async connect(): Promise<void> {
     const response = await this.execute({ findKeyspaces: {} }, {});
     const error = response.errors?.[0];

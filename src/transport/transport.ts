@@ -14,5 +14,10 @@ export interface Transport {
   insertManyLimit(): Promise<number>;
   /** Opens the database (embedded) or checks the endpoint and token (HTTP). */
   connect(): Promise<void>;
+  /**
+   * Copies the whole database, as of one moment, into a new directory `target` (embedded only: a Data API
+   * server does not write backups for its clients).
+   */
+  backup(target: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }>;
   close(): Promise<void>;
 }

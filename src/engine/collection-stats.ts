@@ -1,0 +1,68 @@
+/**
+ * What is inside a collection or a database, for `stats`: documents, bytes on disk, index entries and,
+ * for a vector collection, its index settings, how many vectors are in the graph or still pending, and
+ * when the graph's snapshot was last saved. Reads only: nothing here changes the data.
+ */
+import { keys, type KvStore } from '../storage/index.js';
+import type { Collection } from './collection.js';
+import { readSnapshotMeta } from './vector-snapshot.js';
+
+export interface VectorStats {
+  readonly dimension: number;
+  readonly metric: string;
+  /** The HNSW parameters in use (M, efConstruction, efSearch). */
+  readonly hnsw: { readonly m: number; readonly efConstruction: number; readonly efSearch: number };
+  readonly backend: string;
+  readonly vectors: number;
+  /** Vectors in the HNSW graph; the rest are pending (searched exactly until the graph catches up). */
+  readonly inGraph: number;
+  readonly pending: number;
+  /** ISO time the graph snapshot was last saved, or null when never. */
+  readonly snapshotSavedAt: string | null;
+}
+
+export interface CollectionStats {
+  readonly keyspace: string;
+  readonly name: string;
+  readonly documents: number;
+  /** LevelDB's estimate of the bytes the collection's keys take in table files (recent writes may count 0 until flushed). */
+  readonly bytesOnDisk: number;
+  /** Secondary index entries (one per indexed value of each document). */
+  readonly indexEntries: number;
+  readonly vector?: VectorStats;
+}
+
+export interface DatabaseStats {
+  /** Bytes of every file of the database directory. */
+  readonly bytesOnDisk: number;
+  readonly keyspaces: readonly string[];
+  readonly collections: readonly CollectionStats[];
+}
+
+export async function collectionStats(kv: KvStore, collection: Collection): Promise<CollectionStats> {
+  const { cid, keyspace, name, options } = collection.record;
+  const documents = await collection.estimatedDocumentCount();
+  let bytesOnDisk = 0;
+  for (const prefix of keys.collectionDataPrefixes(cid)) bytesOnDisk += await kv.approximateSize(prefix, prefix + keys.HIGH);
+  const indexEntries = await kv.countKeys(keys.indexPrefix(cid), keys.indexPrefix(cid) + keys.HIGH);
+  const stats: CollectionStats = { keyspace, name, documents, bytesOnDisk, indexEntries };
+  const loading = collection.vectors();
+  if (loading === undefined || options.vector === undefined) return stats;
+  const vectors = await loading;
+  await vectors.graphLoaded();
+  const meta = await readSnapshotMeta(kv, cid);
+  const { params, backend } = vectors.indexInfo();
+  return {
+    ...stats,
+    vector: {
+      dimension: options.vector.dimension,
+      metric: options.vector.metric,
+      hnsw: { m: params.M, efConstruction: params.efConstruction, efSearch: params.efSearch },
+      backend,
+      vectors: vectors.size,
+      inGraph: vectors.size - vectors.pendingCount,
+      pending: vectors.pendingCount,
+      snapshotSavedAt: meta?.savedAt ?? null,
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Backup and restore of a whole database directory, Node's side (backup.browser.ts is the browser's): a
+ * backup is a key-for-key copy from one snapshot of the live store (KvStore.copyTo); a restore copies a
+ * backup into a fresh directory and swaps it in, refusing a target whose LevelDB lock is held (a database
+ * in use).
+ */
+import { existsSync } from 'node:fs';
+import { readdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import { VectorDbError } from '../errors/index.js';
+import { KvStore, mapLevelError } from './kv-store.js';
+
+/** A directory a copy may be written to: absent, or empty. */
+export async function checkEmptyTarget(target: string): Promise<void> {
+  if (!existsSync(target)) return;
+  const entries = await readdir(target).catch(() => undefined);
+  if (entries === undefined) throw VectorDbError.of('STORAGE_TARGET_NOT_EMPTY', { location: target, reason: 'exists and is not a directory' });
+  if (entries.length > 0) throw VectorDbError.of('STORAGE_TARGET_NOT_EMPTY', { location: target, reason: `is not empty (${entries.length} entries)` });
+}
+
+/** Copies the live store into `target` (absent or empty) as of one snapshot. */
+export async function backupStore(kv: KvStore, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
+  await checkEmptyTarget(target);
+  return copyInto(kv, target, onProgress);
+}
+
+/** Copies `from` into a new store at `target`, closed (and so flushed to table files) when done. */
+async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
+  const copy = await KvStore.open(target);
+  try {
+    return await from.copyTo(copy, onProgress);
+  } finally {
+    await copy.close();
+  }
+}
+
+/**
+ * Makes `target` a copy of the database in `source` (a backup, or any database directory not in use).
+ * `target` may be absent, empty, or a database not in use (it is replaced); DATABASE_LOCKED when it is
+ * in use, STORAGE_TARGET_NOT_EMPTY when it holds something that is not a database.
+ */
+export async function restoreStore(source: string, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
+  if (!existsSync(path.join(source, 'CURRENT'))) throw VectorDbError.of('STORAGE_IO_ERROR', { location: source, reason: 'not a database directory (no CURRENT file)' });
+  const replacing = existsSync(target) && (await readdir(target).catch(() => [])).length > 0;
+  if (replacing && !existsSync(path.join(target, 'CURRENT'))) {
+    throw VectorDbError.of('STORAGE_TARGET_NOT_EMPTY', { location: target, reason: 'holds files but no database, so restore will not replace it' });
+  }
+  // Held from before the copy until the swap: no one opens the old database meanwhile.
+  const lock = replacing ? await lockDatabase(target) : undefined;
+  const staging = `${target}.restoring-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  try {
+    const from = await KvStore.open(source);
+    let copied: number;
+    try {
+      copied = await copyInto(from, staging, onProgress);
+    } finally {
+      await from.close();
+    }
+    if (lock) {
+      const old = `${target}.replaced-${process.pid}`;
+      await rename(target, old);
+      await rename(staging, target);
+      await lock.close();
+      await rm(old, { recursive: true, force: true });
+    } else {
+      await rm(target, { recursive: true, force: true });
+      await rename(staging, target);
+    }
+    return copied;
+  } catch (error) {
+    await lock?.close().catch(() => undefined);
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function lockDatabase(location: string): Promise<ClassicLevel<string, Uint8Array>> {
+  const db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view' });
+  try {
+    await db.open({ createIfMissing: false });
+  } catch (error) {
+    throw mapLevelError(error, location);
+  }
+  return db;
+}
