@@ -1,7 +1,8 @@
 /**
  * vectordb-local's public surface: only what is exported here is supported.
  */
-export { VectorDB, type VectorDBOptions } from './client/vector-db.js';
+export { VectorDB, type GraphqlOptions, type VectorDBOptions } from './client/vector-db.js';
+export type { GraphqlResult } from './graphql/index.js';
 export {
   VectorDBAdmin,
   DatabaseInUseException,
