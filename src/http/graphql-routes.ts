@@ -1,0 +1,142 @@
+/**
+ * The GraphQL routes: `{api_endpoint}/api/graphql/{keyspace}` (documents) and `{api_endpoint}/api/graphql-schema`
+ * (keyspaces and collections), served by graphql-yoga over graphql/. Same token headers and checks as the Data
+ * API routes (via the Resolver); a browser GET gets the offline GraphiQL page, which holds no data.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { executeCommand } from '../commands/index.js';
+import type { Database } from '../engine/database.js';
+import { VectorDbError, type WireError } from '../errors/index.js';
+import { GraphqlService } from '../graphql/index.js';
+import { tokenOf } from './auth.js';
+import { readBody } from './request-body.js';
+import { splitDatabasePrefix, type Resolver } from './resolver.js';
+
+interface GraphqlRoute {
+  readonly database?: { readonly id: string; readonly region: string };
+  /** Undefined for /api/graphql-schema. */
+  readonly keyspace?: string;
+}
+
+interface YogaContext {
+  readonly service: GraphqlService;
+  readonly keyspace: string | undefined;
+}
+
+const GRAPHQL_PATH = /^\/api\/graphql(?:\/([^/?]+)\/?|-schema\/?)(?:\?.*)?$/;
+
+/** The GraphQL route of a URL, or undefined when it is not one (`home`: paths carry `/{id}-{region}`). */
+export function graphqlRoute(url: string | undefined, home: boolean): GraphqlRoute | undefined {
+  let path = url;
+  let database: GraphqlRoute['database'];
+  if (home) {
+    const split = splitDatabasePrefix(url);
+    if (split === undefined) return undefined;
+    path = split.rest;
+    database = split.database;
+  }
+  const match = path === undefined ? null : GRAPHQL_PATH.exec(path);
+  if (match === null) return undefined;
+  let keyspace: string | undefined;
+  if (match[1] !== undefined) {
+    try {
+      keyspace = decodeURIComponent(match[1]);
+    } catch {
+      return undefined;
+    }
+  }
+  return { ...(database ? { database } : {}), ...(keyspace !== undefined ? { keyspace } : {}) };
+}
+
+export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): (req: IncomingMessage, res: ServerResponse, route: GraphqlRoute) => Promise<number> {
+  const services = new WeakMap<Database, GraphqlService>();
+  const serviceOf = (db: Database): GraphqlService => {
+    let service = services.get(db);
+    if (service === undefined) {
+      service = new GraphqlService((command, target) => executeCommand(db, command, target));
+      services.set(db, service);
+    }
+    return service;
+  };
+  const yoga: YogaServerInstance<YogaContext, object> = createYoga<YogaContext>({
+    schema: (context) => (context.keyspace === undefined ? context.service.ddlSchema : context.service.schema(context.keyspace)),
+    graphqlEndpoint: '*',
+    landingPage: false,
+    logging: false,
+    graphiql: (request) => ({
+      title: `vectordb-local GraphQL: ${new URL(request.url).pathname}`,
+      endpoint: new URL(request.url).pathname,
+      // The page is static; each request it sends needs the token, typed here by the user.
+      headers: JSON.stringify({ 'X-Vendor-Token': '' }),
+    }),
+    renderGraphiQL,
+  });
+
+  return async (req, res, route) => {
+    const url = `http://localhost${req.url ?? '/'}`;
+    const method = req.method ?? 'GET';
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+    if (method === 'GET' && (headers.get('accept') ?? '').includes('text/html')) {
+      return send(res, await yoga.fetch(url, { method, headers }, { service: undefined as never, keyspace: route.keyspace }));
+    }
+    if (method !== 'GET' && method !== 'POST') return sendErrors(res, 405, [VectorDbError.of('METHOD_NOT_ALLOWED', { method: method.slice(0, 20) }).toWire()]);
+    const token = tokenOf(req.headers);
+    if (token === undefined) return sendErrors(res, 401, [VectorDbError.of('MISSING_AUTHENTICATION_TOKEN').toWire()]);
+    let db: Database;
+    try {
+      db = await resolver.open({ target: {}, ...(route.database ? { database: route.database } : {}) }, token, req.url);
+    } catch (error) {
+      if (error instanceof VectorDbError) return sendErrors(res, error.httpStatus, [error.toWire()]);
+      throw error;
+    }
+    let body: string | undefined;
+    if (method === 'POST') {
+      const read = await readBody(req, maxBodyBytes);
+      if (read.kind === 'aborted') return 499;
+      if (read.kind === 'too-large') {
+        res.setHeader('connection', 'close');
+        return sendErrors(res, 413, [VectorDbError.of('REQUEST_TOO_LARGE', { size: read.size === undefined ? `more than ${maxBodyBytes}` : String(read.size), max: maxBodyBytes }).toWire()]);
+      }
+      body = read.text;
+    }
+    const service = serviceOf(db);
+    if (route.keyspace !== undefined) {
+      // An unknown keyspace is answered here: yoga would turn a failing schema factory into a masked 500.
+      const failed = await service.schema(route.keyspace).then(
+        () => undefined,
+        (error: unknown) => error as { message: string; extensions?: Record<string, unknown> },
+      );
+      if (failed) return sendJson(res, 200, { errors: [{ message: failed.message, extensions: failed.extensions ?? {} }] });
+    }
+    return send(res, await yoga.fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }, { service, keyspace: route.keyspace }));
+  };
+}
+
+async function send(res: ServerResponse, response: Response): Promise<number> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  headers['content-length'] = String(body.length);
+  res.writeHead(response.status, headers);
+  res.end(body);
+  return response.status;
+}
+
+/** Errors before GraphQL runs (token, method, size), in GraphQL's shape with the Data API code in extensions. */
+function sendErrors(res: ServerResponse, status: number, errors: WireError[]): number {
+  return sendJson(res, status, {
+    errors: errors.map((e) => ({ message: e.message, extensions: { code: e.errorCode, family: e.family, scope: e.scope, title: e.title } })),
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): number {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+  return status;
+}
