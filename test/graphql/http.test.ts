@@ -90,3 +90,31 @@ test('other paths under /api/graphql are not GraphQL routes', async () => {
   const reply = await call('/api/graphql/a/b', { method: 'POST', headers: { 'x-vendor-token': s.token, 'content-type': 'application/json' }, body: '{}' });
   expect(reply.status).toBe(404);
 });
+
+test('under a home, {server}/{id}-{region}/api/graphql/{keyspace} takes a database token for its own database only', async () => {
+  const { default: path } = await import('node:path');
+  const { VectorDBAdmin } = await import('../../src/index.js');
+  const { createServer } = await import('../../src/http/index.js');
+  const { tempDir } = await import('../support/temp.js');
+  const home = path.join(tempDir('vectordb-gql-home-'), 'home');
+  const admin = new VectorDBAdmin(await VectorDBAdmin.initHome(home), { home });
+  const a = await admin.createDatabase('alpha');
+  const b = await admin.createDatabase('beta');
+  const { token } = await admin.createToken('DATABASE_ADMINISTRATOR', 'alpha');
+  const server = createServer({ home, port: 0 });
+  await server.listen();
+  try {
+    const ask = (db: string) =>
+      fetch(`${server.url}/${db}-local/api/graphql-schema`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-vendor-token': token }, body: JSON.stringify({ query: '{ keyspaces { name } }' }) });
+    const own = await ask(a);
+    expect(own.status).toBe(200);
+    expect(await own.json()).toEqual({ data: { keyspaces: [{ name: 'default_keyspace' }] } });
+    const other = await ask(b);
+    expect(other.status).toBe(401);
+    expect(((await other.json()) as any).errors[0].extensions.code).toBe('UNAUTHORIZED_ACCESS');
+    const unprefixed = await fetch(`${server.url}/api/graphql/default_keyspace`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-vendor-token': token }, body: '{"query":"{__typename}"}' });
+    expect(unprefixed.status).toBe(404);
+  } finally {
+    await server.close();
+  }
+});
