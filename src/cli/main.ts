@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../http/index.js';
+import { gatewayCommand } from './gateway/commands.js';
 import { init } from './init.js';
 import { serve } from './serve.js';
 import { tokenProblem } from './token.js';
@@ -90,6 +91,7 @@ const program = new Command('vectordb-local')
       .action(async (flags: { home?: string }) => process.exit(await init(flags.home))),
   )
   .addCommand(serveCommand('start', 'what `npm start` runs: serve ./data on 127.0.0.1:8181 (PORT and HOST override)'))
+  .addCommand(gatewayCommand())
   .addHelpText(
     'after',
     `
