@@ -6,7 +6,7 @@
 import type { CommandResponse } from '../commands/index.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import type { Limits } from '../engine/limits.js';
-import { GraphqlService, type GraphqlResult } from '../graphql/index.js';
+import type { GraphqlResult, GraphqlService } from '../graphql/index.js';
 import type { VectorProgress } from '../engine/collection-vectors.js';
 import { EmbeddedTransport } from '../transport/embedded.js';
 import { HttpTransport } from '../transport/http.js';
@@ -127,8 +127,11 @@ export class VectorDB {
    * Resolves to `{ data, errors }`; errors carry the Data API code in `extensions.code`.
    * @example const { data } = await db.graphql('{ products(options: {limit: 5}) { values { _id name } } }');
    */
-  graphql(query: string, options: GraphqlOptions = {}): Promise<GraphqlResult> {
-    this.#graphql ??= new GraphqlService((command, target) => this.#transport.execute(command, target));
+  async graphql(query: string, options: GraphqlOptions = {}): Promise<GraphqlResult> {
+    if (this.#graphql === undefined) {
+      const { GraphqlService } = await import('../graphql/index.js'); // graphql-js loads only for apps that use it
+      this.#graphql ??= new GraphqlService((command, target) => this.#transport.execute(command, target));
+    }
     const request = { query, variables: options.variables, operationName: options.operationName };
     return this.#graphql.execute(request, options.schema ? undefined : (options.keyspace ?? this.#keyspace));
   }

@@ -4,8 +4,7 @@
  * API routes (via the Resolver); a browser GET gets the offline GraphiQL page, which holds no data.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { YogaServerInstance } from 'graphql-yoga';
 import { executeCommand } from '../commands/index.js';
 import type { Database } from '../engine/database.js';
 import { VectorDbError, type WireError } from '../errors/index.js';
@@ -60,7 +59,9 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
     }
     return service;
   };
-  const yoga: YogaServerInstance<YogaContext, object> = createYoga<YogaContext>({
+  // Loaded on the first GraphQL request: a server that never serves GraphQL never pays for yoga.
+  let yogaPromise: Promise<YogaServerInstance<YogaContext, object>> | undefined;
+  const yoga = (): Promise<YogaServerInstance<YogaContext, object>> => (yogaPromise ??= import('graphql-yoga').then(({ createYoga }) => createYoga<YogaContext>({
     schema: (context) => (context.keyspace === undefined ? context.service.ddlSchema : context.service.schema(context.keyspace)),
     graphqlEndpoint: '*',
     landingPage: false,
@@ -71,8 +72,9 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
       // The page is static; each request it sends needs the token, typed here by the user.
       headers: JSON.stringify({ 'X-Vendor-Token': '' }),
     }),
-    renderGraphiQL,
-  });
+    // The GraphiQL bundle (about 9 MB of inlined script) is read only when a browser asks for the page.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+  })));
 
   return async (req, res, route) => {
     const url = `http://localhost${req.url ?? '/'}`;
@@ -80,7 +82,7 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
     if (method === 'GET' && (headers.get('accept') ?? '').includes('text/html')) {
-      return send(res, await yoga.fetch(url, { method, headers }, { service: undefined as never, keyspace: route.keyspace }));
+      return send(res, await (await yoga()).fetch(url, { method, headers }, { service: undefined as never, keyspace: route.keyspace }));
     }
     if (method !== 'GET' && method !== 'POST') return sendErrors(res, 405, [VectorDbError.of('METHOD_NOT_ALLOWED', { method: method.slice(0, 20) }).toWire()]);
     const token = tokenOf(req.headers);
@@ -111,7 +113,7 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
       );
       if (failed) return sendJson(res, 200, { errors: [{ message: failed.message, extensions: failed.extensions ?? {} }] });
     }
-    return send(res, await yoga.fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }, { service, keyspace: route.keyspace }));
+    return send(res, await (await yoga()).fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }, { service, keyspace: route.keyspace }));
   };
 }
 

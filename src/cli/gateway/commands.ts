@@ -2,14 +2,14 @@
  * `vectordb-local gateway login|whoami|import graphql|start`: the seed's four gateway steps, offline. Each
  * prompt has a flag, so scripts and tests run without a terminal (--non-interactive refuses to prompt).
  */
-import { printSchema } from 'graphql';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadAccount, saveAccount } from './account.js';
-import { startGateway } from './gateway-server.js';
-import { introspect, parseHeader, type Header } from './introspect.js';
 import { Prompter } from './prompts.js';
-import { addSource, checkEndpoint, hasWorkspace, readWorkspace } from './workspace.js';
+import { addSource, checkEndpoint, hasWorkspace, parseHeader, readWorkspace, type Header } from './workspace.js';
+
+// The GraphQL libraries load only when a command needs them: every other `vectordb-local` command starts faster.
+const introspection = () => import('./introspect.js');
 
 const DEFAULT_EXPLORER_PORT = 5001;
 
@@ -111,6 +111,8 @@ export function gatewayCommand(): Command {
             if (answer) headers.push(parseHeader(answer));
           }
           process.stdout.write('Generating schemas......');
+          const { introspect } = await introspection();
+          const { printSchema } = await import('graphql');
           const schema = await introspect(url, headers).catch((error: Error) => {
             process.stdout.write(' failed\n');
             throw error;
@@ -136,6 +138,8 @@ export function gatewayCommand(): Command {
         const account = await loadAccount();
         const workspace = await readWorkspace(dir);
         const started = performance.now();
+        const { introspect } = await introspection();
+        const { startGateway } = await import('./gateway-server.js');
         for (const source of workspace.sources) {
           const schema = await introspect(source.url, source.headers);
           process.stdout.write(`Introspected ${source.url}: ${Object.keys(schema.getQueryType()?.getFields() ?? {}).length} query fields\n`);

@@ -7,7 +7,6 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { gatewaySchema } from './gateway-schema.js';
@@ -45,7 +44,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       headers: JSON.stringify({ Authorization: `Apikey ${options.apiKey}` }),
       defaultQuery: '# Pick a collection in the Explorer to build a query, then run it.\n',
     }),
-    renderGraphiQL,
+    renderGraphiQL: async (page) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(page),
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

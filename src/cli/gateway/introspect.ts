@@ -5,18 +5,7 @@
 import { buildHTTPExecutor } from '@graphql-tools/executor-http';
 import { schemaFromExecutor } from '@graphql-tools/wrap';
 import type { GraphQLSchema } from 'graphql';
-
-export interface Header {
-  readonly name: string;
-  readonly value: string;
-}
-
-/** `Header-Name: header value`, StepZen's accepted form. */
-export function parseHeader(text: string): Header {
-  const match = /^(?<name>[a-zA-Z0-9!#$%&'*+,\-.^_`|~]+)\s*:(?<value>.*)$/.exec(text.trim());
-  if (!match) throw new Error(`'${text}' is not a header: write it as Header-Name: header value`);
-  return { name: match.groups!.name!, value: match.groups!.value!.trim() };
-}
+import type { Header } from './workspace.js';
 
 export type Executor = ReturnType<typeof buildHTTPExecutor>;
 
@@ -58,7 +47,7 @@ export async function introspect(url: string, headers: readonly Header[]): Promi
   } catch {
     body = undefined;
   }
-  if (body === undefined || (body.data === undefined && body.errors === undefined)) {
+  if (body === undefined || (body.data === undefined && body.errors === undefined) || response.status === 404 || response.status === 405) {
     throw new Error(`${url} is not a GraphQL endpoint (HTTP ${response.status}, ${response.headers.get('content-type') ?? 'no content type'})`);
   }
   if (response.status === 401 || response.status === 403) {

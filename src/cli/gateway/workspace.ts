@@ -6,9 +6,20 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Header } from './introspect.js';
 
 export const CONFIG_FILE = 'gateway.config.json';
+
+export interface Header {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** `Header-Name: header value`, the seed's tool's accepted form. */
+export function parseHeader(text: string): Header {
+  const match = /^(?<name>[a-zA-Z0-9!#$%&'*+,\-.^_`|~]+)\s*:(?<value>.*)$/.exec(text.trim());
+  if (!match) throw new Error(`'${text}' is not a header: write it as Header-Name: header value`);
+  return { name: match.groups!.name!, value: match.groups!.value!.trim() };
+}
 
 export interface Source {
   readonly name: string;
