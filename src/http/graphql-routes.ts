@@ -9,6 +9,7 @@ import { executeCommand } from '../commands/index.js';
 import type { Database } from '../engine/database.js';
 import { VectorDbError, type WireError } from '../errors/index.js';
 import { GraphqlService } from '../graphql/index.js';
+import { renderExplorerPage } from '../graphql/graphiql-page.js';
 import { tokenOf } from './auth.js';
 import { readBody } from './request-body.js';
 import { splitDatabasePrefix, type Resolver } from './resolver.js';
@@ -69,11 +70,9 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
     graphiql: (request) => ({
       title: `vectordb-local GraphQL: ${new URL(request.url).pathname}`,
       endpoint: new URL(request.url).pathname,
-      // The page is static; each request it sends needs the token, typed here by the user.
-      headers: JSON.stringify({ 'X-Vendor-Token': '' }),
+      defaultQuery: '# Add your token in Headers: {"X-Vendor-Token": "<APPLICATION_TOKEN>"}\n# Then tick a collection in the Explorer to build a query.\n',
     }),
-    // The GraphiQL bundle (about 9 MB of inlined script) is read only when a browser asks for the page.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    renderGraphiQL: renderExplorerPage,
   })));
 
   return async (req, res, route) => {

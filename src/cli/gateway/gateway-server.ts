@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
+import { renderExplorerPage } from '../../graphql/graphiql-page.js';
 import { gatewaySchema } from './gateway-schema.js';
 import { CONFIG_FILE, readWorkspace } from './workspace.js';
 
@@ -42,9 +43,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       title: `vectordb-local gateway: ${workspace.endpoint}`,
       endpoint: `/${workspace.endpoint}/__graphql`,
       headers: JSON.stringify({ Authorization: `Apikey ${options.apiKey}` }),
-      defaultQuery: '# Pick a collection in the Explorer to build a query, then run it.\n',
+      defaultQuery: '# Tick a collection in the Explorer to build a query, then run it (Ctrl-Enter).\n',
     }),
-    renderGraphiQL: async (page) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(page),
+    renderGraphiQL: renderExplorerPage,
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
