@@ -2,7 +2,7 @@
  * Both explorers in real headless Chromium (Debian's /usr/bin/chromium via playwright-core): the database's
  * GraphiQL at /api/graphql/{keyspace} and the gateway's at /api/<endpoint>. The collections are Explorer
  * checkboxes; ticking one builds a query, running it shows the documents; no request fails. Screenshots go
- * to docs/ (shown in the README).
+ * to docs/ (shown in the README) with VECTORDB_UPDATE_SCREENSHOTS=1.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,8 @@ import { serve, type Served } from '../http/helpers.js';
 import { tempDir } from '../support/temp.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs');
+/** docs/ is refreshed on request only (VECTORDB_UPDATE_SCREENSHOTS=1), so a test run leaves the tree clean. */
+const DOCS = process.env.VECTORDB_UPDATE_SCREENSHOTS === '1' ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs') : tempDir('vectordb-screenshots-');
 const API_KEY = 'demo::local::browser-test-key';
 
 let s: Served;
