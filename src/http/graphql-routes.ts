@@ -4,6 +4,7 @@
  * API routes (via the Resolver); a browser GET gets the offline GraphiQL page, which holds no data.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { executeCommand } from '../commands/index.js';
 import type { Database } from '../engine/database.js';
@@ -21,8 +22,8 @@ interface GraphqlRoute {
 }
 
 interface YogaContext {
-  readonly service: GraphqlService;
-  readonly keyspace: string | undefined;
+  /** The schema this request runs on, resolved before yoga is called (undefined for the GraphiQL page). */
+  readonly schema: GraphQLSchema | undefined;
 }
 
 const GRAPHQL_PATH = /^\/api\/graphql(?:\/([^/?]+)\/?|-schema\/?)(?:\?.*)?$/;
@@ -63,7 +64,7 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
   // Loaded on the first GraphQL request: a server that never serves GraphQL never pays for yoga.
   let yogaPromise: Promise<YogaServerInstance<YogaContext, object>> | undefined;
   const yoga = (): Promise<YogaServerInstance<YogaContext, object>> => (yogaPromise ??= import('graphql-yoga').then(({ createYoga }) => createYoga<YogaContext>({
-    schema: (context) => (context.keyspace === undefined ? context.service.ddlSchema : context.service.schema(context.keyspace)),
+    schema: (context) => context.schema!,
     graphqlEndpoint: '*',
     landingPage: false,
     logging: false,
@@ -81,7 +82,7 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
     if (method === 'GET' && (headers.get('accept') ?? '').includes('text/html')) {
-      return send(res, await (await yoga()).fetch(url, { method, headers }, { service: undefined as never, keyspace: route.keyspace }));
+      return send(res, await (await yoga()).fetch(url, { method, headers }, { schema: undefined }));
     }
     if (method !== 'GET' && method !== 'POST') return sendErrors(res, 405, [VectorDbError.of('METHOD_NOT_ALLOWED', { method: method.slice(0, 20) }).toWire()]);
     const token = tokenOf(req.headers);
@@ -104,15 +105,15 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
       body = read.text;
     }
     const service = serviceOf(db);
-    if (route.keyspace !== undefined) {
+    let schema: GraphQLSchema;
+    try {
+      schema = route.keyspace === undefined ? service.ddlSchema : await service.schema(route.keyspace);
+    } catch (error) {
       // An unknown keyspace is answered here: yoga would turn a failing schema factory into a masked 500.
-      const failed = await service.schema(route.keyspace).then(
-        () => undefined,
-        (error: unknown) => error as { message: string; extensions?: Record<string, unknown> },
-      );
-      if (failed) return sendJson(res, 200, { errors: [{ message: failed.message, extensions: failed.extensions ?? {} }] });
+      const failed = error as { message: string; extensions?: Record<string, unknown> };
+      return sendJson(res, 200, { errors: [{ message: failed.message, extensions: failed.extensions ?? {} }] });
     }
-    return send(res, await (await yoga()).fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }, { service, keyspace: route.keyspace }));
+    return send(res, await (await yoga()).fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }, { schema }));
   };
 }
 
