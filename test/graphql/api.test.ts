@@ -29,7 +29,7 @@ describe.each(factories)('GraphQL %s', (_name, factory) => {
     expect(reply.errors, JSON.stringify(reply.errors)).toBeUndefined();
     return reply.data!;
   };
-  const ids = (docs: { _id: unknown }[]): unknown[] => docs.map((d) => d._id);
+  const ids = (docs: Record<string, any>[]): unknown[] => docs.map((d) => d._id);
   const findAll = async (find: Record<string, unknown>): Promise<Record<string, any>[]> => {
     const out: Record<string, any>[] = [];
     let pageState: string | null = null;

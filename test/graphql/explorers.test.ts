@@ -55,7 +55,8 @@ afterAll(async () => {
 
 /** Opens an explorer page, ticks `collection` > values > _id, title, runs the query and returns the page. */
 async function buildAndRun(url: string, collection: string, otherCollection: string, headers: Record<string, string>): Promise<{ page: Page; failed: string[]; query: string }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+  const page = await browser.newPage();
+  await page.setViewportSize({ width: 1280, height: 720 });
   await page.setExtraHTTPHeaders(headers);
   const failed: string[] = [];
   page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText}`));
