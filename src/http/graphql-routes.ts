@@ -12,6 +12,7 @@ import { VectorDbError, type WireError } from '../errors/index.js';
 import { GraphqlService } from '../graphql/index.js';
 import { renderExplorerPage } from '../graphql/graphiql-page.js';
 import { tokenOf } from './auth.js';
+import { requestHeaders, sendFetchResponse } from './fetch-bridge.js';
 import { readBody } from './request-body.js';
 import { splitDatabasePrefix, type Resolver } from './resolver.js';
 
@@ -79,10 +80,9 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
   return async (req, res, route) => {
     const url = `http://localhost${req.url ?? '/'}`;
     const method = req.method ?? 'GET';
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+    const headers = requestHeaders(req);
     if (method === 'GET' && (headers.get('accept') ?? '').includes('text/html')) {
-      return send(res, await (await yoga()).fetch(url, { method, headers }, { schema: undefined }));
+      return sendFetchResponse(res, await (await yoga()).fetch(url, { method, headers }, { schema: undefined }));
     }
     if (method !== 'GET' && method !== 'POST') return sendErrors(res, 405, [VectorDbError.of('METHOD_NOT_ALLOWED', { method: method.slice(0, 20) }).toWire()]);
     const token = tokenOf(req.headers);
@@ -113,20 +113,8 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
       const failed = error as { message: string; extensions?: Record<string, unknown> };
       return sendJson(res, 200, { errors: [{ message: failed.message, extensions: failed.extensions ?? {} }] });
     }
-    return send(res, await (await yoga()).fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }, { schema }));
+    return sendFetchResponse(res, await (await yoga()).fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }, { schema }));
   };
-}
-
-async function send(res: ServerResponse, response: Response): Promise<number> {
-  const body = Buffer.from(await response.arrayBuffer());
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  headers['content-length'] = String(body.length);
-  res.writeHead(response.status, headers);
-  res.end(body);
-  return response.status;
 }
 
 /** Errors before GraphQL runs (token, method, size), in GraphQL's shape with the Data API code in extensions. */

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { renderExplorerPage } from '../../graphql/graphiql-page.js';
+import { requestHeaders, sendFetchResponse } from '../../http/fetch-bridge.js';
 import { gatewaySchema } from './gateway-schema.js';
 import { CONFIG_FILE, readWorkspace } from './workspace.js';
 
@@ -28,6 +29,8 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/** As the database server's default: no GraphQL request needs more. */
+const MAX_BODY_BYTES = 20 * 1024 * 1024;
 const sha = (text: string): Buffer => createHash('sha256').update(text).digest();
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
@@ -105,20 +108,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 }
 
 async function forward(req: IncomingMessage, res: ServerResponse, yoga: { fetch: (url: string, init: RequestInit) => Promise<Response> | Response }, extra: Record<string, string> = {}): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
   const chunks: Buffer[] = [];
-  if (req.method === 'POST') for await (const chunk of req) chunks.push(chunk as Buffer);
-  const response = await yoga.fetch(`http://localhost${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(chunks.length ? { body: Buffer.concat(chunks) as unknown as BodyInit } : {}) });
-  const body = Buffer.from(await response.arrayBuffer());
-  const out: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    out[name] = value;
-  });
-  out['content-length'] = String(body.length);
-  res.writeHead(response.status, out);
-  res.end(body);
+  let size = 0;
+  if (req.method === 'POST') {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) return json(res, 413, { errors: [{ message: `request body over ${MAX_BODY_BYTES} bytes` }] });
+      chunks.push(chunk as Buffer);
+    }
+  }
+  const init: RequestInit = { method: req.method ?? 'GET', headers: requestHeaders(req, extra), ...(chunks.length ? { body: Buffer.concat(chunks) as unknown as BodyInit } : {}) };
+  await sendFetchResponse(res, await yoga.fetch(`http://localhost${req.url ?? '/'}`, init));
 }
 
 function json(res: ServerResponse, status: number, value: unknown): void {
