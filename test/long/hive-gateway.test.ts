@@ -4,7 +4,8 @@
  * prefixed query and mutation go through it to the database, the caller's X-Vendor-Token forwarded. The
  * gateway's packages live in test/long/gateway/package.json, installed here (not by npm ci).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
@@ -17,6 +18,8 @@ import { tempDir } from '../support/temp.js';
 const LONG = process.env.VECTORDB_LONG_TESTS === '1';
 const HERE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'gateway');
 const BIN = path.join(HERE, 'node_modules', '.bin');
+/** Asynchronous on purpose: the database server runs in this process and must answer Mesh Compose's introspection. */
+const run = promisify(execFile);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -35,16 +38,15 @@ describe.skipIf(!LONG)('Hive Gateway fed by Mesh Compose', () => {
 
   beforeAll(async () => {
     if (!existsSync(path.join(BIN, 'hive-gateway'))) {
-      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: HERE, stdio: 'inherit', timeout: 600_000 });
+      await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: HERE, timeout: 900_000 });
     }
     s = await serve();
     await executeCommand(s.db, { createCollection: { name: 'products' } }, { keyspace: 'default_keyspace' });
     await executeCommand(s.db, { insertMany: { documents: [{ _id: 'p1', name: 'pen', price: 2 }, { _id: 'p2', name: 'lamp', price: 30 }] } }, { keyspace: 'default_keyspace', collection: 'products' });
     const supergraph = path.join(tempDir('vectordb-hive-'), 'supergraph.graphql');
-    execFileSync(path.join(BIN, 'mesh-compose'), ['-o', supergraph], {
+    await run(path.join(BIN, 'mesh-compose'), ['-o', supergraph], {
       cwd: HERE,
       env: { ...process.env, VECTORDB_GRAPHQL_URL: `${s.url}/api/graphql/default_keyspace`, VECTORDB_TOKEN: s.token },
-      stdio: 'inherit',
       timeout: 120_000,
     });
     const port = await freePort();
