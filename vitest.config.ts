@@ -1,6 +1,12 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  // One graphql instance: Vite would pick graphql's ESM build for our sources while graphql-yoga (run by Node)
+  // loads the CommonJS one, and graphql refuses a schema "from another module or realm". Node picks CJS too.
+  resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 120_000,

@@ -2,7 +2,8 @@
  * The part of the public surface that runs everywhere (Node, Electron, a browser): index.ts adds what
  * needs Node (homes of databases), browser.ts is this alone. Only what the two entries export is supported.
  */
-export { VectorDB, type VectorDBOptions } from './client/vector-db.js';
+export { VectorDB, type GraphqlOptions, type VectorDBOptions } from './client/vector-db.js';
+export type { GraphqlResult } from './graphql/index.js';
 export type {
   FindOneAndUpdateOptions,
   FindVectorOptions,

@@ -29,6 +29,7 @@ export function banner(info: BannerInfo): string {
     `vectordb-local ${info.version}: Data API server`,
     `  data:      ${info.data}`,
     `  endpoint:  ${info.url}   (POST ${info.url}/v1[/{keyspace}[/{collection}]], also under /api/json/v1)`,
+    `  graphql:   ${info.url}/api/graphql/{keyspace} and ${info.url}/api/graphql-schema (open one in a browser for GraphiQL)`,
   ];
   if (info.source === 'generated') {
     lines.push(

@@ -10,6 +10,7 @@ import { DEFAULT_HOST, DEFAULT_PORT } from '../http/index.js';
 import { backupCommand, restoreCommand } from './backup.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
+import { gatewayCommand } from './gateway/commands.js';
 import { init } from './init.js';
 import { positiveInt } from './option-parsers.js';
 import { statsCommand } from './stats.js';
@@ -103,6 +104,7 @@ const program = new Command('vectordb-local')
   .addCommand(restoreCommand())
   .addCommand(statsCommand())
   .addCommand(tokenCommand())
+  .addCommand(gatewayCommand())
   .addHelpText(
     'after',
     `

@@ -33,6 +33,7 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
       `  limits: ${describeLimits(presetOf(options.limits), resolveLimits(options.limits))}`,
     ];
     for (const d of registry.databases) lines.push(`  database ${d.name}: ${server.url}/${d.id}-${d.region}`);
+    lines.push(`  graphql: {database}/api/graphql/{keyspace} and {database}/api/graphql-schema`);
     console.log(lines.join('\n'));
   } catch (error) {
     console.error(`vectordb-local: cannot serve the home ${home} on ${options.host}:${options.port}: ${isVectorDbError(error) || error instanceof Error ? error.message : String(error)}`);

@@ -6,6 +6,7 @@
 import type { CommandResponse } from '../commands/index.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import type { LimitsOption } from '../engine/limits.js';
+import type { GraphqlResult, GraphqlService } from '../graphql/index.js';
 import type { VectorProgress } from '../engine/collection-vectors.js';
 import { EmbeddedTransport } from '../transport/embedded.js';
 import { HttpTransport } from '../transport/http.js';
@@ -44,6 +45,15 @@ export interface VectorDBOptions {
   storage?: 'persistent' | 'memory';
 }
 
+export interface GraphqlOptions {
+  variables?: Record<string, unknown>;
+  operationName?: string;
+  /** The keyspace whose schema runs the request (default: the current keyspace). */
+  keyspace?: string;
+  /** Run on the keyspaces-and-collections schema of /api/graphql-schema instead. */
+  schema?: boolean;
+}
+
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage']);
 
@@ -61,6 +71,7 @@ export class VectorDB {
   }
 
   readonly #transport: Transport;
+  #graphql: GraphqlService | undefined;
   #keyspace: string;
 
   /**
@@ -121,6 +132,21 @@ export class VectorDB {
   command(command: JsonObject, target: { keyspace?: string; collection?: string } = {}): Promise<CommandResponse> {
     const keyspace = target.keyspace ?? (target.collection !== undefined ? this.#keyspace : undefined);
     return this.#transport.execute(command, { ...(keyspace !== undefined ? { keyspace } : {}), ...(target.collection !== undefined ? { collection: target.collection } : {}) });
+  }
+
+  /**
+   * Runs a GraphQL request on a keyspace's schema (default: the current keyspace), the same schema the server
+   * serves at /api/graphql/{keyspace}; `schema: true` runs it on /api/graphql-schema's (keyspaces, collections).
+   * Resolves to `{ data, errors }`; errors carry the Data API code in `extensions.code`.
+   * @example const { data } = await db.graphql('{ products(options: {limit: 5}) { values { _id name } } }');
+   */
+  async graphql(query: string, options: GraphqlOptions = {}): Promise<GraphqlResult> {
+    if (this.#graphql === undefined) {
+      const { GraphqlService } = await import('../graphql/index.js'); // graphql-js loads only for apps that use it
+      this.#graphql ??= new GraphqlService((command, target) => this.#transport.execute(command, target));
+    }
+    const request = { query, variables: options.variables, operationName: options.operationName };
+    return this.#graphql.execute(request, options.schema ? undefined : (options.keyspace ?? this.#keyspace));
   }
 
   /** Documents per insertMany request the database accepts. @internal */

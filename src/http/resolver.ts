@@ -47,6 +47,12 @@ export class SingleDatabaseResolver implements Resolver {
 
 const PREFIX = /^\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-([a-z0-9-]+)(\/.*)$/i;
 
+/** A home URL's `/{id}-{region}` database prefix and the path after it, or undefined without one. */
+export function splitDatabasePrefix(url: string | undefined): { database: { id: string; region: string }; rest: string } | undefined {
+  const match = url === undefined ? null : PREFIX.exec(url);
+  return match === null ? undefined : { database: { id: match[1]!.toLowerCase(), region: match[2]! }, rest: match[3]! };
+}
+
 export class HomeResolver implements Resolver {
   readonly home: string;
   readonly #options: DatabaseOptions;
@@ -58,10 +64,10 @@ export class HomeResolver implements Resolver {
   }
 
   route(url: string | undefined): ResolvedRoute | undefined {
-    const match = url === undefined ? null : PREFIX.exec(url);
-    if (match === null) return undefined;
-    const target = resolveRoute(match[3]);
-    return target === undefined ? undefined : { target, database: { id: match[1]!.toLowerCase(), region: match[2]! } };
+    const split = splitDatabasePrefix(url);
+    if (split === undefined) return undefined;
+    const target = resolveRoute(split.rest);
+    return target === undefined ? undefined : { target, database: split.database };
   }
 
   async open(route: ResolvedRoute, token: string, url: string | undefined): Promise<Database> {

@@ -13,6 +13,7 @@ import { resolveLimits, type Limits, type LimitsOption } from '../engine/limits.
 import { fixedTokenVerifier, type TokenVerifier } from './auth.js';
 import { handleAdmin, isAdminPath } from './admin-routes.js';
 import { createHandler, type RequestHandler, type RequestLogEntry } from './handler.js';
+import { createGraphqlHandler, graphqlRoute } from './graphql-routes.js';
 import { HomeResolver, SingleDatabaseResolver, type Resolver } from './resolver.js';
 import { ResponseBatch } from './response-batch.js';
 
@@ -84,7 +85,7 @@ export class DataApiServer {
       endResponse: (res, body) => batch.end(res, body),
     });
     const home = this.#resolver instanceof HomeResolver ? this.#resolver : undefined;
-    const handler: RequestHandler =
+    const restHandler: RequestHandler =
       home === undefined
         ? dataHandler
         : async (req, res) => {
@@ -93,6 +94,21 @@ export class DataApiServer {
             const status = await handleAdmin(req, res, home, maxBodyBytes);
             options.onRequest?.({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]!.slice(0, 200), status, ms: performance.now() - started });
           };
+    const graphqlHandler = createGraphqlHandler(this.#resolver, maxBodyBytes);
+    const handler: RequestHandler = async (req, res) => {
+      const route = req.url?.includes('/api/graphql') ? graphqlRoute(req.url, home !== undefined) : undefined;
+      if (route === undefined) return restHandler(req, res);
+      const started = performance.now();
+      let status: number;
+      try {
+        status = await graphqlHandler(req, res, route);
+      } catch (error) {
+        status = 500;
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ errors: [{ message: `Internal server error: ${(error as Error)?.message ?? String(error)}`, extensions: { code: 'UNEXPECTED_SERVER_ERROR' } }] }));
+      }
+      options.onRequest?.({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]!.slice(0, 200), status, ms: performance.now() - started });
+    };
     const t = options.timeouts ?? {};
     const requestMs = t.requestMs ?? 120_000;
     const headersMs = Math.min(t.headersMs ?? 20_000, requestMs);

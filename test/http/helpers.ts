@@ -59,7 +59,7 @@ export async function post(s: Served, path: string, body: unknown, headers: Reco
   const response = await fetch(s.url + path, {
     method,
     headers: merged,
-    ...(hasBody ? { body: payload } : {}),
+    ...(hasBody ? { body: payload as BodyInit } : {}), // BodyInit: DOM and undici typings disagree on Uint8Array
   });
   const text = await response.text();
   let parsed: CommandResponse = {};

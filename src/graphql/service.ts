@@ -1,0 +1,154 @@
+/**
+ * GraphqlService: the per-keyspace schemas of one database and their execution. It runs every Data API command
+ * through a CommandRunner (in process: executeCommand; in a client: its transport), rebuilds a keyspace's
+ * schema when findCollections changes (DDL) or a document shows a new field, and never drops a field.
+ */
+import { graphql, GraphQLError, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { CommandResponse, CommandTarget } from '../commands/index.js';
+import type { JsonObject } from '../query/json.js';
+import { collectionPart } from './collection-schema.js';
+import { ddlSchema } from './ddl-schema.js';
+import { graphqlErrorOf } from './errors.js';
+import { FieldModel } from './field-model.js';
+import { assembleSchema } from './schema-parts.js';
+import { sharedTypes } from './shared-types.js';
+
+export type CommandRunner = (command: JsonObject, target: CommandTarget) => Promise<CommandResponse>;
+
+export interface GraphqlServiceOptions {
+  /** Documents read per collection to infer its fields (default 200). */
+  readonly sampleSize?: number;
+  /** Documents per page when the query gives no pageSize (default 20, the Data API's page). */
+  readonly defaultPageSize?: number;
+}
+
+export interface GraphqlRequest {
+  readonly query: string;
+  readonly variables?: Record<string, unknown> | null | undefined;
+  readonly operationName?: string | null | undefined;
+}
+
+/** What `db.graphql()` resolves to: GraphQL's response shape, errors as JSON. */
+export interface GraphqlResult {
+  data?: Record<string, unknown> | null;
+  errors?: GraphQLFormattedError[];
+}
+
+interface CollectionDescription {
+  name: string;
+  options?: JsonObject;
+}
+
+interface KeyspaceState {
+  signature: string;
+  schema: GraphQLSchema | undefined;
+  /** Set when a document showed a field the schema lacks. */
+  stale: boolean;
+  readonly models: Map<string, FieldModel>;
+}
+
+export class GraphqlService {
+  readonly #run: CommandRunner;
+  readonly #sampleSize: number;
+  readonly #pageSize: number;
+  readonly #keyspaces = new Map<string, KeyspaceState>();
+  /** One build at a time per keyspace: concurrent requests share it. */
+  readonly #building = new Map<string, Promise<GraphQLSchema>>();
+  #ddl: GraphQLSchema | undefined;
+
+  constructor(run: CommandRunner, options: GraphqlServiceOptions = {}) {
+    this.#run = run;
+    this.#sampleSize = options.sampleSize ?? 200;
+    this.#pageSize = options.defaultPageSize ?? 20;
+  }
+
+  /** The schema of `/api/graphql-schema` (keyspaces and collections). */
+  get ddlSchema(): GraphQLSchema {
+    this.#ddl ??= ddlSchema(this.#run);
+    return this.#ddl;
+  }
+
+  /** The keyspace's current schema; throws a GraphQLError (UNKNOWN_KEYSPACE, ...) when it cannot be read. */
+  async schema(keyspace: string): Promise<GraphQLSchema> {
+    const building = this.#building.get(keyspace);
+    if (building) return building;
+    const next = this.#current(keyspace).finally(() => this.#building.delete(keyspace));
+    this.#building.set(keyspace, next);
+    return next;
+  }
+
+  /** Runs a request on a keyspace's schema, or on the DDL schema when `keyspace` is undefined. */
+  async execute(request: GraphqlRequest, keyspace: string | undefined): Promise<GraphqlResult> {
+    let schema: GraphQLSchema;
+    try {
+      schema = keyspace === undefined ? this.ddlSchema : await this.schema(keyspace);
+    } catch (error) {
+      return { errors: [(error instanceof GraphQLError ? error : new GraphQLError(String((error as Error)?.message ?? error))).toJSON()] };
+    }
+    const result: ExecutionResult = await graphql({
+      schema,
+      source: request.query,
+      variableValues: request.variables ?? undefined,
+      operationName: request.operationName ?? undefined,
+    });
+    return { ...(result.data !== undefined ? { data: result.data as Record<string, unknown> | null } : {}), ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}) };
+  }
+
+  async #current(keyspace: string): Promise<GraphQLSchema> {
+    const listed = await this.#run({ findCollections: { options: { explain: true } } }, { keyspace });
+    if (listed.errors?.[0]) throw graphqlErrorOf(listed.errors[0]);
+    const collections = (listed.status?.collections ?? []) as unknown as CollectionDescription[];
+    const signature = JSON.stringify(collections);
+    let state = this.#keyspaces.get(keyspace);
+    if (state === undefined) {
+      state = { signature: '', schema: undefined, stale: true, models: new Map() };
+      this.#keyspaces.set(keyspace, state);
+    }
+    if (state.schema !== undefined && !state.stale && state.signature === signature) return state.schema;
+    for (const c of collections) {
+      if (!state.models.has(c.name)) state.models.set(c.name, await this.#sample(keyspace, c.name));
+    }
+    state.signature = signature;
+    state.stale = false;
+    state.schema = this.#build(keyspace, collections, state);
+    return state.schema;
+  }
+
+  async #sample(keyspace: string, collection: string): Promise<FieldModel> {
+    const model = new FieldModel();
+    let pageState: string | null = null;
+    let seen = 0;
+    do {
+      const response: CommandResponse = await this.#run(
+        { find: { projection: { '*': 1 }, ...(pageState ? { options: { pageState } } : {}) } },
+        { keyspace, collection },
+      );
+      if (response.errors?.[0]) throw graphqlErrorOf(response.errors[0]);
+      const data = response.data as { documents: JsonObject[]; nextPageState: string | null };
+      for (const doc of data.documents) model.observe(doc);
+      seen += data.documents.length;
+      pageState = data.nextPageState;
+    } while (pageState && seen < this.#sampleSize);
+    return model;
+  }
+
+  #build(keyspace: string, collections: CollectionDescription[], state: KeyspaceState): GraphQLSchema {
+    const shared = sharedTypes(this.#pageSize);
+    const warnings: string[] = [];
+    const parts = collections.map((c) => {
+      const model = state.models.get(c.name)!;
+      const fields = model.entries();
+      for (const [name, info] of fields) {
+        if (info.widened) warnings.push(`Collection '${c.name}': field '${name}' is JSON: ${info.widened}.`);
+      }
+      return collectionPart({ name: c.name, fields: fields.map(([name, info]) => [name, info.type] as const), vector: c.options?.vector !== undefined }, shared, {
+        run: (command) => this.#run(command, { keyspace, collection: c.name }),
+        observe: (doc) => {
+          if (model.observe(doc)) state.stale = true;
+        },
+        defaultPageSize: this.#pageSize,
+      });
+    });
+    return assembleSchema(parts, warnings);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The types every keyspace schema shares: `<Scalar>FilterInput` (Stargate's `eq notEq gt gte lt lte in`, plus
+ * `exists`) and `QueryOptions` (`limit pageSize pageState includeSimilarity`). Built once per schema.
+ */
+import {
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLString,
+  type GraphQLInputType,
+} from 'graphql';
+import { GraphQLJSON } from './json-scalar.js';
+
+export type FilterScalar = 'String' | 'Float' | 'Boolean' | 'ID' | 'JSON';
+
+const SCALARS: Record<FilterScalar, GraphQLInputType> = {
+  String: GraphQLString,
+  Float: GraphQLFloat,
+  Boolean: GraphQLBoolean,
+  ID: GraphQLID,
+  JSON: GraphQLJSON,
+};
+
+/** GraphQL filter operator -> Data API operator. */
+export const FILTER_OPERATORS: Readonly<Record<string, string>> = {
+  eq: '$eq',
+  notEq: '$ne',
+  gt: '$gt',
+  gte: '$gte',
+  lt: '$lt',
+  lte: '$lte',
+  in: '$in',
+  exists: '$exists',
+};
+
+export interface SharedTypes {
+  filterInput(scalar: FilterScalar): GraphQLInputObjectType;
+  readonly queryOptions: GraphQLInputObjectType;
+}
+
+export function sharedTypes(defaultPageSize: number): SharedTypes {
+  const filters = new Map<FilterScalar, GraphQLInputObjectType>();
+  const filterInput = (scalar: FilterScalar): GraphQLInputObjectType => {
+    let type = filters.get(scalar);
+    if (type === undefined) {
+      const t = SCALARS[scalar];
+      type = new GraphQLInputObjectType({
+        name: `${scalar}FilterInput`,
+        description: `Conditions on a ${scalar} field; several are ANDed. The Data API's $eq $ne $gt $gte $lt $lte $in $exists.`,
+        fields: {
+          eq: { type: t },
+          notEq: { type: t },
+          gt: { type: t },
+          gte: { type: t },
+          lt: { type: t },
+          lte: { type: t },
+          in: { type: new GraphQLList(t) },
+          exists: { type: GraphQLBoolean },
+        },
+      });
+      filters.set(scalar, type);
+    }
+    return type;
+  };
+  const queryOptions = new GraphQLInputObjectType({
+    name: 'QueryOptions',
+    fields: {
+      limit: { type: GraphQLInt, description: 'At most this many documents in all pages together.' },
+      pageSize: { type: GraphQLInt, defaultValue: defaultPageSize, description: `Documents per page (default ${defaultPageSize}, the Data API's page size).` },
+      pageState: { type: GraphQLString, description: 'The pageState of the previous page, to read the next one.' },
+      includeSimilarity: { type: GraphQLBoolean, description: 'Fill _similarity on a vector search (default true).' },
+    },
+  });
+  return { filterInput, queryOptions };
+}
