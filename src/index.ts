@@ -13,9 +13,11 @@ export type { CreatedToken, DatabaseInfo, TokenInfo, TokenRole } from './admin/i
 export type {
   FindOneAndUpdateOptions,
   FindVectorOptions,
+  IndexStatus,
   InsertManyOptions,
   ManyDocuments,
   UpsertManyOptions,
+  WaitForIndexOptions,
 } from './client/collection-options.js';
 export { VectorDBCollection } from './client/collection.js';
 export { VectorDBRepository } from './client/repository.js';

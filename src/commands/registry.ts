@@ -3,6 +3,7 @@
  */
 import type { CommandLevel, CommandSpec } from './context.js';
 import { DATABASE_COMMANDS } from './database-commands.js';
+import { INDEX_COMMANDS } from './index-commands.js';
 import { INSERT_COMMANDS } from './insert-commands.js';
 import { KEYSPACE_COMMANDS } from './keyspace-commands.js';
 import { READ_COMMANDS } from './read-commands.js';
@@ -14,6 +15,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = Object.freeze({
   ...INSERT_COMMANDS,
   ...READ_COMMANDS,
   ...WRITE_COMMANDS,
+  ...INDEX_COMMANDS,
 });
 
 export function commandsOfLevel(level: CommandLevel): string[] {

@@ -24,7 +24,7 @@ import { CandidateCache, selectByVector } from './vector-select.js';
 import { keyOrderedRuns, keysAfter, planCandidates, type CandidatePlan } from './planner.js';
 import { deniesPositions, shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../query/vector-value.js';
-import { CollectionVectors, type VectorProgress } from './collection-vectors.js';
+import { CollectionVectors, type IndexProgress, type VectorProgress } from './collection-vectors.js';
 import type { BackendChoice } from '../vector/index.js';
 
 export type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
@@ -151,7 +151,7 @@ export class Collection {
   }
 
   /** The first document the filter and sort select, or null. */
-  async selectOne(filter: Filter, sort: SortSpec, read: { readonly withVector?: boolean } = {}): Promise<FoundDocument | null> {
+  async selectOne(filter: Filter, sort: SortSpec, read: Pick<SelectOptions, 'withVector' | 'efSearch'> = {}): Promise<FoundDocument | null> {
     if (sort.kind === 'none' && filter.idLookup !== undefined && filter.idLookup.length <= 1) {
       // findOne's common case, an unsorted `_id` lookup: the planner's one key is read directly, without paging.
       this.#checkLive();
@@ -182,6 +182,16 @@ export class Collection {
   async estimatedDocumentCount(): Promise<number> {
     this.#checkLive();
     return this.#store.count();
+  }
+
+  /**
+   * Waits, at most `maxTimeMs`, until the HNSW graph holds every acknowledged vector (bulk loads and
+   * benchmarks; searches are exact meanwhile). A collection without vectors is always caught up.
+   */
+  async waitForIndex(maxTimeMs: number): Promise<IndexProgress> {
+    this.#checkLive();
+    const vectors = await this.vectors();
+    return vectors ? vectors.waitForIndexWithin(maxTimeMs) : { caughtUp: true, pendingVectors: 0 };
   }
 
   async #pagedSelect(options: SelectOptions): Promise<SelectResult> {
@@ -292,7 +302,17 @@ export class Collection {
     if (settings.metric === 'cosine' && isZeroVector(query)) throw zeroVectorError();
     const k = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.maxVectorSearchLimit);
     const withVector = options.withVector ?? true;
-    return selectByVector({ store: this.#store, vectors: await pending, isIndexed: this.isIndexed, filter: options.filter, query, k, withVector, candidates: this.#candidates });
+    return selectByVector({
+      store: this.#store,
+      vectors: await pending,
+      isIndexed: this.isIndexed,
+      filter: options.filter,
+      query,
+      k,
+      withVector,
+      efSearch: options.efSearch,
+      candidates: this.#candidates,
+    });
   }
 
   // ---- writes -------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ export interface VectorSelectRequest {
   readonly k: number;
   /** Whether the documents come back with their `$vector` values. */
   readonly withVector: boolean;
+  /** The graph's candidate list size for this query (undefined: the collection's efSearch). */
+  readonly efSearch?: number | undefined;
   /** The collection's recent candidate sets. */
   readonly candidates: CandidateCache;
 }
@@ -72,7 +74,7 @@ export class CandidateCache {
 
 /** The k documents nearest to the query among those the filter matches, best first, with similarity. */
 export async function selectByVector(request: VectorSelectRequest): Promise<FoundDocument[]> {
-  const { store, vectors, filter, query, k, withVector } = request;
+  const { store, vectors, filter, query, k, withVector, efSearch } = request;
   // An unfiltered search (the common case) needs no candidates: no await for them.
   let { allowed, verified } = filter.isEmpty ? ALL_LABELS : await allowedLabels(request);
   if (allowed !== undefined && allowed.size >= vectors.size) {
@@ -82,7 +84,7 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
   }
   const limit = allowed?.size ?? vectors.size;
   for (let want = verified ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
-    const hits = vectors.search(query, want, allowed);
+    const hits = vectors.search(query, want, allowed, efSearch);
     const docs = await store.getHits(hits, vectors);
     const found: FoundDocument[] = [];
     for (let i = 0; i < hits.length && found.length < k; i++) {

@@ -13,8 +13,9 @@ import { insertValidationSuite } from './insert-validation.js';
 import { insertSuite } from './insert.js';
 import { keyspacesSuite } from './keyspaces.js';
 import { updateSuite } from './update.js';
+import { vectorKnobsSuite } from './vector-knobs.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, updateSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, updateSuite, vectorKnobsSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
@@ -27,4 +28,5 @@ export function allSuites(factory: DbFactory): void {
   countSuite(factory);
   commandShapeSuite(factory);
   clientApiSuite(factory);
+  vectorKnobsSuite(factory);
 }
