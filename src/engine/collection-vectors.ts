@@ -36,6 +36,12 @@ export interface IndexProgress {
   readonly pendingVectors: number;
 }
 
+/** A filter's candidate labels as a search takes them (a Set, or the postings' sorted LabelSet). */
+export interface LabelFilter extends Iterable<number> {
+  readonly size: number;
+  has(label: number): boolean;
+}
+
 export interface VectorSettings {
   readonly name: string;
   readonly cid: number;
@@ -264,7 +270,7 @@ export class CollectionVectors {
    * filter; vectors not yet in the graph are always scanned exactly and merged in. `efSearch` overrides
    * the collection's candidate list size for this query (exact scans ignore it).
    */
-  search(query: Float32Array, k: number, allowed?: ReadonlySet<number>, efSearch?: number): ScoredLabel[] {
+  search(query: Float32Array, k: number, allowed?: LabelFilter, efSearch?: number): ScoredLabel[] {
     if (this.#failure) throw this.#failure;
     const total = this.#flat.size;
     if (k <= 0 || total === 0) return [];

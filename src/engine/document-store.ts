@@ -243,6 +243,15 @@ export class DocumentStore {
     return found;
   }
 
+  /** Every index entry of the collection (`path\0encoded value`) with its document key, in key order. */
+  async *allIndexEntries(): AsyncGenerator<{ entry: string; key: string }> {
+    const offset = this.#indexPrefix.length;
+    for await (const key of this.#kv.keys({ gte: this.#indexPrefix, lt: this.#indexPrefix + HIGH }, 4096)) {
+      const keyStart = key.indexOf(SEP, key.indexOf(SEP, offset) + 1);
+      yield { entry: key.slice(offset, keyStart), key: key.slice(keyStart + 1) };
+    }
+  }
+
   /** Index entries under `path` within bounds, in key order (or reversed): encoded value and doc key. */
   async *indexEntries(path: string, bounds: IndexBounds, reverse = false): AsyncGenerator<{ value: string; key: string }> {
     const pathPrefix = `${this.#indexPrefix}${path}${SEP}`;

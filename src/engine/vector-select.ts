@@ -1,14 +1,16 @@
 /**
- * The filtered vector search planner: candidates come from the secondary indexes (a superset, verified on
- * the documents) or, for filters no index can narrow, from a scan (exact). CollectionVectors then scans
+ * The filtered vector search planner: candidates come from the collection's in-memory postings once built
+ * (labels, no LevelDB read), else from the secondary indexes (both a superset, verified on the documents),
+ * or, for filters no index can narrow, from a scan (exact). CollectionVectors then scans
  * small candidate sets exactly and searches the graph for large ones; results are fetched and verified,
  * asking for more when verification or a concurrent delete drops some.
  */
 import type { Filter } from '../query/filter.js';
-import type { CollectionVectors } from './collection-vectors.js';
+import type { CollectionVectors, LabelFilter } from './collection-vectors.js';
 import type { FoundDocument } from './collection.js';
 import type { DocumentStore } from './document-store.js';
-import { planCandidates } from './planner.js';
+import { planCandidates, planFrom } from './planner.js';
+import { LabelSet, type VectorPostings } from './vector-postings.js';
 
 export interface VectorSelectRequest {
   readonly store: DocumentStore;
@@ -23,11 +25,13 @@ export interface VectorSelectRequest {
   readonly efSearch?: number | undefined;
   /** The collection's recent candidate sets. */
   readonly candidates: CandidateCache;
+  /** The collection's secondary index by label, when built. */
+  readonly postings?: VectorPostings | undefined;
 }
 
 /** Labels a filter may match (undefined: all), and whether they are exact (no need to verify). */
 interface Candidates {
-  readonly allowed: ReadonlySet<number> | undefined;
+  readonly allowed: LabelFilter | undefined;
   readonly verified: boolean;
 }
 
@@ -120,9 +124,14 @@ async function allowedLabels(request: VectorSelectRequest): Promise<Candidates> 
 }
 
 async function readCandidates(request: VectorSelectRequest): Promise<Candidates> {
-  const { store, vectors, filter, isIndexed } = request;
+  const { store, vectors, filter, isIndexed, postings } = request;
+  const maxCandidates = Math.max(1000, vectors.size);
+  if (postings?.ready) {
+    const labels = await planFrom(filter, { source: postings.source((key) => vectors.labelOf(key)), isIndexed, maxCandidates });
+    if (labels !== undefined) return { allowed: new LabelSet(labels), verified: false };
+  }
   const allowed = new Set<number>();
-  const plan = await planCandidates(filter, { store, isIndexed, maxCandidates: Math.max(1000, vectors.size) });
+  const plan = await planCandidates(filter, { store, isIndexed, maxCandidates });
   if (plan.kind === 'keys') {
     for (const key of plan.keys) {
       const label = vectors.labelOf(key);
