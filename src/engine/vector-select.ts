@@ -29,10 +29,15 @@ export interface VectorSelectRequest {
   readonly postings?: VectorPostings | undefined;
 }
 
-/** Labels a filter may match (undefined: all), and whether they are exact (no need to verify). */
+/**
+ * Labels a filter may match (undefined: all), whether they are exact (no need to verify), and whether
+ * they are at most a slight superset (the postings': only corner cases such as a sub-document field
+ * named like an array position add candidates), so the first read need not ask for extra hits.
+ */
 interface Candidates {
   readonly allowed: LabelFilter | undefined;
   readonly verified: boolean;
+  readonly tight?: boolean;
 }
 
 /** At most this many filters' candidate sets are kept, holding at most this many labels in all. */
@@ -80,14 +85,14 @@ export class CandidateCache {
 export async function selectByVector(request: VectorSelectRequest): Promise<FoundDocument[]> {
   const { store, vectors, filter, query, k, withVector, efSearch } = request;
   // An unfiltered search (the common case) needs no candidates: no await for them.
-  let { allowed, verified } = filter.isEmpty ? ALL_LABELS : await allowedLabels(request);
+  let { allowed, verified, tight } = filter.isEmpty ? ALL_LABELS : await allowedLabels(request);
   if (allowed !== undefined && allowed.size >= vectors.size) {
     // Every vector is a candidate: search without a filter callback and verify the hits instead.
     allowed = undefined;
     verified = filter.isEmpty;
   }
   const limit = allowed?.size ?? vectors.size;
-  for (let want = verified ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
+  for (let want = verified || tight ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
     const hits = vectors.search(query, want, allowed, efSearch);
     const docs = await store.getHits(hits, vectors);
     const found: FoundDocument[] = [];
@@ -128,7 +133,7 @@ async function readCandidates(request: VectorSelectRequest): Promise<Candidates>
   const maxCandidates = Math.max(1000, vectors.size);
   if (postings?.ready) {
     const labels = await planFrom(filter, { source: postings.source((key) => vectors.labelOf(key)), isIndexed, maxCandidates });
-    if (labels !== undefined) return { allowed: new LabelSet(labels), verified: false };
+    if (labels !== undefined) return { allowed: new LabelSet(labels), verified: false, tight: true };
   }
   const allowed = new Set<number>();
   const plan = await planCandidates(filter, { store, isIndexed, maxCandidates });
