@@ -243,7 +243,10 @@ async function measureLayers() {
   }
   // CPU time per query (the process's, all threads): wall time on a loaded machine mostly measures the others.
   const us = Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, median(list)]));
-  if (args.includes('--profile')) await profileOurs('Collection.select', systems.select);
+  if (args.includes('--profile')) {
+    await profileOurs('Collection.select', systems.select);
+    await profileOurs('executeCommand', systems.executeCommand);
+  }
   log(`CPU us per query: ${Object.entries(us).map(([name, v]) => `${name} ${v.toFixed(1)}`).join(', ')}`);
   await engine.close();
   return { reopenMs, caughtUpMs, usPerQuery: us };
