@@ -7,9 +7,11 @@ export type { GraphqlResult } from './graphql/index.js';
 export type {
   FindOneAndUpdateOptions,
   FindVectorOptions,
+  IndexStatus,
   InsertManyOptions,
   ManyDocuments,
   UpsertManyOptions,
+  WaitForIndexOptions,
 } from './client/collection-options.js';
 export { VectorDBCollection } from './client/collection.js';
 export { MetadataVectorTable, ClusteredMetadataVectorTable, type AnnQuery, type AnnResult } from './client/cassio-tables.js';

@@ -20,10 +20,14 @@ export interface VectorQueryOptions {
   filter?: FilterLike;
   includeSimilarity?: boolean;
   projection?: Projection;
+  efSearch?: number;
 }
 
 export async function findOneJson(channel: CollectionChannel, query: SelectQuery): Promise<JsonObject | undefined> {
-  const response = await channel.run({ findOne: { ...queryParts(query), options: query.includeSimilarity ? { includeSimilarity: true } : {} } });
+  const options: JsonObject = {};
+  if (query.includeSimilarity) options.includeSimilarity = true;
+  if (query.efSearch !== undefined) options.efSearch = query.efSearch;
+  const response = await channel.run({ findOne: { ...queryParts(query), options } });
   const data = response.data as { document: JsonObject | null } | undefined;
   return data?.document ?? undefined;
 }
@@ -34,6 +38,7 @@ export async function findPageJson(channel: CollectionChannel, query: SelectQuer
   if (query.skip !== undefined) options.skip = query.skip;
   if (query.pageState) options.pageState = query.pageState;
   if (query.includeSimilarity) options.includeSimilarity = true;
+  if (query.efSearch !== undefined) options.efSearch = query.efSearch;
   const response = await channel.run({ find: { ...queryParts(query), options } });
   const data = response.data as { documents: JsonObject[]; nextPageState: string | null };
   return { results: data.documents, pageState: data.nextPageState ?? null };
@@ -111,6 +116,7 @@ export function vectorQuery(vector: Vector, options: VectorQueryOptions): Select
     ...(options.filter !== undefined ? { filter: options.filter } : {}),
     ...(options.projection !== undefined ? { projection: options.projection } : {}),
     ...(options.includeSimilarity ? { includeSimilarity: true } : {}),
+    ...(options.efSearch !== undefined ? { efSearch: options.efSearch } : {}),
   };
 }
 

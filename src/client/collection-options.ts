@@ -29,6 +29,8 @@ export interface FindVectorOptions {
   limit?: number;
   includeSimilarity?: boolean;
   projection?: Projection;
+  /** The HNSW candidate list size for this search, 1 to 4096 (ours, not the Data API's; see SelectQuery.efSearch). */
+  efSearch?: number;
 }
 
 /** Options of findOneAndUpdate / findOneAndReplace in their (filter, change, options) form. */
@@ -47,3 +49,17 @@ export interface ManyChangeOptions {
 
 /** Many documents: an array or any iterable, or a JSON array string. */
 export type ManyDocuments<D> = Iterable<D> | string;
+
+/** Options of waitForIndex. */
+export interface WaitForIndexOptions {
+  /** Give up after this many milliseconds and resolve with `caughtUp: false` (default: wait as long as it takes). */
+  timeoutMs?: number;
+}
+
+/** What waitForIndex resolves with. */
+export interface IndexStatus {
+  /** Whether the HNSW graph holds every acknowledged vector. */
+  caughtUp: boolean;
+  /** Vectors not in the graph yet (searches scan them exactly meanwhile). */
+  pendingVectors: number;
+}

@@ -38,7 +38,16 @@ import {
 } from './results.js';
 import { isVectorSort, queryParts, selectQueryOf, type SelectQuery, type SelectQueryLike } from './select-query.js';
 import type { DocumentId, Projection, Sort, UpdateResult, Vector } from './types.js';
-import type { FindOneAndUpdateOptions, FindVectorOptions, InsertManyOptions, ManyChangeOptions, ManyDocuments, UpsertManyOptions } from './collection-options.js';
+import type {
+  FindOneAndUpdateOptions,
+  FindVectorOptions,
+  IndexStatus,
+  InsertManyOptions,
+  ManyChangeOptions,
+  ManyDocuments,
+  UpsertManyOptions,
+  WaitForIndexOptions,
+} from './collection-options.js';
 import { updateQueryOf, type UpdateObject, type UpdateQueryLike } from './update-query.js';
 import type { VectorDB } from './vector-db.js';
 import { rejectUnknownMembers, toJson } from './wire.js';
@@ -49,11 +58,14 @@ const BULK_HOOKS = ['onProgress', 'onFailure', 'total'] as const;
 const INSERT_MANY_OPTIONS: ReadonlySet<keyof InsertManyOptions> = new Set(['chunkSize', 'ordered', 'concurrency', ...BULK_HOOKS]);
 const UPSERT_MANY_OPTIONS: ReadonlySet<keyof UpsertManyOptions> = new Set(['chunkSize', 'concurrency', ...BULK_HOOKS]);
 const BULK_HOOK_OPTIONS: ReadonlySet<keyof BulkWriteHooks> = new Set(BULK_HOOKS);
-const FIND_VECTOR_OPTIONS: ReadonlySet<keyof FindVectorOptions> = new Set(['filter', 'limit', 'includeSimilarity', 'projection']);
-const FIND_ONE_BY_VECTOR_OPTIONS: ReadonlySet<string> = new Set(['filter', 'includeSimilarity', 'projection']);
+const FIND_VECTOR_OPTIONS: ReadonlySet<keyof FindVectorOptions> = new Set(['filter', 'limit', 'includeSimilarity', 'projection', 'efSearch']);
+const FIND_ONE_BY_VECTOR_OPTIONS: ReadonlySet<string> = new Set(['filter', 'includeSimilarity', 'projection', 'efSearch']);
 const UPDATE_ONE_OPTIONS: ReadonlySet<string> = new Set(['upsert', 'sort']);
 const UPDATE_MANY_OPTIONS: ReadonlySet<string> = new Set(['upsert', 'onProgress']);
 const MANY_CHANGE_OPTIONS: ReadonlySet<keyof ManyChangeOptions> = new Set(['onProgress']);
+const WAIT_FOR_INDEX_OPTIONS: ReadonlySet<keyof WaitForIndexOptions> = new Set(['timeoutMs']);
+/** One waitForIndex command waits at most this long (ms): no request outlives a proxy's patience. */
+const WAIT_FOR_INDEX_STEP_MS = 10_000;
 
 /**
  * One collection. Get it from `db.createCollection(...)` or `db.collection(name)`; type its documents
@@ -441,6 +453,33 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    */
   async stats(): Promise<PartialCollectionStats> {
     return collectionStats(this.#db, this.keyspace, this.name);
+  }
+
+  // ---- vector index ---------------------------------------------------------------------------
+
+  /**
+   * Resolves once the collection's HNSW graph holds every acknowledged vector. Inserts are acknowledged
+   * when durable and the graph catches up in the background; searches are exact meanwhile, only slower.
+   * Useful after a bulk load and before a benchmark. With `timeoutMs`, resolves by then, with
+   * `caughtUp: false` if the graph still lacks some. A collection without vectors is always caught up.
+   * vectordb-local's own command (`waitForIndex`), embedded and over HTTP; not in the Data API.
+   * @example
+   * await products.insertMany(catalogue);
+   * await products.waitForIndex();
+   */
+  async waitForIndex(options: WaitForIndexOptions = {}): Promise<IndexStatus> {
+    rejectUnknownMembers(options, WAIT_FOR_INDEX_OPTIONS, 'waitForIndex options');
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
+      throw new TypeError(`waitForIndex: timeoutMs must be a number of at least 0, got ${String(timeoutMs)}`);
+    }
+    const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+    for (;;) {
+      const maxTimeMS = Math.floor(Math.max(0, Math.min(WAIT_FOR_INDEX_STEP_MS, deadline - Date.now())));
+      const status = (await this.#run({ waitForIndex: { options: { maxTimeMS } } })).status ?? {};
+      const result: IndexStatus = { caughtUp: status.caughtUp === true, pendingVectors: Number(status.pendingVectors ?? 0) };
+      if (result.caughtUp || Date.now() >= deadline) return result;
+    }
   }
 
   /** The database this collection belongs to. @example await products.db.deleteCollection(products.name); */

@@ -10,7 +10,8 @@ import { rejectUnknownMembers, toJson } from './wire.js';
 
 /**
  * A find query as a plain object: its filter, projection, sort (a `$vector` sort is a similarity search),
- * limit, skip (with a regular sort only), pageState (of a previous page) and includeSimilarity.
+ * limit, skip (with a regular sort only), pageState (of a previous page), includeSimilarity, and (ours,
+ * with a `$vector` sort only) efSearch.
  * @example await products.find({ filter: { category: 'lighting' }, sort: { price: 1 }, limit: 10 }).toArray()
  */
 export interface SelectQuery {
@@ -21,6 +22,12 @@ export interface SelectQuery {
   skip?: number;
   pageState?: string;
   includeSimilarity?: boolean;
+  /**
+   * A vector search's HNSW candidate list size for this query, 1 to 4096 (default: the collection's
+   * `vector.index.efSearch`, else 128). Higher finds the true nearest more often and costs more time; only
+   * graph searches use it (small filtered sets are scanned exactly). Not a Data API option: vectordb-local's own.
+   */
+  efSearch?: number;
 }
 
 /** A SelectQuery or its builder: accepted wherever a query is. */
@@ -129,6 +136,11 @@ export class SelectQueryBuilder {
     return this.#with({ includeSimilarity: include });
   }
 
+  /** The HNSW candidate list size of this vector search (see {@link SelectQuery.efSearch}). @example SelectQuery.builder().orderByVector(v).efSearch(40) */
+  efSearch(efSearch: number): SelectQueryBuilder {
+    return this.#with({ efSearch: positiveInteger('efSearch', efSearch, 1) });
+  }
+
   /** The query (frozen). @example const query = SelectQuery.builder().limit(5).build(); // { limit: 5 } */
   build(): SelectQuery {
     return Object.freeze({ ...this.#query });
@@ -144,7 +156,7 @@ export function selectQueryOf(query: SelectQueryLike | undefined): SelectQuery {
   return query;
 }
 
-const SELECT_QUERY_KEYS: ReadonlySet<keyof SelectQuery> = new Set(['filter', 'projection', 'sort', 'limit', 'skip', 'pageState', 'includeSimilarity']);
+const SELECT_QUERY_KEYS: ReadonlySet<keyof SelectQuery> = new Set(['filter', 'projection', 'sort', 'limit', 'skip', 'pageState', 'includeSimilarity', 'efSearch']);
 
 /** The filter, projection and sort parts of a command. @internal */
 export function queryParts(query: { filter?: FilterLike | undefined; projection?: Projection | undefined; sort?: Sort | undefined }): JsonObject {

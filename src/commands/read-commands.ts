@@ -8,11 +8,13 @@ import type { FoundDocument } from '../engine/collection.js';
 import type { JsonObject, JsonValue } from '../query/json.js';
 import type { Projection } from '../query/projection.js';
 import type { SortSpec } from '../query/sort.js';
-import { CommandBody, invalid } from './command-body.js';
+import { INDEX_OPTION_BOUNDS } from '../engine/collection-schema.js';
+import { CommandBody, invalid, type Options } from './command-body.js';
 import { QueryParts, type CommandHandler, type CommandSpec } from './context.js';
 
 const FIND_FIELDS: readonly string[] = ['filter', 'projection', 'sort', 'options'];
-const FIND_OPTIONS: readonly string[] = ['limit', 'skip', 'pageState', 'pagingState', 'includeSimilarity', 'includeSortVector'];
+/** `efSearch` is ours (not the Data API's): a vector search's HNSW candidate list size for this query. */
+const FIND_OPTIONS: readonly string[] = ['limit', 'skip', 'pageState', 'pagingState', 'includeSimilarity', 'includeSortVector', 'efSearch'];
 
 const find: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('find', raw, FIND_FIELDS);
@@ -27,6 +29,7 @@ const find: CommandHandler = async (raw, ctx) => {
   const pageState = options.string('pageState') ?? options.string('pagingState');
   const includeSimilarity = options.boolean('includeSimilarity', false);
   const includeSortVector = options.boolean('includeSortVector', false);
+  const efSearch = efSearchOption(options, sort);
   if (skip !== undefined && sort.kind === 'none') throw invalid('options.skip', skip, 'skip options should be used with sort clause');
   if (sort.kind === 'vector') {
     if (skip !== undefined) throw invalid('options.skip', skip, 'skip options should not be used with vector search');
@@ -36,7 +39,7 @@ const find: CommandHandler = async (raw, ctx) => {
   if (pageState && sort.kind !== 'none') {
     throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: "'pageState' is not supported with non-empty sort clause" });
   }
-  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, withVector: projection.includesVector });
+  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, withVector: projection.includesVector, efSearch });
   const withSimilarity = includeSimilarity && sort.kind === 'vector';
   const documents = new Array<JsonObject>(result.documents.length);
   for (let i = 0; i < documents.length; i++) documents[i] = project(result.documents[i]!, projection, withSimilarity);
@@ -48,14 +51,15 @@ const find: CommandHandler = async (raw, ctx) => {
 
 const findOne: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('findOne', raw, ['filter', 'projection', 'sort', 'options']);
-  const options = body.options(['includeSimilarity', 'includeSortVector']);
+  const options = body.options(['includeSimilarity', 'includeSortVector', 'efSearch']);
   const parts = new QueryParts(ctx.collection(), body);
   const filter = parts.filter();
   const sort = parts.sort();
   const projection = parts.projection();
   const includeSimilarity = options.boolean('includeSimilarity', false);
   const includeSortVector = options.boolean('includeSortVector', false);
-  const found = await ctx.collection().selectOne(filter, sort, { withVector: projection.includesVector });
+  const efSearch = efSearchOption(options, sort);
+  const found = await ctx.collection().selectOne(filter, sort, { withVector: projection.includesVector, efSearch });
   return {
     data: { document: found === null ? null : project(found, projection, includeSimilarity && sort.kind === 'vector') },
     ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),
@@ -80,6 +84,16 @@ const estimatedDocumentCount: CommandHandler = async (raw, ctx) => {
 /** Applies the projection; `$similarity` goes last when asked for on a vector search. */
 export function project(found: FoundDocument, projection: Projection, withSimilarity: boolean): JsonObject {
   return projection.apply(found.doc, withSimilarity ? found.similarity : undefined);
+}
+
+/** find's `options.efSearch`: an integer within the collection knob's range, and only with a `$vector` sort. */
+function efSearchOption(options: Options, sort: SortSpec): number | undefined {
+  const [min, max] = INDEX_OPTION_BOUNDS.efSearch;
+  const efSearch = options.integer('efSearch', min, `efSearch should be from ${min} to ${max}`);
+  if (efSearch === undefined) return undefined;
+  if (efSearch > max) throw invalid('options.efSearch', efSearch, `efSearch should be from ${min} to ${max}`);
+  if (sort.kind !== 'vector') throw invalid('options.efSearch', efSearch, 'efSearch applies only to a vector search (a `$vector` sort)');
+  return efSearch;
 }
 
 function sortVectorOf(sort: SortSpec): JsonValue {

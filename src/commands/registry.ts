@@ -4,6 +4,7 @@
  */
 import type { CommandLevel, CommandSpec } from './context.js';
 import { DATABASE_COMMANDS } from './database-commands.js';
+import { INDEX_COMMANDS } from './index-commands.js';
 import { INSERT_COMMANDS } from './insert-commands.js';
 import { KEYSPACE_COMMANDS } from './keyspace-commands.js';
 import { READ_COMMANDS } from './read-commands.js';
@@ -23,6 +24,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = Object.freeze({
   ...STATS_COMMANDS,
   ...TABLE_KEYSPACE_COMMANDS,
   ...TYPE_COMMANDS,
+  ...INDEX_COMMANDS,
 });
 
 /** Commands whose target is a table (POST /v1/{keyspace}/{table}). */

@@ -94,12 +94,19 @@ function parseVectorOptions(raw: JsonValue, limits: Limits): NonNullable<Collect
   return vector;
 }
 
+/** The accepted range of each HNSW knob (a find's per-query `efSearch` too). */
+export const INDEX_OPTION_BOUNDS: Readonly<Record<keyof VectorIndexOptions, readonly [number, number]>> = Object.freeze({
+  m: [2, 128],
+  efConstruction: [8, 4096],
+  efSearch: [1, 4096],
+});
+
 function parseIndexOptions(raw: JsonValue): VectorIndexOptions {
   if (!isObject(raw)) throw invalidOptions(`'vector.index' must be an Object, got ${describeValue(raw)}`);
   const result: Record<string, number> = {};
-  const bounds: Record<string, [number, number]> = { m: [2, 128], efConstruction: [8, 4096], efSearch: [1, 4096] };
+  const bounds: Record<string, readonly [number, number]> = INDEX_OPTION_BOUNDS;
   for (const [field, value] of Object.entries(raw)) {
-    const range = bounds[field];
+    const range = Object.prototype.hasOwnProperty.call(bounds, field) ? bounds[field] : undefined;
     if (!range) throw VectorDbError.of('INVALID_CREATE_COLLECTION_FIELD', { field: `vector.index.${field}`, known: "'m', 'efConstruction', 'efSearch'" });
     if (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1]) {
       throw invalidOptions(`'vector.index.${field}' must be an integer from ${range[0]} to ${range[1]}, got ${describeValue(value)}`);

@@ -16,6 +16,8 @@ export interface SelectOptions {
   readonly pageState?: string;
   /** False when the caller does not return `$vector` (its values are then not read). Default true. */
   readonly withVector?: boolean;
+  /** A vector search's HNSW candidate list size for this query (default: the collection's efSearch). */
+  readonly efSearch?: number;
 }
 
 export interface FoundDocument {

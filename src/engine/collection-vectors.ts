@@ -35,6 +35,19 @@ export interface VectorProgress {
   readonly rate: number;
 }
 
+/** Whether the graph holds every live vector (searches are exact either way: it only changes speed). */
+export interface IndexProgress {
+  readonly caughtUp: boolean;
+  /** Live vectors not in the graph yet (searched by exact scan meanwhile). */
+  readonly pendingVectors: number;
+}
+
+/** A filter's candidate labels as a search takes them (a Set, or the postings' sorted LabelSet). */
+export interface LabelFilter extends Iterable<number> {
+  readonly size: number;
+  has(label: number): boolean;
+}
+
 export interface VectorSettings {
   readonly name: string;
   readonly cid: number;
@@ -270,16 +283,17 @@ export class CollectionVectors {
   /**
    * Nearest live labels, best first. `allowed` restricts the candidates (a superset of the filter's
    * matches, from the planner); small sets are scanned exactly, large ones go through the graph with a
-   * filter; vectors not yet in the graph are always scanned exactly and merged in.
+   * filter; vectors not yet in the graph are always scanned exactly and merged in. `efSearch` overrides
+   * the collection's candidate list size for this query (exact scans ignore it).
    */
-  search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): ScoredLabel[] {
+  search(query: Float32Array, k: number, allowed?: LabelFilter, efSearch?: number): ScoredLabel[] {
     if (this.#failure) throw this.#failure;
     if (k <= 0 || this.#flat.size === 0) return [];
     // Paths rank with their own arithmetic; the score reported is the Data API's, whichever path found the hit.
-    return this.#flat.rescore(query, this.#rank(query, k, allowed));
+    return this.#flat.rescore(query, this.#rank(query, k, allowed, efSearch));
   }
 
-  #rank(query: Float32Array, k: number, allowed: ReadonlySet<number> | undefined): ScoredLabel[] {
+  #rank(query: Float32Array, k: number, allowed: LabelFilter | undefined, efSearch: number | undefined): ScoredLabel[] {
     const total = this.#flat.size;
     if (allowed !== undefined && allowed.size <= Math.max(2000, total * EXACT_FRACTION)) {
       return this.#flat.exactSearch(query, k, allowed);
@@ -289,7 +303,7 @@ export class CollectionVectors {
     const needFilter = allowed !== undefined || this.#pendingRemoves.length > 0;
     // A filter hides part of the graph: widen the search in proportion so recall holds.
     const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / total, EXACT_FRACTION);
-    const ef = Math.ceil(Math.max(this.#graph.params.efSearch, k) / Math.sqrt(selectivity));
+    const ef = Math.ceil(Math.max(efSearch ?? this.#graph.params.efSearch, k) / Math.sqrt(selectivity));
     const fromGraph = this.#graph.search(query, k, needFilter ? { ef, filter: live } : { ef });
     if (this.#pendingAdds.size === 0) return fromGraph;
     const pending = allowed === undefined ? this.#pendingAdds : [...this.#pendingAdds].filter((l) => allowed.has(l));
@@ -319,6 +333,24 @@ export class CollectionVectors {
   async waitForIndex(): Promise<void> {
     while (this.#indexing) await this.#indexing;
     if (this.#failure) throw this.#failure;
+  }
+
+  /**
+   * waitForIndex, for at most `maxTimeMs`: whether the graph then holds every live vector, and how many
+   * it lacks (writes made meanwhile count too).
+   */
+  async waitForIndexWithin(maxTimeMs: number): Promise<IndexProgress> {
+    const waiting = this.waitForIndex();
+    waiting.catch(() => undefined); // a failure after the time is up is reported by the next call
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxTimeMs)));
+    try {
+      await Promise.race([waiting, timeUp]);
+    } finally {
+      clearTimeout(timer);
+    }
+    const pendingVectors = this.#pendingAdds.size;
+    return { caughtUp: pendingVectors === 0, pendingVectors };
   }
 
   /**

@@ -14,17 +14,18 @@ import type { KvStore } from '../storage/index.js';
 import { type CollectionRecord, indexingPredicate } from './collection-schema.js';
 import { generateId } from './document-id.js';
 import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
-import { DocumentStore, type DocumentChange, type ReadOptions, type StoredDocument } from './document-store.js';
+import { DocumentStore, type ChangeHook, type DocumentChange, type ReadOptions, type StoredDocument } from './document-store.js';
 import { alreadyExists, insertDocuments } from './collection-insert.js';
 import type { Limits } from './limits.js';
 import { Mutex } from './mutex.js';
 import { decodePageState, encodePageState } from './page-state.js';
 import { canSortWithIndex, sortWithIndex } from './index-sort.js';
 import { CandidateCache, selectByVector } from './vector-select.js';
+import { VectorPostings } from './vector-postings.js';
 import { keyOrderedRuns, keysAfter, planCandidates, type CandidatePlan } from './planner.js';
-import { deniesPositions, shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
+import { deniesPositions, indexEntriesOf, shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../query/vector-value.js';
-import { CollectionVectors, type VectorProgress } from './collection-vectors.js';
+import { CollectionVectors, type IndexProgress, type VectorProgress } from './collection-vectors.js';
 import type { BackendChoice } from '../vector/index.js';
 
 export type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
@@ -77,6 +78,8 @@ export class Collection {
   readonly #settings: EngineSettings;
   #vectors: Promise<CollectionVectors> | undefined;
   readonly #candidates = new CandidateCache();
+  /** The secondary index by vector label (vector collections), built in the background at open. */
+  readonly #postings = new VectorPostings();
   #dropped = false;
 
   constructor(kv: KvStore, record: CollectionRecord, settings: EngineSettings) {
@@ -112,6 +115,7 @@ export class Collection {
     }).then(
       (vectors) => {
         this.#store.useVectorLookup((label) => vectors.vectorOf(label));
+        this.#buildPostings(vectors);
         return vectors;
       },
       (error: unknown) => {
@@ -151,7 +155,7 @@ export class Collection {
   }
 
   /** The first document the filter and sort select, or null. */
-  async selectOne(filter: Filter, sort: SortSpec, read: { readonly withVector?: boolean } = {}): Promise<FoundDocument | null> {
+  async selectOne(filter: Filter, sort: SortSpec, read: Pick<SelectOptions, 'withVector' | 'efSearch'> = {}): Promise<FoundDocument | null> {
     if (sort.kind === 'none' && filter.idLookup !== undefined && filter.idLookup.length <= 1) {
       // findOne's common case, an unsorted `_id` lookup: the planner's one key is read directly, without paging.
       this.#checkLive();
@@ -182,6 +186,16 @@ export class Collection {
   async estimatedDocumentCount(): Promise<number> {
     this.#checkLive();
     return this.#store.count();
+  }
+
+  /**
+   * Waits, at most `maxTimeMs`, until the HNSW graph holds every acknowledged vector (bulk loads and
+   * benchmarks; searches are exact meanwhile). A collection without vectors is always caught up.
+   */
+  async waitForIndex(maxTimeMs: number): Promise<IndexProgress> {
+    this.#checkLive();
+    const vectors = await this.vectors();
+    return vectors ? vectors.waitForIndexWithin(maxTimeMs) : { caughtUp: true, pendingVectors: 0 };
   }
 
   async #pagedSelect(options: SelectOptions): Promise<SelectResult> {
@@ -292,7 +306,18 @@ export class Collection {
     if (settings.metric === 'cosine' && isZeroVector(query)) throw zeroVectorError();
     const k = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.maxVectorSearchLimit);
     const withVector = options.withVector ?? true;
-    return selectByVector({ store: this.#store, vectors: await pending, isIndexed: this.isIndexed, filter: options.filter, query, k, withVector, candidates: this.#candidates });
+    return selectByVector({
+      store: this.#store,
+      vectors: await pending,
+      isIndexed: this.isIndexed,
+      filter: options.filter,
+      query,
+      k,
+      withVector,
+      efSearch: options.efSearch,
+      candidates: this.#candidates,
+      postings: this.#postings,
+    });
   }
 
   // ---- writes -------------------------------------------------------------------------------
@@ -300,7 +325,7 @@ export class Collection {
   /** Inserts documents: ordered stops at the first failure (the rest are SKIPPED); unordered tries each. */
   async insertMany(rawDocuments: readonly unknown[], ordered: boolean): Promise<InsertOutcome[]> {
     return this.#write(async () => {
-      const hook = (await this.vectors())?.hook;
+      const hook = this.#vectorHook(await this.vectors());
       return insertDocuments({ store: this.#store, shred: this.#shred, hook }, rawDocuments, ordered);
     });
   }
@@ -361,6 +386,7 @@ export class Collection {
       if (filter.isEmpty) {
         await this.#store.clear();
         await (await this.vectors())?.reset();
+        this.#postings.reset();
         return { deletedCount: -1, moreData: false };
       }
       const max = this.#limits.maxDeleteManyDocuments;
@@ -411,8 +437,7 @@ export class Collection {
 
   async #commit(changes: readonly DocumentChange[]): Promise<void> {
     if (changes.length === 0) return;
-    const vectors = await this.vectors();
-    await this.#store.write(changes, this.#shred, vectors?.hook);
+    await this.#store.write(changes, this.#shred, this.#vectorHook(await this.vectors()));
   }
 
   async #write<T>(fn: () => Promise<T>): Promise<T> {
@@ -422,6 +447,29 @@ export class Collection {
       this.#checkLive();
       return fn();
     });
+  }
+
+  /** The vectors' write hook, keeping the postings in step once a write is durable. */
+  #vectorHook(vectors: CollectionVectors | undefined): ChangeHook | undefined {
+    if (!vectors) return undefined;
+    return (changes, ops) => {
+      const oldLabels = changes.map((change) => vectors.labelOf(change.key));
+      const staged = vectors.hook(changes, ops);
+      const afterCommit = () => {
+        staged.afterCommit?.();
+        this.#postings.apply(changes, oldLabels, staged.labels, (doc) => indexEntriesOf(doc, this.#shred));
+      };
+      return { labels: staged.labels, afterCommit };
+    };
+  }
+
+  /** Builds the postings from the index in the background, holding writes off meanwhile (else: LevelDB). */
+  #buildPostings(vectors: CollectionVectors): void {
+    this.#mutex
+      .run(async () => {
+        if (!this.#dropped) await this.#postings.build(this.#store.allIndexEntries(), (key) => vectors.labelOf(key));
+      })
+      .catch(() => this.#postings.clear()); // the database closed meanwhile: searches read LevelDB
   }
 
   #checkLive(): void {

@@ -14,6 +14,7 @@ import { copyJson, type Document } from '../query/json.js';
 import type { StoredDocument } from './document-store.js';
 
 interface Entry {
+  readonly label: number;
   readonly key: string;
   readonly body: Document;
   readonly cost: number;
@@ -26,6 +27,12 @@ export class HitCache {
   readonly #maxBytes: number;
   readonly #maxBodyBytes: number;
   readonly #entries = new Map<number, Entry>();
+  /**
+   * Entries in the order they came, oldest from `#head` (some replaced or deleted since). Evicting by
+   * iterating the Map instead walks every slot a deletion left behind: it cost ~100 us a query.
+   */
+  #order: Entry[] = [];
+  #head = 0;
   #bytes = 0;
   /** The store generation every entry was read at. */
   #generation = 0;
@@ -44,6 +51,8 @@ export class HitCache {
   get(label: number, generation: number): StoredDocument | undefined {
     if (generation !== this.#generation) {
       this.#entries.clear();
+      this.#order = [];
+      this.#head = 0;
       this.#bytes = 0;
       this.#generation = generation;
       return undefined;
@@ -60,14 +69,18 @@ export class HitCache {
   fill(label: number, key: string, body: Document, bodyBytes: number, readGeneration: number): void {
     if (readGeneration !== this.#generation || bodyBytes > this.#maxBodyBytes || this.#maxBytes === 0) return;
     this.#delete(label);
-    const cost = bodyBytes + ENTRY_OVERHEAD;
-    this.#entries.set(label, { key, body, cost });
-    this.#bytes += cost;
+    const entry: Entry = { label, key, body, cost: bodyBytes + ENTRY_OVERHEAD };
+    this.#entries.set(label, entry);
+    this.#order.push(entry);
+    this.#bytes += entry.cost;
     // Past the budget, the bodies cached first go first (a hit does not move its entry).
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.#maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= entry.cost;
+    while (this.#bytes > this.#maxBytes && this.#head < this.#order.length) {
+      const oldest = this.#order[this.#head++]!;
+      if (this.#entries.get(oldest.label) === oldest) this.#delete(oldest.label);
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#head);
+      this.#head = 0;
     }
   }
 

@@ -4,7 +4,8 @@
  * $eq, $in, $all, ranges (merged per path), $exists:true and `_id` lookups are indexable; $ne, $nin,
  * $size, $exists:false are not. Index paths drop numeric segments (see shredder.ts), so every probe here
  * reads a superset of the documents the clause can match; a probe reads an index path only when the
- * shredder files that path (isFiled), whatever the filter's own path is allowed.
+ * shredder files that path (isFiled), whatever the filter's own path is allowed. The same plan runs over
+ * LevelDB's index (sets of document keys) or a vector collection's in-memory postings (sets of labels).
  */
 import type { Filter, FilterNode } from '../query/filter.js';
 import { ejsonKeyOf, isObject, type JsonValue } from '../query/json.js';
@@ -23,6 +24,23 @@ export interface PlanContext {
   readonly maxCandidates: number;
 }
 
+/** Where a plan reads index entries, and the set operations on what it reads (S: a set of candidates). */
+export interface CandidateSource<S> {
+  /** The candidates of the index entries under `indexPath` within bounds; undefined past `cap` of them. */
+  range(indexPath: string, bounds: IndexBounds, cap: number): Promise<S | undefined> | S | undefined;
+  /** The candidates of these document keys (an `_id` clause). */
+  ids(keys: readonly string[]): S;
+  unionAll(sets: readonly S[]): S;
+  intersect(a: S, b: S): S;
+  size(set: S): number;
+}
+
+interface SourceContext<S> {
+  readonly source: CandidateSource<S>;
+  readonly isIndexed: (path: string) => boolean;
+  readonly maxCandidates: number;
+}
+
 export type Compare = Extract<FilterNode, { kind: 'compare' }>;
 type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
 
@@ -30,8 +48,30 @@ type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
 export async function planCandidates(filter: Filter, ctx: PlanContext): Promise<CandidatePlan> {
   if (filter.isEmpty) return { kind: 'scan' };
   if (filter.idLookup !== undefined) return { kind: 'keys', keys: idKeys(filter.idLookup) };
-  const set = await candidatesOf(filter.root, ctx);
+  const set = await candidatesOf(filter.root, { source: storeSource(ctx.store), isIndexed: ctx.isIndexed, maxCandidates: ctx.maxCandidates });
   return set === undefined ? { kind: 'scan' } : { kind: 'keys', keys: sortKeys([...set]) };
+}
+
+/** The candidates of a filter from any source; undefined when no indexed clause narrows it (scan). */
+export async function planFrom<S>(filter: Filter, ctx: SourceContext<S>): Promise<S | undefined> {
+  if (filter.isEmpty) return undefined;
+  if (filter.idLookup !== undefined) return ctx.source.ids(idKeys(filter.idLookup));
+  return candidatesOf(filter.root, ctx);
+}
+
+/** LevelDB's secondary index as a source of document keys. */
+function storeSource(store: DocumentStore): CandidateSource<Set<string>> {
+  return {
+    range: (indexPath, bounds, cap) => store.indexKeys(indexPath, bounds, cap),
+    ids: (keys) => new Set(keys),
+    unionAll: (sets) => {
+      const union = new Set<string>();
+      for (const set of sets) for (const key of set) union.add(key);
+      return union;
+    },
+    intersect,
+    size: (set) => set.size,
+  };
 }
 
 /** A plan's keys after `afterKey` in storage order (the rest of a page's candidates). */
@@ -89,23 +129,28 @@ function idKeys(ids: readonly JsonValue[]): string[] {
   return sortKeys([...keys]);
 }
 
-async function candidatesOf(node: FilterNode, ctx: PlanContext): Promise<Set<string> | undefined> {
+async function candidatesOf<S>(node: FilterNode, ctx: SourceContext<S>): Promise<S | undefined> {
   switch (node.kind) {
     case 'and':
       return andCandidates(node.children, ctx);
     case 'or': {
-      const union = new Set<string>();
+      const sets: S[] = [];
       for (const child of node.children) {
         const set = await candidatesOf(child, ctx);
         if (set === undefined) return undefined;
-        for (const key of set) union.add(key);
-        if (union.size > ctx.maxCandidates) return undefined;
+        sets.push(set);
       }
-      return union;
+      return cappedUnion(sets, ctx);
     }
     case 'compare':
       return compareCandidates(node, ctx);
   }
+}
+
+/** The union of sets, or undefined when it has more than maxCandidates members. */
+function cappedUnion<S>(sets: readonly S[], ctx: SourceContext<S>): S | undefined {
+  const union = ctx.source.unionAll(sets);
+  return ctx.source.size(union) > ctx.maxCandidates ? undefined : union;
 }
 
 /**
@@ -113,8 +158,8 @@ async function candidatesOf(node: FilterNode, ctx: PlanContext): Promise<Set<str
  * are merged into one range, and each later probe is read only up to a few times the best set so far;
  * a probe that completes is intersected in. Reading index keys is far cheaper than fetching documents.
  */
-async function andCandidates(children: readonly FilterNode[], ctx: PlanContext): Promise<Set<string> | undefined> {
-  const probes: ((cap: number) => Promise<Set<string> | undefined>)[] = [];
+async function andCandidates<S>(children: readonly FilterNode[], ctx: SourceContext<S>): Promise<S | undefined> {
+  const probes: ((cap: number) => Promise<S | undefined>)[] = [];
   const ranges = new Map<string, Compare[]>();
   for (const child of children) {
     if (child.kind === 'compare' && isRangeOp(child.op) && child.path !== '_id') {
@@ -128,11 +173,12 @@ async function andCandidates(children: readonly FilterNode[], ctx: PlanContext):
     }
   }
   for (const group of ranges.values()) probes.push((cap) => mergedRangeCandidates(group, { ...ctx, maxCandidates: cap }));
-  let best: Set<string> | undefined;
+  const { source } = ctx;
+  let best: S | undefined;
   for (const probe of probes) {
-    const set = await probe(best === undefined ? ctx.maxCandidates : Math.max(64, best.size * INTERSECT_FACTOR));
-    if (set !== undefined) best = best === undefined ? set : intersect(best, set);
-    if (best !== undefined && best.size === 0) break;
+    const set = await probe(best === undefined ? ctx.maxCandidates : Math.max(64, source.size(best) * INTERSECT_FACTOR));
+    if (set !== undefined) best = best === undefined ? set : source.intersect(best, set);
+    if (best !== undefined && source.size(best) === 0) break;
   }
   return best;
 }
@@ -147,23 +193,22 @@ function intersect(a: Set<string>, b: Set<string>): Set<string> {
   return out;
 }
 
-async function compareCandidates(node: Compare, ctx: PlanContext): Promise<Set<string> | undefined> {
+async function compareCandidates<S>(node: Compare, ctx: SourceContext<S>): Promise<S | undefined> {
   const { path, op, value } = node;
-  if (path === '_id' && (op === '$eq' || op === '$in')) return new Set(idKeys(op === '$eq' ? [value] : Array.isArray(value) ? value : []));
+  if (path === '_id' && (op === '$eq' || op === '$in')) return ctx.source.ids(idKeys(op === '$eq' ? [value] : Array.isArray(value) ? value : []));
   if (path.startsWith('$')) return undefined;
   switch (op) {
     case '$eq':
       return equalityCandidates(node.segments, value, ctx);
     case '$in': {
       if (!Array.isArray(value)) return undefined;
-      const union = new Set<string>();
+      const sets: S[] = [];
       for (const v of value) {
         const set = await equalityCandidates(node.segments, v, ctx);
         if (set === undefined) return undefined;
-        for (const key of set) union.add(key);
-        if (union.size > ctx.maxCandidates) return undefined;
+        sets.push(set);
       }
-      return union;
+      return cappedUnion(sets, ctx);
     }
     case '$all':
       // Every value must be contained: any one of them narrows (the first is as good as any).
@@ -175,7 +220,7 @@ async function compareCandidates(node: Compare, ctx: PlanContext): Promise<Set<s
       return mergedRangeCandidates([node], ctx);
     case '$exists': {
       const indexPath = filedPath(node.segments, ctx);
-      return value === true && indexPath !== undefined ? ctx.store.indexKeys(indexPath, { gte: '' }, ctx.maxCandidates) : undefined;
+      return value === true && indexPath !== undefined ? ctx.source.range(indexPath, { gte: '' }, ctx.maxCandidates) : undefined;
     }
     default:
       return undefined;
@@ -186,11 +231,11 @@ async function compareCandidates(node: Compare, ctx: PlanContext): Promise<Set<s
  * Documents that may equal `value` at the path: an atomic value reads its own entry; an array or
  * sub-document reads the entry of its first atomic leaf (present in every document that holds it).
  */
-function equalityCandidates(segments: readonly string[], value: JsonValue, ctx: PlanContext): Promise<Set<string> | undefined> {
+async function equalityCandidates<S>(segments: readonly string[], value: JsonValue, ctx: SourceContext<S>): Promise<S | undefined> {
   const probe = leafProbe([...segments], value, ctx);
-  if (probe === undefined) return Promise.resolve(undefined);
+  if (probe === undefined) return undefined;
   const encoded = encodeIndexScalar(probe.scalar) + SEP;
-  return ctx.store.indexKeys(probe.indexPath, { gte: encoded, lt: encoded + HIGH }, ctx.maxCandidates);
+  return ctx.source.range(probe.indexPath, { gte: encoded, lt: encoded + HIGH }, ctx.maxCandidates);
 }
 
 /** The index path of the segments when its entries are filed (else the clause cannot use the index). */
@@ -224,11 +269,11 @@ function isRangeOp(op: string): op is RangeOp {
 }
 
 /** One index range for all range clauses on a path; undefined when they mix types or none is indexable. */
-function mergedRangeCandidates(group: readonly Compare[], ctx: PlanContext): Promise<Set<string> | undefined> {
+async function mergedRangeCandidates<S>(group: readonly Compare[], ctx: SourceContext<S>): Promise<S | undefined> {
   const first = group[0]!;
   const indexPath = first.path.startsWith('$') ? undefined : filedPath(first.segments, ctx);
   const bounds = rangeBounds(group);
-  return bounds === undefined || indexPath === undefined ? Promise.resolve(undefined) : ctx.store.indexKeys(indexPath, bounds, ctx.maxCandidates);
+  return bounds === undefined || indexPath === undefined ? undefined : ctx.source.range(indexPath, bounds, ctx.maxCandidates);
 }
 
 /**

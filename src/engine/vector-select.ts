@@ -1,14 +1,16 @@
 /**
- * The filtered vector search planner: candidates come from the secondary indexes (a superset, verified on
- * the documents) or, for filters no index can narrow, from a scan (exact). CollectionVectors then scans
+ * The filtered vector search planner: candidates come from the collection's in-memory postings once built
+ * (labels, no LevelDB read), else from the secondary indexes (both a superset, verified on the documents),
+ * or, for filters no index can narrow, from a scan (exact). CollectionVectors then scans
  * small candidate sets exactly and searches the graph for large ones; results are fetched and verified,
  * asking for more when verification or a concurrent delete drops some.
  */
 import type { Filter } from '../query/filter.js';
-import type { CollectionVectors } from './collection-vectors.js';
+import type { CollectionVectors, LabelFilter } from './collection-vectors.js';
 import type { FoundDocument } from './collection.js';
 import type { DocumentStore } from './document-store.js';
-import { planCandidates } from './planner.js';
+import { planCandidates, planFrom } from './planner.js';
+import { LabelSet, type VectorPostings } from './vector-postings.js';
 
 export interface VectorSelectRequest {
   readonly store: DocumentStore;
@@ -19,14 +21,23 @@ export interface VectorSelectRequest {
   readonly k: number;
   /** Whether the documents come back with their `$vector` values. */
   readonly withVector: boolean;
+  /** The graph's candidate list size for this query (undefined: the collection's efSearch). */
+  readonly efSearch?: number | undefined;
   /** The collection's recent candidate sets. */
   readonly candidates: CandidateCache;
+  /** The collection's secondary index by label, when built. */
+  readonly postings?: VectorPostings | undefined;
 }
 
-/** Labels a filter may match (undefined: all), and whether they are exact (no need to verify). */
+/**
+ * Labels a filter may match (undefined: all), whether they are exact (no need to verify), and whether
+ * they are at most a slight superset (the postings': only corner cases such as a sub-document field
+ * named like an array position add candidates), so the first read need not ask for extra hits.
+ */
 interface Candidates {
-  readonly allowed: ReadonlySet<number> | undefined;
+  readonly allowed: LabelFilter | undefined;
   readonly verified: boolean;
+  readonly tight?: boolean;
 }
 
 /** At most this many filters' candidate sets are kept, holding at most this many labels in all. */
@@ -72,17 +83,17 @@ export class CandidateCache {
 
 /** The k documents nearest to the query among those the filter matches, best first, with similarity. */
 export async function selectByVector(request: VectorSelectRequest): Promise<FoundDocument[]> {
-  const { store, vectors, filter, query, k, withVector } = request;
+  const { store, vectors, filter, query, k, withVector, efSearch } = request;
   // An unfiltered search (the common case) needs no candidates: no await for them.
-  let { allowed, verified } = filter.isEmpty ? ALL_LABELS : await allowedLabels(request);
+  let { allowed, verified, tight } = filter.isEmpty ? ALL_LABELS : await allowedLabels(request);
   if (allowed !== undefined && allowed.size >= vectors.size) {
     // Every vector is a candidate: search without a filter callback and verify the hits instead.
     allowed = undefined;
     verified = filter.isEmpty;
   }
   const limit = allowed?.size ?? vectors.size;
-  for (let want = verified ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
-    const hits = vectors.search(query, want, allowed);
+  for (let want = verified || tight ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
+    const hits = vectors.search(query, want, allowed, efSearch);
     const docs = await store.getHits(hits, vectors);
     const found: FoundDocument[] = [];
     for (let i = 0; i < hits.length && found.length < k; i++) {
@@ -118,9 +129,14 @@ async function allowedLabels(request: VectorSelectRequest): Promise<Candidates> 
 }
 
 async function readCandidates(request: VectorSelectRequest): Promise<Candidates> {
-  const { store, vectors, filter, isIndexed } = request;
+  const { store, vectors, filter, isIndexed, postings } = request;
+  const maxCandidates = Math.max(1000, vectors.size);
+  if (postings?.ready) {
+    const labels = await planFrom(filter, { source: postings.source((key) => vectors.labelOf(key)), isIndexed, maxCandidates });
+    if (labels !== undefined) return { allowed: new LabelSet(labels), verified: false, tight: true };
+  }
   const allowed = new Set<number>();
-  const plan = await planCandidates(filter, { store, isIndexed, maxCandidates: Math.max(1000, vectors.size) });
+  const plan = await planCandidates(filter, { store, isIndexed, maxCandidates });
   if (plan.kind === 'keys') {
     for (const key of plan.keys) {
       const label = vectors.labelOf(key);

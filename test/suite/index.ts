@@ -15,8 +15,9 @@ import { keyspacesSuite } from './keyspaces.js';
 import { limitPresetsSuite } from './limit-presets.js';
 import { updateSuite } from './update.js';
 import { tablesSuite } from './tables.js';
+import { vectorKnobsSuite } from './vector-knobs.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, limitPresetsSuite, tablesSuite, updateSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, limitPresetsSuite, tablesSuite, updateSuite, vectorKnobsSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
@@ -31,4 +32,5 @@ export function allSuites(factory: DbFactory): void {
   clientApiSuite(factory);
   limitPresetsSuite(factory);
   tablesSuite(factory);
+  vectorKnobsSuite(factory);
 }
