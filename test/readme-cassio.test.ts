@@ -15,7 +15,8 @@ const example = (name: string): string => path.join(ROOT, 'examples', name);
 /** The README's js code blocks of the CassIO section. */
 function readmeBlocks(): string[] {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Tables and the CassIO tables'), readme.indexOf('## What is where'));
+  const start = readme.indexOf('## Tables and the CassIO tables');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   return [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
