@@ -16,7 +16,7 @@ import { SEP, encodeIndexScalar, type IndexScalar } from '../storage/keys.js';
 import type { CollectionOptions } from './collection-schema.js';
 import { generateId, idKey, validateEjson, validateId } from './document-id.js';
 import type { Limits } from './limits.js';
-import { isExactNumber, toJsonText } from '../query/exact-number.js';
+import { ExactDecimal, isExactNumber, toJsonText } from '../query/exact-number.js';
 
 export interface ShreddedDocument {
   readonly id: JsonValue;
@@ -188,10 +188,8 @@ class Walker {
   /** Walks a top-level attribute. */
   walkField(name: string, value: JsonValue): void {
     const segment = escapeSegment(name);
-    const indexPath = isArrayIndex(name) ? '' : segment;
-    if (isFiled(indexPath, this.#ctx.isIndexed)) this.#rootProperties++;
-    // The document itself is level 1, as the Data API counts: a top-level sub-document is level 2.
-    this.#walk(value, segment, indexPath, name, 2);
+    // The document itself is level 1, as the Data API counts: a top-level value is at level 2.
+    this.#walk(value, segment, isArrayIndex(name) ? '' : segment, name, 2);
   }
 
   /** After every attribute: the document itself is an indexed object, held to the same limits as the others. */
@@ -213,7 +211,8 @@ class Walker {
       throw limitViolation(`field path length (${path.length}) exceeds maximum allowed (${limits.maxPathLength}) (path ends with '${last}')`);
     }
     const indexed = isFiled(indexPath, isIndexed);
-    if (isObject(value) || Array.isArray(value)) {
+    if (indexed && depth === 2) this.#rootProperties++; // a property of the document itself
+    if (typeof value === 'object' && value !== null && !(value instanceof ExactDecimal)) {
       // Every object and array is a level, EJSON wrappers included (the Data API checks the raw JSON).
       if (depth > limits.maxDocumentDepth) throw limitViolation(`document depth exceeds maximum allowed (${limits.maxDocumentDepth})`);
       if (!Array.isArray(value) && ejsonKeyOf(value) !== undefined) {

@@ -6,7 +6,8 @@
  *   meta:seq                                  -> last collection number handed out
  *   ks:<keyspace>                             -> keyspace record (JSON)
  *   coll:<keyspace>\0<collection>             -> collection record (JSON, holds its number <cid>)
- *   doc:<cid>\0<docKey>                       -> document JSON, exactly as stored
+ *   doc:<cid>\0<docKey>                       -> document JSON, exactly as stored; '#' then lossless JSON when it
+ *                                                holds numbers no double names (engine/document-store.ts)
  *   idx:<cid>\0<path>\0<typed value>\0<docKey> -> '1' (secondary index entry; value unused, was '' before)
  *   vkey:<cid>\0<label>                       -> docKey of the vector's document (UTF-8)     } engine/vector-records.ts
  *   vval:<cid>\0<label>                       -> the vector's float32 LE values               }
