@@ -73,6 +73,7 @@ export type {
 export type { CommandResponse } from './commands/index.js';
 export { VectorDbError, ERROR_CODES, type ErrorCode, type WireError } from './errors/index.js';
 export { DATA_API_LIMITS, DEFAULT_LIMITS, LIMIT_PRESETS, type Limits, type LimitsOption, type LimitsPreset } from './engine/limits.js';
+export { ExactDecimal, type ExactNumber } from './query/exact-number.js';
 export type { VectorProgress } from './engine/collection-vectors.js';
 export type { Progress, ProgressListener } from './client/progress.js';
 export type { BulkWriteFailure, BulkWriteHooks, BulkWriteSummary } from './client/inserts.js';

@@ -1,10 +1,11 @@
 /**
  * Conversion between client values and the JSON the Data API takes. Outgoing: Dates become
  * `{"$date": ms}`, typed arrays become arrays, `toJSON()` is honoured, undefined members and functions are
- * dropped (as JSON.stringify does). Incoming (typed results only): `{"$date": ms}` becomes a Date.
+ * dropped (as JSON.stringify does), bigints and BigNumbers are held as exact-number.ts says. Incoming (typed results only): `{"$date": ms}` becomes a Date.
  * Internal to the client (not exported by the package).
  */
-import type { JsonObject, JsonValue } from '../query/json.js';
+import { isNumberLike, normalizeNumber } from '../query/exact-number.js';
+import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 
 /** Converts a client value to JSON; throws a TypeError naming the path for what JSON cannot hold. */
 export function toJson(value: unknown, path = 'value', ancestors: object[] = []): JsonValue {
@@ -13,6 +14,8 @@ export function toJson(value: unknown, path = 'value', ancestors: object[] = [])
     if (!Number.isFinite(value)) throw new TypeError(`${path}: ${value} is not a JSON number`);
     return value;
   }
+  // A bigint or BigNumber (any copy of bignumber.js): a number when a double names it exactly, else kept exact.
+  if (typeof value === 'bigint' || isNumberLike(value)) return normalizeNumber(value as bigint);
   if (value instanceof Date) {
     const ms = value.getTime();
     if (Number.isNaN(ms)) throw new TypeError(`${path}: invalid Date`);
@@ -36,7 +39,7 @@ export function toJson(value: unknown, path = 'value', ancestors: object[] = [])
 /** {@link toJson} for values that must be JSON objects (documents, filters, updates). */
 export function toJsonObject(value: unknown, what: string): JsonObject {
   const json = toJson(value, what);
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new TypeError(`${what} must be an object`);
+  if (!isObject(json)) throw new TypeError(`${what} must be an object`);
   return json;
 }
 
@@ -52,7 +55,7 @@ export function parseJson(text: string, what: string): JsonValue {
 /** A JSON value with every `{"$date": ms}` wrapper turned into a Date (typed results). */
 export function reviveDates(value: JsonValue): unknown {
   if (Array.isArray(value)) return value.map(reviveDates);
-  if (value === null || typeof value !== 'object') return value;
+  if (!isObject(value)) return value;
   const keys = Object.keys(value);
   if (keys.length === 1 && keys[0] === '$date' && typeof value.$date === 'number') return new Date(value.$date);
   const out: Record<string, unknown> = {};

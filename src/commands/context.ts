@@ -12,6 +12,7 @@ import { parseSort, type SortSpec } from '../query/sort.js';
 import { parseUpdate, type Update } from '../query/update.js';
 import type { CommandBody } from './command-body.js';
 import type { CommandResult } from './response.js';
+import { toJsonText } from '../query/exact-number.js';
 
 export type CommandLevel = 'database' | 'keyspace' | 'collection';
 
@@ -72,7 +73,7 @@ export class QueryParts {
   /** Parsed filters are immutable: the same filter text on the same collection is parsed (and compiled) once. */
   filter(): Filter {
     const raw = this.#body.get('filter');
-    const text = JSON.stringify(raw ?? null);
+    const text = toJsonText(raw ?? null);
     let cache = filterCache.get(this.#collection);
     const cached = cache?.get(text);
     if (cached) return cached;

@@ -14,6 +14,7 @@ import type { JsonValue } from '../query/json.js';
 import type { InsertOutcome } from './collection-types.js';
 import type { ChangeHook, DocumentStore } from './document-store.js';
 import { shredDocument, type ShredContext, type ShreddedDocument } from './shredder.js';
+import { toJsonText } from '../query/exact-number.js';
 
 /** Documents per sub-batch (16, 32 and 50 measured no better). */
 export const INSERT_SUB_BATCH = 25;
@@ -101,7 +102,7 @@ export async function insertDocuments(target: InsertTarget, rawDocuments: readon
 }
 
 export function alreadyExists(id: JsonValue): VectorDbError {
-  return VectorDbError.of('DOCUMENT_ALREADY_EXISTS', { id: JSON.stringify(id) }, { documentIds: [id] });
+  return VectorDbError.of('DOCUMENT_ALREADY_EXISTS', { id: toJsonText(id) }, { documentIds: [id] });
 }
 
 function asVectorDbError(error: unknown): VectorDbError {

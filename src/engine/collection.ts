@@ -27,6 +27,7 @@ import { deniesPositions, indexEntriesOf, shredDocument, zeroVectorError, type S
 import { isZeroVector } from '../query/vector-value.js';
 import { CollectionVectors, type IndexProgress, type VectorProgress } from './collection-vectors.js';
 import type { BackendChoice } from '../vector/index.js';
+import { toJsonText } from '../query/exact-number.js';
 
 export type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
 
@@ -419,7 +420,7 @@ export class Collection {
     }
     const replacement = change.replacement;
     if (replacement._id !== undefined && !jsonEquals(replacement._id, doc._id)) {
-      throw VectorDbError.of('DOCUMENT_REPLACE_DIFFERENT_DOCID', { replacementId: JSON.stringify(replacement._id), documentId: JSON.stringify(doc._id) });
+      throw VectorDbError.of('DOCUMENT_REPLACE_DIFFERENT_DOCID', { replacementId: toJsonText(replacement._id), documentId: toJsonText(doc._id) });
     }
     const next = this.#shredDoc({ ...replacement, _id: doc._id });
     return jsonEquals(next.doc, doc) ? null : next;

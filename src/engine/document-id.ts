@@ -6,6 +6,7 @@
 import { VectorDbError, describeValue, jsonTypeName } from '../errors/index.js';
 import { randomBytes as randomView, randomUuid } from '../platform/random.js';
 import { ejsonKeyOf, isObject, type JsonObject, type JsonValue } from '../query/json.js';
+import { exactText, isExactNumber } from '../query/exact-number.js';
 
 export type DefaultIdType = 'uuid' | 'uuidv6' | 'uuidv7' | 'objectId';
 export const DEFAULT_ID_TYPES: readonly DefaultIdType[] = ['objectId', 'uuid', 'uuidv6', 'uuidv7'];
@@ -28,7 +29,7 @@ export function validateId(id: JsonValue): void {
     if (!Number.isFinite(id)) throw VectorDbError.of('SHRED_BAD_DOCID_VALUE', { reason: `${id} is not a finite number` });
     return;
   }
-  if (typeof id === 'boolean' || id === null) return;
+  if (typeof id === 'boolean' || id === null || isExactNumber(id)) return;
   if (isObject(id)) {
     const key = ejsonKeyOf(id);
     if (key === '$date' || key === '$uuid' || key === '$objectId') {
@@ -76,6 +77,7 @@ export function validateEjson(value: JsonObject): void {
 export function idKey(id: JsonValue): string {
   if (typeof id === 'string') return `s${id}`;
   if (typeof id === 'number') return `n${Object.is(id, -0) ? 0 : id}`;
+  if (isExactNumber(id)) return `n${exactText(id)}`; // never the text of a double (that would be a number)
   if (typeof id === 'boolean') return `b${id}`;
   if (id === null) return 'z';
   const key = ejsonKeyOf(id);

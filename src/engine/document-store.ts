@@ -3,6 +3,7 @@
  * changes as ONE atomic batch (document bodies, secondary index entries and vector records together).
  * Knows the key layout; knows nothing about filters or the protocol.
  */
+import { parseLosslessJsonText, toJsonText } from '../query/exact-number.js';
 import { copyJson, type Document } from '../query/json.js';
 import { bytesToString, keys, type KvOperation, type KvStore, type PreparedBatch } from '../storage/index.js';
 import { HitCache } from './hit-cache.js';
@@ -333,7 +334,7 @@ export class DocumentStore {
           if (!oldEntries.has(entry)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: INDEX_VALUE });
         }
       }
-      if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: JSON.stringify(storedBody(change.after, staged)) });
+      if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: bodyText(storedBody(change.after, staged)) });
       else ops.push({ type: 'del', key: this.#docPrefix + change.key });
     }
     return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit, countDelta };
@@ -397,8 +398,23 @@ function hasVectorOf(body: Document, label: number): boolean {
   return ref.label === label;
 }
 
+/**
+ * A body with numbers no double names exactly is stored as EXACT_BODY then its lossless JSON (bigints and
+ * ExactDecimals written digit for digit); every other body is plain JSON, as before this mark existed.
+ */
+const EXACT_BODY = '#';
+
+function bodyText(doc: Document): string {
+  try {
+    return JSON.stringify(doc); // the common case: no exact number (JSON.stringify refuses those)
+  } catch {
+    return EXACT_BODY + toJsonText(doc);
+  }
+}
+
 function parseBody(value: Uint8Array): Document {
-  return JSON.parse(bytesToString(value)) as Document;
+  const text = bytesToString(value);
+  return (text.startsWith(EXACT_BODY) ? parseLosslessJsonText(text.slice(1)) : JSON.parse(text)) as Document;
 }
 
 /** One index value's entries under one path: they list its documents in key order. */

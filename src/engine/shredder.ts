@@ -16,6 +16,7 @@ import { SEP, encodeIndexScalar, type IndexScalar } from '../storage/keys.js';
 import type { CollectionOptions } from './collection-schema.js';
 import { generateId, idKey, validateEjson, validateId } from './document-id.js';
 import type { Limits } from './limits.js';
+import { ExactDecimal, isExactNumber, toJsonText } from '../query/exact-number.js';
 
 export interface ShreddedDocument {
   readonly id: JsonValue;
@@ -47,7 +48,7 @@ export function shredDocument(raw: unknown, ctx: ShredContext): ShreddedDocument
   const doc: Document = { _id: id };
   for (const [name, value] of Object.entries(raw)) if (name !== '_id') doc[name] = value;
 
-  const size = JSON.stringify(doc).length;
+  const size = toJsonText(doc).length;
   if (size > ctx.limits.maxDocumentChars) {
     throw limitViolation(`document size (${size} chars) exceeds maximum allowed (${ctx.limits.maxDocumentChars})`);
   }
@@ -66,7 +67,7 @@ export function shredDocument(raw: unknown, ctx: ShredContext): ShreddedDocument
     if (name !== '_id') checkFieldName(name);
     // A document this small cannot hold an attribute over the limit (UTF-8 is at most 3 bytes per char).
     if (name !== '_id' && size * 3 > ctx.limits.maxAttributeValueBytes) {
-      const bytes = Buffer.byteLength(JSON.stringify(value));
+      const bytes = Buffer.byteLength(toJsonText(value));
       if (bytes > ctx.limits.maxAttributeValueBytes) {
         // The seed's limit holds whether the field is indexed or not; the Data API has none (only indexed strings).
         throw limitViolation(
@@ -145,7 +146,7 @@ export function deniesPositions(options: CollectionOptions): boolean {
 /** The index scalar of an atomic value, or the container marker for arrays and sub-documents. */
 export function indexScalarOf(value: JsonValue): IndexScalar {
   if (value === null) return { type: 'null' };
-  if (typeof value === 'number') return { type: 'number', value };
+  if (typeof value === 'number' || isExactNumber(value)) return { type: 'number', value };
   if (typeof value === 'string') return { type: 'string', value };
   if (typeof value === 'boolean') return { type: 'boolean', value };
   const key = ejsonKeyOf(value);
@@ -187,10 +188,8 @@ class Walker {
   /** Walks a top-level attribute. */
   walkField(name: string, value: JsonValue): void {
     const segment = escapeSegment(name);
-    const indexPath = isArrayIndex(name) ? '' : segment;
-    if (isFiled(indexPath, this.#ctx.isIndexed)) this.#rootProperties++;
-    // The document itself is level 1, as the Data API counts: a top-level sub-document is level 2.
-    this.#walk(value, segment, indexPath, name, 2);
+    // The document itself is level 1, as the Data API counts: a top-level value is at level 2.
+    this.#walk(value, segment, isArrayIndex(name) ? '' : segment, name, 2);
   }
 
   /** After every attribute: the document itself is an indexed object, held to the same limits as the others. */
@@ -212,7 +211,8 @@ class Walker {
       throw limitViolation(`field path length (${path.length}) exceeds maximum allowed (${limits.maxPathLength}) (path ends with '${last}')`);
     }
     const indexed = isFiled(indexPath, isIndexed);
-    if (value !== null && typeof value === 'object') {
+    if (indexed && depth === 2) this.#rootProperties++; // a property of the document itself
+    if (typeof value === 'object' && value !== null && !(value instanceof ExactDecimal)) {
       // Every object and array is a level, EJSON wrappers included (the Data API checks the raw JSON).
       if (depth > limits.maxDocumentDepth) throw limitViolation(`document depth exceeds maximum allowed (${limits.maxDocumentDepth})`);
       if (!Array.isArray(value) && ejsonKeyOf(value) !== undefined) {

@@ -6,7 +6,7 @@
  * reused: a label names one vector forever, so any copy of it (memory or record) is the right one.
  */
 import { encodeBinaryVector, type VectorForm } from '../query/vector-value.js';
-import type { Document, JsonObject, JsonValue } from '../query/json.js';
+import { isObject, type Document, type JsonObject, type JsonValue } from '../query/json.js';
 
 export interface VectorRef {
   readonly label: number;
@@ -22,7 +22,7 @@ export function bodyWithVectorRef(doc: Document, label: number, form: VectorForm
 /** The vector reference in a stored body, if it has one (older bodies may hold the values themselves). */
 export function vectorRefOf(doc: Document): VectorRef | undefined {
   const value = doc.$vector;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (!isObject(value)) return undefined;
   const label = value.$label;
   if (typeof label !== 'number') return undefined;
   return { label, form: value.$binary === true ? 'binary' : 'array' };

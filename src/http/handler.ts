@@ -10,6 +10,7 @@ import { tokenOf } from './auth.js';
 import { isJsonContentType, readBody } from './request-body.js';
 import type { Resolver } from './resolver.js';
 import { displayPath } from './routes.js';
+import { parseJsonText, toJsonText } from '../query/exact-number.js';
 
 /** What the server reports per request (never headers, so never a token). */
 export interface RequestLogEntry {
@@ -41,7 +42,7 @@ export function createHandler(options: HandlerOptions): RequestHandler {
     let status = extra.status ?? httpStatusOfResponse(envelope);
     let body: string;
     try {
-      body = JSON.stringify(envelope);
+      body = toJsonText(envelope);
     } catch (error) {
       status = 500;
       body = JSON.stringify(errorEnvelope('UNEXPECTED_SERVER_ERROR', { reason: `response could not be serialised: ${(error as Error).message}` }));
@@ -87,7 +88,7 @@ export function createHandler(options: HandlerOptions): RequestHandler {
       let command: unknown = null; // an empty body is a null command: the reference's COMMAND_FIELD_VALUE_INVALID
       if (text.trim().length > 0) {
         try {
-          command = JSON.parse(text);
+          command = parseJsonText(text); // numbers kept exact (query/exact-number.ts)
         } catch (error) {
           return send(req, res, errorEnvelope('REQUEST_NOT_JSON', { problem: String((error as Error).message).slice(0, 300) }), started);
         }

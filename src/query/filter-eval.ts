@@ -7,6 +7,7 @@ import { Context } from 'mingo/core';
 import { $and, $or } from 'mingo/operators/query/logical';
 import { Query } from 'mingo/query';
 import type { AnyObject, Options } from 'mingo/types';
+import { ExactDecimal, compareNumbers, isExactNumber, toJsonText, type AnyNumber } from './exact-number.js';
 import type { ComparisonOp, FilterNode } from './filter.js';
 import { ejsonKeyOf, isObject, jsonEquals, valueAtPath, type Document, type JsonObject, type JsonValue } from './json.js';
 
@@ -23,6 +24,11 @@ class Operand {
     readonly segments: readonly string[],
     readonly value: JsonValue,
   ) {}
+
+  /** mingo writes its condition into messages with JSON.stringify, which cannot write exact numbers. */
+  toJSON(): string {
+    return toJsonText(this.value);
+  }
 }
 
 /**
@@ -39,7 +45,7 @@ function equalsAny(literals: readonly JsonValue[]): ValueTest {
   for (const lit of literals) {
     if (lit === null) hasNull = true;
     else if (Array.isArray(lit)) arrays.push(lit);
-    else if (typeof lit !== 'object') scalars.add(lit);
+    else if (!isObject(lit)) scalars.add(scalarKey(lit));
     else {
       const key = ejsonKeyOf(lit);
       if (key === '$date') dates.add(lit.$date!);
@@ -49,9 +55,8 @@ function equalsAny(literals: readonly JsonValue[]): ValueTest {
   }
   // An atomic value (or array element): strings/numbers/booleans and EJSON wrappers; never null, arrays or objects.
   const atomHit = (x: JsonValue): boolean => {
-    if (x === null) return false;
-    if (typeof x !== 'object') return scalars.has(x);
-    if (Array.isArray(x)) return false;
+    if (x === null || Array.isArray(x)) return false;
+    if (!isObject(x)) return scalars.has(scalarKey(x));
     const key = ejsonKeyOf(x);
     if (key === '$date') return dates.has(x.$date!);
     if (key === '$uuid' || key === '$objectId') return scalars.has(x[key]!);
@@ -73,13 +78,16 @@ function equalsAny(literals: readonly JsonValue[]): ValueTest {
   };
 }
 
+/** Set members compare by SameValueZero: an ExactDecimal object joins as its digits (no string can collide: prefixed by NUL and a tag). */
+const scalarKey = (value: JsonValue): JsonValue => (value instanceof ExactDecimal ? `\u0000decimal:${value.toFixed()}` : value);
+
 type RangeKind = 'number' | 'string' | 'boolean' | 'date';
 
 /** The comparable form of a value of one range type; undefined for any other type (arrays included). */
-function rangeKey(v: Value, kind: RangeKind): number | string | undefined {
+function rangeKey(v: Value, kind: RangeKind): AnyNumber | string | undefined {
   switch (kind) {
     case 'number':
-      return typeof v === 'number' ? v : undefined;
+      return typeof v === 'number' || isExactNumber(v) ? v : undefined;
     case 'boolean':
       return typeof v === 'boolean' ? Number(v) : undefined; // false < true
     case 'string': {
@@ -97,20 +105,25 @@ function rangeKey(v: Value, kind: RangeKind): number | string | undefined {
 /** Ranges compare only values of the literal's type at exactly the path (JS `<` on strings is UTF-16 order). */
 function range(op: '$gt' | '$gte' | '$lt' | '$lte', literal: JsonValue): ValueTest {
   let kind: RangeKind;
-  if (typeof literal === 'number') kind = 'number';
+  if (typeof literal === 'number' || isExactNumber(literal)) kind = 'number';
   else if (typeof literal === 'boolean') kind = 'boolean';
   else if (typeof literal === 'string') kind = 'string';
   else kind = ejsonKeyOf(literal) === '$date' ? 'date' : 'string';
   const target = rangeKey(literal, kind)!;
+  // Numbers of any held form compare exactly; every other kind (and two plain numbers) with JS operators.
+  const order =
+    kind === 'number'
+      ? (x: AnyNumber | string): number => (typeof x === 'number' && typeof target === 'number' ? (x < target ? -1 : x > target ? 1 : 0) : compareNumbers(x as AnyNumber, target as AnyNumber))
+      : (x: AnyNumber | string): number => (x < target ? -1 : x > target ? 1 : 0);
   switch (op) {
     case '$gt':
-      return (v) => { const x = rangeKey(v, kind); return x !== undefined && x > target; };
+      return (v) => { const x = rangeKey(v, kind); return x !== undefined && order(x) > 0; };
     case '$gte':
-      return (v) => { const x = rangeKey(v, kind); return x !== undefined && x >= target; };
+      return (v) => { const x = rangeKey(v, kind); return x !== undefined && order(x) >= 0; };
     case '$lt':
-      return (v) => { const x = rangeKey(v, kind); return x !== undefined && x < target; };
+      return (v) => { const x = rangeKey(v, kind); return x !== undefined && order(x) < 0; };
     case '$lte':
-      return (v) => { const x = rangeKey(v, kind); return x !== undefined && x <= target; };
+      return (v) => { const x = rangeKey(v, kind); return x !== undefined && order(x) <= 0; };
   }
 }
 

@@ -11,6 +11,7 @@ import {
   type FilterOptions,
 } from './filter.js';
 import { joinPath, splitPath, type JsonValue } from './json.js';
+import { isExactNumber, normalizeNumber } from './exact-number.js';
 
 /** A root-level `$eq` clause that seeds an upserted document. */
 export interface SeedClause {
@@ -153,6 +154,7 @@ function checkOperand(op: UserOp, operand: unknown, isId: boolean, state: ParseS
     case '$lte': {
       const ok =
         (typeof operand === 'number' && Number.isFinite(operand)) ||
+        isExactNumber(operand) ||
         typeof operand === 'string' ||
         typeof operand === 'boolean' ||
         (isPlainObject(operand) && ejsonKey(operand) !== undefined && ejsonKey(operand) !== '$binary');
@@ -179,6 +181,7 @@ function checkOperand(op: UserOp, operand: unknown, isId: boolean, state: ParseS
 /** A literal value: JSON only; objects are EJSON wrappers or sub-documents without `$` keys. */
 function checkLiteral(value: unknown): JsonValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (isExactNumber(value)) return normalizeNumber(value); // 5n is the number 5
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw invalid(`unsupported number ${String(value)} in filter value`);
     return value;

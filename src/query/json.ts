@@ -3,8 +3,10 @@
  * key-order-sensitive equality and dotted paths. Shared by filter, projection, sort and update.
  * Pure functions only: no storage, no protocol envelopes.
  */
+import { ExactDecimal, compareNumbers, isExactNumber, type ExactNumber } from './exact-number.js';
 
-export type JsonPrimitive = string | number | boolean | null;
+/** Numbers no double names exactly are a bigint or an ExactDecimal (see exact-number.ts). */
+export type JsonPrimitive = string | number | boolean | null | ExactNumber;
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
 export interface JsonObject {
   [key: string]: JsonValue;
@@ -16,7 +18,7 @@ export const EJSON_KEYS = ['$date', '$uuid', '$objectId', '$binary'] as const;
 export type EjsonKey = (typeof EJSON_KEYS)[number];
 
 export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof ExactDecimal);
 }
 
 /** The EJSON key of a single-key wrapper object, or undefined for any other value. */
@@ -51,12 +53,14 @@ export function kindOf(value: JsonValue | undefined): ValueKind {
   if (Array.isArray(value)) return 'array';
   switch (typeof value) {
     case 'number':
+    case 'bigint':
       return 'number';
     case 'string':
       return 'string';
     case 'boolean':
       return 'boolean';
     default: {
+      if (value instanceof ExactDecimal) return 'number';
       const key = ejsonKeyOf(value);
       if (key === '$date') return 'date';
       if (key === '$uuid' || key === '$objectId') return 'string';
@@ -72,6 +76,8 @@ export function kindOf(value: JsonValue | undefined): ValueKind {
 export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined || a === null || b === null) return false;
+  // Numbers are held in one form per value (a number whenever a double names it), so only two exact ones can be equal.
+  if (isExactNumber(a) || isExactNumber(b)) return isExactNumber(a) && isExactNumber(b) && compareNumbers(a, b) === 0;
   const ca = comparableScalar(a);
   const cb = comparableScalar(b);
   if (ca !== a || cb !== b) return ca === cb;
@@ -97,13 +103,14 @@ function jsonNodeRank(value: JsonValue): number {
   if (Array.isArray(value)) return 3;
   switch (typeof value) {
     case 'number':
+    case 'bigint':
       return 1;
     case 'string':
       return 2;
     case 'boolean':
       return 4;
     default:
-      return 2.5;
+      return value instanceof ExactDecimal ? 1 : 2.5;
   }
 }
 
@@ -119,7 +126,8 @@ export function compareJsonNodes(a: JsonValue, b: JsonValue): number {
   const ra = jsonNodeRank(a);
   const rb = jsonNodeRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
-  if (typeof a === 'number' || typeof a === 'string') return sign(a, b as typeof a);
+  if (ra === 1) return compareNumbers(a as number | ExactNumber, b as number | ExactNumber);
+  if (typeof a === 'string') return sign(a, b as typeof a);
   if (typeof a === 'boolean') return sign(Number(a), Number(b));
   if (Array.isArray(a)) {
     const other = b as JsonValue[];
@@ -145,7 +153,7 @@ export function compareJsonNodes(a: JsonValue, b: JsonValue): number {
 
 /** Deep copy of a JSON value (documents are copied before they are changed). */
 export function cloneJson<T extends JsonValue>(value: T): T {
-  return structuredClone(value);
+  return copyJson(value);
 }
 
 /**
@@ -155,7 +163,7 @@ export function cloneJson<T extends JsonValue>(value: T): T {
  * (and a parsed document has no inherited enumerable properties for the key loop to meet).
  */
 export function copyJson<T extends JsonValue>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null || value instanceof ExactDecimal) return value;
   if (Array.isArray(value)) {
     const out = value.slice();
     for (let i = 0; i < out.length; i++) {
@@ -219,7 +227,7 @@ export function valueAtPath(doc: JsonValue | undefined, segments: readonly strin
     if (Array.isArray(node)) {
       if (!ARRAY_INDEX.test(segment)) return undefined;
       node = node[Number(segment)];
-    } else if (typeof node === 'object') {
+    } else if (isObject(node)) {
       if (ejsonKeyOf(node) !== undefined) return undefined;
       node = Object.prototype.hasOwnProperty.call(node, segment) ? node[segment] : undefined;
     } else {

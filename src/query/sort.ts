@@ -6,6 +6,7 @@
 import { VectorDbError, jsonTypeName } from '../errors/index.js';
 import { comparableScalar, compareJsonNodes, isDateValue, isObject, kindOf, splitPath, valueAtPath, type Document, type JsonValue } from './json.js';
 import { decodeVector } from './vector-value.js';
+import { compareNumbers, toJsonText, type AnyNumber } from './exact-number.js';
 
 export interface SortField {
   /** The path as sent (escaped form, `&.` / `&&`). */
@@ -103,7 +104,7 @@ function rankOf(value: JsonValue | undefined): number {
 /** A string's own value; `$uuid`/`$objectId` their bare string; arrays and objects their JSON text. */
 function stringKey(value: JsonValue): string {
   const scalar = comparableScalar(value);
-  return typeof scalar === 'string' ? scalar : JSON.stringify(value);
+  return typeof scalar === 'string' ? scalar : toJsonText(value);
 }
 
 const sign = <T extends number | string>(a: T, b: T): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -119,7 +120,7 @@ export function compareValues(a: JsonValue | undefined, b: JsonValue | undefined
   if (ra !== rb) return ra < rb ? -1 : 1;
   switch (ra) {
     case RANK.number:
-      return sign(a as number, b as number);
+      return typeof a === 'number' && typeof b === 'number' ? sign(a, b) : compareNumbers(a as AnyNumber, b as AnyNumber);
     case RANK.string:
       return sign(stringKey(a!), stringKey(b!));
     case RANK.boolean:

@@ -6,6 +6,7 @@
 import { VectorDbError } from '../errors/index.js';
 import { cloneJson, compareJsonNodes, ejsonKeyOf, isArrayIndex, isObject, type Document, type JsonObject, type JsonValue } from './json.js';
 import type { UpdateAction, UpdatePlan } from './update-parse.js';
+import { MAX_NUMBER_CHARS, exactText, isExactNumber, type AnyNumber } from './exact-number.js';
 import { decimalAdd, decimalMultiply, sameJson, typeLabel } from './update-values.js';
 
 export interface ApplyContext {
@@ -109,10 +110,10 @@ function targetError(op: string, path: string, expected: string, value: JsonValu
   });
 }
 
-function finiteResult(op: string, path: string, value: number): number {
-  if (!Number.isFinite(value)) {
+function finiteResult(op: string, path: string, value: AnyNumber): AnyNumber {
+  if (typeof value !== 'number' && exactText(value).length > MAX_NUMBER_CHARS) {
     throw VectorDbError.of('UNSUPPORTED_UPDATE_OPERATION_PARAM', {
-      reason: `${op} result for '${path}' is out of the range of a 64-bit floating point number`,
+      reason: `${op} result for '${path}' is out of the range of numbers a document holds (${MAX_NUMBER_CHARS} characters)`,
     });
   }
   return value;
@@ -147,7 +148,7 @@ function applyAction(doc: JsonObject, action: UpdateAction, context: ApplyContex
       const old = location.value;
       if (old === undefined) {
         setValue(location, action.kind === '$inc' ? action.value : 0);
-      } else if (typeof old === 'number') {
+      } else if (typeof old === 'number' || isExactNumber(old)) {
         const result = action.kind === '$inc' ? decimalAdd(old, action.value) : decimalMultiply(old, action.value);
         setValue(location, finiteResult(action.kind, path, result));
       } else {

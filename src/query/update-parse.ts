@@ -5,6 +5,7 @@
  */
 import { VectorDbError, describeValue, jsonTypeName, type ErrorCode } from '../errors/index.js';
 import { ejsonKeyOf, isObject, joinPath, splitPath, type JsonObject, type JsonValue } from './json.js';
+import { isExactNumber, type AnyNumber } from './exact-number.js';
 import { decodeVector } from './vector-value.js';
 
 export type UpdateOperatorName =
@@ -49,7 +50,7 @@ export interface UpdateTarget {
 export type UpdateAction =
   | { readonly kind: '$set' | '$setOnInsert' | '$min' | '$max'; readonly target: UpdateTarget; readonly value: JsonValue }
   | { readonly kind: '$unset' | '$currentDate'; readonly target: UpdateTarget }
-  | { readonly kind: '$inc' | '$mul'; readonly target: UpdateTarget; readonly value: number }
+  | { readonly kind: '$inc' | '$mul'; readonly target: UpdateTarget; readonly value: AnyNumber }
   | { readonly kind: '$rename'; readonly target: UpdateTarget; readonly to: UpdateTarget }
   | { readonly kind: '$push'; readonly target: UpdateTarget; readonly values: readonly JsonValue[]; readonly position: number | undefined }
   | { readonly kind: '$addToSet'; readonly target: UpdateTarget; readonly values: readonly JsonValue[] }
@@ -149,7 +150,7 @@ function parseAction(op: UpdateOperatorName, target: UpdateTarget, arg: JsonValu
       return { kind: op, target };
     case '$inc':
     case '$mul':
-      if (typeof arg !== 'number') throw error('UNSUPPORTED_UPDATE_OPERATION_PARAM', `${op} requires numeric parameter, got: ${jsonTypeName(arg)}`);
+      if (typeof arg !== 'number' && !isExactNumber(arg)) throw error('UNSUPPORTED_UPDATE_OPERATION_PARAM', `${op} requires numeric parameter, got: ${jsonTypeName(arg)}`);
       return { kind: op, target, value: arg };
     case '$rename': {
       if (typeof arg !== 'string') throw error('UNSUPPORTED_UPDATE_OPERATION_PARAM', `$rename requires String parameter for 'to', got: ${jsonTypeName(arg)}`);

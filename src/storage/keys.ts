@@ -6,7 +6,8 @@
  *   meta:seq                                  -> last collection number handed out
  *   ks:<keyspace>                             -> keyspace record (JSON)
  *   coll:<keyspace>\0<collection>             -> collection record (JSON, holds its number <cid>)
- *   doc:<cid>\0<docKey>                       -> document JSON, exactly as stored
+ *   doc:<cid>\0<docKey>                       -> document JSON, exactly as stored; '#' then lossless JSON when it
+ *                                                holds numbers no double names (engine/document-store.ts)
  *   idx:<cid>\0<path>\0<typed value>\0<docKey> -> '1' (secondary index entry; value unused, was '' before)
  *   vkey:<cid>\0<label>                       -> docKey of the vector's document (UTF-8)     } engine/vector-records.ts
  *   vval:<cid>\0<label>                       -> the vector's float32 LE values               }
@@ -34,6 +35,8 @@
 
 /** 2: vector records split into `vkey:` + `vval:` (format 1 kept them in `vec:`). */
 export const FORMAT_VERSION = 2;
+import BigNumber from 'bignumber.js';
+
 export const SEP = '\u0000';
 /** Sorts after every key that starts with the same prefix: U+10FFFF is the largest UTF-8 sequence. */
 export const HIGH = '\u{10FFFF}';
@@ -121,7 +124,7 @@ export function collectionDataPrefixes(cid: number): string[] {
  */
 export type IndexScalar =
   | { readonly type: 'null' }
-  | { readonly type: 'number'; readonly value: number }
+  | { readonly type: 'number'; readonly value: number | bigint | BigNumber }
   | { readonly type: 'string'; readonly value: string }
   | { readonly type: 'boolean'; readonly value: boolean }
   | { readonly type: 'date'; readonly value: number }
@@ -135,7 +138,7 @@ export function encodeIndexScalar(scalar: IndexScalar): string {
     case 'null':
       return TYPE_TAG.null;
     case 'number':
-      return TYPE_TAG.number + encodeNumber(scalar.value);
+      return TYPE_TAG.number + (typeof scalar.value === 'number' ? encodeNumber(scalar.value) : encodeExactNumber(scalar.value));
     case 'string':
       return TYPE_TAG.string + escapeString(scalar.value);
     case 'boolean':
@@ -159,6 +162,34 @@ export function encodeNumber(value: number): string {
   let out = HEX_BYTE[invert ? first ^ 0xff : first | 0x80]!;
   for (let i = 1; i < 8; i++) out += HEX_BYTE[FLOAT_BITS.getUint8(i) ^ invert]!;
   return out;
+}
+
+/**
+ * A number no double names exactly (a bigint or BigNumber; a double stands for its shortest decimal) sorts
+ * between the two doubles around it: the lower one's 16 hex digits, EXACT_MARK (above the separator that
+ * ends a double's entry), then its distance above that double, order-preserving: a fixed-width decimal
+ * exponent and the significant digits. Doubles keep the encoding they always had.
+ */
+export function encodeExactNumber(value: bigint | BigNumber): string {
+  const exact = new BigNumber(value.toString());
+  const near = exact.toNumber();
+  const below = exact.isGreaterThan(near) ? near : nextDown(near);
+  const distance = exact.minus(below);
+  const exponent = String((distance.e ?? 0) + EXPONENT_OFFSET).padStart(5, '0');
+  return encodeNumber(below) + EXACT_MARK + exponent + (distance.c ?? []).map((limb, i) => (i === 0 ? String(limb) : String(limb).padStart(14, '0'))).join('').replace(/0+$/, '');
+}
+
+const EXACT_MARK = '~';
+const EXPONENT_OFFSET = 50_000;
+
+/** The largest double below a finite or infinite double. */
+function nextDown(value: number): number {
+  if (value === Number.POSITIVE_INFINITY) return Number.MAX_VALUE;
+  if (value === 0) return -Number.MIN_VALUE;
+  FLOAT_BITS.setFloat64(0, value);
+  const bits = FLOAT_BITS.getBigUint64(0);
+  FLOAT_BITS.setBigUint64(0, value > 0 ? bits - 1n : bits + 1n);
+  return FLOAT_BITS.getFloat64(0);
 }
 
 const NEEDS_ESCAPE = /[\u0000\u0001\uD800-\uFFFF]/;

@@ -8,6 +8,7 @@ import { VectorDbError } from '../errors/index.js';
 import { DEFAULT_LIMITS } from '../engine/limits.js';
 import type { JsonObject } from '../query/json.js';
 import type { Transport } from './transport.js';
+import { parseJsonText, toJsonText } from '../query/exact-number.js';
 
 export interface HttpTransportOptions {
   /** Path of the Data API under the base URL: `v1` (default) or `api/json/v1` (Astra style). */
@@ -56,7 +57,7 @@ export class HttpTransport implements Transport {
       response = await fetch(url, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Token: this.#token, 'User-Agent': 'vectordb-local' },
-        body: JSON.stringify(command),
+        body: toJsonText(command),
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
     } catch (error) {
@@ -65,7 +66,7 @@ export class HttpTransport implements Transport {
     const text = await response.text();
     let body: CommandResponse;
     try {
-      body = JSON.parse(text) as CommandResponse;
+      body = parseJsonText(text) as CommandResponse;
     } catch {
       throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `HTTP ${response.status} from ${url} with a body that is not JSON: ${text.slice(0, 200)}` });
     }

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { executeCommand, type CommandResponse } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import type { Limits } from '../../src/engine/limits.js';
+import type { LimitsOption } from '../../src/engine/limits.js';
 import { createServer, type DataApiServer, type ServerOptions } from '../../src/http/index.js';
 import { tempDir } from '../support/temp.js';
 
@@ -18,7 +18,7 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serve(options: Partial<Omit<ServerOptions, 'db'>> & { limits?: Partial<Limits> } = {}): Promise<Served> {
+export async function serve(options: Partial<Omit<ServerOptions, 'db'>> & { limits?: LimitsOption } = {}): Promise<Served> {
   const dir = tempDir('vectordb-http-');
   const db = await Database.open(dir, options.limits ? { limits: options.limits } : {});
   const token = options.token ?? `VDBL:${randomBytes(12).toString('hex')}`;
