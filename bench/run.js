@@ -10,6 +10,7 @@ const benches = [
   ['query-bench.js', quick ? ['--sizes', '2000,10000'] : ['--sizes', '10000,100000']],
   ['vector-kernels.js', quick ? ['768', '20000'] : []],
   ['http-bench.js', quick ? ['--docs', '2000', '--requests', '5000'] : []],
+  ['graphql-bench.js', quick ? ['--requests', '1000'] : []],
   ['open-bench.js', quick ? ['--n', '20000'] : []],
   ['vector-bench.js', quick ? ['--quick'] : []],
 ];
