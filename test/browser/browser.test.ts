@@ -55,6 +55,12 @@ describe('the browser bundle in headless Chromium', () => {
     expect(expected.filteredVector.every(([id]) => Number(id.slice(4)) % 5 === 3 && Number(id.slice(4)) >= 1000)).toBe(true);
   });
 
+  it('the bundle exports the client without homes: VectorDBAdmin is absent, fromDatabaseId says what to use', async () => {
+    const surface = await page.evaluate(() => window.vdb.surface());
+    expect(surface).toMatchObject({ VectorDB: 'function', Filter: 'function', VectorDBAdmin: 'undefined' });
+    expect(surface.byId).toMatch(/^TypeError: .*IndexedDB/);
+  });
+
   it('inserts 2,000 documents with 128-dimension vectors and answers as the Node build', async () => {
     await page.evaluate((name) => window.vdb.open(name), DB_NAME);
     await page.evaluate((documents) => window.vdb.load(documents), DOCUMENTS);

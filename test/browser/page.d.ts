@@ -10,6 +10,7 @@ declare global {
       query(vector: number[]): Promise<Answers>;
       tryOpen(name: string): Promise<{ code: string; message?: string }>;
       qps(queries: number[][], rounds: number): Promise<number>;
+      surface(): Promise<{ VectorDB: string; Filter: string; VectorDBAdmin: string; byId: string }>;
       note(line: string): void;
       close(): Promise<void>;
     };

@@ -3,8 +3,10 @@
  * would import it) and the shared workload, driven by the browser test and bench/browser-vector.js
  * through `window.vdb`; every step is also written on the page (the screenshot in docs/).
  */
-import { VectorDB } from 'vectordb-local';
+import * as entry from 'vectordb-local';
 import { LIMITS, loadCollection, queryCollection, vectorQps } from '/scenario.js';
+
+const { VectorDB } = entry;
 
 // The log survives reloads of this tab (sessionStorage), so the page tells the whole story.
 const logElement = document.querySelector('#log');
@@ -55,6 +57,14 @@ window.vdb = {
     const qps = await vectorQps(await db.collection('items'), queries, rounds);
     log(`vector search: ${qps.toFixed(0)} queries/s`);
     return qps;
+  },
+  /** What the bundle exports, and what VectorDB.fromDatabaseId (homes need a disk) rejects with. */
+  async surface() {
+    const byId = await VectorDB.fromDatabaseId('t', 'id').then(
+      () => 'connected',
+      (error) => `${error.name}: ${error.message}`,
+    );
+    return { VectorDB: typeof entry.VectorDB, Filter: typeof entry.Filter, VectorDBAdmin: typeof entry.VectorDBAdmin, byId };
   },
   /** A line from the test, for the page's story (e.g. what another tab was told). */
   note(line) {
