@@ -47,7 +47,7 @@ let started = performance.now();
 const cli = spawnSync(process.execPath, [path.join(root, 'dist/cli/main.js'), 'import', file, '--data', cliDir, '-c', 'docs', '--create', '--dimension', String(dim), '--concurrency', String(concurrency), '--progress-interval', '5'], { encoding: 'utf8' });
 const cliSeconds = (performance.now() - started) / 1000;
 if (cli.status !== 0) throw new Error(`import failed (${cli.status}):\n${cli.stderr}`);
-process.stdout.write(cli.stderr.replace(/^/gm, '  | '));
+process.stdout.write(`${cli.stderr.trimEnd().replace(/^/gm, '  | ')}\n`);
 
 // 2. insertMany of an array already in memory (parsing not timed), then close (which saves the vector snapshot).
 const parsed = [];
