@@ -330,7 +330,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
   updateMany(query: UpdateQueryLike, options?: ManyChangeOptions): Promise<UpdateResult>;
   updateMany(filter: FilterLike, update: UpdateObject, options?: { upsert?: boolean } & ManyChangeOptions): Promise<UpdateResult>;
   async updateMany(first: FilterLike | UpdateQueryLike, second?: UpdateObject | ManyChangeOptions, third: { upsert?: boolean } & ManyChangeOptions = {}): Promise<UpdateResult> {
-    const queryForm = isUpdateQueryForm(first, second);
+    const queryForm = isUpdateQueryForm(second);
     const { onProgress, ...options } = (queryForm ? (second ?? {}) : third) as { upsert?: boolean } & ManyChangeOptions;
     rejectUnknownMembers(options, UPDATE_MANY_OPTIONS, 'updateMany options');
     const query = queryForm ? updateQueryOf(first as UpdateQueryLike) : { filter: first as FilterLike, update: second as UpdateObject, ...options };
@@ -489,7 +489,8 @@ export class VectorDBCollection<T extends object = JsonDocument> {
 }
 
 /** updateMany(query, options?) rather than updateMany(filter, update, options?): no update operators second. */
-function isUpdateQueryForm(first: unknown, second: unknown): boolean {
+function isUpdateQueryForm(second: unknown): boolean {
   if (second === undefined) return true;
-  return typeof second === 'object' && second !== null && Object.keys(second).every((key) => key === 'onProgress') && Object.keys(second).length > 0;
+  const keys = typeof second === 'object' && second !== null ? Object.keys(second) : [];
+  return keys.length > 0 && keys.every((key) => key === 'onProgress');
 }
