@@ -2,14 +2,16 @@
  * vectordb-local's public surface: only what is exported here is supported.
  */
 export { VectorDB, type VectorDBOptions } from './client/vector-db.js';
+export type { CommandTargetOptions } from './client/vector-db.js';
 export {
   VectorDBAdmin,
-  DatabaseInUseException,
-  UnauthorizedException,
+  /** The seed's other name for VectorDBAdmin (its database-administration section): the same class. */
+  VectorDBAdmin as VectorDBClient,
   type DatabaseByIdOptions,
   type VectorDBAdminOptions,
 } from './client/vector-db-admin.js';
-export type { CreatedToken, DatabaseInfo, TokenInfo, TokenRole } from './admin/index.js';
+export type { CreatedToken, DatabaseInfo, TokenInfo, TokenRole, TokenRoleName } from './admin/types.js';
+export { TokenRoles } from './admin/types.js';
 export type {
   FindOneAndUpdateOptions,
   FindVectorOptions,
@@ -44,6 +46,9 @@ export { CollectionDefinition, CollectionDefinitionBuilder, SimilarityMetric, ty
 export {
   DataApiException,
   CollectionNotFoundException,
+  DatabaseInUseException,
+  DatabaseNotOpenException,
+  UnauthorizedException,
   DatabaseNotFoundException,
   DocumentAlreadyExistsException,
   InvalidArgumentException,

@@ -125,9 +125,9 @@ export const ERROR_CODES = {
   KEYSPACE_ALREADY_EXISTS: request('SCHEMA', 'Keyspace already exists', "Keyspace '${keyspace}' already exists."),
 
   // --- database / server ---------------------------------------------------------------------
-  INVALID_DATABASE_QUERY: server('DATABASE', 'Invalid database query', '${reason}'),
+  INVALID_DATABASE_QUERY: request('DATABASE', 'Invalid database query', '${reason}'),
   DATABASE_NOT_OPEN: request('DATABASE', 'Database not open', "Database '${location}' is ${state}: open it (or create a new VectorDB) before use."),
-  DATABASE_LOCKED: server('STORAGE', 'Database in use', "Database directory '${location}' is in use by another process (its LevelDB lock is held). Close the other process or open a different directory."),
+  DATABASE_LOCKED: server('STORAGE', 'Database in use', "Database directory '${location}' is in use${holder} (its LevelDB lock is held). Stop that process, or, if it is `vectordb-local serve`, connect to it over HTTP (new VectorDB(token, 'http://127.0.0.1:8181')) instead of opening the directory; or use another directory."),
   DATABASE_NOT_FOUND: request('DATABASE', 'Database not found', "No database '${database}' found${where}."),
   DATABASE_IN_USE: request('DATABASE', 'Database open elsewhere', "Database '${database}' is open ${where}: close it there, then try again.", 409),
 

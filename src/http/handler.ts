@@ -79,7 +79,7 @@ export function createHandler(options: HandlerOptions): RequestHandler {
       const body = await readBody(req, maxBodyBytes);
       if (body.kind === 'aborted') return; // the client is gone; nothing to answer
       if (body.kind === 'too-large') {
-        // Close the connection rather than read the rest of an oversized body.
+        // The body was drained (within bounds) so the client reads this answer; the connection still closes.
         const size = body.size === undefined ? `more than ${maxBodyBytes}` : String(body.size);
         return send(req, res, errorEnvelope('REQUEST_TOO_LARGE', { size, max: maxBodyBytes }), started, { close: true });
       }

@@ -5,6 +5,7 @@
  */
 import { ClassicLevel } from 'classic-level';
 import { VectorDbError } from '../errors/index.js';
+import { describeHolder, recordHolder } from './lock-holder.js';
 import { RowCache } from './row-cache.js';
 
 export type KvValue = string | Uint8Array;
@@ -73,6 +74,7 @@ export class KvStore {
     } catch (error) {
       throw mapLevelError(error, location);
     }
+    recordHolder(location);
     return new KvStore(location, db);
   }
 
@@ -296,16 +298,17 @@ export function mapLevelError(error: unknown, location: string): Error {
   if (error instanceof VectorDbError) return error;
   const code = levelCode(error);
   const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+  const locked = (): VectorDbError => VectorDbError.of('DATABASE_LOCKED', { location, holder: describeHolder(location) }, { cause: error });
   switch (code) {
     case 'LEVEL_LOCKED':
-      return VectorDbError.of('DATABASE_LOCKED', { location }, { cause: error });
+      return locked();
     case 'LEVEL_CORRUPTION':
       return VectorDbError.of('STORAGE_CORRUPTION', { location, reason }, { cause: error });
     case 'LEVEL_IO_ERROR':
-      if (/lock/i.test(reason)) return VectorDbError.of('DATABASE_LOCKED', { location }, { cause: error });
+      if (/lock/i.test(reason)) return locked();
       return VectorDbError.of('STORAGE_IO_ERROR', { location, reason }, { cause: error });
     case 'LEVEL_DATABASE_NOT_OPEN':
-      if (/lock/i.test(reason)) return VectorDbError.of('DATABASE_LOCKED', { location }, { cause: error });
+      if (/lock/i.test(reason)) return locked();
       return VectorDbError.of('DATABASE_NOT_OPEN', { location, state: 'not open' }, { cause: error });
     default:
       return error instanceof Error ? error : new Error(String(error));
