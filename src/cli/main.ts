@@ -58,7 +58,7 @@ function serveCommand(name: string, description: string): Command {
     .addOption(new Option('-t, --token <token>', 'the token clients must send; replaces the stored one').env('VECTORDB_TOKEN').argParser(token))
     .addOption(new Option('--max-body-bytes <bytes>', 'largest request body accepted').argParser(positiveInt).default(20 * 1024 * 1024, '20 MB'))
     .addOption(new Option('--limit <name=value>', 'override a database limit (repeatable), e.g. maxInsertManyDocuments=100 or maxCollections=20').argParser(limitPair))
-    .option('--log', 'print one line per request (method, path, status, time; never tokens)', false)
+    .option('--log', 'print one line per request (method, path, status, the error code of a failed command, time; never tokens)', false)
     .action(async (flags: ServeFlags, command: Command) => {
       const source = command.getOptionValueSource('token') === 'env' ? 'env' : 'flag';
       const code = await serve({
