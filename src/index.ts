@@ -39,6 +39,19 @@ export {
   type ResultMapping,
 } from './client/results.js';
 export { Filter, FilterCondition, type FilterLike, type FilterObject } from './client/filter.js';
+export type {
+  DocumentFilter,
+  DocumentProjection,
+  DocumentSort,
+  DotPaths,
+  FieldCondition,
+  FieldOperators,
+  StrictFilter,
+  StrictProjection,
+  StrictSort,
+  StrictUpdateFilter,
+  UpdateFilter,
+} from './client/typed-queries.js';
 export { SelectQuery, SelectQueryBuilder, type SelectQueryLike } from './client/select-query.js';
 export { UpdateQuery, UpdateQueryBuilder, type UpdateObject, type UpdateQueryLike } from './client/update-query.js';
 export { DeleteQuery, DeleteQueryBuilder, type DeleteQueryLike } from './client/delete-query.js';
@@ -70,7 +83,7 @@ export type {
   UpdateResult,
   Vector,
 } from './client/types.js';
-export type { CommandResponse } from './commands/index.js';
+export type { CommandResponse } from './commands/response.js';
 export { VectorDbError, ERROR_CODES, type ErrorCode, type WireError } from './errors/index.js';
 export { DEFAULT_LIMITS, type Limits } from './engine/limits.js';
-export type { VectorProgress } from './engine/collection-vectors.js';
+export type { VectorProgress } from './engine/progress.js';

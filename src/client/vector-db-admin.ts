@@ -3,7 +3,8 @@
  * `VectorDB.fromDatabaseId`, which opens a database of a home by its UUID after checking the token. A typed
  * facade over src/admin: every failure is a DataApiException (subclass by code); no token is ever logged.
  */
-import { HomeAdmin, RemoteAdmin, RemoteAdminError, checkDatabaseToken, databaseDirectory, findDatabase, readRegistry, resolveHome, type CreatedToken, type DatabaseInfo, type TokenInfo, type TokenRoleName } from '../admin/index.js';
+import { HomeAdmin, RemoteAdmin, RemoteAdminError, checkDatabaseToken, databaseDirectory, findDatabase, readRegistry, resolveHome } from '../admin/index.js';
+import type { CreatedToken, DatabaseInfo, TokenInfo, TokenRoleName } from '../admin/types.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import { VectorDbError } from '../errors/index.js';
 import { clientException, exceptionFor, typedErrors } from './errors.js';

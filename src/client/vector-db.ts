@@ -3,10 +3,11 @@
  * `file:` URL runs in-process; an http(s) URL talks to a Data API server. Storage opens on first use
  * (or `await db.connect()`); `await db.close()` releases it.
  */
-import type { CommandResponse } from '../commands/index.js';
+/// <reference lib="esnext.disposable" preserve="true" />
+import type { CommandResponse } from '../commands/response.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import type { Limits } from '../engine/limits.js';
-import type { VectorProgress } from '../engine/collection-vectors.js';
+import type { VectorProgress } from '../engine/progress.js';
 import { EmbeddedTransport } from '../transport/embedded.js';
 import { HttpTransport } from '../transport/http.js';
 import type { Transport } from '../transport/transport.js';

@@ -22,12 +22,8 @@ import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues }
 import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
 import { decodeVectorTable, encodeVectorTableParts, tableRows, type DecodedVectorTable, type VectorTable } from './vector-table.js';
 
-export interface VectorProgress {
-  readonly collection: string;
-  readonly phase: 'load' | 'index';
-  readonly done: number;
-  readonly total: number;
-}
+import type { VectorProgress } from './progress.js';
+export type { VectorProgress } from './progress.js';
 
 export interface VectorSettings {
   readonly name: string;
