@@ -137,10 +137,10 @@ export class VectorDBAdmin {
   }
 
   /**
-   * A new token, shown this once (only its hash is stored). A DATABASE_ADMINISTRATOR token reaches one database
+   * A new token, shown this once (only its hash is stored). A Database Administrator token (role code or the seed's words) reaches one database
    * (by UUID or name) and no administration call; from then on that database needs a token to open.
    * @example
-   * const { token } = await admin.createToken('DATABASE_ADMINISTRATOR', 'catalog');
+   * const { token } = await admin.createToken('Database Administrator', 'catalog'); // or TokenRoles.DATABASE_ADMINISTRATOR
    * const db = await VectorDB.fromDatabaseId(token, id, { home: admin.home });
    */
   createToken(role: TokenRoleName, databaseIdOrName?: string): Promise<CreatedToken> {

@@ -81,11 +81,12 @@ export class VectorDB {
   constructor(token: string, apiEndpoint: string, ...rest: (string | VectorDBOptions | undefined)[]) {
     if (typeof token !== 'string' || token.length === 0) throw new TypeError('VectorDB: token must be a non-empty string');
     if (typeof apiEndpoint !== 'string' || apiEndpoint.length === 0) throw new TypeError('VectorDB: apiEndpoint must be a directory path, a file: URL, an http(s) URL or a database UUID');
-    while (rest.length > 0 && rest.at(-1) === undefined) rest.pop(); // new VectorDB(token, dir, undefined, undefined)
+    // Trailing undefineds are left-out arguments: new VectorDB(token, dir, undefined, options).
+    while (rest.length > 0 && rest.at(-1) === undefined) rest.pop();
     const options = ((typeof rest.at(-1) === 'object' ? rest.pop() : undefined) ?? {}) as VectorDBOptions;
     while (rest.length > 0 && rest.at(-1) === undefined) rest.pop();
     const byId = isDatabaseId(apiEndpoint);
-    const names = rest;
+    const names = rest; // [keyspace], [region, keyspace] or [region, environment, keyspace]
     if (names.some((value) => typeof value !== 'string') || names.length > (byId ? 3 : 1)) {
       throw new TypeError(byId ? 'VectorDB: after a database id give [keyspace], [region, keyspace] or [region, environment, keyspace], then options' : 'VectorDB: after an endpoint give [keyspace], then options');
     }
