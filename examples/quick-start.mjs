@@ -1,7 +1,7 @@
 import { VectorDB } from 'vectordb-local';
 
-// A database is a directory; it is created on first use.
-const db = new VectorDB('my-token', './data');
+// A database is a directory, created on first use (its own: `npm start` serves ./data, and one process holds a directory).
+const db = new VectorDB('my-token', './quick-start-data');
 
 // A collection of documents with 3-dimensional vectors compared by cosine similarity.
 const products = await db.createCollection('products', 3, 'cosine');

@@ -5,9 +5,10 @@
 export * from './portable.js';
 export {
   VectorDBAdmin,
-  DatabaseInUseException,
-  UnauthorizedException,
+  /** The seed's other name for VectorDBAdmin (its database-administration section): the same class. */
+  VectorDBAdmin as VectorDBClient,
   type DatabaseByIdOptions,
   type VectorDBAdminOptions,
 } from './client/vector-db-admin.js';
-export type { CreatedToken, DatabaseInfo, TokenInfo, TokenRole } from './admin/index.js';
+export type { CreatedToken, DatabaseInfo, TokenInfo, TokenRole, TokenRoleName } from './admin/types.js';
+export { TokenRoles } from './admin/types.js';

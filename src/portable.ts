@@ -2,7 +2,7 @@
  * The part of the public surface that runs everywhere (Node, Electron, a browser): index.ts adds what
  * needs Node (homes of databases), browser.ts is this alone. Only what the two entries export is supported.
  */
-export { VectorDB, type GraphqlOptions, type VectorDBOptions } from './client/vector-db.js';
+export { VectorDB, type CommandTargetOptions, type GraphqlOptions, type VectorDBOptions } from './client/vector-db.js';
 export type { GraphqlResult } from './graphql/index.js';
 export type {
   FindOneAndUpdateOptions,
@@ -42,6 +42,19 @@ export {
   type ResultMapping,
 } from './client/results.js';
 export { Filter, FilterCondition, type FilterLike, type FilterObject } from './client/filter.js';
+export type {
+  DocumentFilter,
+  DocumentProjection,
+  DocumentSort,
+  DotPaths,
+  FieldCondition,
+  FieldOperators,
+  StrictFilter,
+  StrictProjection,
+  StrictSort,
+  StrictUpdateFilter,
+  UpdateFilter,
+} from './client/typed-queries.js';
 export { SelectQuery, SelectQueryBuilder, type SelectQueryLike } from './client/select-query.js';
 export { UpdateQuery, UpdateQueryBuilder, type UpdateObject, type UpdateQueryLike } from './client/update-query.js';
 export { DeleteQuery, DeleteQueryBuilder, type DeleteQueryLike } from './client/delete-query.js';
@@ -49,6 +62,9 @@ export { CollectionDefinition, CollectionDefinitionBuilder, SimilarityMetric, ty
 export {
   DataApiException,
   CollectionNotFoundException,
+  DatabaseInUseException,
+  DatabaseNotOpenException,
+  UnauthorizedException,
   DatabaseNotFoundException,
   DocumentAlreadyExistsException,
   InvalidArgumentException,
@@ -70,11 +86,11 @@ export type {
   UpdateResult,
   Vector,
 } from './client/types.js';
-export type { CommandResponse } from './commands/index.js';
+export type { CommandResponse } from './commands/response.js';
 export { VectorDbError, ERROR_CODES, type ErrorCode, type WireError } from './errors/index.js';
 export { DATA_API_LIMITS, DEFAULT_LIMITS, LIMIT_PRESETS, type Limits, type LimitsOption, type LimitsPreset } from './engine/limits.js';
 export { ExactDecimal, type ExactNumber } from './query/exact-number.js';
-export type { VectorProgress } from './engine/collection-vectors.js';
+export type { VectorProgress } from './engine/progress.js';
 export type { Progress, ProgressListener } from './client/progress.js';
 export type { BulkWriteFailure, BulkWriteHooks, BulkWriteSummary } from './client/inserts.js';
 export type { ManyChangeOptions } from './client/collection-options.js';

@@ -12,7 +12,7 @@ import { createRegistry, readRegistry, updateRegistry } from './registry-file.js
 import { emptyRegistry, type Registry } from './registry-format.js';
 import { clientIdOf, hashSecret, newCredential } from './secrets.js';
 import { checkOrganization } from './token-check.js';
-import { DEFAULT_REGION, TOKEN_ROLES, type CreatedToken, type DatabaseInfo, type TokenInfo, type TokenRole } from './types.js';
+import { DEFAULT_REGION, TOKEN_ROLES, roleOf, type CreatedToken, type DatabaseInfo, type TokenInfo, type TokenRoleName } from './types.js';
 
 export class HomeAdmin {
   /** The absolute home directory. */
@@ -105,8 +105,9 @@ export class HomeAdmin {
   }
 
   /** A new token, shown once; a Database Administrator token needs its database (by UUID or name). */
-  async createToken(role: TokenRole, databaseIdOrName?: string): Promise<CreatedToken> {
-    if (!TOKEN_ROLES.includes(role)) throw changes.invalid(`role ${JSON.stringify(role)} is not one of ${TOKEN_ROLES.join(', ')}`);
+  async createToken(roleName: TokenRoleName, databaseIdOrName?: string): Promise<CreatedToken> {
+    const role = roleOf(roleName);
+    if (role === undefined) throw changes.invalid(`role ${JSON.stringify(roleName)} is not one of ${TOKEN_ROLES.join(', ')} ('Organization Administrator', 'Database Administrator')`);
     if (role === 'DATABASE_ADMINISTRATOR' && databaseIdOrName === undefined) throw changes.invalid('a DATABASE_ADMINISTRATOR token needs the database it administers');
     if (role === 'ORGANIZATION_ADMINISTRATOR' && databaseIdOrName !== undefined) throw changes.invalid('an ORGANIZATION_ADMINISTRATOR token reaches every database: give no database');
     await this.#registry();

@@ -9,5 +9,5 @@ export { findDatabase, requireDatabase, databaseInfo } from './registry-changes.
 export { resolveHome, databaseDirectory, isUuid } from './home-paths.js';
 export { TOKEN_PREFIX } from './secrets.js';
 export type { Registry, DatabaseRecord, TokenRecord } from './registry-format.js';
-export { DEFAULT_REGION, TOKEN_ROLES, type CreatedToken, type DatabaseInfo, type Principal, type TokenInfo, type TokenRole } from './types.js';
+export { DEFAULT_REGION, TOKEN_ROLES, TokenRoles, roleOf, type TokenRoleName, type CreatedToken, type DatabaseInfo, type Principal, type TokenInfo, type TokenRole } from './types.js';
 export { RemoteAdmin, RemoteAdminError } from './remote-admin.js';

@@ -8,6 +8,19 @@ export type TokenRole = 'ORGANIZATION_ADMINISTRATOR' | 'DATABASE_ADMINISTRATOR';
 
 export const TOKEN_ROLES: readonly TokenRole[] = ['ORGANIZATION_ADMINISTRATOR', 'DATABASE_ADMINISTRATOR'];
 
+/** The roles as a constant object, so editors complete them: `admin.createToken(TokenRoles.DATABASE_ADMINISTRATOR, id)`. */
+export const TokenRoles = { ORGANIZATION_ADMINISTRATOR: 'ORGANIZATION_ADMINISTRATOR', DATABASE_ADMINISTRATOR: 'DATABASE_ADMINISTRATOR' } as const satisfies Record<TokenRole, TokenRole>;
+
+/** A role as the API takes it: its code, or the seed's words ('Organization Administrator', 'Database Administrator'). */
+export type TokenRoleName = TokenRole | 'Organization Administrator' | 'Database Administrator';
+
+/** The role a name stands for ('Database Administrator' and 'database_administrator' alike), or undefined. */
+export function roleOf(name: unknown): TokenRole | undefined {
+  if (typeof name !== 'string') return undefined;
+  const code = name.trim().replace(/\s+/g, '_').toUpperCase();
+  return TOKEN_ROLES.find((role) => role === code);
+}
+
 /** The region of a database created without one. */
 export const DEFAULT_REGION = 'local';
 

@@ -66,7 +66,7 @@ function serveCommand(name: string, description: string): Command {
         .default('seed'),
     )
     .addOption(new Option('--limit <name=value>', 'override one limit of the preset (repeatable), e.g. maxCollections=20').argParser(limitPair))
-    .option('--log', 'print one line per request (method, path, status, time; never tokens)', false)
+    .option('--log', 'print one line per request (method, path, status, the error code of a failed command, time; never tokens)', false)
     .action(async (flags: ServeFlags, command: Command) => {
       const source = command.getOptionValueSource('token') === 'env' ? 'env' : 'flag';
       const code = await serve({

@@ -8,6 +8,7 @@ import { isVectorDbError } from '../errors/index.js';
 import { presetOf, resolveLimits } from '../engine/limits.js';
 import { createServer, type DataApiServer, type RequestLogEntry } from '../http/index.js';
 import { describeLimits } from './banner.js';
+import { requestLogLine } from './request-log.js';
 import type { ServeOptions } from './serve.js';
 
 export async function serveHome(options: ServeOptions & { readonly home: string }): Promise<number> {
@@ -16,7 +17,7 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
   try {
     if (!existsSync(home)) throw new Error(`no home at ${home}: create one with vectordb-local init --home ${home}`);
     const registry = await readRegistry(home);
-    const log = options.log ? (e: RequestLogEntry) => console.log(`${e.method} ${e.path} ${e.status} ${e.ms.toFixed(1)}ms`) : undefined;
+    const log = options.log ? (e: RequestLogEntry) => console.log(requestLogLine(e)) : undefined;
     server = createServer({
       home,
       host: options.host,

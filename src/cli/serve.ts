@@ -10,6 +10,7 @@ import type { LimitsOption } from '../engine/limits.js';
 import { isVectorDbError } from '../errors/index.js';
 import { createServer, type RequestLogEntry } from '../http/index.js';
 import { banner } from './banner.js';
+import { requestLogLine } from './request-log.js';
 import { serveHome } from './serve-home.js';
 import { resolveToken } from './token.js';
 
@@ -42,7 +43,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     console.error(`vectordb-local: cannot open ${data}: ${messageOf(error)}`);
     return 1;
   }
-  const log = options.log ? (e: RequestLogEntry) => console.log(`${e.method} ${e.path} ${e.status} ${e.ms.toFixed(1)}ms`) : undefined;
+  const log = options.log ? (e: RequestLogEntry) => console.log(requestLogLine(e)) : undefined;
   let server;
   try {
     const token = await resolveToken(db, options.token);

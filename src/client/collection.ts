@@ -5,7 +5,7 @@
  * loop over the protocol's pages and chunks (inserts chunk by the insertMany limit, find iterates pages,
  * updateMany and deleteMany repeat while the server reports more).
  */
-import type { CommandResponse } from '../commands/index.js';
+import type { CommandResponse } from '../commands/response.js';
 import type { JsonObject } from '../query/json.js';
 import {
   changeArgs,
@@ -37,7 +37,7 @@ import {
   type ResultMapping,
 } from './results.js';
 import { isVectorSort, queryParts, selectQueryOf, type SelectQuery, type SelectQueryLike } from './select-query.js';
-import type { DocumentId, Projection, Sort, UpdateResult, Vector } from './types.js';
+import type { DocumentId, Projection, UpdateResult, Vector } from './types.js';
 import type {
   FindOneAndUpdateOptions,
   FindVectorOptions,
@@ -48,10 +48,19 @@ import type {
   UpsertManyOptions,
   WaitForIndexOptions,
 } from './collection-options.js';
+import type { DocumentProjection, DocumentSort, UpdateFilter } from './typed-queries.js';
 import { updateQueryOf, type UpdateObject, type UpdateQueryLike } from './update-query.js';
 import type { VectorDB } from './vector-db.js';
 import { rejectUnknownMembers, toJson } from './wire.js';
 import { collectionStats, type PartialCollectionStats } from './stats.js';
+
+// What the implementations take: every typed form is one of these (typed-queries.ts narrows them per T).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySelectQuery = SelectQueryLike<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyFilter = FilterLike<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyClause = any; // a sort or a projection: the overloads check the typed forms
 
 /** The members each options object takes (a typo would otherwise be ignored: see rejectUnknownMembers). */
 const BULK_HOOKS = ['onProgress', 'onFailure', 'total'] as const;
@@ -191,8 +200,8 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * const priced = await products.findById('lamp', { price: 1 });  // projection
    */
   findById<R>(id: DocumentId, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
-  findById<R>(id: DocumentId, projection: Projection, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
-  findById(id: DocumentId, projection?: Projection): Promise<FoundDocument<T> | undefined>;
+  findById<R>(id: DocumentId, projection: DocumentProjection<T>, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
+  findById(id: DocumentId, projection?: DocumentProjection<T>): Promise<FoundDocument<T> | undefined>;
   async findById(id: DocumentId, ...rest: unknown[]): Promise<unknown> {
     const [args, as] = splitMapping(rest);
     const projection = args[0] as Projection | undefined;
@@ -214,9 +223,9 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * const cheapest = await products.findOne({ filter: { category: 'lighting' }, sort: { price: 1 } });
    * const typed = await products.findOne(SelectQuery.findWithFilter({ color: 'red' }), Product);
    */
-  findOne<R>(query: SelectQueryLike, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
-  findOne(query?: SelectQueryLike): Promise<FoundDocument<T> | undefined>;
-  async findOne(query?: SelectQueryLike, as?: ResultMapping<unknown>): Promise<unknown> {
+  findOne<R>(query: SelectQueryLike<T>, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
+  findOne(query?: SelectQueryLike<T>): Promise<FoundDocument<T> | undefined>;
+  async findOne(query?: AnySelectQuery, as?: ResultMapping<unknown>): Promise<unknown> {
     return mapOne(await findOneJson(this.#channel, selectQueryOf(query)), as);
   }
 
@@ -240,9 +249,9 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * for await (const doc of products.find({ filter: { color: 'red' } })) console.log(doc.name);
    * const typed = await products.find(SelectQuery.builder().where('price').isLessThan(30), Product).toArray();
    */
-  find<R>(query: SelectQueryLike | undefined, as: ResultMapping<R>): FindIterable<DocumentResult<R>>;
-  find(query?: SelectQueryLike): FindIterable<FoundDocument<T>>;
-  find(query?: SelectQueryLike, as?: ResultMapping<unknown>): FindIterable<unknown> {
+  find<R>(query: SelectQueryLike<T> | undefined, as: ResultMapping<R>): FindIterable<DocumentResult<R>>;
+  find(query?: SelectQueryLike<T>): FindIterable<FoundDocument<T>>;
+  find(query?: AnySelectQuery, as?: ResultMapping<unknown>): FindIterable<unknown> {
     const select = selectQueryOf(query);
     const channel = this.#channel;
     const iterable = new FindIterable(async function* pages(): AsyncGenerator<JsonObject[]> {
@@ -272,9 +281,9 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * const first = await products.findPage({ filter: { color: 'red' } });
    * const second = first.pageState ? await products.findPage({ filter: { color: 'red' }, pageState: first.pageState }) : undefined;
    */
-  findPage<R>(query: SelectQueryLike | undefined, as: ResultMapping<R>): Promise<Page<DocumentResult<R>>>;
-  findPage(query?: SelectQueryLike): Promise<Page<FoundDocument<T>>>;
-  async findPage(query?: SelectQueryLike, as?: ResultMapping<unknown>): Promise<Page<unknown>> {
+  findPage<R>(query: SelectQueryLike<T> | undefined, as: ResultMapping<R>): Promise<Page<DocumentResult<R>>>;
+  findPage(query?: SelectQueryLike<T>): Promise<Page<FoundDocument<T>>>;
+  async findPage(query?: AnySelectQuery, as?: ResultMapping<unknown>): Promise<Page<unknown>> {
     const page = await findPageJson(this.#channel, selectQueryOf(query));
     return as === undefined ? page : { results: page.results.map((json) => toDocumentResult(json, as)), pageState: page.pageState };
   }
@@ -289,9 +298,9 @@ export class VectorDBCollection<T extends object = JsonDocument> {
   findVector<R>(vector: Vector, as: ResultMapping<R>): Promise<DocumentResult<R>[]>;
   findVector<R>(vector: Vector, options: FindVectorOptions, as: ResultMapping<R>): Promise<DocumentResult<R>[]>;
   findVector(vector: Vector, options?: FindVectorOptions): Promise<FoundDocument<T>[]>;
-  findVector<R>(query: SelectQueryLike, as: ResultMapping<R>): Promise<DocumentResult<R>[]>;
-  findVector(query: SelectQueryLike): Promise<FoundDocument<T>[]>;
-  async findVector(source: Vector | SelectQueryLike, ...rest: unknown[]): Promise<unknown[]> {
+  findVector<R>(query: SelectQueryLike<T>, as: ResultMapping<R>): Promise<DocumentResult<R>[]>;
+  findVector(query: SelectQueryLike<T>): Promise<FoundDocument<T>[]>;
+  async findVector(source: Vector | AnySelectQuery, ...rest: unknown[]): Promise<unknown[]> {
     const [args, as] = splitMapping(rest);
     let query: SelectQuery;
     if (Array.isArray(source) || source instanceof Float32Array) {
@@ -315,8 +324,8 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * await products.updateOne(UpdateQuery.builder().where('_id').isEqualsTo('lamp').set('price', 20).upsert());
    */
   updateOne(query: UpdateQueryLike): Promise<UpdateResult>;
-  updateOne(filter: FilterLike, update: UpdateObject, options?: { upsert?: boolean; sort?: Sort }): Promise<UpdateResult>;
-  async updateOne(first: FilterLike | UpdateQueryLike, update?: UpdateObject, options: { upsert?: boolean; sort?: Sort } = {}): Promise<UpdateResult> {
+  updateOne(filter: FilterLike<T>, update: UpdateFilter<T>, options?: { upsert?: boolean; sort?: DocumentSort<T> }): Promise<UpdateResult>;
+  async updateOne(first: AnyFilter | UpdateQueryLike, update?: UpdateObject, options: { upsert?: boolean; sort?: AnyClause } = {}): Promise<UpdateResult> {
     rejectUnknownMembers(options, UPDATE_ONE_OPTIONS, 'updateOne options');
     const query = update === undefined ? updateQueryOf(first as UpdateQueryLike) : { filter: first as FilterLike, update, ...options };
     return updateOne(this.#channel, query);
@@ -328,8 +337,8 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * @example await products.updateMany({ category: 'lighting' }, { $set: { onSale: true } }, { onProgress: (p) => console.log(p.done) });
    */
   updateMany(query: UpdateQueryLike, options?: ManyChangeOptions): Promise<UpdateResult>;
-  updateMany(filter: FilterLike, update: UpdateObject, options?: { upsert?: boolean } & ManyChangeOptions): Promise<UpdateResult>;
-  async updateMany(first: FilterLike | UpdateQueryLike, second?: UpdateObject | ManyChangeOptions, third: { upsert?: boolean } & ManyChangeOptions = {}): Promise<UpdateResult> {
+  updateMany(filter: FilterLike<T>, update: UpdateFilter<T>, options?: { upsert?: boolean } & ManyChangeOptions): Promise<UpdateResult>;
+  async updateMany(first: AnyFilter | UpdateQueryLike, second?: UpdateObject | ManyChangeOptions, third: { upsert?: boolean } & ManyChangeOptions = {}): Promise<UpdateResult> {
     const queryForm = isUpdateQueryForm(second);
     const { onProgress, ...options } = (queryForm ? (second ?? {}) : third) as { upsert?: boolean } & ManyChangeOptions;
     rejectUnknownMembers(options, UPDATE_MANY_OPTIONS, 'updateMany options');
@@ -345,8 +354,8 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    */
   findOneAndUpdate<R>(query: UpdateQueryLike, as: ResultMapping<R>): Promise<FindAndUpdateResult<DocumentResult<R>>>;
   findOneAndUpdate(query: UpdateQueryLike): Promise<FindAndUpdateResult<FoundDocument<T>>>;
-  findOneAndUpdate(filter: FilterLike, update: UpdateObject, options?: FindOneAndUpdateOptions): Promise<FindAndUpdateResult<FoundDocument<T>>>;
-  async findOneAndUpdate(first: FilterLike | UpdateQueryLike, second?: UpdateObject | ResultMapping<unknown>, options: FindOneAndUpdateOptions = {}): Promise<FindAndUpdateResult<unknown>> {
+  findOneAndUpdate(filter: FilterLike<T>, update: UpdateFilter<T>, options?: FindOneAndUpdateOptions): Promise<FindAndUpdateResult<FoundDocument<T>>>;
+  async findOneAndUpdate(first: AnyFilter | UpdateQueryLike, second?: UpdateObject | ResultMapping<unknown>, options: FindOneAndUpdateOptions = {}): Promise<FindAndUpdateResult<unknown>> {
     const [query, as] = changeArgs(first, second, options, 'update');
     return findOneAndChange(this.#channel, 'findOneAndUpdate', { update: updateJson(query, 'findOneAndUpdate') }, query, as);
   }
@@ -357,8 +366,8 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    */
   findOneAndReplace<R>(query: UpdateQueryLike, as: ResultMapping<R>): Promise<FindAndUpdateResult<DocumentResult<R>>>;
   findOneAndReplace(query: UpdateQueryLike): Promise<FindAndUpdateResult<FoundDocument<T>>>;
-  findOneAndReplace(filter: FilterLike, replacement: DocumentInput<T> | Document<unknown>, options?: FindOneAndUpdateOptions): Promise<FindAndUpdateResult<FoundDocument<T>>>;
-  async findOneAndReplace(first: FilterLike | UpdateQueryLike, second?: object, options: FindOneAndUpdateOptions = {}): Promise<FindAndUpdateResult<unknown>> {
+  findOneAndReplace(filter: FilterLike<T>, replacement: DocumentInput<T> | Document<unknown>, options?: FindOneAndUpdateOptions): Promise<FindAndUpdateResult<FoundDocument<T>>>;
+  async findOneAndReplace(first: AnyFilter | UpdateQueryLike, second?: object, options: FindOneAndUpdateOptions = {}): Promise<FindAndUpdateResult<unknown>> {
     const [query, as] = changeArgs(first, second, options, 'replacement');
     if (query.replacement === undefined) throw new TypeError('findOneAndReplace: the query needs a replacement (UpdateQuery.builder().replaceBy(...))');
     return findOneAndChange(this.#channel, 'findOneAndReplace', { replacement: documentJson(query.replacement, 'replacement') }, query, as);
@@ -370,9 +379,9 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * Deletes the first matching document and returns it (undefined when none matched).
    * @example const removed = await products.findOneAndDelete({ stock: 0 }, { sort: { price: 1 } });
    */
-  findOneAndDelete<R>(query: FilterLike | DeleteQueryLike, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
-  findOneAndDelete(query: FilterLike | DeleteQueryLike, options?: { sort?: Sort; projection?: Projection }): Promise<FoundDocument<T> | undefined>;
-  async findOneAndDelete(first: FilterLike | DeleteQueryLike, second?: { sort?: Sort; projection?: Projection } | ResultMapping<unknown>): Promise<unknown> {
+  findOneAndDelete<R>(query: FilterLike<T> | DeleteQueryLike, as: ResultMapping<R>): Promise<DocumentResult<R> | undefined>;
+  findOneAndDelete(query: FilterLike<T> | DeleteQueryLike, options?: { sort?: DocumentSort<T>; projection?: DocumentProjection<T> }): Promise<FoundDocument<T> | undefined>;
+  async findOneAndDelete(first: AnyFilter | DeleteQueryLike, second?: { sort?: AnyClause; projection?: AnyClause } | ResultMapping<unknown>): Promise<unknown> {
     const as = typeof second === 'function' ? second : undefined;
     const options = typeof second === 'function' ? {} : (second ?? {});
     const { filter, sort } = deleteQueryOf(first);
@@ -386,8 +395,8 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * await products.deleteOne({ _id: 'lamp' });
    * await products.deleteOne(DeleteQuery.deleteByVector([0.9, 0.1, 0.1]));
    */
-  deleteOne(query: FilterLike | DeleteQueryLike, options?: { sort?: Sort }): Promise<number>;
-  async deleteOne(query: FilterLike | DeleteQueryLike, options: { sort?: Sort } = {}): Promise<number> {
+  deleteOne(query: FilterLike<T> | DeleteQueryLike, options?: { sort?: DocumentSort<T> }): Promise<number>;
+  async deleteOne(query: AnyFilter | DeleteQueryLike, options: { sort?: AnyClause } = {}): Promise<number> {
     const { filter, sort } = deleteQueryOf(query);
     const response = await this.#run({ deleteOne: queryParts({ filter: filter ?? {}, sort: options.sort ?? sort }) });
     return response.status?.deletedCount as number;
@@ -398,7 +407,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * @example await products.deleteById('lamp');
    */
   async deleteById(id: DocumentId): Promise<number> {
-    return this.deleteOne({ _id: toJson(id, '_id') });
+    return this.deleteOne({ _id: toJson(id, '_id') } as FilterLike<T>);
   }
 
   /**
@@ -407,6 +416,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * `onProgress` reports after each page of deletions.
    * @example await products.deleteMany({ stock: 0 }, { onProgress: (p) => console.log(p.done, p.rate) });
    */
+  deleteMany(query?: FilterLike<T> | DeleteQueryLike, options?: ManyChangeOptions): Promise<number>;
   async deleteMany(query: FilterLike | DeleteQueryLike = {}, options: ManyChangeOptions = {}): Promise<number> {
     rejectUnknownMembers(options, MANY_CHANGE_OPTIONS, 'deleteMany options');
     return deleteMany(this.#channel, filterJson(deleteQueryOf(query).filter), options.onProgress);
@@ -427,6 +437,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
    * counts at most 1000).
    * @example const reds = await products.countDocuments({ color: 'red' });
    */
+  countDocuments(filter?: FilterLike<T>, upperBound?: number): Promise<number>;
   async countDocuments(filter: FilterLike = {}, upperBound = 1000): Promise<number> {
     const response = await this.#run({ countDocuments: { filter: filterJson(filter) } });
     const count = response.status?.count as number;

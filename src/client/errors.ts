@@ -3,8 +3,8 @@
  * subclass for the code), carrying the Data API errorCode, every error of the response and the response.
  * Wrong arguments to a client method throw a plain TypeError instead (a bug in the caller, not a condition).
  */
-import type { CommandResponse } from '../commands/index.js';
-import type { WireError } from '../errors/index.js';
+import type { CommandResponse } from '../commands/response.js';
+import { VectorDbError, type WireError } from '../errors/index.js';
 import type { MutationResult } from './results.js';
 
 /**
@@ -80,6 +80,24 @@ export class TooManyDocumentsToCountException extends DataApiException {
   override readonly name = 'TooManyDocumentsToCountException';
 }
 
+/** The token is missing, unknown, wrong or revoked, or lacks the role or database the call needs. */
+export class UnauthorizedException extends DataApiException {
+  override readonly name = 'UnauthorizedException';
+}
+
+/**
+ * The database is open elsewhere: another process holds its directory (`DATABASE_LOCKED`; the message names
+ * that process), or it cannot be deleted or changed while open (`DATABASE_IN_USE`).
+ */
+export class DatabaseInUseException extends DataApiException {
+  override readonly name = 'DatabaseInUseException';
+}
+
+/** The VectorDB (or its database) was closed: create a new one (`DATABASE_NOT_OPEN`). */
+export class DatabaseNotOpenException extends DataApiException {
+  override readonly name = 'DatabaseNotOpenException';
+}
+
 const BY_CODE: Record<string, new (response: CommandResponse, options?: { results?: readonly MutationResult<unknown>[] }) => DataApiException> = {
   UNKNOWN_COLLECTION_OR_TABLE: CollectionNotFoundException,
   UNKNOWN_KEYSPACE: KeyspaceNotFoundException,
@@ -97,6 +115,12 @@ const BY_CODE: Record<string, new (response: CommandResponse, options?: { result
   INVALID_CREATE_COLLECTION_FIELD: InvalidArgumentException,
   INVALID_CREATE_COLLECTION_OPTIONS: InvalidArgumentException,
   INVALID_INDEXING_DEFINITION: InvalidArgumentException,
+  MISSING_AUTHENTICATION_TOKEN: UnauthorizedException,
+  UNAUTHENTICATED_REQUEST: UnauthorizedException,
+  UNAUTHORIZED_ACCESS: UnauthorizedException,
+  DATABASE_IN_USE: DatabaseInUseException,
+  DATABASE_LOCKED: DatabaseInUseException,
+  DATABASE_NOT_OPEN: DatabaseNotOpenException,
 };
 
 /** The typed exception for a response with errors. */
@@ -104,6 +128,21 @@ export function exceptionFor(response: CommandResponse, options: { results?: rea
   const code = response.errors?.[0]?.errorCode ?? '';
   const ExceptionClass = BY_CODE[code] ?? DataApiException;
   return new ExceptionClass(response, options);
+}
+
+/**
+ * Runs fn, turning a VectorDbError thrown below the client (opening storage, a closed database, a home's
+ * registry) into the typed exception of its code, the original kept as `cause`. @internal
+ */
+export async function typedErrors<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof VectorDbError)) throw error;
+    const exception = exceptionFor({ errors: [error.toWire()] });
+    Object.defineProperty(exception, 'cause', { value: error, enumerable: false, configurable: true });
+    throw exception;
+  }
 }
 
 /** A client-side exception with one error of this code (no command ran). @internal */

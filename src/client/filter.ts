@@ -5,14 +5,19 @@
  * Dates are sent as instants (`{"$date": ms}`).
  */
 import type { JsonObject, JsonValue } from '../query/json.js';
+import type { JsonDocument } from './documents.js';
+import type { DocumentFilter } from './typed-queries.js';
 import type { DataObject, DataValue, DocumentId } from './types.js';
 import { parseJson, toJson, toJsonObject } from './wire.js';
 
 /** A filter as a plain object: `{ category: 'lighting', price: { $lt: 30 } }` (Dates allowed). */
 export type FilterObject = DataObject;
 
-/** A {@link Filter} or a plain filter object: accepted wherever a filter is. */
-export type FilterLike = Filter | FilterObject;
+/**
+ * A {@link Filter} or a plain filter object: accepted wherever a filter is. For a typed collection the plain
+ * object is typed from its document type (see {@link DocumentFilter}).
+ */
+export type FilterLike<T = JsonDocument> = Filter | DocumentFilter<T>;
 
 /** One condition of a Filter. @internal */
 export interface FilterClause {

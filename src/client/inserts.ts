@@ -6,7 +6,7 @@
  * once everything that can run has run, with every document's status in `error.results`.
  * Internal to the client (not exported by the package).
  */
-import type { CommandResponse } from '../commands/index.js';
+import type { CommandResponse } from '../commands/response.js';
 import type { WireError } from '../errors/index.js';
 import type { JsonObject, JsonValue } from '../query/json.js';
 import { Document, documentJson } from './documents.js';

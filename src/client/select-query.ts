@@ -3,7 +3,8 @@
  * builder (`SelectQuery.builder()`) checks each part as it is set and returns a new builder every call.
  */
 import type { JsonObject } from '../query/json.js';
-import { vectorArray } from './documents.js';
+import { vectorArray, type JsonDocument } from './documents.js';
+import type { DocumentProjection, DocumentSort } from './typed-queries.js';
 import { conditionOn, filterJson, mergeFilters, type FilterCondition, type FilterLike } from './filter.js';
 import type { DocumentId, Projection, Sort, Vector } from './types.js';
 import { rejectUnknownMembers, toJson } from './wire.js';
@@ -14,10 +15,10 @@ import { rejectUnknownMembers, toJson } from './wire.js';
  * with a `$vector` sort only) efSearch.
  * @example await products.find({ filter: { category: 'lighting' }, sort: { price: 1 }, limit: 10 }).toArray()
  */
-export interface SelectQuery {
-  filter?: FilterLike;
-  projection?: Projection;
-  sort?: Sort;
+export interface SelectQuery<T = JsonDocument> {
+  filter?: FilterLike<T>;
+  projection?: DocumentProjection<T>;
+  sort?: DocumentSort<T>;
   limit?: number;
   skip?: number;
   pageState?: string;
@@ -31,7 +32,7 @@ export interface SelectQuery {
 }
 
 /** A SelectQuery or its builder: accepted wherever a query is. */
-export type SelectQueryLike = SelectQuery | SelectQueryBuilder;
+export type SelectQueryLike<T = JsonDocument> = SelectQuery<T> | SelectQueryBuilder;
 
 /** Companion of the {@link SelectQuery} type: the builder and the seed's shortcut queries. */
 export const SelectQuery = Object.freeze({

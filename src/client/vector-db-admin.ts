@@ -3,22 +3,12 @@
  * `VectorDB.fromDatabaseId`, which opens a database of a home by its UUID after checking the token. A typed
  * facade over src/admin: every failure is a DataApiException (subclass by code); no token is ever logged.
  */
-import { HomeAdmin, RemoteAdmin, RemoteAdminError, checkDatabaseToken, databaseDirectory, findDatabase, readRegistry, resolveHome, type CreatedToken, type DatabaseInfo, type TokenInfo, type TokenRole } from '../admin/index.js';
-import type { CommandResponse } from '../commands/index.js';
+import { HomeAdmin, RemoteAdmin, RemoteAdminError, checkDatabaseToken, databaseDirectory, findDatabase, readRegistry, resolveHome } from '../admin/index.js';
+import type { CreatedToken, DatabaseInfo, TokenInfo, TokenRoleName } from '../admin/types.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
-import { VectorDbError, type ErrorCode } from '../errors/index.js';
-import { DataApiException, clientException, exceptionFor } from './errors.js';
+import { VectorDbError } from '../errors/index.js';
+import { clientException, exceptionFor, typedErrors } from './errors.js';
 import { VectorDB, type VectorDBOptions } from './vector-db.js';
-
-/** The token is missing, unknown, wrong or revoked, or lacks the role or database the call needs. */
-export class UnauthorizedException extends DataApiException {
-  override readonly name = 'UnauthorizedException';
-}
-
-/** The database is open in this process (a VectorDB, a server) or in another process, so it cannot be deleted or changed. */
-export class DatabaseInUseException extends DataApiException {
-  override readonly name = 'DatabaseInUseException';
-}
 
 export interface VectorDBAdminOptions {
   /**
@@ -147,13 +137,13 @@ export class VectorDBAdmin {
   }
 
   /**
-   * A new token, shown this once (only its hash is stored). A DATABASE_ADMINISTRATOR token reaches one database
+   * A new token, shown this once (only its hash is stored). A Database Administrator token (role code or the seed's words) reaches one database
    * (by UUID or name) and no administration call; from then on that database needs a token to open.
    * @example
-   * const { token } = await admin.createToken('DATABASE_ADMINISTRATOR', 'catalog');
+   * const { token } = await admin.createToken('Database Administrator', 'catalog'); // or TokenRoles.DATABASE_ADMINISTRATOR
    * const db = await VectorDB.fromDatabaseId(token, id, { home: admin.home });
    */
-  createToken(role: TokenRole, databaseIdOrName?: string): Promise<CreatedToken> {
+  createToken(role: TokenRoleName, databaseIdOrName?: string): Promise<CreatedToken> {
     return typed(() => this.#local().createToken(role, databaseIdOrName));
   }
 
@@ -202,28 +192,12 @@ async function openDatabase(token: string, endpoint: string, keyspace: string, o
   }
 }
 
-const BY_CODE: Partial<Record<ErrorCode, new (response: CommandResponse) => DataApiException>> = {
-  MISSING_AUTHENTICATION_TOKEN: UnauthorizedException,
-  UNAUTHENTICATED_REQUEST: UnauthorizedException,
-  UNAUTHORIZED_ACCESS: UnauthorizedException,
-  DATABASE_IN_USE: DatabaseInUseException,
-  DATABASE_LOCKED: DatabaseInUseException,
-};
-
-/** Runs fn, turning a VectorDbError into the typed exception of its code (the original kept as `cause`). */
+/** Runs fn, turning a VectorDbError or a server's error response into the typed exception of its code. */
 async function typed<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return await fn();
+    return await typedErrors(fn);
   } catch (error) {
-    if (error instanceof RemoteAdminError) {
-      const Special = BY_CODE[(error.response.errors?.[0]?.errorCode ?? '') as ErrorCode];
-      throw Special ? new Special(error.response) : exceptionFor(error.response);
-    }
-    if (!(error instanceof VectorDbError)) throw error;
-    const response: CommandResponse = { errors: [error.toWire()] };
-    const Special = BY_CODE[error.code];
-    const exception = Special ? new Special(response) : exceptionFor(response);
-    Object.defineProperty(exception, 'cause', { value: error, enumerable: false, configurable: true });
-    throw exception;
+    if (error instanceof RemoteAdminError) throw exceptionFor(error.response);
+    throw error;
   }
 }

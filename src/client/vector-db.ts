@@ -3,11 +3,12 @@
  * `file:` URL runs in-process; an http(s) URL talks to a Data API server. Storage opens on first use
  * (or `await db.connect()`); `await db.close()` releases it.
  */
-import type { CommandResponse } from '../commands/index.js';
+/// <reference lib="esnext.disposable" preserve="true" />
+import type { CommandResponse } from '../commands/response.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import type { LimitsOption } from '../engine/limits.js';
 import type { GraphqlResult, GraphqlService } from '../graphql/index.js';
-import type { VectorProgress } from '../engine/collection-vectors.js';
+import type { VectorProgress } from '../engine/progress.js';
 import { EmbeddedTransport } from '../transport/embedded.js';
 import { HttpTransport } from '../transport/http.js';
 import type { Transport } from '../transport/transport.js';
@@ -17,7 +18,8 @@ import { VectorDBCollection } from './collection.js';
 import { connectDatabaseById } from './database-by-id.js';
 import { CollectionDefinitionBuilder, type CollectionDefinition, type SimilarityMetric } from './collection-definition.js';
 import type { JsonDocument } from './documents.js';
-import { clientException, exceptionFor } from './errors.js';
+import { clientException, exceptionFor, typedErrors } from './errors.js';
+import { HomeDatabaseTransport, isDatabaseId } from './home-transport.js';
 import { VectorDBRepository } from './repository.js';
 import type { ResultMapping } from './results.js';
 import type { DatabaseByIdOptions } from './vector-db-admin.js';
@@ -54,6 +56,14 @@ export interface GraphqlOptions {
   schema?: boolean;
 }
 
+/** Where `db.command` runs a command (astra-db-ts's convention). */
+export interface CommandTargetOptions {
+  /** Default: the working keyspace; `null`: the general (database) level, e.g. for `findKeyspaces`. */
+  keyspace?: string | null;
+  /** A collection of the keyspace. */
+  collection?: string;
+}
+
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage']);
 
@@ -75,28 +85,49 @@ export class VectorDB {
   #keyspace: string;
 
   /**
+   * A database by endpoint: a directory path or `file:` URL (in-process) or an `http(s)://` Data API endpoint.
+   * Or the seed's id-based forms, `(token, databaseId[, keyspace])`, `(token, databaseId, region, keyspace)` and
+   * `(token, databaseId, region, environment, keyspace)`: the database of that UUID in the home
+   * (`$VECTORDB_HOME`, else `~/.vectordb-local`), found at first use (DatabaseNotFoundException for an unknown
+   * id or region; the home plays the role of the environment, whose value is not used).
    * @param token the database token (any non-empty string for an embedded database without registered tokens)
-   * @param apiEndpoint a directory path, a `file:` URL, or an `http(s)://` Data API endpoint
-   * @param keyspace the keyspace to work in (default `default_keyspace`)
    * @example
    * const db = new VectorDB('token', './data');
    * const products = await db.createCollection('products', 3, 'cosine');
+   * const byId = new VectorDB(token, '8edd726f-efe5-4c59-a1a0-22fdc40d8904', 'default_keyspace');
    */
-  constructor(token: string, apiEndpoint: string, keyspace: string = DEFAULT_KEYSPACE, options: VectorDBOptions = {}) {
+  constructor(token: string, apiEndpoint: string, keyspace?: string, options?: VectorDBOptions);
+  constructor(token: string, databaseId: string, region: string, keyspace: string, options?: VectorDBOptions);
+  constructor(token: string, databaseId: string, region: string, environment: string, keyspace: string, options?: VectorDBOptions);
+  constructor(token: string, apiEndpoint: string, ...rest: (string | VectorDBOptions | undefined)[]) {
     if (typeof token !== 'string' || token.length === 0) throw new TypeError('VectorDB: token must be a non-empty string');
-    if (typeof apiEndpoint !== 'string' || apiEndpoint.length === 0) throw new TypeError('VectorDB: apiEndpoint must be a directory path, a file: URL or an http(s) URL');
+    if (typeof apiEndpoint !== 'string' || apiEndpoint.length === 0) throw new TypeError('VectorDB: apiEndpoint must be a directory path, a file: URL, an http(s) URL or a database UUID');
+    // Trailing undefineds are left-out arguments: new VectorDB(token, dir, undefined, options).
+    while (rest.length > 0 && rest.at(-1) === undefined) rest.pop();
+    const options = ((typeof rest.at(-1) === 'object' ? rest.pop() : undefined) ?? {}) as VectorDBOptions;
+    while (rest.length > 0 && rest.at(-1) === undefined) rest.pop();
+    const byId = isDatabaseId(apiEndpoint);
+    const names = rest; // [keyspace], [region, keyspace] or [region, environment, keyspace]
+    if (names.some((value) => typeof value !== 'string') || names.length > (byId ? 3 : 1)) {
+      throw new TypeError(byId ? 'VectorDB: after a database id give [keyspace], [region, keyspace] or [region, environment, keyspace], then options' : 'VectorDB: after an endpoint give [keyspace], then options');
+    }
+    const keyspace = (names.at(-1) as string | undefined) ?? DEFAULT_KEYSPACE;
+    const region = names.length >= 2 ? (names[0] as string) : undefined;
     checkKeyspaceName(keyspace);
     rejectUnknownMembers(options, VECTOR_DB_OPTIONS, 'VectorDBOptions');
     const remote = /^https?:\/\//i.test(apiEndpoint);
     checkStorage(options.storage, remote);
+    const databaseOptions = {
+      ...(options.storage ? { storage: options.storage } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.vectorBackend ? { vectorBackend: options.vectorBackend } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    };
     this.#transport = remote
       ? new HttpTransport(apiEndpoint, token)
-      : new EmbeddedTransport(apiEndpoint, {
-          ...(options.storage ? { storage: options.storage } : {}),
-          ...(options.limits ? { limits: options.limits } : {}),
-          ...(options.vectorBackend ? { vectorBackend: options.vectorBackend } : {}),
-          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        });
+      : byId
+        ? new HomeDatabaseTransport(token, apiEndpoint, region, databaseOptions)
+        : new EmbeddedTransport(apiEndpoint, databaseOptions);
     this.#keyspace = keyspace;
   }
 
@@ -110,13 +141,13 @@ export class VectorDB {
    * @example const db = await new VectorDB('token', './data').connect();
    */
   async connect(): Promise<this> {
-    await this.#transport.connect();
+    await typedErrors(() => this.#transport.connect());
     return this;
   }
 
   /** Finishes pending writes and releases the database. @example await db.close(); */
   async close(): Promise<void> {
-    await this.#transport.close();
+    await typedErrors(() => this.#transport.close());
   }
 
   /** Closes the database at the end of an `await using` block. @example await using db = new VectorDB('token', './data'); */
@@ -126,12 +157,18 @@ export class VectorDB {
 
   /**
    * Runs any Data API command; resolves to the response envelope exactly as the HTTP server sends it.
-   * Command errors are in `errors`, never thrown. With `collection` and no `keyspace`, the current keyspace is used.
-   * @example await db.command({ findCollections: {} }, { keyspace: 'default_keyspace' })
+   * Command errors are in `errors`, never thrown (a database that cannot be opened throws its typed exception).
+   * The target follows astra-db-ts: no `keyspace` means the working keyspace, `keyspace: null` the general
+   * (database) level; with `collection` the command runs on that collection of the keyspace.
+   * @example
+   * await db.command({ findCollections: {} });                              // the working keyspace
+   * await db.command({ find: { filter: { a: 1 } } }, { collection: 'c' });  // a collection of it
+   * await db.command({ findKeyspaces: {} }, { keyspace: null });            // the database
    */
-  command(command: JsonObject, target: { keyspace?: string; collection?: string } = {}): Promise<CommandResponse> {
-    const keyspace = target.keyspace ?? (target.collection !== undefined ? this.#keyspace : undefined);
-    return this.#transport.execute(command, { ...(keyspace !== undefined ? { keyspace } : {}), ...(target.collection !== undefined ? { collection: target.collection } : {}) });
+  command(command: JsonObject, target: CommandTargetOptions = {}): Promise<CommandResponse> {
+    if (target.keyspace === null && target.collection !== undefined) throw new TypeError('VectorDB.command: a collection needs a keyspace (give none for the working keyspace, not null)');
+    const keyspace = target.keyspace === null ? undefined : (target.keyspace ?? this.#keyspace);
+    return typedErrors(() => this.#transport.execute(command, { ...(keyspace !== undefined ? { keyspace } : {}), ...(target.collection !== undefined ? { collection: target.collection } : {}) }));
   }
 
   /**
@@ -151,11 +188,11 @@ export class VectorDB {
 
   /** Documents per insertMany request the database accepts. @internal */
   insertManyLimit(): Promise<number> {
-    return this.#transport.insertManyLimit();
+    return typedErrors(() => this.#transport.insertManyLimit());
   }
 
   /** Runs a command and throws its typed exception when it answers with errors. @internal */
-  async run(command: JsonObject, target: { keyspace?: string; collection?: string }): Promise<CommandResponse> {
+  async run(command: JsonObject, target: CommandTargetOptions): Promise<CommandResponse> {
     const response = await this.command(command, target);
     if (response.errors && response.errors.length > 0) throw exceptionFor(response);
     return response;
@@ -215,7 +252,7 @@ export class VectorDB {
 
   /** Every keyspace of the database. @example const keyspaces = await db.findAllKeyspaceNames(); */
   async findAllKeyspaceNames(): Promise<string[]> {
-    const response = await this.run({ findKeyspaces: {} }, {});
+    const response = await this.run({ findKeyspaces: {} }, { keyspace: null });
     return (response.status?.keyspaces as string[] | undefined) ?? [];
   }
 

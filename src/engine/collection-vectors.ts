@@ -23,17 +23,8 @@ import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues }
 import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
 import { decodeVectorTable, encodeVectorTableParts, tableRows, type DecodedVectorTable, type VectorTable } from './vector-table.js';
 
-/** Progress of a graph build, in the shape of the client's bulk-write progress plus the collection. */
-export interface VectorProgress {
-  readonly collection: string;
-  readonly phase: 'load' | 'index';
-  readonly done: number;
-  readonly total: number;
-  /** Always 0: a vector that is stored always goes into the graph. */
-  readonly failed: number;
-  /** Vectors per second since the build started. */
-  readonly rate: number;
-}
+import type { VectorProgress } from './progress.js';
+export type { VectorProgress } from './progress.js';
 
 /** Whether the graph holds every live vector (searches are exact either way: it only changes speed). */
 export interface IndexProgress {

@@ -179,9 +179,9 @@ export const ERROR_CODES = {
   ZERO_FILTER_OPERATIONS: request('WARNING', 'Zero operations provided in query filter', 'Zero filters were provided in the filter for this query: every row of table ${keyspace}.${table} is read. The table has the primary key: ${primaryKey}, and indexes on the columns: ${indexedColumns}.'),
 
   // --- database / server ---------------------------------------------------------------------
-  INVALID_DATABASE_QUERY: server('DATABASE', 'Invalid database query', '${reason}'),
+  INVALID_DATABASE_QUERY: request('DATABASE', 'Invalid database query', '${reason}'),
   DATABASE_NOT_OPEN: request('DATABASE', 'Database not open', "Database '${location}' is ${state}: open it (or create a new VectorDB) before use."),
-  DATABASE_LOCKED: server('STORAGE', 'Database in use', "Database '${location}' is in use by another process or browser tab (its lock is held: LevelDB's in a directory, a Web Lock in a browser). Close it there or open a different database."),
+  DATABASE_LOCKED: server('STORAGE', 'Database in use', "Database '${location}' is in use${holder} (its lock is held: LevelDB's in a directory, a Web Lock in a browser tab). Stop that process or close that tab, or, if it is `vectordb-local serve`, connect to it over HTTP (new VectorDB(token, 'http://127.0.0.1:8181')) instead of opening the directory; or use another database."),
   DATABASE_NOT_FOUND: request('DATABASE', 'Database not found', "No database '${database}' found${where}."),
   DATABASE_IN_USE: request('DATABASE', 'Database open elsewhere', "Database '${database}' is open ${where}: close it there, then try again.", 409),
 

@@ -17,6 +17,8 @@ export interface RequestLogEntry {
   readonly method: string;
   readonly path: string;
   readonly status: number;
+  /** The error code of a failed command (its HTTP status is usually 200). */
+  readonly errorCode?: string;
   readonly ms: number;
 }
 
@@ -53,7 +55,8 @@ export function createHandler(options: HandlerOptions): RequestHandler {
     res.writeHead(status, headers); // the flat [name, value, ...] form skips an object walk
     // A string body goes out with the head in one write (node:http joins them); a Buffer would be a second chunk.
     endResponse(res, body);
-    onRequest?.({ method: req.method ?? '', path: displayPath(req.url), status, ms: performance.now() - started });
+    const errorCode = envelope.errors?.[0]?.errorCode;
+    onRequest?.({ method: req.method ?? '', path: displayPath(req.url), status, ...(errorCode !== undefined ? { errorCode } : {}), ms: performance.now() - started });
   };
 
   return async (req, res) => {
@@ -80,18 +83,20 @@ export function createHandler(options: HandlerOptions): RequestHandler {
       const body = await readBody(req, maxBodyBytes);
       if (body.kind === 'aborted') return; // the client is gone; nothing to answer
       if (body.kind === 'too-large') {
-        // Close the connection rather than read the rest of an oversized body.
+        // The body was drained (within bounds) so the client reads this answer; the connection still closes.
         const size = body.size === undefined ? `more than ${maxBodyBytes}` : String(body.size);
         return send(req, res, errorEnvelope('REQUEST_TOO_LARGE', { size, max: maxBodyBytes }), started, { close: true });
       }
       const text = body.text.charCodeAt(0) === 0xfeff ? body.text.slice(1) : body.text;
-      let command: unknown = null; // an empty body is a null command: the reference's COMMAND_FIELD_VALUE_INVALID
-      if (text.trim().length > 0) {
-        try {
-          command = parseJsonText(text); // numbers kept exact (query/exact-number.ts)
-        } catch (error) {
-          return send(req, res, errorEnvelope('REQUEST_NOT_JSON', { problem: String((error as Error).message).slice(0, 300) }), started);
-        }
+      if (text.trim().length === 0) {
+        // The reference's code for a null command, with a message that says what actually happened.
+        return send(req, res, errorEnvelope('COMMAND_FIELD_VALUE_INVALID', { field: 'command', value: '`null`', reason: 'the request body is empty: send one JSON command, such as {"findCollections": {}}' }), started);
+      }
+      let command: unknown;
+      try {
+        command = parseJsonText(text); // numbers kept exact (query/exact-number.ts)
+      } catch (error) {
+        return send(req, res, errorEnvelope('REQUEST_NOT_JSON', { problem: String((error as Error).message).slice(0, 300) }), started);
       }
       send(req, res, await executeCommand(db, command, route.target), started);
     } catch (error) {

@@ -8,6 +8,9 @@ import { approximate, isExactNumber, type ExactNumber } from './exact-number.js'
 
 export type VectorForm = 'array' | 'binary';
 
+/** The largest finite float32: a larger component would be stored as Infinity. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
 export interface DecodedVector {
   readonly values: Float32Array;
   readonly form: VectorForm;
@@ -22,8 +25,12 @@ export function decodeVector(value: JsonValue | undefined): DecodedVector | null
     for (let i = 0; i < value.length; i++) {
       // Components are float32 anyway: a number with more digits than a double holds is rounded like any other.
       const n = isExactNumber(value[i]) ? approximate(value[i] as ExactNumber) : value[i];
-      if (typeof n !== 'number' || !Number.isFinite(n)) {
+      if (typeof n !== 'number' || Number.isNaN(n)) {
         throw VectorDbError.of('SHRED_BAD_VECTOR_VALUE', { reason: `element ${i} is ${describeValue(n)}` });
+      }
+      if (Math.abs(n) > FLOAT32_MAX) {
+        // JSON.parse turns 1e400 into Infinity: say what the caller sent was too big, not "null".
+        throw VectorDbError.of('SHRED_BAD_VECTOR_VALUE', { reason: `element ${i} is out of range: components are float32, at most ±${FLOAT32_MAX.toPrecision(8)} in magnitude` });
       }
       values[i] = n;
     }

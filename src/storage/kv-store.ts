@@ -7,7 +7,7 @@
 import type { AbstractLevel } from 'abstract-level';
 import { MemoryLevel } from 'memory-level';
 import { VectorDbError } from '../errors/index.js';
-import { openPersistentLevel, type PersistentLevel } from './persistent-level.js';
+import { describeHolder, openPersistentLevel, type PersistentLevel } from './persistent-level.js';
 import { ReadGate } from './read-gate.js';
 import { RowCache } from './row-cache.js';
 
@@ -391,16 +391,17 @@ export function mapLevelError(error: unknown, location: string): Error {
   if (error instanceof VectorDbError) return error;
   const code = levelCode(error);
   const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+  const locked = (): VectorDbError => VectorDbError.of('DATABASE_LOCKED', { location, holder: describeHolder(location) }, { cause: error });
   switch (code) {
     case 'LEVEL_LOCKED':
-      return VectorDbError.of('DATABASE_LOCKED', { location }, { cause: error });
+      return locked();
     case 'LEVEL_CORRUPTION':
       return VectorDbError.of('STORAGE_CORRUPTION', { location, reason }, { cause: error });
     case 'LEVEL_IO_ERROR':
-      if (/lock/i.test(reason)) return VectorDbError.of('DATABASE_LOCKED', { location }, { cause: error });
+      if (/lock/i.test(reason)) return locked();
       return VectorDbError.of('STORAGE_IO_ERROR', { location, reason }, { cause: error });
     case 'LEVEL_DATABASE_NOT_OPEN':
-      if (/lock/i.test(reason)) return VectorDbError.of('DATABASE_LOCKED', { location }, { cause: error });
+      if (/lock/i.test(reason)) return locked();
       return VectorDbError.of('DATABASE_NOT_OPEN', { location, state: 'not open' }, { cause: error });
     default:
       return error instanceof Error ? error : new Error(String(error));

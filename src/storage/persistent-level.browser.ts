@@ -10,6 +10,9 @@ import type * as NodeLevel from './persistent-level.js';
 
 export type { PersistentLevel } from './persistent-level.js';
 
+/** Web Locks do not say which tab holds a lock, so the DATABASE_LOCKED message names none. */
+export const describeHolder: typeof NodeLevel.describeHolder = () => '';
+
 /** The part of the Web Locks API used here (the project's lib has no DOM types). */
 interface LockManager {
   request(name: string, options: { ifAvailable: boolean }, callback: (lock: object | null) => Promise<void>): Promise<void>;

@@ -7,6 +7,9 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import type { AbstractLevel } from 'abstract-level';
+import { recordHolder } from './lock-holder.js';
+
+export { describeHolder } from './lock-holder.js';
 
 /**
  * LevelDB's memtable size. Index entries make many small keys per document; a larger memtable than
@@ -32,6 +35,7 @@ export interface PersistentLevel {
 export async function openPersistentLevel(location: string): Promise<PersistentLevel> {
   const db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view', writeBufferSize: WRITE_BUFFER_BYTES });
   await db.open({ createIfMissing: true });
+  recordHolder(location);
   return {
     db,
     // A compaction of an empty range only writes the memtable to disk. If that fails, the log is still

@@ -79,7 +79,7 @@ describe('VectorDB (the rest of its surface, through the embedded transport)', (
     const second = new VectorDB('token', ctx.dir);
     expect(second.endpoint).toBe(ctx.db.endpoint);
     expect(await second.connect()).toBe(second);
-    expect(await second.command({ findKeyspaces: {} })).toEqual({ status: { keyspaces: ['default_keyspace'] } });
+    expect(await second.command({ findKeyspaces: {} }, { keyspace: null })).toEqual({ status: { keyspaces: ['default_keyspace'] } });
     await second.close();
     const third = await new VectorDB('token', ctx.dir).connect();
     await third[Symbol.asyncDispose]();
@@ -94,7 +94,7 @@ describe('VectorDB (the rest of its surface, through the embedded transport)', (
 
   it('keyspaces: getCurrentKeyspace, findAllKeyspaceNames, isKeyspaceExists, changeKeyspace', async () => {
     expect(ctx.db.getCurrentKeyspace()).toBe('default_keyspace');
-    await ctx.db.command({ createKeyspace: { name: 'archive' } });
+    await ctx.db.command({ createKeyspace: { name: 'archive' } }, { keyspace: null });
     expect([...(await ctx.db.findAllKeyspaceNames())].sort()).toEqual(['archive', 'default_keyspace']);
     expect(await ctx.db.isKeyspaceExists('archive')).toBe(true);
     await ctx.db.changeKeyspace('archive');

@@ -4,7 +4,7 @@
  * and the data is undamaged. Child processes run test/fixtures/open-database.mjs on the built package (dist/).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VectorDB, VectorDbError } from '../../src/index.js';
+import { DataApiException, DatabaseInUseException, VectorDB } from '../../src/index.js';
 import { tempDir } from '../support/temp.js';
 import { buildPackage, finish, lastJsonLine, runFixture, startFixture } from './built-package.js';
 
@@ -55,7 +55,7 @@ describe('directory lock between processes', () => {
     expect(result.code, result.stderr).toBe(2);
     const outcome = lastJsonLine(result.stdout);
     expect(outcome.ok).toBe(false);
-    expect(outcome.code).toBe('DATABASE_LOCKED');
+    expect(outcome.name).toBe('DatabaseInUseException');
     expect(outcome.errorCode).toBe('DATABASE_LOCKED');
     expectLockedMessage(outcome.message, dir);
 
@@ -105,9 +105,14 @@ describe('directory lock between processes', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(VectorDbError);
-    expect((error as VectorDbError).code).toBe('DATABASE_LOCKED');
+    // A typed exception of the client's one hierarchy, naming the process that holds the directory and what to do.
+    expect(error).toBeInstanceOf(DatabaseInUseException);
+    expect(error).toBeInstanceOf(DataApiException);
+    expect((error as DataApiException).errorCode).toBe('DATABASE_LOCKED');
     expectLockedMessage((error as Error).message, dir);
+    expect((error as Error).message).toContain(`by process ${holder.pid} (`);
+    expect((error as Error).message).toContain('open-database.mjs');
+    expect((error as Error).message).toMatch(/Stop that process, or, if it is `vectordb-local serve`, connect to it over HTTP/);
     await db.close();
 
     holder.stdin.end();

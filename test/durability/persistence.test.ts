@@ -18,10 +18,10 @@ function binaryVector(values: readonly number[]): { $binary: string } {
   return { $binary: bytes.toString('base64') };
 }
 
-const cmd = (db: VectorDB, command: unknown, target: { keyspace?: string; collection?: string } = {}): Promise<CommandResponse> =>
+const cmd = (db: VectorDB, command: unknown, target: { keyspace?: string | null; collection?: string } = { keyspace: null }): Promise<CommandResponse> =>
   db.command(command as JsonObject, target);
 
-async function ok(db: VectorDB, command: unknown, target: { keyspace?: string; collection?: string } = {}): Promise<CommandResponse> {
+async function ok(db: VectorDB, command: unknown, target: { keyspace?: string | null; collection?: string } = { keyspace: null }): Promise<CommandResponse> {
   const response = await cmd(db, command, target);
   expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
   return response;
@@ -203,7 +203,7 @@ describe('lifecycle around close', () => {
     await db.connect();
     await db.close();
     await db.close();
-    const error = await db.command({ findKeyspaces: {} }).then(
+    const error = await db.command({ findKeyspaces: {} }, { keyspace: null }).then(
       (response) => response.errors?.[0],
       (e: unknown) => e,
     );

@@ -7,7 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { tempDir } from '../support/temp.js';
 import { buildPackage } from '../durability/built-package.js';
@@ -198,6 +198,17 @@ describe('vectordb-local CLI', () => {
     const refused = await call(tuned.url, token, { insertMany: { documents: docs } }, '/default_keyspace/c');
     expect((refused.body.errors as { message: string }[])[0]!.message).toContain('11 vs 10');
     expect(await stop(tuned)).toBe(0);
+  });
+
+  it('serve --log prints the error code of a failed command (HTTP 200 with errors[]) and none for a success', async () => {
+    const data = tempDir('vectordb-cli-log-');
+    const cli = await start(['serve', '--data', data, '--port', '0', '--token', 'log-token', '--log']);
+    expect((await call(cli.url, 'log-token', { findOne: {} }, '/default_keyspace/missing')).status).toBe(200);
+    expect((await call(cli.url, 'log-token', { findKeyspaces: {} })).status).toBe(200);
+    await vi.waitFor(() => expect(cli.output()).toMatch(/POST \/v1 200 \d/));
+    expect(cli.output()).toMatch(/^POST \/v1\/default_keyspace\/missing 200 UNKNOWN_COLLECTION_OR_TABLE \d+\.\dms$/m);
+    expect(cli.output()).toMatch(/^POST \/v1 200 \d+\.\dms$/m);
+    expect(await stop(cli)).toBe(0);
   });
 
   it('rejects a bad port or token with a message', () => {

@@ -121,13 +121,27 @@ describe('bodies and status codes', () => {
     }
   });
 
-  it('an empty body is the reference COMMAND_FIELD_VALUE_INVALID', async () => {
+  it('an empty body is the reference COMMAND_FIELD_VALUE_INVALID, and the message says the body is empty', async () => {
     for (const body of ['', '   \n']) {
       const reply = await post(s, '/v1/default_keyspace/c', body);
       expect(reply.status).toBe(200);
       expect(firstErrorCode(reply)).toBe('COMMAND_FIELD_VALUE_INVALID');
-      expect(reply.body.errors?.[0]?.message).toBe("Command field 'command' value `null` not valid: must not be null.");
+      expect(reply.body.errors?.[0]?.message).toBe(
+        "Command field 'command' value `null` not valid: the request body is empty: send one JSON command, such as {\"findCollections\": {}}.",
+      );
     }
+  });
+
+  it('1e400 in a vector is out of range (JSON.parse made it Infinity), not "null"', async () => {
+    await run(s.db, { createCollection: { name: 'v', options: { vector: { dimension: 2 } } } }, { keyspace: 'default_keyspace' });
+    for (const body of ['{"insertOne":{"document":{"$vector":[1e400,1]}}}', '{"find":{"sort":{"$vector":[1,-1e400]}}}']) {
+      const reply = await post(s, '/v1/default_keyspace/v', body);
+      expect(firstErrorCode(reply), body).toBe('SHRED_BAD_VECTOR_VALUE');
+      expect(reply.body.errors?.[0]?.message, body).toMatch(/element [01] is out of range: components are float32, at most ±3\.4028235e\+38/);
+    }
+    // In process too: a finite double past float32's range would be stored as Infinity.
+    expect((await run(s.db, { insertOne: { document: { $vector: [1e39, 1] } } }, { keyspace: 'default_keyspace', collection: 'v' })).errors?.[0]?.message).toContain('element 0 is out of range');
+    expect((await run(s.db, { countDocuments: {} }, { keyspace: 'default_keyspace', collection: 'v' })).status?.count).toBe(0);
   });
 
   it('COMMAND_UNKNOWN at each level names the level', async () => {

@@ -43,7 +43,8 @@ export function useDatabase(factory: DbFactory, options: { limits?: LimitsOption
 }
 
 /** Runs a command (any JSON-like object) against a target. */
-export function run(db: VectorDB, command: unknown, target: { keyspace?: string; collection?: string } = {}): Promise<CommandResponse> {
+/** Runs a command; with no target at the general (database) level, as `keyspace: null` asks db.command. */
+export function run(db: VectorDB, command: unknown, target: { keyspace?: string | null; collection?: string } = { keyspace: null }): Promise<CommandResponse> {
   return db.command(command as JsonObject, target);
 }
 

@@ -67,7 +67,8 @@ export function insertValidationSuite(factory: DbFactory): void {
 
       it('a zero vector under cosine is refused (array and $binary), nothing written', async () => {
         await createCollection(ctx.db, 'v', { vector: { dimension: 3, metric: 'cosine' } });
-        expectError(await insertOne({ _id: 'z', $vector: [0, 0, 0] }, 'v'), 'INVALID_DATABASE_QUERY');
+        const zero = expectError(await insertOne({ _id: 'z', $vector: [0, 0, 0] }, 'v'), 'INVALID_DATABASE_QUERY');
+        expect(zero.family, 'the caller sent it: a REQUEST error, not a SERVER one').toBe('REQUEST');
         expectError(await insertOne({ _id: 'zb', $vector: binaryVector([0, 0, 0]) }, 'v'), 'INVALID_DATABASE_QUERY');
         expect(await count(ctx.db, 'v')).toBe(0);
       });

@@ -1,0 +1,31 @@
+/**
+ * Who holds a database directory: LevelDB's LOCK file says only that it is held, so the process that opens a
+ * database writes its pid and command line beside it (HOLDER), and a refused opener names that process.
+ * Best effort on both sides: a missing or unreadable HOLDER only makes the message less specific.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const HOLDER_FILE = 'HOLDER';
+
+/** Records this process as the holder of the (just locked) directory. */
+export function recordHolder(location: string): void {
+  const holder = { pid: process.pid, command: process.argv.map((a) => path.basename(a)).join(' ').slice(0, 200), since: new Date().toISOString() };
+  try {
+    writeFileSync(path.join(location, HOLDER_FILE), JSON.stringify(holder));
+  } catch {
+    // read-only or vanished directory: the lock message will just not name the process
+  }
+}
+
+/** " by process 1234 (node main.js serve, since ...)", or '' when unknown. */
+export function describeHolder(location: string): string {
+  try {
+    const holder = JSON.parse(readFileSync(path.join(location, HOLDER_FILE), 'utf8')) as { pid?: unknown; command?: unknown; since?: unknown };
+    if (typeof holder.pid !== 'number') return '';
+    const self = holder.pid === process.pid ? ', this process, through a connection not shared with this one' : '';
+    return ` by process ${holder.pid} (${String(holder.command ?? '?')}, since ${String(holder.since ?? '?')}${self})`;
+  } catch {
+    return '';
+  }
+}
