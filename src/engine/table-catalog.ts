@@ -130,6 +130,8 @@ export class TableCatalog {
       if (!added || Object.keys(added).length === 0) throw VectorDbError.of('MISSING_ALTER_TABLE_OPERATIONS', { operations: 'an add without columns' });
       const existing = Object.keys(added).filter((c) => columns[c] !== undefined);
       if (existing.length > 0) throw VectorDbError.of('CANNOT_ADD_EXISTING_COLUMNS', { keyspace: record.keyspace, table: record.name, existingColumns: existing.join(', ') });
+      const dropped = Object.keys(added).filter((c) => record.droppedColumns?.includes(c));
+      if (dropped.length > 0) throw VectorDbError.of('CANNOT_ADD_PREVIOUSLY_DROPPED_COLUMN', { keyspace: record.keyspace, table: record.name, columns: dropped.join(', ') });
       for (const [column, type] of Object.entries(added)) columns[column] = parseColumnType(column, type, { keyspace: record.keyspace, limits: this.#settings.limits, types: this.typeLookup(record.keyspace) });
     } else if (kind === 'drop') {
       const dropped = isObject(spec) && Array.isArray(spec.columns) ? (spec.columns as unknown[]) : undefined;
@@ -143,6 +145,8 @@ export class TableCatalog {
       const indexes = record.indexes.filter((i) => names.includes(i.column));
       if (indexes.length > 0) throw VectorDbError.of('CANNOT_DROP_INDEXED_COLUMNS', { ...vars, columns: indexes.map((i) => i.column).join(', '), indexes: indexes.map((i) => i.name).join(', ') });
       for (const column of names) delete columns[column];
+      await this.#saveTable(table, { ...record, columns, droppedColumns: [...(record.droppedColumns ?? []), ...names] });
+      return;
     } else if (kind === 'addVectorize' || kind === 'dropVectorize') {
       throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
     } else {
