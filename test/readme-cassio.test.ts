@@ -49,7 +49,10 @@ describe('README: CassIO tables', () => {
       });
       expect(read).toBe('lamp: Desk lamp, category lighting\nlamp 0.994, mug 0.555\n');
     } finally {
+      // The server closes its database before the temporary directory is removed.
+      const exited = new Promise((resolve) => (server.exitCode !== null ? resolve(undefined) : server.once('exit', resolve)));
       server.kill('SIGTERM');
+      await exited;
     }
   }, 120_000);
 });

@@ -130,6 +130,8 @@ export class TableCatalog {
       if (!added || Object.keys(added).length === 0) throw VectorDbError.of('MISSING_ALTER_TABLE_OPERATIONS', { operations: 'an add without columns' });
       const existing = Object.keys(added).filter((c) => columns[c] !== undefined);
       if (existing.length > 0) throw VectorDbError.of('CANNOT_ADD_EXISTING_COLUMNS', { keyspace: record.keyspace, table: record.name, existingColumns: existing.join(', ') });
+      const dropped = Object.keys(added).filter((c) => record.droppedColumns?.includes(c));
+      if (dropped.length > 0) throw VectorDbError.of('CANNOT_ADD_PREVIOUSLY_DROPPED_COLUMN', { keyspace: record.keyspace, table: record.name, columns: dropped.join(', ') });
       for (const [column, type] of Object.entries(added)) columns[column] = parseColumnType(column, type, { keyspace: record.keyspace, limits: this.#settings.limits, types: this.typeLookup(record.keyspace) });
     } else if (kind === 'drop') {
       const dropped = isObject(spec) && Array.isArray(spec.columns) ? (spec.columns as unknown[]) : undefined;
@@ -143,6 +145,8 @@ export class TableCatalog {
       const indexes = record.indexes.filter((i) => names.includes(i.column));
       if (indexes.length > 0) throw VectorDbError.of('CANNOT_DROP_INDEXED_COLUMNS', { ...vars, columns: indexes.map((i) => i.column).join(', '), indexes: indexes.map((i) => i.name).join(', ') });
       for (const column of names) delete columns[column];
+      await this.#saveTable(table, { ...record, columns, droppedColumns: [...(record.droppedColumns ?? []), ...names] });
+      return;
     } else if (kind === 'addVectorize' || kind === 'dropVectorize') {
       throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
     } else {
@@ -151,10 +155,14 @@ export class TableCatalog {
     await this.#saveTable(table, { ...record, columns });
   }
 
-  async #saveTable(table: Table, record: TableRecord, work?: Parameters<Table['redefine']>[1], extra: KvOperation[] = []): Promise<void> {
+  /**
+   * Takes a new definition: `work` (filing a new index) runs first, then the record is written, so a crash
+   * in between leaves entries that no record names (never read), not a record naming a half-filed index.
+   */
+  async #saveTable(table: Table, record: TableRecord, work?: Parameters<Table['redefine']>[1]): Promise<void> {
     await table.redefine(record, async (store) => {
-      await this.#kv.batch([...extra, { type: 'put', key: keys.tableKey(record.keyspace, record.name), value: JSON.stringify(record) }]);
       await work?.(store);
+      await this.#kv.batch([{ type: 'put', key: keys.tableKey(record.keyspace, record.name), value: JSON.stringify(record) }]);
     });
   }
 
@@ -180,7 +188,10 @@ export class TableCatalog {
     const textLike = type.type === 'text' || type.type === 'ascii' || type.type === 'varchar';
     const described: JsonObject = textLike ? { ascii: false, caseSensitive: true, normalize: false, ...(options ?? {}) } : { ...(options ?? {}) };
     const created: TableIndex = { name: index, column, kind: 'regular', ...(collection ? { target: target ?? (type.type === 'map' ? 'entries' : 'values') } : {}), options: described };
-    await this.#saveTable(table, { ...record, indexes: [...record.indexes, created] }, (store) => store.fileIndex(created));
+    await this.#saveTable(table, { ...record, indexes: [...record.indexes, created] }, async (store) => {
+      await store.clearIndex(created.name); // entries a crashed createIndex of that name left
+      await store.fileIndex(created);
+    });
   }
 
   /** createVectorIndex on a vector column (metric: cosine, dot_product or euclidean). */
@@ -196,8 +207,9 @@ export class TableCatalog {
     const sourceModel = typeof options?.sourceModel === 'string' ? options.sourceModel : 'other';
     if (record.indexes.some((i) => i.kind === 'vector' && i.column === column)) throw VectorDbError.of('CANNOT_ADD_EXISTING_INDEX', { index: `${index} (column ${column} already has a vector index)`, keyspace: record.keyspace });
     const { number, op } = this.#host.allocate();
+    await this.#kv.batch([op]); // the number is taken before any vector record is written under it
     const created: TableIndex = { name: index, column, kind: 'vector', metric: metric as Metric, sourceModel, vid: number };
-    await this.#saveTable(table, { ...record, indexes: [...record.indexes, created] }, () => table.fileVectorIndex(created), [op]);
+    await this.#saveTable(table, { ...record, indexes: [...record.indexes, created] }, () => table.fileVectorIndex(created));
   }
 
   /** The new index's name, or undefined when it exists and ifNotExists. */
@@ -223,7 +235,9 @@ export class TableCatalog {
     }
     const record = table.record;
     const index = record.indexes.find((i) => i.name === name)!;
-    await this.#saveTable(table, { ...record, indexes: record.indexes.filter((i) => i !== index) }, (store) => store.clearIndex(name));
+    // The record goes first: after a crash the leftover entries have no index naming them.
+    await this.#saveTable(table, { ...record, indexes: record.indexes.filter((i) => i !== index) });
+    await table.clearIndex(name);
     if (index.vid !== undefined) {
       await table.closeVectorIndex(name);
       await this.#dropVectorRecords(index.vid);

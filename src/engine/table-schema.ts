@@ -48,6 +48,8 @@ export interface TableRecord {
   readonly columns: Readonly<Record<string, ColumnType>>;
   readonly primaryKey: PrimaryKey;
   readonly indexes: readonly TableIndex[];
+  /** Columns dropped by alterTable: rows keep their old values (unread), so the names cannot come back. */
+  readonly droppedColumns?: readonly string[];
 }
 
 /** The user-defined types a definition may reference (name -> fields), or undefined when unknown. */

@@ -73,12 +73,26 @@ export class Table {
     return this.#settings.limits;
   }
 
-  /** Takes a changed definition (alterTable, an index added or dropped); runs under the write mutex. */
+  /**
+   * Takes a changed definition (alterTable, an index added or dropped) under the write mutex; `work` runs
+   * with it in place, and the old one is back if work fails.
+   */
   async redefine(record: TableRecord, work?: (store: TableStore) => Promise<void>): Promise<void> {
     await this.#write(async () => {
+      const previous = this.#record;
       this.#record = record;
-      await work?.(this.#store);
+      try {
+        await work?.(this.#store);
+      } catch (error) {
+        this.#record = previous;
+        throw error;
+      }
     });
+  }
+
+  /** Deletes a dropped regular index's entries (no longer in the definition, so no write adds more). */
+  async clearIndex(name: string): Promise<void> {
+    await this.#write(() => this.#store.clearIndex(name));
   }
 
   markDropped(): void {

@@ -237,6 +237,12 @@ export function tablesSuite(factory: DbFactory): void {
       expectError(await onTable('t', { alterTable: { operation: { drop: { columns: ['id'] } } } }), 'CANNOT_DROP_PRIMARY_KEY_COLUMNS');
       expectError(await onTable('t', { alterTable: { operation: { add: { columns: { x: 'int' } } } } }), 'CANNOT_ADD_EXISTING_COLUMNS');
       expectError(await onTable('t', { alterTable: { operation: {} } }), 'MISSING_ALTER_TABLE_OPERATIONS');
+      expectNoErrors(await onTable('t', { alterTable: { operation: { add: { columns: { gone: 'int' } } } } }));
+      expectNoErrors(await onTable('t', { insertOne: { document: { id: 9, k: 9, gone: 5 } } }));
+      expectNoErrors(await onTable('t', { alterTable: { operation: { drop: { columns: ['gone'] } } } }));
+      expect(await rows('t', { filter: { id: 9 } })).toEqual([{ id: 9, k: 9 }]);
+      expectError(await onTable('t', { alterTable: { operation: { add: { columns: { gone: 'text' } } } } }), 'CANNOT_ADD_PREVIOUSLY_DROPPED_COLUMN');
+      expectNoErrors(await onTable('t', { deleteOne: { filter: { id: 9, k: 9 } } }));
       const update = (filter: Doc, change: Doc) => onTable('t', { updateOne: { filter, update: change } });
       expectError(await update({}, { $set: { x: 'a' } }), 'MISSING_FILTER_FOR_UPDATE_DELETE');
       expectError(await update({ id: 1 }, { $set: { x: 'a' } }), 'MISSING_FULL_PRIMARY_KEY_FOR_UPDATE_DELETE');
