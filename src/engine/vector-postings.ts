@@ -45,7 +45,7 @@ interface Labels {
 
 interface PathValues {
   readonly values: Set<string>;
-  /** `values` in LevelDB's key order, for ranges; undefined after a value came or went. */
+  /** `values` in LevelDB's key order, for ranges: sorted at the first range, then kept in order. */
   sorted: string[] | undefined;
   /** Some value under this path was too long to hold: only equalities on held values can be answered. */
   partial: boolean;
@@ -146,7 +146,7 @@ export class VectorPostings {
     }
     if (path === undefined) return new Uint32Array(0);
     if (path.partial) return undefined;
-    path.sorted ??= [...path.values].sort((a, b) => compareKeys(a + SEP, b + SEP));
+    path.sorted ??= [...path.values].sort(compareValues);
     const sorted = path.sorted;
     const upper = lt ?? HIGH;
     // Entries are `value SEP docKey`: the value's entries are within bounds exactly when `value SEP` is.
@@ -174,9 +174,11 @@ export class VectorPostings {
     }
     const run = this.#runs.get(entry);
     if (run === undefined) {
+      const value = entry.slice(split + 1);
       this.#runs.set(entry, label);
-      path.values.add(entry.slice(split + 1));
-      path.sorted = undefined;
+      path.values.add(value);
+      // Kept in order rather than sorted again: writes between ranges would re-sort every value each time.
+      path.sorted?.splice(sortedPosition(path.sorted, value), 0, value);
       return;
     }
     if (typeof run === 'number') {
@@ -204,8 +206,9 @@ export class VectorPostings {
     const split = entry.indexOf(SEP);
     const path = this.#paths.get(entry.slice(0, split));
     if (path) {
-      path.values.delete(entry.slice(split + 1));
-      path.sorted = undefined;
+      const value = entry.slice(split + 1);
+      path.values.delete(value);
+      path.sorted?.splice(sortedPosition(path.sorted, value), 1);
     }
   }
 }
@@ -238,6 +241,16 @@ function lowerBound(sorted: readonly string[], atOrAfter: (value: string) => boo
     else lo = mid + 1;
   }
   return lo;
+}
+
+/** Values in the order of their index entries (`value SEP docKey`). */
+function compareValues(a: string, b: string): number {
+  return compareKeys(a + SEP, b + SEP);
+}
+
+/** Where `value` is, or goes, in sorted values. */
+function sortedPosition(sorted: readonly string[], value: string): number {
+  return lowerBound(sorted, (other) => compareValues(other, value) >= 0);
 }
 
 function lowerBoundOf(values: Uint32Array, size: number, label: number): number {
