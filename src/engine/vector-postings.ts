@@ -1,7 +1,8 @@
 /**
  * A vector collection's secondary index in memory, by vector label: for each index entry (`path\0value`,
  * as the shredder files it) the sorted labels of the documents that hold it. Kept exact on every
- * committed write and rebuilt at open from LevelDB's index entries, so a filtered vector search plans its
+ * committed write and rebuilt at open from a snapshot of LevelDB's index entries (writes committed meanwhile
+ * are queued and replayed after), so a filtered vector search plans its
  * candidates (planner.ts planFrom) without reading LevelDB. Values longer than MAX_VALUE_CHARS are left
  * out; their paths then answer equalities on shorter values only (ranges there go to LevelDB).
  */
@@ -55,6 +56,10 @@ export class VectorPostings {
   readonly #runs = new Map<string, Run>();
   readonly #paths = new Map<string, PathValues>();
   #ready = false;
+  /** While a build runs: the writes committed since its snapshot, to apply after it. */
+  #queued: (() => void)[] | undefined;
+  /** Bumped by every clear: a build started before one is abandoned. */
+  #epoch = 0;
 
   /** Whether the postings hold the whole index (built at open; until then searches read LevelDB). */
   get ready(): boolean {
@@ -62,29 +67,42 @@ export class VectorPostings {
   }
 
   /**
-   * Builds the postings from every index entry (in key order) and the label of each document; writes
-   * must not commit meanwhile (the collection holds its write lock).
+   * Starts a build, to call between writes (under the collection's write lock) together with taking the
+   * snapshot and the labels it will read: writes committed from then on are queued. The returned function
+   * builds from every index entry of that snapshot (in key order) and the labels of that moment, replays
+   * the queued writes, and makes the postings ready, unless they were cleared meanwhile.
    */
-  async build(entries: AsyncIterable<{ entry: string; key: string }>, labelOf: (docKey: string) => number | undefined): Promise<void> {
+  startBuild(): (entries: AsyncIterable<{ entry: string; key: string }>, labels: ReadonlyMap<string, number>) => Promise<void> {
     this.clear();
-    for await (const { entry, key } of entries) {
-      const label = labelOf(key);
-      if (label !== undefined) this.#add(entry, label, false);
-    }
-    // Entries came in document-key order, not label order.
-    for (const [entry, run] of this.#runs) {
-      if (typeof run === 'number') continue;
-      const sorted = unique(run.values.subarray(0, run.size).sort());
-      this.#runs.set(entry, { values: sorted, size: sorted.length });
-    }
-    this.#ready = true;
+    const epoch = this.#epoch;
+    this.#queued = [];
+    return async (entries, labels) => {
+      for await (const { entry, key } of entries) {
+        if (this.#epoch !== epoch) return;
+        const label = labels.get(key);
+        if (label !== undefined) this.#add(entry, label, false);
+      }
+      if (this.#epoch !== epoch) return;
+      // Entries came in document-key order, not label order.
+      for (const [entry, run] of this.#runs) {
+        if (typeof run === 'number') continue;
+        const sorted = unique(run.values.subarray(0, run.size).sort());
+        this.#runs.set(entry, { values: sorted, size: sorted.length });
+      }
+      const queued = this.#queued ?? [];
+      this.#queued = undefined;
+      this.#ready = true;
+      for (const write of queued) write();
+    };
   }
 
-  /** Forgets everything; searches read LevelDB until the next build. */
+  /** Forgets everything (and abandons a build); searches read LevelDB until the next build. */
   clear(): void {
     this.#runs.clear();
     this.#paths.clear();
     this.#ready = false;
+    this.#queued = undefined;
+    this.#epoch++;
   }
 
   /** The collection was emptied: the (empty) postings are exact. */
@@ -103,6 +121,10 @@ export class VectorPostings {
     newLabels: ReadonlyMap<string, number>,
     entriesOf: (doc: NonNullable<DocumentChange['before']>) => readonly string[],
   ): void {
+    if (this.#queued) {
+      this.#queued.push(() => this.apply(changes, oldLabels, newLabels, entriesOf));
+      return;
+    }
     if (!this.#ready) return;
     changes.forEach((change, i) => {
       const oldLabel = change.before === null ? undefined : oldLabels[i];
