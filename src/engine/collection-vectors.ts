@@ -215,6 +215,11 @@ export class CollectionVectors {
     return this.#labelOf.get(docKey);
   }
 
+  /** Every document's label as of now (a copy: later writes do not change it). */
+  labelsNow(): ReadonlyMap<string, number> {
+    return new Map(this.#labelOf);
+  }
+
   keyOf(label: number): string | undefined {
     return this.#keyOf.get(label);
   }

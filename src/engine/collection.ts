@@ -81,6 +81,7 @@ export class Collection {
   readonly #candidates = new CandidateCache();
   /** The secondary index by vector label (vector collections), built in the background at open. */
   readonly #postings = new VectorPostings();
+  #postingsBuild: Promise<void> | undefined;
   #dropped = false;
 
   constructor(kv: KvStore, record: CollectionRecord, settings: EngineSettings) {
@@ -464,19 +465,37 @@ export class Collection {
     };
   }
 
-  /** Builds the postings from the index in the background, holding writes off meanwhile (else: LevelDB). */
+  /**
+   * Builds the postings from the index in the background (searches read LevelDB meanwhile). Its snapshot
+   * and labels are taken between two writes; writes go on during the build and are replayed after it.
+   */
   #buildPostings(vectors: CollectionVectors): void {
-    this.#mutex
-      .run(async () => {
-        if (!this.#dropped) await this.#postings.build(this.#store.allIndexEntries(), (key) => vectors.labelOf(key));
-      })
-      .catch(() => this.#postings.clear()); // the database closed meanwhile: searches read LevelDB
+    const started = this.#mutex.run(async () => {
+      if (this.#dropped) return undefined;
+      return { build: this.#postings.startBuild(), snapshot: this.#store.snapshot(), labels: vectors.labelsNow() };
+    });
+    const building = started.then(async (start) => {
+      if (start === undefined) return;
+      try {
+        await start.build(this.#store.allIndexEntries(start.snapshot), start.labels);
+      } finally {
+        await start.snapshot.close();
+      }
+    });
+    this.#postingsBuild = building.catch(() => this.#postings.clear()); // the database closed meanwhile: searches read LevelDB
   }
 
   #checkLive(): void {
     if (this.#dropped) {
       throw VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: this.record.name, keyspace: this.record.keyspace, known: '' });
     }
+  }
+
+  /** Resolves once the postings build started at open has ended (tests, benchmarks). */
+  async postingsBuilt(): Promise<boolean> {
+    await this.vectors();
+    await this.#postingsBuild;
+    return this.#postings.ready;
   }
 
   /** Waits for queued writes (used before close). */
@@ -487,6 +506,8 @@ export class Collection {
   /** Finishes writes, then stops vector indexing and saves its snapshot (unless dropped). */
   async close(): Promise<void> {
     await this.drain();
+    this.#postings.clear(); // abandons a build still reading
+    await this.#postingsBuild;
     const vectors = this.#vectors;
     this.#vectors = undefined;
     if (vectors) await (await vectors.catch(() => undefined))?.close(!this.#dropped);

@@ -5,7 +5,7 @@
  */
 import { parseLosslessJsonText, toJsonText } from '../query/exact-number.js';
 import { copyJson, type Document } from '../query/json.js';
-import { bytesToString, keys, type KvOperation, type KvStore, type PreparedBatch } from '../storage/index.js';
+import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore, type PreparedBatch } from '../storage/index.js';
 import { HitCache } from './hit-cache.js';
 import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
@@ -246,10 +246,15 @@ export class DocumentStore {
     return found;
   }
 
+  /** A view of the store as of now, for a long read while writes go on (close it after). */
+  snapshot(): KvSnapshot {
+    return this.#kv.snapshot();
+  }
+
   /** Every index entry of the collection (`path\0encoded value`) with its document key, in key order. */
-  async *allIndexEntries(): AsyncGenerator<{ entry: string; key: string }> {
+  async *allIndexEntries(snapshot?: KvSnapshot): AsyncGenerator<{ entry: string; key: string }> {
     const offset = this.#indexPrefix.length;
-    for await (const key of this.#kv.keys({ gte: this.#indexPrefix, lt: this.#indexPrefix + HIGH }, 4096)) {
+    for await (const key of this.#kv.keys({ gte: this.#indexPrefix, lt: this.#indexPrefix + HIGH }, 4096, snapshot)) {
       const keyStart = key.indexOf(SEP, key.indexOf(SEP, offset) + 1);
       yield { entry: key.slice(offset, keyStart), key: key.slice(keyStart + 1) };
     }

@@ -1,7 +1,8 @@
 /**
  * A vector collection's secondary index in memory, by vector label: for each index entry (`path\0value`,
  * as the shredder files it) the sorted labels of the documents that hold it. Kept exact on every
- * committed write and rebuilt at open from LevelDB's index entries, so a filtered vector search plans its
+ * committed write and rebuilt at open from a snapshot of LevelDB's index entries (writes committed meanwhile
+ * are queued and replayed after), so a filtered vector search plans its
  * candidates (planner.ts planFrom) without reading LevelDB. Values longer than MAX_VALUE_CHARS are left
  * out; their paths then answer equalities on shorter values only (ranges there go to LevelDB).
  */
@@ -45,7 +46,7 @@ interface Labels {
 
 interface PathValues {
   readonly values: Set<string>;
-  /** `values` in LevelDB's key order, for ranges; undefined after a value came or went. */
+  /** `values` in LevelDB's key order, for ranges: sorted at the first range, then kept in order. */
   sorted: string[] | undefined;
   /** Some value under this path was too long to hold: only equalities on held values can be answered. */
   partial: boolean;
@@ -55,6 +56,10 @@ export class VectorPostings {
   readonly #runs = new Map<string, Run>();
   readonly #paths = new Map<string, PathValues>();
   #ready = false;
+  /** While a build runs: the writes committed since its snapshot, to apply after it. */
+  #queued: (() => void)[] | undefined;
+  /** Bumped by every clear: a build started before one is abandoned. */
+  #epoch = 0;
 
   /** Whether the postings hold the whole index (built at open; until then searches read LevelDB). */
   get ready(): boolean {
@@ -62,29 +67,42 @@ export class VectorPostings {
   }
 
   /**
-   * Builds the postings from every index entry (in key order) and the label of each document; writes
-   * must not commit meanwhile (the collection holds its write lock).
+   * Starts a build, to call between writes (under the collection's write lock) together with taking the
+   * snapshot and the labels it will read: writes committed from then on are queued. The returned function
+   * builds from every index entry of that snapshot (in key order) and the labels of that moment, replays
+   * the queued writes, and makes the postings ready, unless they were cleared meanwhile.
    */
-  async build(entries: AsyncIterable<{ entry: string; key: string }>, labelOf: (docKey: string) => number | undefined): Promise<void> {
+  startBuild(): (entries: AsyncIterable<{ entry: string; key: string }>, labels: ReadonlyMap<string, number>) => Promise<void> {
     this.clear();
-    for await (const { entry, key } of entries) {
-      const label = labelOf(key);
-      if (label !== undefined) this.#add(entry, label, false);
-    }
-    // Entries came in document-key order, not label order.
-    for (const [entry, run] of this.#runs) {
-      if (typeof run === 'number') continue;
-      const sorted = unique(run.values.subarray(0, run.size).sort());
-      this.#runs.set(entry, { values: sorted, size: sorted.length });
-    }
-    this.#ready = true;
+    const epoch = this.#epoch;
+    this.#queued = [];
+    return async (entries, labels) => {
+      for await (const { entry, key } of entries) {
+        if (this.#epoch !== epoch) return;
+        const label = labels.get(key);
+        if (label !== undefined) this.#add(entry, label, false);
+      }
+      if (this.#epoch !== epoch) return;
+      // Entries came in document-key order, not label order.
+      for (const [entry, run] of this.#runs) {
+        if (typeof run === 'number') continue;
+        const sorted = unique(run.values.subarray(0, run.size).sort());
+        this.#runs.set(entry, { values: sorted, size: sorted.length });
+      }
+      const queued = this.#queued ?? [];
+      this.#queued = undefined;
+      this.#ready = true;
+      for (const write of queued) write();
+    };
   }
 
-  /** Forgets everything; searches read LevelDB until the next build. */
+  /** Forgets everything (and abandons a build); searches read LevelDB until the next build. */
   clear(): void {
     this.#runs.clear();
     this.#paths.clear();
     this.#ready = false;
+    this.#queued = undefined;
+    this.#epoch++;
   }
 
   /** The collection was emptied: the (empty) postings are exact. */
@@ -103,6 +121,10 @@ export class VectorPostings {
     newLabels: ReadonlyMap<string, number>,
     entriesOf: (doc: NonNullable<DocumentChange['before']>) => readonly string[],
   ): void {
+    if (this.#queued) {
+      this.#queued.push(() => this.apply(changes, oldLabels, newLabels, entriesOf));
+      return;
+    }
     if (!this.#ready) return;
     changes.forEach((change, i) => {
       const oldLabel = change.before === null ? undefined : oldLabels[i];
@@ -146,7 +168,7 @@ export class VectorPostings {
     }
     if (path === undefined) return new Uint32Array(0);
     if (path.partial) return undefined;
-    path.sorted ??= [...path.values].sort((a, b) => compareKeys(a + SEP, b + SEP));
+    path.sorted ??= [...path.values].sort(compareValues);
     const sorted = path.sorted;
     const upper = lt ?? HIGH;
     // Entries are `value SEP docKey`: the value's entries are within bounds exactly when `value SEP` is.
@@ -174,9 +196,11 @@ export class VectorPostings {
     }
     const run = this.#runs.get(entry);
     if (run === undefined) {
+      const value = entry.slice(split + 1);
       this.#runs.set(entry, label);
-      path.values.add(entry.slice(split + 1));
-      path.sorted = undefined;
+      path.values.add(value);
+      // Kept in order rather than sorted again: writes between ranges would re-sort every value each time.
+      path.sorted?.splice(sortedPosition(path.sorted, value), 0, value);
       return;
     }
     if (typeof run === 'number') {
@@ -204,8 +228,9 @@ export class VectorPostings {
     const split = entry.indexOf(SEP);
     const path = this.#paths.get(entry.slice(0, split));
     if (path) {
-      path.values.delete(entry.slice(split + 1));
-      path.sorted = undefined;
+      const value = entry.slice(split + 1);
+      path.values.delete(value);
+      path.sorted?.splice(sortedPosition(path.sorted, value), 1);
     }
   }
 }
@@ -238,6 +263,16 @@ function lowerBound(sorted: readonly string[], atOrAfter: (value: string) => boo
     else lo = mid + 1;
   }
   return lo;
+}
+
+/** Values in the order of their index entries (`value SEP docKey`). */
+function compareValues(a: string, b: string): number {
+  return compareKeys(a + SEP, b + SEP);
+}
+
+/** Where `value` is, or goes, in sorted values. */
+function sortedPosition(sorted: readonly string[], value: string): number {
+  return lowerBound(sorted, (other) => compareValues(other, value) >= 0);
 }
 
 function lowerBoundOf(values: Uint32Array, size: number, label: number): number {
