@@ -3,7 +3,7 @@
  * needs Node (homes of databases), browser.ts is this alone. Only what the two entries export is supported.
  */
 export { VectorDB, type CommandTargetOptions, type GraphqlOptions, type VectorDBOptions } from './client/vector-db.js';
-export type { GraphqlResult } from './graphql/index.js';
+export type { GraphqlError, GraphqlResult } from './graphql/result.js';
 export type {
   FindOneAndUpdateOptions,
   FindVectorOptions,

@@ -55,7 +55,7 @@ export async function openDatabase(flags: SourceFlags): Promise<VectorDB> {
 
 /** Creates the keyspace when missing (a data command's target). */
 export async function ensureKeyspace(db: VectorDB, keyspace: string): Promise<void> {
-  if (!(await db.isKeyspaceExists(keyspace))) await db.run({ createKeyspace: { name: keyspace } }, {});
+  if (!(await db.isKeyspaceExists(keyspace))) await db.run({ createKeyspace: { name: keyspace } }, { keyspace: null });
 }
 
 /** The message of an error for a one-line report. */

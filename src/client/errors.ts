@@ -40,6 +40,11 @@ export class DataApiException extends Error {
     this.response = response;
     this.results = options.results;
   }
+
+  /** The same as `errorCode`, under the name a VectorDbError (and Node's errors) use for it. */
+  get code(): string {
+    return this.errorCode;
+  }
 }
 
 /** The collection does not exist (`UNKNOWN_COLLECTION_OR_TABLE`). */

@@ -4,25 +4,26 @@
  * document counts and vector settings, with the storage figures left out.
  * Internal to the client (not exported by the package).
  */
-import type { CommandResponse } from '../commands/index.js';
-import type { CollectionStats, DatabaseStats } from '../engine/collection-stats.js';
+import type { CommandResponse } from '../commands/response.js';
+import type { CollectionStats, DatabaseStats } from '../engine/stats-types.js';
 import { exceptionFor } from './errors.js';
 import type { JsonObject } from '../query/json.js';
 
-export type { CollectionStats, DatabaseStats, VectorStats } from '../engine/collection-stats.js';
+export type { CollectionStats, DatabaseStats, VectorStats } from '../engine/stats-types.js';
 
 /** What a stats reader needs of the database. */
 export interface StatsChannel {
-  command(command: JsonObject, target: { keyspace?: string; collection?: string }): Promise<CommandResponse>;
+  command(command: JsonObject, target: { keyspace?: string | null; collection?: string }): Promise<CommandResponse>;
 }
 
 /** Stats as reported by a server without the stats commands: no storage figures. */
 export type PartialCollectionStats = Omit<CollectionStats, 'bytesOnDisk' | 'indexEntries' | 'vector'> & Partial<Pick<CollectionStats, 'bytesOnDisk' | 'indexEntries' | 'vector'>>;
 
 export async function databaseStats(channel: StatsChannel, keyspaces: readonly string[] | undefined): Promise<DatabaseStats> {
-  const response = await channel.command({ getDatabaseStats: keyspaces?.length === 1 ? { options: { keyspace: keyspaces[0]! } } : {} }, {});
+  // Database-level commands: `keyspace: null` (no keyspace means the working keyspace).
+  const response = await channel.command({ getDatabaseStats: keyspaces?.length === 1 ? { options: { keyspace: keyspaces[0]! } } : {} }, { keyspace: null });
   if (!unknownCommand(response)) return checked(response).status!.stats as unknown as DatabaseStats;
-  const names = keyspaces ?? ((checked(await channel.command({ findKeyspaces: {} }, {})).status?.keyspaces ?? []) as string[]);
+  const names = keyspaces ?? ((checked(await channel.command({ findKeyspaces: {} }, { keyspace: null })).status?.keyspaces ?? []) as string[]);
   const collections: CollectionStats[] = [];
   for (const keyspace of names) {
     const listed = checked(await channel.command({ findCollections: { options: { explain: true } } }, { keyspace })).status?.collections as unknown as { name: string }[];

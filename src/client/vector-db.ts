@@ -7,7 +7,8 @@
 import type { CommandResponse } from '../commands/response.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import type { LimitsOption } from '../engine/limits.js';
-import type { GraphqlResult, GraphqlService } from '../graphql/index.js';
+import type { GraphqlService } from '../graphql/index.js';
+import type { GraphqlResult } from '../graphql/result.js';
 import type { VectorProgress } from '../engine/progress.js';
 import { EmbeddedTransport } from '../transport/embedded.js';
 import { HttpTransport } from '../transport/http.js';

@@ -5,39 +5,10 @@
  */
 import { keys, type KvStore } from '../storage/index.js';
 import type { Collection } from './collection.js';
+import type { CollectionStats } from './stats-types.js';
 import { readSnapshotMeta } from './vector-snapshot.js';
 
-export interface VectorStats {
-  readonly dimension: number;
-  readonly metric: string;
-  /** The HNSW parameters in use (M, efConstruction, efSearch). */
-  readonly hnsw: { readonly m: number; readonly efConstruction: number; readonly efSearch: number };
-  readonly backend: string;
-  readonly vectors: number;
-  /** Vectors in the HNSW graph; the rest are pending (searched exactly until the graph catches up). */
-  readonly inGraph: number;
-  readonly pending: number;
-  /** ISO time the graph snapshot was last saved, or null when never. */
-  readonly snapshotSavedAt: string | null;
-}
-
-export interface CollectionStats {
-  readonly keyspace: string;
-  readonly name: string;
-  readonly documents: number;
-  /** LevelDB's estimate of the bytes the collection's keys take in table files (recent writes may count 0 until flushed). */
-  readonly bytesOnDisk: number;
-  /** Secondary index entries (one per indexed value of each document). */
-  readonly indexEntries: number;
-  readonly vector?: VectorStats;
-}
-
-export interface DatabaseStats {
-  /** Bytes of every file of the database directory. */
-  readonly bytesOnDisk: number;
-  readonly keyspaces: readonly string[];
-  readonly collections: readonly CollectionStats[];
-}
+export type { CollectionStats, DatabaseStats, VectorStats } from './stats-types.js';
 
 export async function collectionStats(kv: KvStore, collection: Collection): Promise<CollectionStats> {
   const { cid, keyspace, name, options } = collection.record;

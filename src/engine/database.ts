@@ -4,7 +4,8 @@
  * through), and the collection limit. DDL runs under one mutex; document writes under each collection's.
  */
 import { VectorDbError } from '../errors/index.js';
-import { KvStore, backupStore, bytesToString, keys, restoreStore, type StorageKind } from '../storage/index.js';
+import { KvStore, backupStore, bytesToString, keys, restoreStore } from '../storage/index.js';
+import type { StorageKind } from '../storage/storage-kind.js';
 import { Collection, type EngineSettings } from './collection.js';
 import { collectionStats, type CollectionStats, type DatabaseStats } from './collection-stats.js';
 import type { VectorProgress } from './collection-vectors.js';

@@ -5,6 +5,7 @@
  * as epoch ms, blobs and vectors as base64 (vectors as the Data API's $binary float32 text), sets sorted and
  * unique, maps as [key, value] pairs sorted by key.
  */
+import { ExactDecimal, approximate, exactText, isExactNumber } from '../query/exact-number.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { decodeBinaryVector, encodeBinaryVector } from '../query/vector-value.js';
 import { encodeKeyPart } from './table-key-codec.js';
@@ -142,11 +143,13 @@ function coerceScalar(value: JsonValue, type: ScalarType): JsonValue {
       return n.toString();
     }
     case 'decimal':
+      if (isExactNumber(value)) return canonicalDecimal(exactText(value)); // digits a double cannot hold, kept
       if (typeof value !== 'number') throw new ValueProblem('decimal needs a finite JSON number');
       return canonicalDecimal(value);
     case 'float':
     case 'double': {
       if (typeof value === 'string' && ['NaN', 'Infinity', '-Infinity'].includes(value)) return value;
+      if (isExactNumber(value)) return type === 'float' ? Math.fround(approximate(value)) : approximate(value);
       if (typeof value !== 'number') throw new ValueProblem(`${type} needs a number (or "NaN", "Infinity", "-Infinity")`);
       return type === 'float' ? Math.fround(value) : value;
     }
@@ -183,6 +186,8 @@ function text(value: JsonValue): string {
 /** A JSON number that is an integer (the Data API takes no strings for bigint and varint). */
 function integerOf(value: JsonValue): bigint {
   if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+  if (typeof value === 'bigint') return value;
+  if (value instanceof ExactDecimal && value.isInteger()) return BigInt(value.toFixed());
   throw new ValueProblem('needs an integer JSON number');
 }
 
@@ -343,8 +348,10 @@ export function valueToWire(value: JsonValue, type: ColumnType, types: TypeLooku
     case 'bigint':
     case 'varint':
     case 'decimal': {
+      // Stored as canonical text; written back as a number, exact (bigint, ExactDecimal) when a double would round it.
       const n = Number(value);
-      return type.type === 'decimal' ? (canonicalDecimal(n) === value ? n : (value as string)) : Number.isSafeInteger(n) ? n : (value as string);
+      if (type.type === 'decimal') return canonicalDecimal(n) === value ? n : new ExactDecimal(value as string);
+      return Number.isSafeInteger(n) ? n : BigInt(value as string);
     }
     case 'timestamp':
       return new Date(value as number).toISOString();

@@ -182,7 +182,7 @@ export const ERROR_CODES = {
   // --- database / server ---------------------------------------------------------------------
   INVALID_DATABASE_QUERY: request('DATABASE', 'Invalid database query', '${reason}'),
   DATABASE_NOT_OPEN: request('DATABASE', 'Database not open', "Database '${location}' is ${state}: open it (or create a new VectorDB) before use."),
-  DATABASE_LOCKED: server('STORAGE', 'Database in use', "Database '${location}' is in use${holder} (its lock is held: LevelDB's in a directory, a Web Lock in a browser tab). Stop that process or close that tab, or, if it is `vectordb-local serve`, connect to it over HTTP (new VectorDB(token, 'http://127.0.0.1:8181')) instead of opening the directory; or use another database."),
+  DATABASE_LOCKED: server('STORAGE', 'Database in use', "Database '${location}' is in use${holder} (its lock is held: LevelDB's in a directory, a Web Lock in a browser). Stop that process, or, if it is `vectordb-local serve`, connect to it over HTTP (new VectorDB(token, 'http://127.0.0.1:8181')) instead of opening the directory; in a browser, close the other tab; or use another database."),
   DATABASE_NOT_FOUND: request('DATABASE', 'Database not found', "No database '${database}' found${where}."),
   DATABASE_IN_USE: request('DATABASE', 'Database open elsewhere', "Database '${database}' is open ${where}: close it there, then try again.", 409),
 

@@ -3,15 +3,18 @@
  * through a CommandRunner (in process: executeCommand; in a client: its transport), rebuilds a keyspace's
  * schema when findCollections changes (DDL) or a document shows a new field, and never drops a field.
  */
-import { graphql, GraphQLError, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { graphql, GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CommandResponse, CommandTarget } from '../commands/index.js';
 import type { JsonObject } from '../query/json.js';
 import { collectionPart } from './collection-schema.js';
 import { ddlSchema } from './ddl-schema.js';
 import { graphqlErrorOf } from './errors.js';
 import { FieldModel } from './field-model.js';
+import type { GraphqlResult } from './result.js';
 import { assembleSchema } from './schema-parts.js';
 import { sharedTypes } from './shared-types.js';
+
+export type { GraphqlError, GraphqlResult } from './result.js';
 
 export type CommandRunner = (command: JsonObject, target: CommandTarget) => Promise<CommandResponse>;
 
@@ -28,11 +31,6 @@ export interface GraphqlRequest {
   readonly operationName?: string | null | undefined;
 }
 
-/** What `db.graphql()` resolves to: GraphQL's response shape, errors as JSON. */
-export interface GraphqlResult {
-  data?: Record<string, unknown> | null;
-  errors?: GraphQLFormattedError[];
-}
 
 interface CollectionDescription {
   name: string;

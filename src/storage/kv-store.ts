@@ -9,6 +9,9 @@ import { MemoryLevel } from 'memory-level';
 import { VectorDbError } from '../errors/index.js';
 import { describeHolder, openPersistentLevel, type PersistentLevel } from './persistent-level.js';
 import { ReadGate } from './read-gate.js';
+import type { StorageKind } from './storage-kind.js';
+
+export type { StorageKind } from './storage-kind.js';
 import { RowCache } from './row-cache.js';
 
 export type KvValue = string | Uint8Array;
@@ -26,11 +29,6 @@ export interface KvRange {
   readonly limit?: number;
 }
 
-/**
- * Where a database lives: 'persistent' (the default) is LevelDB in Node and Electron's main process,
- * IndexedDB in a browser or renderer; 'memory' is memory-level, gone when the database closes.
- */
-export type StorageKind = 'persistent' | 'memory';
 
 /** Any store of the level family, with string keys and byte values. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the stores differ only in their input formats
