@@ -14,6 +14,7 @@ import type { ServeOptions } from './serve.js';
 export async function serveHome(options: ServeOptions & { readonly home: string }): Promise<number> {
   const home = resolveHome(options.home);
   let server: DataApiServer;
+  let announcement: string;
   try {
     if (!existsSync(home)) throw new Error(`no home at ${home}: create one with vectordb-local init --home ${home}`);
     const registry = await readRegistry(home);
@@ -35,7 +36,7 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
     ];
     for (const d of registry.databases) lines.push(`  database ${d.name}: ${server.url}/${d.id}-${d.region}`);
     lines.push(`  graphql: {database}/api/graphql/{keyspace} and {database}/api/graphql-schema`);
-    console.log(lines.join('\n'));
+    announcement = lines.join('\n');
   } catch (error) {
     console.error(`vectordb-local: cannot serve the home ${home} on ${options.host}:${options.port}: ${isVectorDbError(error) || error instanceof Error ? error.message : String(error)}`);
     return 1;
@@ -57,5 +58,7 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    // Printed once the handlers are in: a supervisor may send SIGTERM as soon as it reads the endpoint.
+    console.log(announcement);
   });
 }

@@ -45,6 +45,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
   const log = options.log ? (e: RequestLogEntry) => console.log(requestLogLine(e)) : undefined;
   let server;
+  let announcement: string;
   try {
     const token = await resolveToken(db, options.token);
     server = createServer({
@@ -56,7 +57,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       ...(log ? { onRequest: log } : {}),
     });
     await server.listen();
-    console.log(banner({ version: options.version, data, url: server.url, host: options.host, source: token.source, generated: token.generated, limits: db }));
+    announcement = banner({ version: options.version, data, url: server.url, host: options.host, source: token.source, generated: token.generated, limits: db });
   } catch (error) {
     console.error(`vectordb-local: cannot serve ${data} on ${options.host}:${options.port}: ${messageOf(error)}`);
     await db.close().catch(() => undefined);
@@ -87,6 +88,8 @@ export async function serve(options: ServeOptions): Promise<number> {
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    // Printed once the handlers are in: a supervisor may send SIGTERM as soon as it reads the endpoint.
+    console.log(announcement);
   });
 }
 

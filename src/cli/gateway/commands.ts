@@ -151,6 +151,12 @@ export function gatewayCommand(): Command {
           port: flags.port,
           onRedeploy: (error) => process.stdout.write(error ? `Redeploy failed, still serving the previous schema: ${error.message}\n` : `Redeployed ${gatewayServer.endpoint}\n`),
         });
+        // Stop handlers before the first line: a supervisor may send SIGTERM as soon as it reads the url.
+        const stop = (): void => {
+          gatewayServer.close().finally(() => process.exit(0));
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
         const url = `${gatewayServer.url}/${workspace.endpoint}/__graphql`;
         const port = new URL(gatewayServer.url).port;
         process.stdout.write(
@@ -172,11 +178,6 @@ export function gatewayCommand(): Command {
             '',
           ].join('\n'),
         );
-        const stop = (): void => {
-          gatewayServer.close().finally(() => process.exit(0));
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
       }),
     );
   return gateway;
