@@ -358,7 +358,8 @@ export function valueToWire(value: JsonValue, type: ColumnType, types: TypeLooku
     case 'float':
       return typeof value === 'number' ? shortestFloat32(value) : value;
     case 'vector':
-      return Array.from(decodeBinaryVector(value));
+      // Components as Java prints a float (0.123123, not 0.12312299758195877), as the Data API writes them.
+      return Array.from(decodeBinaryVector(value), shortestFloat32);
     case 'blob':
       return { $binary: value as string };
     default:
@@ -369,9 +370,14 @@ export function valueToWire(value: JsonValue, type: ColumnType, types: TypeLooku
 /** The shortest decimal that is the same float32 (as Java prints a float: 1.34234, not 1.3423399925231934). */
 function shortestFloat32(value: number): number {
   if (!Number.isFinite(value)) return value;
-  for (let digits = 1; digits < 17; digits++) {
-    const candidate = Number(value.toPrecision(digits));
-    if (Math.fround(candidate) === value) return candidate;
+  // 9 significant digits always name a float32; more digits only come closer, so search 1..9 by halves.
+  let low = 1;
+  let high = 9;
+  while (low < high) {
+    const digits = (low + high) >> 1;
+    if (Math.fround(Number(value.toPrecision(digits))) === value) high = digits;
+    else low = digits + 1;
   }
-  return value;
+  const shortest = Number(value.toPrecision(low));
+  return Math.fround(shortest) === value ? shortest : value;
 }
