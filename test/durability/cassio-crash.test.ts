@@ -33,10 +33,14 @@ async function putUntilKilled(dir: string, mode: 'serial' | 'parallel', start: n
   return acked;
 }
 
-/** What a row of `seq` reads back as (metadata values are stored as strings). */
-function wholeRow(seq: number): Record<string, unknown> {
+/**
+ * That `row` is the whole row of `seq` (metadata values are stored as strings; vector components come back as
+ * the shortest decimal of their float32, so they are compared as float32).
+ */
+function expectWholeRow(row: ClusteredMetadataVectorRecord | undefined, seq: number): void {
   const { partitionId, body, vector, metadata } = cassioCrashRow(seq);
-  return { partitionId, body, vector, metadata: { seq: `${seq}.0`, parity: metadata.parity } };
+  expect(row).toMatchObject({ partitionId, body, metadata: { seq: `${seq}.0`, parity: metadata.parity } });
+  expect(row!.vector.map(Math.fround)).toEqual(vector);
 }
 
 async function verify(dir: string, acked: ReadonlyMap<number, string>): Promise<void> {
@@ -54,10 +58,10 @@ async function verify(dir: string, acked: ReadonlyMap<number, string>): Promise<
     for (const [seq, rowId] of acked) {
       const row = present.get(rowId);
       expect(row, `acknowledged row ${seq} is missing`).toBeDefined();
-      expect(row).toMatchObject(wholeRow(seq));
+      expectWholeRow(row, seq);
     }
     // Every present row is whole (a row written but not acknowledged is whole too).
-    for (const row of present.values()) expect(row).toMatchObject(wholeRow(Number(row.metadata.seq)));
+    for (const row of present.values()) expectWholeRow(row, Number(row.metadata.seq));
     // The metadata index agrees with the rows: each even row is found through it, and only those.
     const even = [...present.values()].filter((r) => r.metadata.parity === 'even').map((r) => r.rowId).sort();
     const viaIndex = await db.command({ find: { filter: { metadata_s: { $all: [['parity', 'even']] } }, projection: { row_id: 1 }, options: { limit: 100_000 } } }, { collection: CASSIO_CRASH_TABLE });
