@@ -4,6 +4,7 @@
  * client/, so every tool works the same embedded or over HTTP. Also the options' definitions and help text.
  */
 import { Command, Option } from 'commander';
+import { isUuid } from '../admin/index.js';
 import { VectorDB } from '../client/vector-db.js';
 import { VectorDBAdmin } from '../client/vector-db-admin.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
@@ -16,8 +17,6 @@ export interface SourceFlags {
   token?: string;
   keyspace: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Adds --data / --endpoint / --home --database / --token / --keyspace to a command. */
 export function withDatabaseOptions(command: Command, role = 'database'): Command {
@@ -46,7 +45,7 @@ export async function openDatabase(flags: SourceFlags): Promise<VectorDB> {
   if (flags.database !== undefined) {
     if (!flags.token) throw new Error('--database needs --token (or VECTORDB_TOKEN)');
     const home = flags.home !== undefined ? { home: flags.home } : {};
-    if (UUID.test(flags.database)) return VectorDB.fromDatabaseId(flags.token, flags.database, { ...home, keyspace: flags.keyspace });
+    if (isUuid(flags.database)) return VectorDB.fromDatabaseId(flags.token, flags.database, { ...home, keyspace: flags.keyspace });
     return new VectorDBAdmin(flags.token, home).database(flags.database, flags.keyspace);
   }
   if (flags.home !== undefined && flags.data === undefined) throw new Error('--home needs --database <id|name>');

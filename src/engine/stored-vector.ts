@@ -43,7 +43,8 @@ export function float32Numbers(values: Float32Array): number[] {
   return out;
 }
 
-function shortestFloat32(value: number): number {
+/** The shortest decimal that reads back as the same float32 (as Java prints a float). */
+export function shortestFloat32(value: number): number {
   if (value === 0 || !Number.isFinite(value)) return value;
   // Binary search over the number of significant digits (9 always round-trips a float32).
   let lo = 1;

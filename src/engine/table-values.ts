@@ -8,6 +8,7 @@
 import { ExactDecimal, approximate, exactText, isExactNumber } from '../query/exact-number.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { decodeBinaryVector, encodeBinaryVector } from '../query/vector-value.js';
+import { float32Numbers, shortestFloat32 } from './stored-vector.js';
 import { encodeKeyPart } from './table-key-codec.js';
 import type { ColumnType, ScalarType, TypeLookup } from './table-schema.js';
 
@@ -359,25 +360,10 @@ export function valueToWire(value: JsonValue, type: ColumnType, types: TypeLooku
       return typeof value === 'number' ? shortestFloat32(value) : value;
     case 'vector':
       // Components as Java prints a float (0.123123, not 0.12312299758195877), as the Data API writes them.
-      return Array.from(decodeBinaryVector(value), shortestFloat32);
+      return float32Numbers(decodeBinaryVector(value));
     case 'blob':
       return { $binary: value as string };
     default:
       return value;
   }
-}
-
-/** The shortest decimal that is the same float32 (as Java prints a float: 1.34234, not 1.3423399925231934). */
-function shortestFloat32(value: number): number {
-  if (!Number.isFinite(value)) return value;
-  // 9 significant digits always name a float32; more digits only come closer, so search 1..9 by halves.
-  let low = 1;
-  let high = 9;
-  while (low < high) {
-    const digits = (low + high) >> 1;
-    if (Math.fround(Number(value.toPrecision(digits))) === value) high = digits;
-    else low = digits + 1;
-  }
-  const shortest = Number(value.toPrecision(low));
-  return Math.fround(shortest) === value ? shortest : value;
 }
