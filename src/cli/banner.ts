@@ -14,6 +14,8 @@ export interface BannerInfo {
   readonly generated?: string | undefined;
   /** The limits served (a Database has both). */
   readonly limits: { readonly limitsPreset: LimitsPreset; readonly limits: Limits };
+  /** Origins allowed to call from a browser (--cors), if any. */
+  readonly corsOrigins?: readonly string[] | undefined;
 }
 
 const TOKEN_NOTES: Record<Exclude<TokenSource, 'generated'>, string> = {
@@ -43,6 +45,9 @@ export function banner(info: BannerInfo): string {
     lines.push(`  token:     ${TOKEN_NOTES[info.source]}`);
   }
   lines.push(`  limits:    ${describeLimits(info.limits.limitsPreset, info.limits.limits)}`);
+  if (info.corsOrigins !== undefined && info.corsOrigins.length > 0) {
+    lines.push(`  cors:      pages of ${info.corsOrigins.join(', ')} may call this server from a browser (with the token)`);
+  }
   if (!isLoopback(info.host)) {
     lines.push(`  warning:   listening on ${info.host}: other machines can reach this server; anyone with the token can read and write.`);
   }

@@ -49,6 +49,7 @@ interface ServeFlags {
   token?: string;
   maxBodyBytes?: number;
   log: boolean;
+  cors?: string[];
 }
 
 function serveCommand(name: string, description: string): Command {
@@ -67,6 +68,10 @@ function serveCommand(name: string, description: string): Command {
     )
     .addOption(new Option('--limit <name=value>', 'override one limit of the preset (repeatable), e.g. maxCollections=20').argParser(limitPair))
     .option('--log', 'print one line per request (method, path, status, the error code of a failed command, time; never tokens)', false)
+    .addOption(
+      new Option('--cors <origin>', "let pages of this origin call the server from a browser (repeatable; null for file:// pages such as Electron renderers, * for any); tokens are required all the same")
+        .argParser((value: string, previous: string[] = []) => [...previous, value]),
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       const source = command.getOptionValueSource('token') === 'env' ? 'env' : 'flag';
       const code = await serve({
@@ -77,6 +82,7 @@ function serveCommand(name: string, description: string): Command {
         token: flags.token !== undefined ? { token: flags.token, source } : undefined,
         maxBodyBytes: flags.maxBodyBytes,
         log: flags.log,
+        ...(flags.cors !== undefined ? { corsOrigins: flags.cors } : {}),
         version: VERSION,
         limits: { preset: flags.limits, ...flags.limit },
       });

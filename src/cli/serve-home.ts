@@ -26,6 +26,7 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
       ...(options.limits ? { databaseOptions: { limits: options.limits } } : {}),
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(log ? { onRequest: log } : {}),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     });
     await server.listen();
     const lines = [
@@ -34,6 +35,9 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
       `  administration: ${server.url}/v2/databases (Organization Administrator tokens)`,
       `  limits: ${describeLimits(presetOf(options.limits), resolveLimits(options.limits))}`,
     ];
+    if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) {
+      lines.push(`  cors: pages of ${options.corsOrigins.join(', ')} may call this server from a browser (with a token)`);
+    }
     for (const d of registry.databases) lines.push(`  database ${d.name}: ${server.url}/${d.id}-${d.region}`);
     lines.push(`  graphql: {database}/api/graphql/{keyspace} and {database}/api/graphql-schema`);
     announcement = lines.join('\n');

@@ -23,6 +23,8 @@ export interface ServeOptions {
   readonly token?: { readonly token: string; readonly source: 'flag' | 'env' } | undefined;
   readonly maxBodyBytes?: number | undefined;
   readonly log: boolean;
+  /** Origins whose pages may call the server (CORS; see http/cors.ts). */
+  readonly corsOrigins?: readonly string[];
   readonly version: string;
   /** The limits preset and overrides of it (see engine/limits.ts). */
   readonly limits?: LimitsOption;
@@ -55,9 +57,10 @@ export async function serve(options: ServeOptions): Promise<number> {
       port: options.port,
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(log ? { onRequest: log } : {}),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     });
     await server.listen();
-    announcement = banner({ version: options.version, data, url: server.url, host: options.host, source: token.source, generated: token.generated, limits: db });
+    announcement = banner({ version: options.version, data, url: server.url, host: options.host, source: token.source, generated: token.generated, limits: db, corsOrigins: options.corsOrigins });
   } catch (error) {
     console.error(`vectordb-local: cannot serve ${data} on ${options.host}:${options.port}: ${messageOf(error)}`);
     await db.close().catch(() => undefined);

@@ -69,6 +69,8 @@ export function createGraphqlHandler(resolver: Resolver, maxBodyBytes: number): 
     graphqlEndpoint: '*',
     landingPage: false,
     logging: false,
+    // Cross-origin access is the server's decision (cors.ts), the same for every route: yoga's default allows any origin.
+    cors: false,
     graphiql: (request) => ({
       title: `vectordb-local GraphQL: ${new URL(request.url).pathname}`,
       endpoint: new URL(request.url).pathname,

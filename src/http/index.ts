@@ -7,3 +7,4 @@ export { createServer, DataApiServer, DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFA
 export { fixedTokenVerifier, tokenOf, type TokenVerifier } from './auth.js';
 export { hashToken, hashedTokenVerifier, isTokenHash, matchesTokenHash } from './token-hash.js';
 export type { RequestLogEntry } from './handler.js';
+export type { CorsOrigins } from './cors.js';

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Database, DatabaseOptions } from '../engine/database.js';
 import { resolveLimits, type Limits, type LimitsOption } from '../engine/limits.js';
 import { fixedTokenVerifier, type TokenVerifier } from './auth.js';
+import { checkCorsOrigins, withCors, type CorsOrigins } from './cors.js';
 import { handleAdmin, isAdminPath } from './admin-routes.js';
 import { createHandler, type RequestHandler, type RequestLogEntry } from './handler.js';
 import { createGraphqlHandler, graphqlRoute } from './graphql-routes.js';
@@ -52,6 +53,11 @@ export interface ServerOptions {
    */
   readonly limits?: LimitsOption;
   readonly timeouts?: ServerTimeouts;
+  /**
+   * Origins whose pages may call the server from a browser (CORS), e.g. `['http://localhost:5173']`, `['null']`
+   * for file:// pages (Electron renderers), `['*']` for any. Default none. Tokens are required all the same.
+   */
+  readonly corsOrigins?: CorsOrigins;
   /** Called after each response (method, path, status, time); never sees headers or tokens. */
   readonly onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -95,7 +101,7 @@ export class DataApiServer {
             options.onRequest?.({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]!.slice(0, 200), status, ms: performance.now() - started });
           };
     const graphqlHandler = createGraphqlHandler(this.#resolver, maxBodyBytes);
-    const handler: RequestHandler = async (req, res) => {
+    const routed: RequestHandler = async (req, res) => {
       const route = req.url?.includes('/api/graphql') ? graphqlRoute(req.url, home !== undefined) : undefined;
       if (route === undefined) return restHandler(req, res);
       const started = performance.now();
@@ -109,6 +115,8 @@ export class DataApiServer {
       }
       options.onRequest?.({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]!.slice(0, 200), status, ms: performance.now() - started });
     };
+    const corsOrigins = checkCorsOrigins(options.corsOrigins ?? []);
+    const handler = corsOrigins.length > 0 ? withCors(corsOrigins, routed) : routed;
     const t = options.timeouts ?? {};
     const requestMs = t.requestMs ?? 120_000;
     const headersMs = Math.min(t.headersMs ?? 20_000, requestMs);

@@ -1,7 +1,8 @@
 /**
  * The browser bundle's HTTP transport in headless Chromium: a page reaches a real Data API server
  * (src/http on 127.0.0.1, behind the page's own origin) with `new VectorDB(token, url)` over fetch, and
- * gets the same answers as the Node build in-process; a wrong token is refused as it is from Node.
+ * gets the same answers as the Node build in-process; a wrong token is refused as it is from Node. A server on
+ * another origin is reached only when it allows the page's origin (corsOrigins).
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -19,6 +20,8 @@ const TOKEN = `VDBL:${randomBytes(16).toString('hex')}`;
 
 let database: Database;
 let server: DataApiServer;
+/** The same database served on another port (another origin) that allows the page's origin. */
+let corsServer: DataApiServer;
 let pageServer: Awaited<ReturnType<typeof servePage>>;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
@@ -32,6 +35,8 @@ beforeAll(async () => {
   expected = await queryCollection(await loadCollection(node, 'items', DOCUMENTS), QUERY);
   await node.close();
   pageServer = await servePage({ proxy: server.url });
+  corsServer = createServer({ db: database, token: TOKEN, port: 0, limits: LIMITS, corsOrigins: [new URL(pageServer.url).origin] });
+  await corsServer.listen();
   chromium = await launchChromium();
   page = await openPage(chromium.context, pageServer.url);
 });
@@ -39,6 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await chromium?.close();
   await pageServer?.close();
+  await corsServer?.close();
   await server?.close();
   await database?.close();
 });
@@ -59,4 +65,19 @@ it('a wrong token is refused in the page as from Node', async () => {
     }
   }, pageServer.url);
   expect(refused).toMatch(/token/i);
+});
+
+it('a server on another origin answers the page only when it allows that origin (CORS)', async () => {
+  const connect = (url: string) =>
+    page.evaluate(async ([url, token]) => {
+      try {
+        await window.vdb.openRemote(url!, token!);
+        return 'connected';
+      } catch (error) {
+        return String((error as Error).message);
+      }
+    }, [url, TOKEN]);
+  expect(await connect(server.url)).toMatch(/fetch/i); // the browser withholds the answer: no Access-Control-Allow-Origin
+  expect(await connect(corsServer.url)).toBe('connected');
+  expect(await page.evaluate((query) => window.vdb.query(query), QUERY)).toEqual(expected);
 });

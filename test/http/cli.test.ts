@@ -162,12 +162,15 @@ describe('vectordb-local CLI', () => {
     expect(await stop(cli)).toBe(0);
   });
 
-  it('serve --limits data-api: the banner names the preset, 100 documents per insertMany and pages of 50 are served', async () => {
+  it('serve --limits data-api --cors: the banner names the preset and the origins, 100 documents per insertMany and pages of 50 are served', async () => {
     const data = tempDir('vectordb-cli-');
     const token = 'cli-limits-token';
-    const cli = await start(['serve', '--data', data, '--port', '0', '--token', token, '--limits', 'data-api']);
+    const cli = await start(['serve', '--data', data, '--port', '0', '--token', token, '--limits', 'data-api', '--cors', 'http://localhost:5173', '--cors', 'null']);
     expect(cli.output()).toMatch(/limits:\s+data-api \(100 documents per insertMany, pages of 50, 50 collections/);
+    expect(cli.output()).toMatch(/cors:\s+pages of http:\/\/localhost:5173, null may call this server/);
     expect(cli.output()).not.toContain('chunkSize');
+    const preflight = await fetch(`${cli.url}/v1`, { method: 'OPTIONS', headers: { origin: 'null', 'access-control-request-method': 'POST' } });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, 'null']);
     expect((await call(cli.url, token, { createCollection: { name: 'c' } }, '/default_keyspace')).body.errors).toBeUndefined();
     const docs = Array.from({ length: 100 }, (_, i) => ({ _id: i, text: 'x'.repeat(12_000) }));
     // An indexed 12 KB string is over the indexed-string limit; with the field not indexed it is accepted.
@@ -223,5 +226,6 @@ describe('vectordb-local CLI', () => {
     expect(run(['serve', '--port', '99999'])).toContain('port');
     expect(run(['serve', '--token', 'has space'])).toContain('visible ASCII');
     expect(run(['serve', '--limits', 'astra'])).toContain('data-api');
+    expect(run(['serve', '--port', '0', '--data', tempDir('vectordb-cli-'), '--cors', 'http://localhost:5173/'])).toContain("did you mean 'http://localhost:5173'");
   });
 });
