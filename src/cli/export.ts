@@ -13,6 +13,7 @@ import { Command, Option } from 'commander';
 import { messageOf, openDatabase, withDatabaseOptions, type SourceFlags } from './database-source.js';
 import { jsonObject, nameList, positiveInt, progressIntervalOption } from './option-parsers.js';
 import { looksLikeJson } from './import-records.js';
+import { toJsonText } from '../query/exact-number.js';
 import { formatCount, formatSeconds, ProgressDisplay } from './progress-display.js';
 
 export type ExportFormat = 'ndjson' | 'json' | 'csv';
@@ -128,8 +129,8 @@ class DocumentWriter {
   async #emit(document: JsonObject): Promise<void> {
     const first = this.#count === 0;
     this.#count++;
-    if (this.#format === 'ndjson') return this.#put(`${JSON.stringify(document)}\n`);
-    if (this.#format === 'json') return this.#put(`${first ? '[\n' : ',\n'}${JSON.stringify(document)}`);
+    if (this.#format === 'ndjson') return this.#put(`${toJsonText(document)}\n`);
+    if (this.#format === 'json') return this.#put(`${first ? '[\n' : ',\n'}${toJsonText(document)}`);
     const columns = this.#columns!;
     const missing = Object.keys(document).filter((key) => !columns.includes(key));
     if (missing.length > 0) {
@@ -152,7 +153,7 @@ class DocumentWriter {
 export function csvCell(value: JsonValue | undefined): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return value === '' || looksLikeJson(value) ? JSON.stringify(value) : value;
-  return JSON.stringify(value);
+  return toJsonText(value); // exact numbers digit for digit
 }
 
 export function exportCommand(): Command {

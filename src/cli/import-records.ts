@@ -1,6 +1,6 @@
 /**
  * The records of an import file, one at a time with their line numbers: NDJSON (one document per line),
- * a JSON array (read whole; line = the element's position), or CSV (csv-parse; a header row, cells typed by
+ * a JSON array (streamed; line = the element's position), or CSV (csv-parse; a header row, cells typed by
  * --types or inferred). Each record is a document or the reason it cannot be one. Also the field mapping
  * every format shares: --id-field, --vector-field, and the stable id given to a document without one.
  */
@@ -9,6 +9,8 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { JsonObject, JsonValue } from '../query/json.js';
+import { isNumberLike, parseJsonText, toJsonText } from '../query/exact-number.js';
+import { jsonArrayElements } from './json-array-stream.js';
 
 export type ImportFormat = 'ndjson' | 'json' | 'csv';
 export type CellType = 'string' | 'number' | 'boolean' | 'json' | 'vector' | 'auto';
@@ -43,22 +45,17 @@ async function* ndjsonRecords(input: Readable): AsyncGenerator<ImportRecord> {
   for await (const text of createInterface({ input, crlfDelay: Infinity })) {
     line++;
     if (text.trim() === '') continue;
-    yield objectRecord(line, text, () => JSON.parse(text) as unknown);
+    yield objectRecord(line, text, () => parseJsonText(text));
   }
 }
 
 async function* jsonArrayRecords(input: Readable): AsyncGenerator<ImportRecord> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of input) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`the file is not a JSON array: ${(error as Error).message} (use NDJSON for a file of one document per line)`);
+  input.setEncoding('utf8');
+  for await (const { position, text } of jsonArrayElements(input as AsyncIterable<string>)) {
+    const record = objectRecord(position, text, () => parseJsonText(text));
+    // The record's text is the element's compact JSON whatever the file's layout (stable ids depend on it).
+    yield record.document === undefined ? record : { ...record, text: toJsonText(record.document) };
   }
-  if (!Array.isArray(parsed)) throw new Error('the file is not a JSON array (use --format ndjson for one document per line)');
-  for (const [i, element] of parsed.entries()) yield objectRecord(i + 1, JSON.stringify(element), () => element);
 }
 
 function objectRecord(line: number, text: string, parse: () => unknown): ImportRecord {
@@ -127,8 +124,8 @@ export function cellValue(cell: string, type: CellType, column: string): JsonVal
     case 'string':
       return cell;
     case 'number': {
-      const n = Number(cell.trim());
-      if (cell.trim() === '' || !Number.isFinite(n)) throw new Error(`column '${column}': '${cell}' is not a number`);
+      const n = numberCell(cell.trim());
+      if (n === undefined) throw new Error(`column '${column}': '${cell}' is not a number`);
       return n;
     }
     case 'boolean':
@@ -137,7 +134,7 @@ export function cellValue(cell: string, type: CellType, column: string): JsonVal
       throw new Error(`column '${column}': '${cell}' is not a boolean (true/false, 1/0, yes/no)`);
     case 'json':
       try {
-        return JSON.parse(cell) as JsonValue;
+        return parseJsonText(cell) as JsonValue;
       } catch (error) {
         throw new Error(`column '${column}': not valid JSON (${(error as Error).message})`);
       }
@@ -156,9 +153,20 @@ export function cellValue(cell: string, type: CellType, column: string): JsonVal
 export function inferValue(cell: string): JsonValue {
   if (!looksLikeJson(cell)) return cell;
   try {
-    return JSON.parse(cell) as JsonValue;
+    return parseJsonText(cell) as JsonValue;
   } catch {
     return cell;
+  }
+}
+
+/** A number cell held exactly (as a JSON number's text would be), or undefined when it is not a number. */
+function numberCell(text: string): JsonValue | undefined {
+  if (!/^-?\d/.test(text) && !/^[+.]\d/.test(text)) return undefined;
+  try {
+    const value = parseJsonText(text.replace(/^\+/, '').replace(/^(-?)\./, '$10.'));
+    return isNumberLike(value) ? (value as JsonValue) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -39,11 +39,11 @@ describe('vectordb-local import and export', () => {
     expect(docs.every((d) => Array.isArray(d.$vector) && (d.$vector as number[]).length === 4)).toBe(true);
   }, 60_000);
 
-  it('NDJSON and CSV round trips are byte for byte stable and keep vectors', async () => {
+  it('NDJSON, JSON array and CSV round trips are byte for byte stable and keep vectors and exact numbers', async () => {
     const dir = tempDir();
     const source = path.join(dir, 'source.ndjson');
     writeDocuments(source, 120, 3);
-    const extra = ['{"_id": "odd", "s": "007", "t": "true", "e": "", "q": "say \\"hi\\"", "nested": {"a": [1, {"b": null}]}, "multi": "line 1\\nline, 2", "$vector": [0.5, 0.25, 1]}'];
+    const extra = ['{"_id": "odd", "s": "007", "t": "true", "e": "", "q": "say \\"hi\\"", "nested": {"a": [1, {"b": null}]}, "multi": "line 1\\nline, 2", "big": 12321321321312312321312312321, "dec": 12.12312321312312312312312321, "$vector": [0.5, 0.25, 1]}'];
     writeFileSync(source, readFileSync(source, 'utf8') + extra.join('\n') + '\n');
     const a = path.join(dir, 'a');
     expect((await cli(['import', source, '--data', a, '-c', 'docs', '--create', '--dimension', '3'])).code).toBe(0);
@@ -56,6 +56,7 @@ describe('vectordb-local import and export', () => {
       expect(imported.code, imported.stderr).toBe(0);
       expect((await cli(['export', '--data', b, '-c', 'docs', '-o', second])).code).toBe(0);
       expect(readFileSync(second, 'utf8')).toBe(readFileSync(first, 'utf8'));
+      expect(readFileSync(first, 'utf8')).toMatch(/12321321321312312321312312321[^]*12\.12312321312312312312312321/);
       expect(await documentsOf(b, 'docs')).toEqual(await documentsOf(a, 'docs'));
     }
     const odd = (await documentsOf(path.join(dir, 'b-csv'), 'docs')).find((d) => d._id === 'odd')!;
