@@ -17,6 +17,7 @@ import { coerceRow, columnProblem } from './table-rows.js';
 import { primaryKeyColumns, type TableIndex, type TableRecord, type TypeLookup } from './table-schema.js';
 import { TableStore, type RowChange, type StoredRow } from './table-store.js';
 import { ValueProblem, coerceValue } from './table-values.js';
+import { pullFromCollection, pushToCollection, type CollectionColumn } from './table-collection-edit.js';
 
 export type RowOutcome =
   | { readonly status: 'OK'; readonly row: JsonObject }
@@ -25,6 +26,14 @@ export type RowOutcome =
 
 export interface FoundRow extends StoredRow {
   readonly similarity?: number;
+}
+
+/** An updateOne's changes: columns set, unset, and elements pushed to / pulled from collection columns. */
+export interface RowUpdate {
+  readonly set: JsonObject;
+  readonly unset: readonly string[];
+  readonly push?: Readonly<Record<string, readonly JsonValue[]>>;
+  readonly pull?: Readonly<Record<string, readonly JsonValue[]>>;
 }
 
 export type RowSort =
@@ -134,28 +143,45 @@ export class Table {
   }
 
   /** updateOne: `$set` / `$unset` on one row named by its full primary key; a `$set` creates a missing row (CQL). */
-  async updateRow(keyRow: JsonObject, set: JsonObject, unset: readonly string[]): Promise<{ matched: boolean; modified: boolean; created: boolean }> {
+  async updateRow(keyRow: JsonObject, update: RowUpdate): Promise<{ matched: boolean; modified: boolean; created: boolean }> {
     const record = this.#record;
+    let unset = update.unset;
     const values: JsonObject = {};
-    for (const [column, raw] of Object.entries(set)) {
+    const problem = (column: string, error: unknown): never => {
+      if (!(error instanceof ValueProblem)) throw error;
+      throw columnProblem('INVALID_UPDATE_COLUMN_VALUES', record, column, error);
+    };
+    for (const [column, raw] of Object.entries(update.set)) {
       try {
         const stored = coerceValue(raw, record.columns[column]!, this.types);
         if (stored !== null) values[column] = stored;
         else unset = [...unset, column];
       } catch (error) {
-        if (!(error instanceof ValueProblem)) throw error;
-        throw columnProblem('INVALID_UPDATE_COLUMN_VALUES', record, column, error);
+        problem(column, error);
       }
     }
+    const edits = [...Object.entries(update.push ?? {}).map(([c, items]) => [c, items, pushToCollection] as const), ...Object.entries(update.pull ?? {}).map(([c, items]) => [c, items, pullFromCollection] as const)];
     return this.#write(async () => {
       const key = this.#store.rowKeyOf(keyRow);
       const before = await this.#store.get(key);
-      if (before === null && Object.keys(values).length === 0) return { matched: false, modified: false, created: false };
       const after: JsonObject = { ...(before ?? keyRow), ...values };
       for (const column of unset) delete after[column];
-      const modified = before === null || JSON.stringify(before) !== JSON.stringify(after);
-      if (modified) await this.#store.write([{ key, before, after }], await this.#allVectors());
-      return { matched: before !== null, modified, created: before === null };
+      let written = Object.keys(values).length > 0 || Object.values(update.push ?? {}).some((items) => items.length > 0);
+      for (const [column, items, edit] of edits) {
+        let edited: JsonValue | null = null;
+        try {
+          edited = edit(before?.[column], record.columns[column] as CollectionColumn, items, this.types);
+        } catch (error) {
+          problem(column, error);
+        }
+        if (edited === null) delete after[column];
+        else after[column] = edited;
+      }
+      // A missing row is created by a write of values (CQL's UPDATE upserts), not by unsets or pulls alone.
+      if (before === null && !written) return { matched: false, modified: false, created: false };
+      written = before === null || JSON.stringify(before) !== JSON.stringify(after);
+      if (written) await this.#store.write([{ key, before, after }], await this.#allVectors());
+      return { matched: before !== null, modified: written, created: before === null };
     });
   }
 

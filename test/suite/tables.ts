@@ -206,6 +206,47 @@ export function tablesSuite(factory: DbFactory): void {
       expectError(await onTable('s', { find: { sort: { n: 2 } } }), 'SORT_CLAUSE_VALUE_INVALID');
     });
 
+    it('updates: $push (one element, $each, map entries as pairs or objects) and $pullAll on lists, sets and maps', async () => {
+      await createTable('bag', {
+        columns: { id: 'int', l: { type: 'list', valueType: 'int' }, s: { type: 'set', valueType: 'text' }, m: { type: 'map', keyType: 'int', valueType: 'text' }, x: 'text' },
+        primaryKey: 'id',
+      });
+      const update = (change: Doc, id = 1) => onTable('bag', { updateOne: { filter: { id }, update: change } });
+      const row = async (id = 1) => (await rows('bag', { filter: { id } }))[0];
+      // A $push on a missing row creates it (CQL's UPDATE ... SET l = l + [...] upserts).
+      expect((await update({ $push: { l: 3, s: 'b', m: [2, 'two'] } })).status).toEqual({ matchedCount: 0, modifiedCount: 0 });
+      expect(await row()).toEqual({ id: 1, l: [3], s: ['b'], m: [[2, 'two']] });
+      expectNoErrors(await update({ $push: { l: { $each: [1, 3] }, s: { $each: ['a', 'b', 'c'] }, m: { $each: [[1, 'one'], [2, 'TWO']] } } }));
+      expect(await row()).toEqual({ id: 1, l: [3, 1, 3], s: ['a', 'b', 'c'], m: [[1, 'one'], [2, 'TWO']] });
+      expect((await update({ $pullAll: { l: [3], s: ['a', 'zz'], m: [2] }, $set: { x: 'kept' } })).status).toEqual({ matchedCount: 1, modifiedCount: 1 });
+      expect(await row()).toEqual({ id: 1, l: [1], s: ['b', 'c'], m: [[1, 'one']], x: 'kept' });
+      expectNoErrors(await update({ $pullAll: { l: [1], m: [1] } }));
+      expect(await row()).toEqual({ id: 1, s: ['b', 'c'], x: 'kept' }); // emptied collections are no value
+      // Text-keyed maps take {key: value} entries too; a pull on a missing row creates nothing.
+      await createTable('tags', { columns: { id: 'int', m: { type: 'map', keyType: 'text', valueType: 'int' } }, primaryKey: 'id' });
+      expectNoErrors(await onTable('tags', { updateOne: { filter: { id: 1 }, update: { $push: { m: { $each: [{ a: 1 }, ['b', 2]] } } } } }));
+      expectNoErrors(await onTable('tags', { updateOne: { filter: { id: 1 }, update: { $push: { m: { a: 5 } } } } }));
+      expect(await rows('tags')).toEqual([{ id: 1, m: { a: 5, b: 2 } }]);
+      expectNoErrors(await onTable('tags', { updateOne: { filter: { id: 2 }, update: { $pullAll: { m: ['a'] } } } }));
+      expect(await rows('tags', { filter: { id: 2 } })).toEqual([]);
+      // The Data API's errors.
+      expectError(await update({ $push: { x: 'a' } }), 'UNSUPPORTED_UPDATE_OPERATOR');
+      expectError(await update({ $pullAll: { x: ['a'] } }), 'UNSUPPORTED_UPDATE_OPERATOR');
+      expectError(await update({ $push: { l: [1, 2] } }), 'INVALID_PUSH_OPERATOR_USAGE');
+      expectError(await update({ $push: { l: { $each: 1 } } }), 'INVALID_PUSH_OPERATOR_USAGE');
+      expectError(await update({ $push: { l: { $each: [1], $position: 0 } } }), 'INVALID_PUSH_OPERATOR_USAGE');
+      expectError(await update({ $push: { m: [1, 'a', 'b'] } }), 'INVALID_PUSH_OPERATOR_USAGE');
+      expectError(await update({ $push: { m: 'a' } }), 'INVALID_PUSH_OPERATOR_USAGE');
+      expectError(await update({ $push: { l: 'x' } }), 'INVALID_UPDATE_COLUMN_VALUES');
+      expectError(await update({ $pullAll: { m: ['not-an-int'] } }), 'INVALID_UPDATE_COLUMN_VALUES');
+      expectError(await update({ $push: { l: 1 }, $pullAll: { l: [1] } }), 'UNSUPPORTED_OVERLAPPING_UPDATE_OPERATIONS');
+      expectError(await update({ $push: { id: 1 } }), 'UNSUPPORTED_UPDATE_FOR_PRIMARY_KEY_COLUMNS');
+      expectError(await update({ $push: { nope: 1 } }), 'UNKNOWN_TABLE_COLUMNS');
+      expect(await row()).toEqual({ id: 1, s: ['b', 'c'], x: 'kept' });
+      expectNoErrors(await run(ctx.db, { dropTable: { name: 'bag' } }, { keyspace: KS }));
+      expectNoErrors(await run(ctx.db, { dropTable: { name: 'tags' } }, { keyspace: KS }));
+    });
+
     it('errors: DDL, commands on the wrong kind of target, updates and deletes by key, limits', async () => {
       const ddl = (command: unknown) => run(ctx.db, command, { keyspace: KS });
       expectError(await ddl({ createTable: { name: 't', definition: { columns: { id: 'bogus' }, primaryKey: 'id' } } }), 'UNKNOWN_DATA_TYPE');
