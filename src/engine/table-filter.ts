@@ -8,6 +8,7 @@ import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { keys } from '../storage/index.js';
 import { encodeKeyPart } from './table-key-codec.js';
 import type { ColumnType, ScalarType, TableRecord, TypeLookup } from './table-schema.js';
+import { analyzeStored, analyzeText, analyzesText, columnAnalysis, type TextAnalysis } from './table-text-analysis.js';
 import { ValueProblem, coerceValue } from './table-values.js';
 
 export type ScalarOperator = '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte' | '$in' | '$nin';
@@ -21,6 +22,8 @@ export interface Condition {
   readonly operator: ScalarOperator | CollectionOperator;
   readonly target: ConditionTarget;
   readonly keys: readonly string[];
+  /** Text compared in the analyzed form of the column's index (its keys are analyzed too). */
+  readonly analysis?: TextAnalysis;
 }
 
 export type TableFilter =
@@ -30,6 +33,8 @@ export type TableFilter =
 
 const SCALAR_OPERATORS = new Set(['$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin']);
 const COLLECTION_OPERATORS = new Set(['$in', '$nin', '$all']);
+/** The scalar operators an analyzed text index answers in its analyzed form (ranges stay exact). */
+const EQUALITY = new Set(['$eq', '$ne', '$in', '$nin']);
 
 interface ParseContext {
   readonly record: TableRecord;
@@ -77,7 +82,8 @@ function parseColumn(column: string, value: JsonValue, ctx: ParseContext): Condi
       throw VectorDbError.of('UNSUPPORTED_FILTERING_FOR_COLUMN_TYPES', { keyspace: ctx.record.keyspace, table: ctx.record.name, column, type: 'duration', reason: `: durations cannot be compared with ${op}` });
     }
     const operands = list ? (operand as JsonValue[]) : [operand];
-    return { column, operator: op as ScalarOperator, target: 'value' as const, keys: operands.map((v) => encodeOperand(column, v, type, ctx)) };
+    const analysis = EQUALITY.has(op) && analyzesText(type, 'value') ? columnAnalysis(ctx.record, column, 'value') : undefined;
+    return { column, operator: op as ScalarOperator, target: 'value' as const, keys: operands.map((v) => encodeOperand(column, v, type, ctx, analysis)), ...(analysis ? { analysis } : {}) };
   });
 }
 
@@ -87,7 +93,7 @@ function collectionCondition(column: string, type: Extract<ColumnType, { type: '
     if (!isObject(operand) || Object.keys(operand).length !== 1) throw bad(`'${op}' needs one of $in, $nin, $all`);
     const [inner, values] = Object.entries(operand)[0]!;
     const elementType = op === '$keys' ? type.keyType : type.valueType;
-    return [elementCondition(column, inner, values, elementType, op === '$keys' ? 'keys' : 'values', bad, ctx)];
+    return [elementCondition(column, inner, values, elementType, op === '$keys' ? 'keys' : 'values', bad, ctx, type)];
   }
   if (type.type === 'map') {
     if (!COLLECTION_OPERATORS.has(op) || !Array.isArray(operand)) throw bad(`use $in, $nin or $all with an array of [key, value] entries, or $keys / $values`);
@@ -97,12 +103,13 @@ function collectionCondition(column: string, type: Extract<ColumnType, { type: '
     });
     return [{ column, operator: op as CollectionOperator, target: 'entries', keys: entryKeys }];
   }
-  return [elementCondition(column, op, operand, type.valueType, 'values', bad, ctx)];
+  return [elementCondition(column, op, operand, type.valueType, 'values', bad, ctx, type)];
 }
 
-function elementCondition(column: string, op: string, operand: JsonValue, type: ColumnType, target: ConditionTarget, bad: (reason: string) => VectorDbError, ctx: ParseContext): Condition {
+function elementCondition(column: string, op: string, operand: JsonValue, type: ColumnType, target: ConditionTarget, bad: (reason: string) => VectorDbError, ctx: ParseContext, columnType: ColumnType): Condition {
   if (!COLLECTION_OPERATORS.has(op) || !Array.isArray(operand)) throw bad('use $in, $nin or $all with an array of values');
-  return { column, operator: op as CollectionOperator, target, keys: operand.map((v) => encodeOperand(column, v, type, ctx)) };
+  const analysis = analyzesText(columnType, target) ? columnAnalysis(ctx.record, column, target) : undefined;
+  return { column, operator: op as CollectionOperator, target, keys: operand.map((v) => encodeOperand(column, v, type, ctx, analysis)), ...(analysis ? { analysis } : {}) };
 }
 
 function isEjsonValue(value: JsonObject): boolean {
@@ -110,11 +117,11 @@ function isEjsonValue(value: JsonObject): boolean {
   return names.length === 1 && ['$binary', '$date', '$uuid'].includes(names[0]!);
 }
 
-function encodeOperand(column: string, value: JsonValue, type: ColumnType, ctx: ParseContext): string {
+function encodeOperand(column: string, value: JsonValue, type: ColumnType, ctx: ParseContext, analysis?: TextAnalysis): string {
   try {
     const stored = coerceValue(value, type, ctx.types);
     if (stored === null) throw new ValueProblem('a filter value cannot be null');
-    return storedKey(stored, type);
+    return storedKey(analysis && typeof stored === 'string' ? analyzeText(stored, analysis) : stored, type);
   } catch (error) {
     if (!(error instanceof ValueProblem)) throw error;
     throw VectorDbError.of('INVALID_FILTER_COLUMN_VALUES', { keyspace: ctx.record.keyspace, table: ctx.record.name, problems: `${column}: ${error.message}` });
@@ -155,7 +162,8 @@ function matchesCondition(condition: Condition, row: JsonObject, record: TableRe
   const stored = row[condition.column];
   const { operator, keys: operands } = condition;
   if (stored === undefined) return operator === '$ne' || operator === '$nin';
-  const present = targetKeys(stored, record.columns[condition.column]!, condition.target);
+  const type = record.columns[condition.column]!;
+  const present = targetKeys(condition.analysis ? analyzeStored(stored, type, condition.target, condition.analysis) : stored, type, condition.target);
   if (condition.target !== 'value') {
     if (operator === '$all') return operands.every((k) => present.includes(k));
     const any = operands.some((k) => present.includes(k));

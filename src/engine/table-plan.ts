@@ -24,7 +24,7 @@ export function planRows(filter: TableFilter, record: TableRecord, store: TableS
   const warnings = planWarnings(filter, record);
   const required = requiredConditions(filter);
   const equal = new Map<string, string>();
-  for (const c of required) if (c.operator === '$eq' && c.target === 'value' && !equal.has(c.column)) equal.set(c.column, c.keys[0]!);
+  for (const c of required) if (c.operator === '$eq' && c.target === 'value' && !c.analysis && !equal.has(c.column)) equal.set(c.column, c.keys[0]!);
   const keyColumns = primaryKeyColumns(record);
   if (keyColumns.every((column) => equal.has(column))) {
     const key = joinKeyParts(keyColumns.map((column) => store.keyPart(column, equal.get(column)!)));

@@ -28,8 +28,10 @@ export interface TableIndex {
   readonly kind: 'regular' | 'vector';
   /** What of a list/set/map column is indexed. */
   readonly target?: 'values' | 'keys' | 'entries';
-  /** Regular index on text: the Data API's text analysis options (kept and described; matching stays exact). */
+  /** Regular index: the Data API's text analysis options as described (defaults filled in for text). */
   readonly options?: JsonObject;
+  /** Its entries and filters use the analyzed text (table-text-analysis.ts); indexes made before analysis lack it. */
+  readonly analyzed?: boolean;
   /** Vector index: its metric, source model and the number of its vector records (storage/keys.ts). */
   readonly metric?: Metric;
   readonly sourceModel?: string;

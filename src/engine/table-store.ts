@@ -12,6 +12,7 @@ import type { ShreddedDocument } from './shredder.js';
 import { invertPart, joinKeyParts } from './table-key-codec.js';
 import { storedKey, targetKeys } from './table-filter.js';
 import { primaryKeyColumns, type TableIndex, type TableRecord } from './table-schema.js';
+import { analyzeStored, analyzesText, indexAnalysis } from './table-text-analysis.js';
 
 const { SEP, HIGH } = keys;
 
@@ -100,7 +101,9 @@ export class TableStore {
       if (stored === undefined) continue;
       const type = record.columns[index.column]!;
       const target = index.target ?? 'value';
-      for (const valueKey of new Set(targetKeys(stored, type, target))) {
+      const analysis = indexAnalysis(index);
+      const indexed = analysis && analyzesText(type, target) ? analyzeStored(stored, type, target, analysis) : stored;
+      for (const valueKey of new Set(targetKeys(indexed, type, target))) {
         entries.push(keys.rowIndexPrefix(record.tid, index.name) + valueKey + SEP);
       }
     }

@@ -175,6 +175,7 @@ export const ERROR_CODES = {
   UNSUPPORTED_PRIMARY_KEY_TYPE: request('SCHEMA', 'Unsupported primary key type', "Column '${column}' of type ${type} cannot be part of a primary key."),
   UNSUPPORTED_TYPE_FIELDS: request('SCHEMA', 'Unsupported type fields', "Type '${type}': field '${field}' ${reason}."),
   UNKNOWN_INDEX_COLUMN: request('SCHEMA', 'Index column not defined', 'The command attempted to index the column ${column}, not defined by table ${keyspace}.${table} (columns: ${allColumns}).'),
+  UNSUPPORTED_TEXT_ANALYSIS_FOR_DATA_TYPES: request('SCHEMA', 'Analysed text index not supported by data types', "Text analysis options ascii, caseSensitive and normalize can be used on text or ascii columns, on the text values of a list or set, and on a map's text keys or values (indexed on its keys or values); the column '${column}' of type ${type} cannot take them."),
   UNSUPPORTED_INDEXING_FOR_DATA_TYPES: request('SCHEMA', 'Indexing not supported by data type', "The column '${column}' of type ${type} cannot have a regular index${reason}."),
   UNSUPPORTED_VECTOR_INDEX_FOR_DATA_TYPES: request('SCHEMA', 'Vector index needs a vector column', "The column '${column}' of type ${type} cannot have a vector index: only vector columns can."),
   UNKNOWN_VECTOR_METRIC: request('SCHEMA', 'Unknown vector metric', 'The known metrics are: ${knownMetrics}; the command used: ${unknownMetric}.'),

@@ -247,6 +247,50 @@ export function tablesSuite(factory: DbFactory): void {
       expectNoErrors(await run(ctx.db, { dropTable: { name: 'tags' } }, { keyspace: KS }));
     });
 
+    it('text indexes: caseSensitive, normalize and ascii apply to index entries and to $eq / $ne / $in / $nin', async () => {
+      await createTable('words', {
+        columns: { id: 'int', w: 'text', exact: 'text', tags: { type: 'set', valueType: 'text' }, m: { type: 'map', keyType: 'text', valueType: 'text' } },
+        primaryKey: 'id',
+      });
+      const words = ['Café', 'CAFE', 'cafe\u0301', 'Tea'];
+      for (const [id, w] of words.entries()) {
+        expectNoErrors(await onTable('words', { insertOne: { document: { id, w, exact: w, tags: [w], m: { [w]: w } } } }));
+      }
+      const index = (name: string, column: unknown, options?: Doc) => onTable('words', { createIndex: { name, definition: { column, ...(options ? { options } : {}) } } });
+      expectNoErrors(await index('w_idx', 'w', { caseSensitive: false, normalize: true, ascii: true }));
+      expectNoErrors(await index('exact_idx', 'exact'));
+      expectNoErrors(await index('tags_idx', { tags: '$values' }, { caseSensitive: false }));
+      expectNoErrors(await index('m_idx', { m: '$keys' }, { ascii: true }));
+      const listed = expectNoErrors(await onTable('words', { listIndexes: { options: { explain: true } } })).status?.indexes as Doc[];
+      expect(listed.map((i) => (i.definition as Doc).options)).toEqual([
+        { ascii: true, caseSensitive: false, normalize: true },
+        { ascii: false, caseSensitive: true, normalize: false },
+        { ascii: false, caseSensitive: false, normalize: false },
+        { ascii: true, caseSensitive: true, normalize: false },
+      ]);
+      const ids = async (filter: Doc) => (await rows('words', { filter, projection: { id: 1 }, sort: { id: 1 } })).map((r) => r.id);
+      expect(await ids({ w: 'cafe' })).toEqual([0, 1, 2]); // case, accents and the decomposed é all fold to "cafe"
+      expect(await ids({ w: { $eq: 'CAFÉ' } })).toEqual([0, 1, 2]);
+      expect(await ids({ w: { $ne: 'café' } })).toEqual([3]);
+      expect(await ids({ w: { $in: ['TEA', 'x'] } })).toEqual([3]);
+      expect(await ids({ w: { $nin: ['tea'] } })).toEqual([0, 1, 2]);
+      expect(await ids({ exact: 'Café' })).toEqual([0]); // the default index matches exactly
+      expect(await ids({ exact: 'cafe' })).toEqual([]);
+      expect(await ids({ tags: { $all: ['cafe'] } })).toEqual([1]); // case folded, accents kept
+      expect(await ids({ tags: { $in: ['café', 'TEA'] } })).toEqual([0, 3]);
+      expect(await ids({ m: { $keys: { $in: ['Cafe'] } } })).toEqual([0]); // accents folded, case kept
+      expect(await ids({ $or: [{ w: 'TEA' }, { exact: 'CAFE' }] })).toEqual([1, 3]);
+      // An update re-files the analyzed entries; a dropped index leaves exact matching.
+      expectNoErrors(await onTable('words', { updateOne: { filter: { id: 3 }, update: { $set: { w: 'Crème' } } } }));
+      expect(await ids({ w: 'CREME' })).toEqual([3]);
+      expectNoErrors(await run(ctx.db, { dropIndex: { name: 'w_idx' } }, { keyspace: KS }));
+      expect(await ids({ w: 'cafe' })).toEqual([]);
+      expectError(await index('bad', 'id', { caseSensitive: false }), 'UNSUPPORTED_TEXT_ANALYSIS_FOR_DATA_TYPES');
+      expectError(await index('bad', 'exact', { caseSensitive: 'no' }), 'COMMAND_FIELD_VALUE_INVALID');
+      expectError(await index('bad', 'exact', { stemming: true }), 'COMMAND_FIELD_VALUE_INVALID');
+      expectNoErrors(await run(ctx.db, { dropTable: { name: 'words' } }, { keyspace: KS }));
+    });
+
     it('errors: DDL, commands on the wrong kind of target, updates and deletes by key, limits', async () => {
       const ddl = (command: unknown) => run(ctx.db, command, { keyspace: KS });
       expectError(await ddl({ createTable: { name: 't', definition: { columns: { id: 'bogus' }, primaryKey: 'id' } } }), 'UNKNOWN_DATA_TYPE');
