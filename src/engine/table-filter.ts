@@ -8,10 +8,11 @@ import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { keys } from '../storage/index.js';
 import { encodeKeyPart } from './table-key-codec.js';
 import type { ColumnType, ScalarType, TableRecord, TypeLookup } from './table-schema.js';
+import { parseAnalyzer, tokenize, type Analyzer } from './table-lexical.js';
 import { analyzeStored, analyzeText, analyzesText, columnAnalysis, type TextAnalysis } from './table-text-analysis.js';
 import { ValueProblem, coerceValue } from './table-values.js';
 
-export type ScalarOperator = '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte' | '$in' | '$nin';
+export type ScalarOperator = '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte' | '$in' | '$nin' | '$match';
 export type CollectionOperator = '$in' | '$nin' | '$all';
 /** What of a column a condition reads: the value, or the elements / keys / values / entries of a collection. */
 export type ConditionTarget = 'value' | 'values' | 'keys' | 'entries';
@@ -24,6 +25,8 @@ export interface Condition {
   readonly keys: readonly string[];
   /** Text compared in the analyzed form of the column's index (its keys are analyzed too). */
   readonly analysis?: TextAnalysis;
+  /** `$match`: the analyzer of the column's text index (keys are the query's distinct tokens, all required). */
+  readonly lexical?: Analyzer;
 }
 
 export type TableFilter =
@@ -75,6 +78,7 @@ function parseColumn(column: string, value: JsonValue, ctx: ParseContext): Condi
     throw VectorDbError.of('UNSUPPORTED_FILTERING_FOR_COLUMN_TYPES', { keyspace: ctx.record.keyspace, table: ctx.record.name, column, type: type.type, reason: ': vector and user-defined type columns cannot be filtered on' });
   }
   return operators.map(([op, operand]) => {
+    if (op === '$match') return matchCondition(column, operand, ctx);
     if (!SCALAR_OPERATORS.has(op)) throw VectorDbError.of('FILTER_UNSUPPORTED_OPERATOR', { operator: op, hint: ` on column '${column}'` });
     const list = op === '$in' || op === '$nin';
     if (list && !Array.isArray(operand)) throw VectorDbError.of('FILTER_INVALID_EXPRESSION', { reason: `'${op}' on column '${column}' needs an array` });
@@ -85,6 +89,19 @@ function parseColumn(column: string, value: JsonValue, ctx: ParseContext): Condi
     const analysis = EQUALITY.has(op) && analyzesText(type, 'value') ? columnAnalysis(ctx.record, column, 'value') : undefined;
     return { column, operator: op as ScalarOperator, target: 'value' as const, keys: operands.map((v) => encodeOperand(column, v, type, ctx, analysis)), ...(analysis ? { analysis } : {}) };
   });
+}
+
+/** `{column: {$match: "text"}}`: every token of the text, as the column's text index analyzes it. */
+function matchCondition(column: string, operand: JsonValue, ctx: ParseContext): Condition {
+  const { record } = ctx;
+  const index = record.indexes.find((i) => i.kind === 'text' && i.column === column);
+  if (!index) {
+    const indexedColumns = record.indexes.filter((i) => i.kind === 'text').map((i) => i.column).join(', ') || '(none)';
+    throw VectorDbError.of('CANNOT_LEXICAL_FILTER_NON_INDEXED_COLUMNS', { keyspace: record.keyspace, table: record.name, indexedColumns, filterColumns: column });
+  }
+  if (typeof operand !== 'string') throw VectorDbError.of('FILTER_INVALID_EXPRESSION', { reason: `'$match' on column '${column}' needs a string` });
+  const lexical = parseAnalyzer(index.analyzer);
+  return { column, operator: '$match', target: 'value', keys: [...new Set(tokenize(operand, lexical))].map((t) => encodeKeyPart(t, 'text')), lexical };
 }
 
 function collectionCondition(column: string, type: Extract<ColumnType, { type: 'list' | 'set' | 'map' }>, op: string, operand: JsonValue, ctx: ParseContext): Condition[] {
@@ -163,6 +180,10 @@ function matchesCondition(condition: Condition, row: JsonObject, record: TableRe
   const { operator, keys: operands } = condition;
   if (stored === undefined) return operator === '$ne' || operator === '$nin';
   const type = record.columns[condition.column]!;
+  if (condition.lexical) {
+    const tokens = new Set(tokenize(stored as string, condition.lexical).map((t) => encodeKeyPart(t, 'text')));
+    return operands.length > 0 && operands.every((k) => tokens.has(k));
+  }
   const present = targetKeys(condition.analysis ? analyzeStored(stored, type, condition.target, condition.analysis) : stored, type, condition.target);
   if (condition.target !== 'value') {
     if (operator === '$all') return operands.every((k) => present.includes(k));

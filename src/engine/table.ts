@@ -17,6 +17,8 @@ import { coerceRow, columnProblem } from './table-rows.js';
 import { primaryKeyColumns, type TableIndex, type TableRecord, type TypeLookup } from './table-schema.js';
 import { TableStore, type RowChange, type StoredRow } from './table-store.js';
 import { ValueProblem, coerceValue } from './table-values.js';
+import { encodeKeyPart } from './table-key-codec.js';
+import { bm25, lexicalStats, parseAnalyzer, tokenize } from './table-lexical.js';
 import { pullFromCollection, pushToCollection, type CollectionColumn } from './table-collection-edit.js';
 
 export type RowOutcome =
@@ -39,7 +41,8 @@ export interface RowUpdate {
 export type RowSort =
   | { readonly kind: 'none' }
   | { readonly kind: 'columns'; readonly columns: readonly (readonly [string, 1 | -1])[] }
-  | { readonly kind: 'vector'; readonly column: string; readonly vector: Float32Array };
+  | { readonly kind: 'vector'; readonly column: string; readonly vector: Float32Array }
+  | { readonly kind: 'lexical'; readonly column: string; readonly query: string };
 
 export interface RowSelect {
   readonly filter: TableFilter;
@@ -223,6 +226,7 @@ export class Table {
     const plan = planRows(request.filter, this.#record, this.#store);
     const { sort } = request;
     if (sort.kind === 'vector') return { rows: await this.#vectorSelect(request, sort), nextPageState: null, warnings: plan.warnings };
+    if (sort.kind === 'lexical') return { rows: await this.#lexicalSelect(request, sort), nextPageState: null, warnings: plan.warnings };
     const pageSize = this.limits.pageSize;
     if (sort.kind === 'columns') {
       // An in-memory sort (as the Data API's): every match read and sorted; one page, after `skip`.
@@ -282,6 +286,25 @@ export class Table {
       if (row) found.push({ key: vectors.keyOf(hit.label)!, row, similarity: hit.score });
     });
     return found;
+  }
+
+  /** Rows holding every token of the query (and matching the filter), best BM25 score first. */
+  async #lexicalSelect(request: RowSelect, sort: Extract<RowSort, { kind: 'lexical' }>): Promise<FoundRow[]> {
+    const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
+    const analyzer = parseAnalyzer(index.analyzer);
+    const queryTokens = [...new Set(tokenize(sort.query, analyzer))];
+    const keyOf = (token: string) => encodeKeyPart(token, 'text');
+    const match: TableFilter = { kind: 'condition', condition: { column: sort.column, operator: '$match', target: 'value', keys: queryTokens.map(keyOf), lexical: analyzer } };
+    const candidates: FoundRow[] = [];
+    for await (const found of this.#matching({ kind: 'all', parts: [request.filter, match] })) candidates.push(found);
+    if (candidates.length === 0) return [];
+    const rowsWith = new Map<string, number>();
+    for (const token of queryTokens) rowsWith.set(token, (await this.#store.indexLookup(index, keyOf(token))).length);
+    const stats = await lexicalStats(this.#store.scan(), sort.column, analyzer, rowsWith);
+    const scored = candidates.map((found) => ({ found, score: bm25(found.row[sort.column] as string, queryTokens, analyzer, stats) }));
+    scored.sort((a, b) => b.score - a.score);
+    const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
+    return scored.slice(0, k).map(({ found }) => found);
   }
 
   // ---- vectors ------------------------------------------------------------------------------

@@ -291,6 +291,39 @@ export function tablesSuite(factory: DbFactory): void {
       expectNoErrors(await run(ctx.db, { dropTable: { name: 'words' } }, { keyspace: KS }));
     });
 
+    it('text indexes: createTextIndex, $match (every token) and the lexical sort (BM25), with their errors', async () => {
+      await createTable('docs', { columns: { id: 'text', value: 'text', tags: 'text', n: 'int' }, primaryKey: 'id' });
+      const texts = ['tag1', 'tag2', 'tag3 tag1', 'Tag2, TAG1 and tag3'];
+      for (const [i, tags] of texts.entries()) expectNoErrors(await onTable('docs', { insertOne: { document: { id: String(i + 1), value: 'v', tags, n: i } } }));
+      expectNoErrors(await onTable('docs', { createTextIndex: { name: 'tags_text', definition: { column: 'tags', options: { analyzer: 'standard' } } } }));
+      expectNoErrors(await onTable('docs', { createIndex: { name: 'value_idx', definition: { column: 'value' } } }));
+      const listed = expectNoErrors(await onTable('docs', { listIndexes: { options: { explain: true } } })).status?.indexes as Doc[];
+      expect(listed[0]).toEqual({ name: 'tags_text', definition: { column: 'tags', options: { analyzer: 'standard' } }, indexType: 'text' });
+      const ids = async (find: Doc) => (await rows('docs', { projection: { id: 1 }, ...find })).map((r) => r.id);
+      expect(await ids({ filter: { tags: { $match: 'tag3' } } })).toEqual(['3', '4']);
+      expect(await ids({ filter: { tags: { $match: 'TAG1 tag3' } } })).toEqual(['3', '4']); // every token, lower-cased
+      expect(await ids({ filter: { tags: { $match: 'tag1' }, n: { $lt: 3 } } })).toEqual(['1', '3']);
+      expectNoErrors(await onTable('docs', { updateOne: { filter: { id: '1' }, update: { $set: { tags: 'tag9' } } } }));
+      expect(await ids({ filter: { tags: { $match: 'tag1' } } })).toEqual(['3', '4']); // index entries follow the row
+      expect(await ids({ sort: { tags: 'tag2' } })).toEqual(['2', '4']); // the shorter text ranks first
+      expect(await ids({ sort: { tags: "tag1 'tag3'" } })).toEqual(['3', '4']);
+      expect(await ids({ filter: { id: '4' }, sort: { tags: 'tag2' } })).toEqual(['4']);
+      expectError(await onTable('docs', { find: { filter: { value: { $match: 'v' } } } }), 'CANNOT_LEXICAL_FILTER_NON_INDEXED_COLUMNS');
+      expectError(await onTable('docs', { find: { filter: { tags: { $match: 5 } } } }), 'FILTER_INVALID_EXPRESSION');
+      expectError(await onTable('docs', { find: { sort: { value: 'v' } } }), 'CANNOT_LEXICAL_SORT_NON_INDEXED_COLUMNS');
+      expectError(await onTable('docs', { find: { sort: { tags: 'tag1', n: 1 } } }), 'CANNOT_SORT_ON_SPECIAL_WITH_OTHERS');
+      expectError(await onTable('docs', { find: { sort: { tags: 'tag1' }, options: { skip: 1 } } }), 'CANNOT_LEXICAL_SORT_WITH_SKIP_OPTION');
+      expectError(await onTable('docs', { createTextIndex: { name: 'n_text', definition: { column: 'n' } } }), 'UNSUPPORTED_TEXT_INDEX_FOR_DATA_TYPES');
+      expectError(await onTable('docs', { createTextIndex: { name: 'v_text', definition: { column: 'value', options: { analyzer: 'english' } } } }), 'INVALID_INDEX_DEFINITION');
+      expectNoErrors(await onTable('docs', { createTextIndex: { name: 'v_text', definition: { column: 'value', options: { analyzer: { tokenizer: { name: 'whitespace' }, filters: [{ name: 'lowercase' }] } } } } }));
+      expectNoErrors(await run(ctx.db, { dropIndex: { name: 'tags_text' } }, { keyspace: KS }));
+      expectError(await onTable('docs', { find: { filter: { tags: { $match: 'tag1' } } } }), 'CANNOT_LEXICAL_FILTER_NON_INDEXED_COLUMNS');
+      // Vectorize needs an embedding provider: a clear error, not a silently plain vector column.
+      const vectorize = await run(ctx.db, { createTable: { name: 'vz', definition: { columns: { id: 'text', v: { type: 'vector', dimension: 3, service: { provider: 'openai', modelName: 'text-embedding-3-small' } } }, primaryKey: 'id' } } }, { keyspace: KS });
+      expect(vectorize.errors?.[0]?.errorCode).toMatch(/VECTORIZE/);
+      expectNoErrors(await run(ctx.db, { dropTable: { name: 'docs' } }, { keyspace: KS }));
+    });
+
     it('errors: DDL, commands on the wrong kind of target, updates and deletes by key, limits', async () => {
       const ddl = (command: unknown) => run(ctx.db, command, { keyspace: KS });
       expectError(await ddl({ createTable: { name: 't', definition: { columns: { id: 'bogus' }, primaryKey: 'id' } } }), 'UNKNOWN_DATA_TYPE');
@@ -307,6 +340,7 @@ export function tablesSuite(factory: DbFactory): void {
       expectError(await ddl({ dropTable: { name: 'missing' } }), 'CANNOT_DROP_UNKNOWN_TABLE');
       expectError(await ddl({ dropIndex: { name: 'missing' } }), 'CANNOT_DROP_UNKNOWN_INDEX');
       expectError(await onTable('t', { countDocuments: {} }), 'UNSUPPORTED_TABLE_COMMAND');
+      expectError(await onTable('t', { estimatedDocumentCount: {} }), 'UNSUPPORTED_TABLE_COMMAND');
       expect((await ddl({ createCollection: { name: 'coll' } })).errors).toBeUndefined();
       expectError(await onTable('coll', { listIndexes: {} }), 'UNSUPPORTED_COLLECTION_COMMAND');
       expectError(await onTable('missing', { listIndexes: {} }), 'UNKNOWN_COLLECTION_OR_TABLE');
