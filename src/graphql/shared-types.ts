@@ -37,6 +37,11 @@ export const FILTER_OPERATORS: Readonly<Record<string, string>> = {
   exists: '$exists',
 };
 
+/** Stargate's basic comparisons of a filter input: `eq notEq gt gte lt lte` of the type, `in` of a list of it. */
+export function comparisonFields(type: GraphQLInputType): Record<string, { type: GraphQLInputType; description?: string }> {
+  return { eq: { type }, notEq: { type }, gt: { type }, gte: { type }, lt: { type }, lte: { type }, in: { type: new GraphQLList(type) } };
+}
+
 export interface SharedTypes {
   filterInput(scalar: FilterScalar): GraphQLInputObjectType;
   /** The one type of this name in the schema, built on first use (tables share map entries, UDTs, filters). */
@@ -60,16 +65,7 @@ export function sharedTypes(defaultPageSize: number): SharedTypes {
       return new GraphQLInputObjectType({
         name: `${scalar}FilterInput`,
         description: `Conditions on a ${scalar} field; several are ANDed. The Data API's $eq $ne $gt $gte $lt $lte $in $exists.`,
-        fields: {
-          eq: { type: t },
-          notEq: { type: t },
-          gt: { type: t },
-          gte: { type: t },
-          lt: { type: t },
-          lte: { type: t },
-          in: { type: new GraphQLList(t) },
-          exists: { type: GraphQLBoolean },
-        },
+        fields: { ...comparisonFields(t), exists: { type: GraphQLBoolean } },
       });
     });
   const queryOptions = new GraphQLInputObjectType({

@@ -22,7 +22,7 @@ import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { cqlScalar } from './cql-scalars.js';
 import { GraphQLJSON } from './json-scalar.js';
 import { fieldName } from './names.js';
-import type { FilterScalar, SharedTypes } from './shared-types.js';
+import { comparisonFields, type FilterScalar, type SharedTypes } from './shared-types.js';
 
 /** A column type as listTables (explain) describes it, normalized: element types as objects too. */
 export interface ColumnShape {
@@ -76,15 +76,7 @@ export class TableTypes {
     if (input === GraphQLString || input === GraphQLFloat || input === GraphQLBoolean) return this.shared.filterInput(input.name as FilterScalar);
     const name = `${filterName(input)}FilterInput`;
     return this.shared.named(name, () => {
-      const fields: Record<string, { type: GraphQLInputType; description?: string }> = {
-        eq: { type: input },
-        notEq: { type: input },
-        gt: { type: input },
-        gte: { type: input },
-        lt: { type: input },
-        lte: { type: input },
-        in: { type: new GraphQLList(input) },
-      };
+      const fields = comparisonFields(input);
       if (shape.type === 'list' || shape.type === 'set') fields.contains = { type: this.input(shape.valueType!), description: 'The column holds this element.' };
       if (shape.type === 'map') {
         fields.containsKey = { type: this.input(shape.keyType!), description: 'The map has this key.' };
