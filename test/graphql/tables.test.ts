@@ -199,6 +199,25 @@ describe('GraphQL tables on serve', () => {
     expect(errorCode(ttl)).toBe('INVALID_GRAPHQL_ARGUMENT');
   });
 
+  it('the DDL endpoint lists tables with their columns and creates and drops them', async () => {
+    const ddl = async (query: string): Promise<GqlReply> => {
+      const response = await fetch(`${server.url}/api/graphql-schema`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-vendor-token': token }, body: JSON.stringify({ query }) });
+      return (await response.json()) as GqlReply;
+    };
+    const chat = await ddl('{ keyspace(name: "default_keyspace") { table(name: "chat") { name columns { kind name type } } } }');
+    expect(chat.data?.keyspace.table.columns.slice(0, 3)).toEqual([
+      { kind: 'PARTITION', name: 'partition_id', type: { type: 'text' } },
+      { kind: 'CLUSTERING', name: 'row_id', type: { type: 'timeuuid' } },
+      { kind: 'REGULAR', name: 'body_blob', type: { type: 'text' } },
+    ]);
+    const created = await ddl('mutation { createTable(keyspaceName: "default_keyspace", tableName: "made", definition: {columns: {id: "text"}, primaryKey: "id"}) }');
+    expect(created).toEqual({ data: { createTable: true } });
+    expect((await gql('mutation { insertmade(value: {id: "m"}) { applied } }')).data?.insertmade.applied).toBe(true);
+    expect((await ddl('mutation { dropTable(keyspaceName: "default_keyspace", tableName: "made") }')).data?.dropTable).toBe(true);
+    expect((await ddl('mutation { dropTable(keyspaceName: "default_keyspace", tableName: "made") }')).errors?.[0]?.extensions?.code).toBe('CANNOT_DROP_UNKNOWN_TABLE');
+    expect((await ddl('mutation { dropTable(keyspaceName: "default_keyspace", tableName: "made", ifExists: true) }')).data?.dropTable).toBe(true);
+  });
+
   it('the schema follows createTable, alterTable and dropTable', async () => {
     await command({ createTable: { name: 'later', definition: { columns: { id: 'text' }, primaryKey: 'id' } } });
     expect((await gql('mutation { insertlater(value: {id: "x"}) { applied } }')).data?.insertlater.applied).toBe(true);
