@@ -1,7 +1,7 @@
 /**
  * Row reads on a table: find (paging, projection, sort on columns, vector sort on a vector column with
- * includeSimilarity / includeSortVector, lexical sort on a text-indexed column) and findOne, each with the projectionSchema of what it returns
- * and the Data API's warnings when the filter reads the whole table.
+ * includeSimilarity / includeSortVector, lexical sort on a text-indexed column) and findOne, each with the
+ * projectionSchema of what it returns and the Data API's warnings when the filter reads the whole table.
  */
 import { VectorDbError, describeValue } from '../errors/index.js';
 import type { RowSort, Table } from '../engine/table.js';

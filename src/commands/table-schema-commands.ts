@@ -1,6 +1,7 @@
 /**
  * Table DDL commands: createTable, listTables, dropTable and dropIndex (keyspace level); alterTable,
- * createIndex, createVectorIndex, createTextIndex and listIndexes (on a table). Responses as the Data API shapes them.
+ * createIndex, createVectorIndex, createTextIndex and listIndexes (on a table). Responses as the Data API
+ * shapes them.
  */
 import { describeIndex, describeTable } from '../engine/table-schema.js';
 import { CommandBody } from './command-body.js';

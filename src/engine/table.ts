@@ -145,7 +145,7 @@ export class Table {
     });
   }
 
-  /** updateOne: `$set` / `$unset` on one row named by its full primary key; a `$set` creates a missing row (CQL). */
+  /** updateOne: `$set` / `$unset` / `$push` / `$pullAll` on one row named by its full primary key; a `$set` or `$push` creates a missing row (CQL). */
   async updateRow(keyRow: JsonObject, update: RowUpdate): Promise<{ matched: boolean; modified: boolean; created: boolean }> {
     const record = this.#record;
     let unset = update.unset;
