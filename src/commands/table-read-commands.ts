@@ -1,7 +1,7 @@
 /**
  * Row reads on a table: find (paging, projection, sort on columns, vector sort on a vector column with
- * includeSimilarity / includeSortVector) and findOne, each with the projectionSchema of what it returns
- * and the Data API's warnings when the filter reads the whole table.
+ * includeSimilarity / includeSortVector, lexical sort on a text-indexed column) and findOne, each with the
+ * projectionSchema of what it returns and the Data API's warnings when the filter reads the whole table.
  */
 import { VectorDbError, describeValue } from '../errors/index.js';
 import type { RowSort, Table } from '../engine/table.js';
@@ -31,6 +31,17 @@ function parseRowSort(table: Table, raw: JsonValue | undefined): RowSort {
       }
       return { kind: 'vector', column, vector: decoded.values };
     }
+    if (typeof value === 'string') {
+      // A lexical sort: the column's text index ranks the rows holding the text's tokens (BM25).
+      if (!record.indexes.some((i) => i.kind === 'text' && i.column === column)) {
+        const indexedColumns = record.indexes.filter((i) => i.kind === 'text').map((i) => i.column).join(', ') || '(none)';
+        throw VectorDbError.of('CANNOT_LEXICAL_SORT_NON_INDEXED_COLUMNS', { keyspace: record.keyspace, table: record.name, indexedColumns, sortColumn: column });
+      }
+      if (entries.length > 1) {
+        throw VectorDbError.of('CANNOT_SORT_ON_SPECIAL_WITH_OTHERS', { lexicalColumns: entries.filter(([, v]) => typeof v === 'string').map(([c]) => c).join(', '), regularColumns: entries.filter(([, v]) => typeof v !== 'string').map(([c]) => c).join(', ') || '[None]' });
+      }
+      return { kind: 'lexical', column, query: value };
+    }
     if (value !== 1 && value !== -1) throw VectorDbError.of('SORT_CLAUSE_VALUE_INVALID', { path: column });
     columns.push([column, value]);
   }
@@ -59,8 +70,9 @@ const find: CommandHandler = async (raw, ctx) => {
   const skip = options.integer('skip', 0, 'skip should be greater than or equal to `0`');
   const pageState = options.string('pageState') ?? options.string('pagingState');
   const { includeSimilarity, includeSortVector } = readOptions(options);
+  if (skip !== undefined && sort.kind === 'lexical') throw VectorDbError.of('CANNOT_LEXICAL_SORT_WITH_SKIP_OPTION');
   if (skip !== undefined && sort.kind !== 'columns') throw invalid('options.skip', skip, 'skip options should be used with a sort clause on columns');
-  if (sort.kind === 'vector' && limit !== undefined && limit > table.limits.maxVectorSearchLimit) {
+  if ((sort.kind === 'vector' || sort.kind === 'lexical') && limit !== undefined && limit > table.limits.maxVectorSearchLimit) {
     throw invalid('options.limit', limit, `limit options should not be greater than ${table.limits.maxVectorSearchLimit} for vector search`);
   }
   if (pageState && sort.kind !== 'none') throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: "'pageState' is not supported with non-empty sort clause" });

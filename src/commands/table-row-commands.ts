@@ -1,7 +1,7 @@
 /**
  * Row writes on a table: insertOne, insertMany (insertedIds or documentResponses, with primaryKeySchema),
- * updateOne ($set / $unset by full primary key, CQL's upsert), deleteOne (full primary key) and deleteMany
- * (primary key columns only; an empty filter truncates).
+ * updateOne ($set / $unset / $push / $pullAll by full primary key, CQL's upsert), deleteOne (full primary key)
+ * and deleteMany (primary key columns only; an empty filter truncates).
  */
 import { VectorDbError } from '../errors/index.js';
 import type { RowOutcome, Table } from '../engine/table.js';
@@ -13,6 +13,7 @@ import { CommandBody } from './command-body.js';
 import { readInsertMany } from './insert-commands.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 import type { CommandResult } from './response.js';
+import { parseTableUpdate } from './table-update-clause.js';
 import { primaryKeySchema, primaryKeyToWire } from './table-wire.js';
 
 const insertOne: CommandHandler = async (raw, ctx) => {
@@ -102,20 +103,8 @@ const updateOne: CommandHandler = async (raw, ctx) => {
   const table = ctx.table();
   const record = table.record;
   const keyRow = primaryKeyFilter(table, body.get('filter'), 'updateOne');
-  const update = body.get('update');
-  const vars = { keyspace: record.keyspace, table: record.name };
-  if (!isObject(update) || Object.keys(update).length === 0) throw VectorDbError.of('MISSING_UPDATE_OPERATIONS', vars);
-  const unsupported = Object.keys(update).filter((op) => op !== '$set' && op !== '$unset');
-  if (unsupported.length > 0) throw VectorDbError.of('UNSUPPORTED_UPDATE_OPERATIONS_FOR_TABLE', { operators: unsupported.join(', ') });
-  const set = isObject(update.$set) ? update.$set : {};
-  const unset = isObject(update.$unset) ? Object.keys(update.$unset) : [];
-  const named = [...Object.keys(set), ...unset];
-  if (named.length === 0) throw VectorDbError.of('MISSING_UPDATE_OPERATIONS', vars);
-  const unknown = named.filter((c) => record.columns[c] === undefined);
-  if (unknown.length > 0) throw VectorDbError.of('UNKNOWN_TABLE_COLUMNS', { ...vars, unknownColumns: unknown.join(', '), allColumns: Object.keys(record.columns).join(', ') });
-  const keyColumns = named.filter((c) => primaryKeyColumns(record).includes(c));
-  if (keyColumns.length > 0) throw VectorDbError.of('UNSUPPORTED_UPDATE_FOR_PRIMARY_KEY_COLUMNS', { ...vars, columns: keyColumns.join(', ') });
-  const outcome = await table.updateRow(keyRow, set, unset);
+  const update = parseTableUpdate(record, body.get('update'));
+  const outcome = await table.updateRow(keyRow, update);
   return { status: { matchedCount: outcome.matched ? 1 : 0, modifiedCount: outcome.matched && outcome.modified ? 1 : 0 } };
 };
 

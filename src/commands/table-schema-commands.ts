@@ -1,6 +1,7 @@
 /**
  * Table DDL commands: createTable, listTables, dropTable and dropIndex (keyspace level); alterTable,
- * createIndex, createVectorIndex and listIndexes (on a table). Responses as the Data API shapes them.
+ * createIndex, createVectorIndex, createTextIndex and listIndexes (on a table). Responses as the Data API
+ * shapes them.
  */
 import { describeIndex, describeTable } from '../engine/table-schema.js';
 import { CommandBody } from './command-body.js';
@@ -51,8 +52,8 @@ const alterTable: CommandHandler = async (raw, ctx) => {
   return OK;
 };
 
-/** createIndex and createVectorIndex: the same body, a different kind of index. */
-function indexCreator(command: 'createIndex' | 'createVectorIndex'): CommandHandler {
+/** createIndex, createVectorIndex and createTextIndex: the same body, a different kind of index. */
+function indexCreator(command: 'createIndex' | 'createVectorIndex' | 'createTextIndex'): CommandHandler {
   return async (raw, ctx) => {
     const body = new CommandBody(command, raw, ['name', 'definition', 'indexType', 'options']);
     const ifNotExists = body.options(['ifNotExists']).boolean('ifNotExists', false);
@@ -80,5 +81,6 @@ export const TABLE_SCHEMA_COMMANDS: Record<string, CommandSpec> = {
   alterTable: { level: 'collection', run: alterTable },
   createIndex: { level: 'collection', run: indexCreator('createIndex') },
   createVectorIndex: { level: 'collection', run: indexCreator('createVectorIndex') },
+  createTextIndex: { level: 'collection', run: indexCreator('createTextIndex') },
   listIndexes: { level: 'collection', run: listIndexes },
 };

@@ -11,6 +11,8 @@ import { METRICS, type Metric } from './collection-schema.js';
 import { isValidSchemaName } from './limits.js';
 import { Table } from './table.js';
 import { parseColumnType, parseTableDefinition, primaryKeyColumns, type ColumnType, type TableIndex, type TableRecord, type TypeLookup } from './table-schema.js';
+import { parseAnalyzer } from './table-lexical.js';
+import { describeIndexOptions } from './table-text-analysis.js';
 import { deleteSnapshot } from './vector-snapshot.js';
 
 export interface TypeRecord {
@@ -185,11 +187,29 @@ export class TableCatalog {
     const collection = type.type === 'list' || type.type === 'set' || type.type === 'map';
     if (!collection && target !== undefined) throw VectorDbError.of('UNSUPPORTED_INDEXING_FOR_DATA_TYPES', { column, type: type.type, reason: ` on its ${target}: only maps have keys and entries, and lists and sets values` });
     if (type.type !== 'map' && (target === 'keys' || target === 'entries')) throw VectorDbError.of('UNSUPPORTED_INDEXING_FOR_DATA_TYPES', { column, type: type.type, reason: ` on its ${target}: only maps have keys and entries` });
-    const textLike = type.type === 'text' || type.type === 'ascii' || type.type === 'varchar';
-    const described: JsonObject = textLike ? { ascii: false, caseSensitive: true, normalize: false, ...(options ?? {}) } : { ...(options ?? {}) };
-    const created: TableIndex = { name: index, column, kind: 'regular', ...(collection ? { target: target ?? (type.type === 'map' ? 'entries' : 'values') } : {}), options: described };
+    const indexed = collection ? (target ?? (type.type === 'map' ? 'entries' : 'values')) : undefined;
+    const described = describeIndexOptions(type, indexed ?? 'value', options, column);
+    const created: TableIndex = { name: index, column, kind: 'regular', ...(indexed ? { target: indexed } : {}), ...described };
     await this.#saveTable(table, { ...record, indexes: [...record.indexes, created] }, async (store) => {
       await store.clearIndex(created.name); // entries a crashed createIndex of that name left
+      await store.fileIndex(created);
+    });
+  }
+
+  /** createTextIndex on a text or ascii column: a lexical index of its tokens ($match, lexical sort). */
+  async createTextIndex(table: Table, name: unknown, definition: unknown, ifNotExists: boolean): Promise<void> {
+    const record = table.record;
+    const { column, target, options } = parseIndexDefinition(definition);
+    const type = record.columns[column];
+    if (type !== undefined && (target !== undefined || !['text', 'ascii', 'varchar'].includes(type.type))) {
+      throw VectorDbError.of('UNSUPPORTED_TEXT_INDEX_FOR_DATA_TYPES', { keyspace: record.keyspace, table: record.name, column, type: type.type });
+    }
+    parseAnalyzer(options?.analyzer);
+    const index = await this.#checkNewIndex(table, name, column, ifNotExists);
+    if (!index) return;
+    const created: TableIndex = { name: index, column, kind: 'text', analyzer: options?.analyzer ?? 'standard' };
+    await this.#saveTable(table, { ...record, indexes: [...record.indexes, created] }, async (store) => {
+      await store.clearIndex(created.name);
       await store.fileIndex(created);
     });
   }

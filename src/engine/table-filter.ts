@@ -8,9 +8,11 @@ import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { keys } from '../storage/index.js';
 import { encodeKeyPart } from './table-key-codec.js';
 import type { ColumnType, ScalarType, TableRecord, TypeLookup } from './table-schema.js';
+import { parseAnalyzer, tokenize, type Analyzer } from './table-lexical.js';
+import { analyzeStored, analyzeText, analyzesText, columnAnalysis, type TextAnalysis } from './table-text-analysis.js';
 import { ValueProblem, coerceValue } from './table-values.js';
 
-export type ScalarOperator = '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte' | '$in' | '$nin';
+export type ScalarOperator = '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte' | '$in' | '$nin' | '$match';
 export type CollectionOperator = '$in' | '$nin' | '$all';
 /** What of a column a condition reads: the value, or the elements / keys / values / entries of a collection. */
 export type ConditionTarget = 'value' | 'values' | 'keys' | 'entries';
@@ -21,6 +23,10 @@ export interface Condition {
   readonly operator: ScalarOperator | CollectionOperator;
   readonly target: ConditionTarget;
   readonly keys: readonly string[];
+  /** Text compared in the analyzed form of the column's index (its keys are analyzed too). */
+  readonly analysis?: TextAnalysis;
+  /** `$match`: the analyzer of the column's text index (keys are the query's distinct tokens, all required). */
+  readonly lexical?: Analyzer;
 }
 
 export type TableFilter =
@@ -30,6 +36,8 @@ export type TableFilter =
 
 const SCALAR_OPERATORS = new Set(['$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin']);
 const COLLECTION_OPERATORS = new Set(['$in', '$nin', '$all']);
+/** The scalar operators an analyzed text index answers in its analyzed form (ranges stay exact). */
+const EQUALITY = new Set(['$eq', '$ne', '$in', '$nin']);
 
 interface ParseContext {
   readonly record: TableRecord;
@@ -70,6 +78,7 @@ function parseColumn(column: string, value: JsonValue, ctx: ParseContext): Condi
     throw VectorDbError.of('UNSUPPORTED_FILTERING_FOR_COLUMN_TYPES', { keyspace: ctx.record.keyspace, table: ctx.record.name, column, type: type.type, reason: ': vector and user-defined type columns cannot be filtered on' });
   }
   return operators.map(([op, operand]) => {
+    if (op === '$match') return matchCondition(column, operand, ctx);
     if (!SCALAR_OPERATORS.has(op)) throw VectorDbError.of('FILTER_UNSUPPORTED_OPERATOR', { operator: op, hint: ` on column '${column}'` });
     const list = op === '$in' || op === '$nin';
     if (list && !Array.isArray(operand)) throw VectorDbError.of('FILTER_INVALID_EXPRESSION', { reason: `'${op}' on column '${column}' needs an array` });
@@ -77,8 +86,22 @@ function parseColumn(column: string, value: JsonValue, ctx: ParseContext): Condi
       throw VectorDbError.of('UNSUPPORTED_FILTERING_FOR_COLUMN_TYPES', { keyspace: ctx.record.keyspace, table: ctx.record.name, column, type: 'duration', reason: `: durations cannot be compared with ${op}` });
     }
     const operands = list ? (operand as JsonValue[]) : [operand];
-    return { column, operator: op as ScalarOperator, target: 'value' as const, keys: operands.map((v) => encodeOperand(column, v, type, ctx)) };
+    const analysis = EQUALITY.has(op) && analyzesText(type, 'value') ? columnAnalysis(ctx.record, column, 'value') : undefined;
+    return { column, operator: op as ScalarOperator, target: 'value' as const, keys: operands.map((v) => encodeOperand(column, v, type, ctx, analysis)), ...(analysis ? { analysis } : {}) };
   });
+}
+
+/** `{column: {$match: "text"}}`: every token of the text, as the column's text index analyzes it. */
+function matchCondition(column: string, operand: JsonValue, ctx: ParseContext): Condition {
+  const { record } = ctx;
+  const index = record.indexes.find((i) => i.kind === 'text' && i.column === column);
+  if (!index) {
+    const indexedColumns = record.indexes.filter((i) => i.kind === 'text').map((i) => i.column).join(', ') || '(none)';
+    throw VectorDbError.of('CANNOT_LEXICAL_FILTER_NON_INDEXED_COLUMNS', { keyspace: record.keyspace, table: record.name, indexedColumns, filterColumns: column });
+  }
+  if (typeof operand !== 'string') throw VectorDbError.of('FILTER_INVALID_EXPRESSION', { reason: `'$match' on column '${column}' needs a string` });
+  const lexical = parseAnalyzer(index.analyzer);
+  return { column, operator: '$match', target: 'value', keys: [...new Set(tokenize(operand, lexical))].map((t) => encodeKeyPart(t, 'text')), lexical };
 }
 
 function collectionCondition(column: string, type: Extract<ColumnType, { type: 'list' | 'set' | 'map' }>, op: string, operand: JsonValue, ctx: ParseContext): Condition[] {
@@ -87,7 +110,7 @@ function collectionCondition(column: string, type: Extract<ColumnType, { type: '
     if (!isObject(operand) || Object.keys(operand).length !== 1) throw bad(`'${op}' needs one of $in, $nin, $all`);
     const [inner, values] = Object.entries(operand)[0]!;
     const elementType = op === '$keys' ? type.keyType : type.valueType;
-    return [elementCondition(column, inner, values, elementType, op === '$keys' ? 'keys' : 'values', bad, ctx)];
+    return [elementCondition(column, inner, values, elementType, op === '$keys' ? 'keys' : 'values', bad, ctx, type)];
   }
   if (type.type === 'map') {
     if (!COLLECTION_OPERATORS.has(op) || !Array.isArray(operand)) throw bad(`use $in, $nin or $all with an array of [key, value] entries, or $keys / $values`);
@@ -97,12 +120,13 @@ function collectionCondition(column: string, type: Extract<ColumnType, { type: '
     });
     return [{ column, operator: op as CollectionOperator, target: 'entries', keys: entryKeys }];
   }
-  return [elementCondition(column, op, operand, type.valueType, 'values', bad, ctx)];
+  return [elementCondition(column, op, operand, type.valueType, 'values', bad, ctx, type)];
 }
 
-function elementCondition(column: string, op: string, operand: JsonValue, type: ColumnType, target: ConditionTarget, bad: (reason: string) => VectorDbError, ctx: ParseContext): Condition {
+function elementCondition(column: string, op: string, operand: JsonValue, type: ColumnType, target: ConditionTarget, bad: (reason: string) => VectorDbError, ctx: ParseContext, columnType: ColumnType): Condition {
   if (!COLLECTION_OPERATORS.has(op) || !Array.isArray(operand)) throw bad('use $in, $nin or $all with an array of values');
-  return { column, operator: op as CollectionOperator, target, keys: operand.map((v) => encodeOperand(column, v, type, ctx)) };
+  const analysis = analyzesText(columnType, target) ? columnAnalysis(ctx.record, column, target) : undefined;
+  return { column, operator: op as CollectionOperator, target, keys: operand.map((v) => encodeOperand(column, v, type, ctx, analysis)), ...(analysis ? { analysis } : {}) };
 }
 
 function isEjsonValue(value: JsonObject): boolean {
@@ -110,11 +134,11 @@ function isEjsonValue(value: JsonObject): boolean {
   return names.length === 1 && ['$binary', '$date', '$uuid'].includes(names[0]!);
 }
 
-function encodeOperand(column: string, value: JsonValue, type: ColumnType, ctx: ParseContext): string {
+function encodeOperand(column: string, value: JsonValue, type: ColumnType, ctx: ParseContext, analysis?: TextAnalysis): string {
   try {
     const stored = coerceValue(value, type, ctx.types);
     if (stored === null) throw new ValueProblem('a filter value cannot be null');
-    return storedKey(stored, type);
+    return storedKey(analysis && typeof stored === 'string' ? analyzeText(stored, analysis) : stored, type);
   } catch (error) {
     if (!(error instanceof ValueProblem)) throw error;
     throw VectorDbError.of('INVALID_FILTER_COLUMN_VALUES', { keyspace: ctx.record.keyspace, table: ctx.record.name, problems: `${column}: ${error.message}` });
@@ -155,7 +179,12 @@ function matchesCondition(condition: Condition, row: JsonObject, record: TableRe
   const stored = row[condition.column];
   const { operator, keys: operands } = condition;
   if (stored === undefined) return operator === '$ne' || operator === '$nin';
-  const present = targetKeys(stored, record.columns[condition.column]!, condition.target);
+  const type = record.columns[condition.column]!;
+  if (condition.lexical) {
+    const tokens = new Set(tokenize(stored as string, condition.lexical).map((t) => encodeKeyPart(t, 'text')));
+    return operands.length > 0 && operands.every((k) => tokens.has(k));
+  }
+  const present = targetKeys(condition.analysis ? analyzeStored(stored, type, condition.target, condition.analysis) : stored, type, condition.target);
   if (condition.target !== 'value') {
     if (operator === '$all') return operands.every((k) => present.includes(k));
     const any = operands.some((k) => present.includes(k));

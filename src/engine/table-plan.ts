@@ -24,7 +24,7 @@ export function planRows(filter: TableFilter, record: TableRecord, store: TableS
   const warnings = planWarnings(filter, record);
   const required = requiredConditions(filter);
   const equal = new Map<string, string>();
-  for (const c of required) if (c.operator === '$eq' && c.target === 'value' && !equal.has(c.column)) equal.set(c.column, c.keys[0]!);
+  for (const c of required) if (c.operator === '$eq' && c.target === 'value' && !c.analysis && !equal.has(c.column)) equal.set(c.column, c.keys[0]!);
   const keyColumns = primaryKeyColumns(record);
   if (keyColumns.every((column) => equal.has(column))) {
     const key = joinKeyParts(keyColumns.map((column) => store.keyPart(column, equal.get(column)!)));
@@ -49,15 +49,17 @@ export function planRows(filter: TableFilter, record: TableRecord, store: TableS
     return { kind: 'partition', warnings, rows: (afterKey) => store.scan(afterKey, range) };
   }
   for (const condition of required) {
-    const index = record.indexes.find((i) => i.kind === 'regular' && i.column === condition.column && usesIndex(condition, i));
+    const index = record.indexes.find((i) => i.kind !== 'vector' && i.column === condition.column && usesIndex(condition, i));
     if (!index) continue;
-    const values = condition.operator === '$all' ? condition.keys.slice(0, 1) : condition.keys;
+    // $all and $match need every key: the first one's entries are the candidates.
+    const values = condition.operator === '$all' || condition.operator === '$match' ? condition.keys.slice(0, 1) : condition.keys;
     return { kind: 'index', warnings, rows: (afterKey) => indexRows(store, index, values, afterKey) };
   }
   return { kind: 'scan', warnings, rows: (afterKey) => store.scan(afterKey) };
 }
 
 function usesIndex(condition: Condition, index: TableIndex): boolean {
+  if (condition.operator === '$match' || index.kind === 'text') return condition.operator === '$match' && index.kind === 'text';
   if (condition.target === 'value') return index.target === undefined && (condition.operator === '$eq' || condition.operator === '$in');
   return index.target === condition.target && (condition.operator === '$in' || condition.operator === '$all');
 }
@@ -76,7 +78,7 @@ async function* indexRows(store: TableStore, index: TableIndex, values: readonly
 /** ZERO_FILTER_OPERATIONS for an empty filter; MISSING_INDEX for columns neither in the primary key nor indexed. */
 function planWarnings(filter: TableFilter, record: TableRecord): VectorDbError[] {
   const primaryKey = `(${primaryKeyColumns(record).join(', ')})`;
-  const indexedColumns = record.indexes.filter((i) => i.kind === 'regular').map((i) => i.column);
+  const indexedColumns = record.indexes.filter((i) => i.kind !== 'vector').map((i) => i.column);
   const indexed = indexedColumns.join(', ') || '(none)';
   if (isEmptyFilter(filter)) return [VectorDbError.of('ZERO_FILTER_OPERATIONS', { keyspace: record.keyspace, table: record.name, primaryKey, indexedColumns: indexed })];
   const keyColumns = new Set(primaryKeyColumns(record));

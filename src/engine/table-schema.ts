@@ -25,11 +25,15 @@ export type ColumnType =
 export interface TableIndex {
   readonly name: string;
   readonly column: string;
-  readonly kind: 'regular' | 'vector';
+  readonly kind: 'regular' | 'vector' | 'text';
   /** What of a list/set/map column is indexed. */
   readonly target?: 'values' | 'keys' | 'entries';
-  /** Regular index on text: the Data API's text analysis options (kept and described; matching stays exact). */
+  /** Regular index: the Data API's text analysis options as described (defaults filled in for text). */
   readonly options?: JsonObject;
+  /** Its entries and filters use the analyzed text (table-text-analysis.ts); indexes made before analysis lack it. */
+  readonly analyzed?: boolean;
+  /** Text index: its analyzer as createTextIndex gave it (table-lexical.ts reads it). */
+  readonly analyzer?: JsonValue;
   /** Vector index: its metric, source model and the number of its vector records (storage/keys.ts). */
   readonly metric?: Metric;
   readonly sourceModel?: string;
@@ -71,6 +75,8 @@ export function parseColumnType(column: string, raw: unknown, ctx: { keyspace: s
       throw VectorDbError.of('UNSUPPORTED_VECTOR_DIMENSION', { column, dimension: describeValue(dimension), max: ctx.limits.maxVectorDimension });
     }
     if (nested) throw VectorDbError.of('UNSUPPORTED_LIST_DEFINITION', { column, reason: 'a vector cannot be nested in a list, set or map' });
+    // A vectorize column needs an embedding provider: refused, not kept as a plain vector column.
+    if (spec.service !== undefined && spec.service !== null) throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
     return { type: 'vector', dimension };
   }
   if (type === 'userDefined') {
@@ -201,6 +207,7 @@ export function describeIndex(index: TableIndex): JsonObject {
   if (index.kind === 'vector') {
     return { name: index.name, definition: { column: index.column, options: { metric: index.metric ?? 'cosine', sourceModel: index.sourceModel ?? 'other' } }, indexType: 'vector' };
   }
+  if (index.kind === 'text') return { name: index.name, definition: { column: index.column, options: { analyzer: index.analyzer ?? 'standard' } }, indexType: 'text' };
   const column: JsonValue = index.target === undefined ? index.column : { [index.column]: `$${index.target}` };
   return { name: index.name, definition: { column, options: index.options ?? {} }, indexType: 'regular' };
 }

@@ -9,9 +9,11 @@ import { bytesToString, keys, type KvOperation, type KvStore } from '../storage/
 import type { CollectionVectors } from './collection-vectors.js';
 import type { DocumentChange } from './document-store.js';
 import type { ShreddedDocument } from './shredder.js';
-import { invertPart, joinKeyParts } from './table-key-codec.js';
+import { encodeKeyPart, invertPart, joinKeyParts } from './table-key-codec.js';
 import { storedKey, targetKeys } from './table-filter.js';
 import { primaryKeyColumns, type TableIndex, type TableRecord } from './table-schema.js';
+import { parseAnalyzer, tokenize } from './table-lexical.js';
+import { analyzeStored, analyzesText, indexAnalysis } from './table-text-analysis.js';
 
 const { SEP, HIGH } = keys;
 
@@ -95,12 +97,18 @@ export class TableStore {
     const record = this.#record();
     const entries: string[] = [];
     for (const index of record.indexes) {
-      if (index.kind !== 'regular') continue;
+      if (index.kind === 'vector') continue;
       const stored = row[index.column];
       if (stored === undefined) continue;
+      if (index.kind === 'text') {
+        for (const token of new Set(tokenize(stored as string, parseAnalyzer(index.analyzer)))) entries.push(keys.rowIndexPrefix(record.tid, index.name) + encodeKeyPart(token, 'text') + SEP);
+        continue;
+      }
       const type = record.columns[index.column]!;
       const target = index.target ?? 'value';
-      for (const valueKey of new Set(targetKeys(stored, type, target))) {
+      const analysis = indexAnalysis(index);
+      const indexed = analysis && analyzesText(type, target) ? analyzeStored(stored, type, target, analysis) : stored;
+      for (const valueKey of new Set(targetKeys(indexed, type, target))) {
         entries.push(keys.rowIndexPrefix(record.tid, index.name) + valueKey + SEP);
       }
     }

@@ -17,6 +17,9 @@ import { coerceRow, columnProblem } from './table-rows.js';
 import { primaryKeyColumns, type TableIndex, type TableRecord, type TypeLookup } from './table-schema.js';
 import { TableStore, type RowChange, type StoredRow } from './table-store.js';
 import { ValueProblem, coerceValue } from './table-values.js';
+import { encodeKeyPart } from './table-key-codec.js';
+import { bm25, lexicalStats, parseAnalyzer, tokenize } from './table-lexical.js';
+import { pullFromCollection, pushToCollection, type CollectionColumn } from './table-collection-edit.js';
 
 export type RowOutcome =
   | { readonly status: 'OK'; readonly row: JsonObject }
@@ -27,10 +30,19 @@ export interface FoundRow extends StoredRow {
   readonly similarity?: number;
 }
 
+/** An updateOne's changes: columns set, unset, and elements pushed to / pulled from collection columns. */
+export interface RowUpdate {
+  readonly set: JsonObject;
+  readonly unset: readonly string[];
+  readonly push?: Readonly<Record<string, readonly JsonValue[]>>;
+  readonly pull?: Readonly<Record<string, readonly JsonValue[]>>;
+}
+
 export type RowSort =
   | { readonly kind: 'none' }
   | { readonly kind: 'columns'; readonly columns: readonly (readonly [string, 1 | -1])[] }
-  | { readonly kind: 'vector'; readonly column: string; readonly vector: Float32Array };
+  | { readonly kind: 'vector'; readonly column: string; readonly vector: Float32Array }
+  | { readonly kind: 'lexical'; readonly column: string; readonly query: string };
 
 export interface RowSelect {
   readonly filter: TableFilter;
@@ -133,29 +145,46 @@ export class Table {
     });
   }
 
-  /** updateOne: `$set` / `$unset` on one row named by its full primary key; a `$set` creates a missing row (CQL). */
-  async updateRow(keyRow: JsonObject, set: JsonObject, unset: readonly string[]): Promise<{ matched: boolean; modified: boolean; created: boolean }> {
+  /** updateOne: `$set` / `$unset` / `$push` / `$pullAll` on one row named by its full primary key; a `$set` or `$push` creates a missing row (CQL). */
+  async updateRow(keyRow: JsonObject, update: RowUpdate): Promise<{ matched: boolean; modified: boolean; created: boolean }> {
     const record = this.#record;
+    let unset = update.unset;
     const values: JsonObject = {};
-    for (const [column, raw] of Object.entries(set)) {
+    const problem = (column: string, error: unknown): never => {
+      if (!(error instanceof ValueProblem)) throw error;
+      throw columnProblem('INVALID_UPDATE_COLUMN_VALUES', record, column, error);
+    };
+    for (const [column, raw] of Object.entries(update.set)) {
       try {
         const stored = coerceValue(raw, record.columns[column]!, this.types);
         if (stored !== null) values[column] = stored;
         else unset = [...unset, column];
       } catch (error) {
-        if (!(error instanceof ValueProblem)) throw error;
-        throw columnProblem('INVALID_UPDATE_COLUMN_VALUES', record, column, error);
+        problem(column, error);
       }
     }
+    const edits = [...Object.entries(update.push ?? {}).map(([c, items]) => [c, items, pushToCollection] as const), ...Object.entries(update.pull ?? {}).map(([c, items]) => [c, items, pullFromCollection] as const)];
     return this.#write(async () => {
       const key = this.#store.rowKeyOf(keyRow);
       const before = await this.#store.get(key);
-      if (before === null && Object.keys(values).length === 0) return { matched: false, modified: false, created: false };
       const after: JsonObject = { ...(before ?? keyRow), ...values };
       for (const column of unset) delete after[column];
-      const modified = before === null || JSON.stringify(before) !== JSON.stringify(after);
-      if (modified) await this.#store.write([{ key, before, after }], await this.#allVectors());
-      return { matched: before !== null, modified, created: before === null };
+      let written = Object.keys(values).length > 0 || Object.values(update.push ?? {}).some((items) => items.length > 0);
+      for (const [column, items, edit] of edits) {
+        let edited: JsonValue | null = null;
+        try {
+          edited = edit(before?.[column], record.columns[column] as CollectionColumn, items, this.types);
+        } catch (error) {
+          problem(column, error);
+        }
+        if (edited === null) delete after[column];
+        else after[column] = edited;
+      }
+      // A missing row is created by a write of values (CQL's UPDATE upserts), not by unsets or pulls alone.
+      if (before === null && !written) return { matched: false, modified: false, created: false };
+      written = before === null || JSON.stringify(before) !== JSON.stringify(after);
+      if (written) await this.#store.write([{ key, before, after }], await this.#allVectors());
+      return { matched: before !== null, modified: written, created: before === null };
     });
   }
 
@@ -197,6 +226,7 @@ export class Table {
     const plan = planRows(request.filter, this.#record, this.#store);
     const { sort } = request;
     if (sort.kind === 'vector') return { rows: await this.#vectorSelect(request, sort), nextPageState: null, warnings: plan.warnings };
+    if (sort.kind === 'lexical') return { rows: await this.#lexicalSelect(request, sort), nextPageState: null, warnings: plan.warnings };
     const pageSize = this.limits.pageSize;
     if (sort.kind === 'columns') {
       // An in-memory sort (as the Data API's): every match read and sorted; one page, after `skip`.
@@ -256,6 +286,25 @@ export class Table {
       if (row) found.push({ key: vectors.keyOf(hit.label)!, row, similarity: hit.score });
     });
     return found;
+  }
+
+  /** Rows holding every token of the query (and matching the filter), best BM25 score first. */
+  async #lexicalSelect(request: RowSelect, sort: Extract<RowSort, { kind: 'lexical' }>): Promise<FoundRow[]> {
+    const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
+    const analyzer = parseAnalyzer(index.analyzer);
+    const queryTokens = [...new Set(tokenize(sort.query, analyzer))];
+    const keyOf = (token: string) => encodeKeyPart(token, 'text');
+    const match: TableFilter = { kind: 'condition', condition: { column: sort.column, operator: '$match', target: 'value', keys: queryTokens.map(keyOf), lexical: analyzer } };
+    const candidates: FoundRow[] = [];
+    for await (const found of this.#matching({ kind: 'all', parts: [request.filter, match] })) candidates.push(found);
+    if (candidates.length === 0) return [];
+    const rowsWith = new Map<string, number>();
+    for (const token of queryTokens) rowsWith.set(token, (await this.#store.indexLookup(index, keyOf(token))).length);
+    const stats = await lexicalStats(this.#store.scan(), sort.column, analyzer, rowsWith);
+    const scored = candidates.map((found) => ({ found, score: bm25(found.row[sort.column] as string, queryTokens, analyzer, stats) }));
+    scored.sort((a, b) => b.score - a.score);
+    const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
+    return scored.slice(0, k).map(({ found }) => found);
   }
 
   // ---- vectors ------------------------------------------------------------------------------

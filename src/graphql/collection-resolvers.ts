@@ -129,7 +129,7 @@ export function collectionResolvers(binding: CollectionBinding): { query: Resolv
 }
 
 /** Conditions ANDed: one object when their fields differ, `$and` otherwise. */
-function combine(conditions: JsonObject[]): JsonObject {
+export function combine(conditions: JsonObject[]): JsonObject {
   if (conditions.length === 0) return {};
   if (conditions.length === 1) return conditions[0]!;
   const merged: JsonObject = {};

@@ -1,10 +1,12 @@
 /**
- * The `/api/graphql-schema` schema (Stargate's DDL endpoint, for collections): keyspaces and their
- * collections, createKeyspace / dropKeyspace / createCollection / dropCollection. Each resolver is the Data
- * API command of the same name (findKeyspaces, findCollections, createCollection, deleteCollection, ...).
+ * The `/api/graphql-schema` schema (Stargate's DDL endpoint): keyspaces, their collections and tables (Stargate's
+ * `Table { name columns { kind name type } }`, the type as the Data API describes it), createKeyspace /
+ * dropKeyspace / createCollection / dropCollection / createTable / dropTable. Each resolver is the Data API
+ * command of the same name (findKeyspaces, findCollections, listTables, createTable, deleteCollection, ...).
  */
 import {
   GraphQLBoolean,
+  GraphQLEnumType,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
@@ -17,6 +19,11 @@ import { orThrow } from './errors.js';
 import { GraphQLJSON } from './json-scalar.js';
 import type { CommandRunner } from './service.js';
 
+interface TableInfo {
+  name: string;
+  definition: { columns: JsonObject; primaryKey: { partitionBy: string[]; partitionSort: JsonObject } };
+}
+
 interface CollectionInfo {
   name: string;
   options?: JsonObject;
@@ -25,6 +32,8 @@ interface CollectionInfo {
 export function ddlSchema(run: CommandRunner): GraphQLSchema {
   const collectionsOf = async (keyspace: string): Promise<CollectionInfo[]> =>
     (orThrow(await run({ findCollections: { options: { explain: true } } }, { keyspace })).status?.collections ?? []) as unknown as CollectionInfo[];
+  const tablesOf = async (keyspace: string): Promise<TableInfo[]> =>
+    (orThrow(await run({ listTables: { options: { explain: true } } }, { keyspace })).status?.tables ?? []) as unknown as TableInfo[];
   const keyspaceNames = async (): Promise<string[]> => (orThrow(await run({ findKeyspaces: {} }, {})).status?.keyspaces ?? []) as string[];
 
   const vectorOptions = new GraphQLObjectType({
@@ -39,6 +48,30 @@ export function ddlSchema(run: CommandRunner): GraphQLSchema {
       options: { type: GraphQLJSON, description: 'The collection options, as findCollections explains them.', resolve: (c) => c.options ?? {} },
     },
   });
+  const columnKind = new GraphQLEnumType({ name: 'ColumnKind', values: { PARTITION: {}, CLUSTERING: {}, REGULAR: {} } });
+  const column = new GraphQLObjectType<{ kind: string; name: string; type: JsonObject }>({
+    name: 'Column',
+    fields: {
+      kind: { type: columnKind },
+      name: { type: new GraphQLNonNull(GraphQLString) },
+      type: { type: GraphQLJSON, description: 'The column type as listTables describes it, e.g. {"type": "map", "keyType": "text", "valueType": "int"}.' },
+    },
+  });
+  const table = new GraphQLObjectType<TableInfo>({
+    name: 'Table',
+    fields: {
+      name: { type: new GraphQLNonNull(GraphQLString) },
+      columns: {
+        type: new GraphQLList(new GraphQLNonNull(column)),
+        resolve: (t) => {
+          const { partitionBy, partitionSort } = t.definition.primaryKey;
+          const kind = (name: string) => (partitionBy.includes(name) ? 'PARTITION' : name in partitionSort ? 'CLUSTERING' : 'REGULAR');
+          return Object.entries(t.definition.columns).map(([name, type]) => ({ kind: kind(name), name, type }));
+        },
+      },
+      definition: { type: GraphQLJSON, description: 'The table definition, as listTables (explain) gives it.', resolve: (t) => t.definition },
+    },
+  });
   const keyspace = new GraphQLObjectType<{ name: string }>({
     name: 'Keyspace',
     fields: {
@@ -48,6 +81,12 @@ export function ddlSchema(run: CommandRunner): GraphQLSchema {
         type: collection,
         args: { name: { type: new GraphQLNonNull(GraphQLString) } },
         resolve: async (k, args: { name: string }) => (await collectionsOf(k.name)).find((c) => c.name === args.name) ?? null,
+      },
+      tables: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(table))), resolve: (k) => tablesOf(k.name) },
+      table: {
+        type: table,
+        args: { name: { type: new GraphQLNonNull(GraphQLString) } },
+        resolve: async (k, args: { name: string }) => (await tablesOf(k.name)).find((t) => t.name === args.name) ?? null,
       },
     },
   });
@@ -98,6 +137,24 @@ export function ddlSchema(run: CommandRunner): GraphQLSchema {
             if (args.dimension != null) options.vector = { dimension: args.dimension, ...(args.metric ? { metric: args.metric } : {}) };
             return done(await run({ createCollection: { name: args.name, ...(Object.keys(options).length ? { options } : {}) } }, { keyspace: args.keyspaceName }));
           },
+        },
+        createTable: {
+          type: GraphQLBoolean,
+          description: "createTable with the Data API's definition (columns, primaryKey).",
+          args: {
+            keyspaceName: { type: new GraphQLNonNull(GraphQLString) },
+            tableName: { type: new GraphQLNonNull(GraphQLString) },
+            definition: { type: new GraphQLNonNull(GraphQLJSON), description: 'e.g. {"columns": {"id": "text", "n": "int"}, "primaryKey": "id"}' },
+            ifNotExists: { type: GraphQLBoolean },
+          },
+          resolve: async (_s, args: { keyspaceName: string; tableName: string; definition: JsonObject; ifNotExists?: boolean }) =>
+            done(await run({ createTable: { name: args.tableName, definition: args.definition, ...(args.ifNotExists ? { options: { ifNotExists: true } } : {}) } }, { keyspace: args.keyspaceName })),
+        },
+        dropTable: {
+          type: GraphQLBoolean,
+          args: { keyspaceName: { type: new GraphQLNonNull(GraphQLString) }, tableName: { type: new GraphQLNonNull(GraphQLString) }, ifExists: { type: GraphQLBoolean } },
+          resolve: async (_s, args: { keyspaceName: string; tableName: string; ifExists?: boolean }) =>
+            done(await run({ dropTable: { name: args.tableName, ...(args.ifExists ? { options: { ifExists: true } } : {}) } }, { keyspace: args.keyspaceName })),
         },
         dropCollection: {
           type: GraphQLBoolean,

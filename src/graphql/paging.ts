@@ -17,6 +17,8 @@ export interface PageRequest {
   readonly pageSize: number;
   readonly pageState: string | undefined;
   readonly includeSimilarity: boolean;
+  /** The sort is by similarity (a table's vector column); collections are told by `$vector` / `$vectorize`. */
+  readonly vectorSort?: boolean;
 }
 
 export interface Page {
@@ -70,7 +72,7 @@ async function unsortedPage(find: FindRunner, request: PageRequest, cursor: Curs
 
 async function sortedPage(find: FindRunner, request: PageRequest, cursor: Cursor, want: number): Promise<Partial> {
   const skip = cursor.s ?? 0;
-  const isVector = request.sort !== undefined && ('$vector' in request.sort || '$vectorize' in request.sort);
+  const isVector = request.vectorSort ?? (request.sort !== undefined && ('$vector' in request.sort || '$vectorize' in request.sort));
   // One document more than asked tells whether another page exists.
   const options: JsonObject = isVector
     ? { limit: Math.min(skip + want + 1, MAX_VECTOR_RESULTS), ...(request.includeSimilarity ? { includeSimilarity: true } : {}) }

@@ -1,7 +1,7 @@
 /**
- * A keyspace schema is assembled from one part per entity (today collections: collection-schema.ts; tables
- * of #17 add a table-schema.ts producing the same EntityPart, and keyspace-schema.ts lists both). Parts whose
- * type or root field names clash with ones already taken are skipped with a warning, as Stargate does.
+ * A keyspace schema is assembled from one part per entity (collections: collection-schema.ts; tables:
+ * table-schema.ts; service.ts lists both). Parts whose type or root field names clash with ones already taken
+ * are skipped with a warning, as Stargate does.
  */
 import {
   GraphQLBoolean,
@@ -11,6 +11,7 @@ import {
   GraphQLString,
   type GraphQLFieldConfigMap,
 } from 'graphql';
+import { CQL_SCALAR_NAMES } from './cql-scalars.js';
 
 export interface EntityPart {
   /** The database name (a collection's, a table's). */
@@ -23,7 +24,10 @@ export interface EntityPart {
 }
 
 /** Names the shared part of the schema already uses. */
-const TAKEN_TYPES = ['Query', 'Mutation', 'QueryOptions', 'JSON', 'String', 'Float', 'Int', 'Boolean', 'ID'];
+const TAKEN_TYPES = ['Query', 'Mutation', 'QueryOptions', 'MutationOptions', 'MutationConsistency', 'SerialConsistency', 'JSON', 'String', 'Float', 'Int', 'Boolean', 'ID', ...CQL_SCALAR_NAMES];
+
+/** The shared filter inputs a part's own `<name>FilterInput` could take (a table named `ListInt`, say). */
+const SHARED_FILTER = new RegExp(`^(List)*(String|Float|Boolean|ID|JSON|Int|${CQL_SCALAR_NAMES.join('|')}|Entry\\w+)FilterInput$`);
 
 export function assembleSchema(parts: readonly EntityPart[], warnings: readonly string[]): GraphQLSchema {
   const types = new Set(TAKEN_TYPES);
@@ -32,7 +36,7 @@ export function assembleSchema(parts: readonly EntityPart[], warnings: readonly 
   const query: GraphQLFieldConfigMap<unknown, unknown> = {};
   const mutation: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const part of parts) {
-    const clash = [...part.typeNames.filter((n) => types.has(n) || /^(String|Float|Boolean|ID|JSON)FilterInput$/.test(n)), ...[...part.rootNames.query, ...part.rootNames.mutation].filter((n) => roots.has(n))];
+    const clash = [...part.typeNames.filter((n) => types.has(n) || SHARED_FILTER.test(n)), ...[...part.rootNames.query, ...part.rootNames.mutation].filter((n) => roots.has(n))];
     if (clash.length > 0) {
       all.push(`'${part.name}' is skipped: its GraphQL names clash with names already in the schema (${clash.join(', ')}).`);
       continue;

@@ -1,7 +1,7 @@
 /**
  * GraphqlService: the per-keyspace schemas of one database and their execution. It runs every Data API command
  * through a CommandRunner (in process: executeCommand; in a client: its transport), rebuilds a keyspace's
- * schema when findCollections changes (DDL) or a document shows a new field, and never drops a field.
+ * schema when findCollections or listTables changes (DDL) or a document shows a new field, and never drops a field.
  */
 import { graphql, GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CommandResponse, CommandTarget } from '../commands/index.js';
@@ -13,6 +13,8 @@ import { FieldModel } from './field-model.js';
 import type { GraphqlResult } from './result.js';
 import { assembleSchema } from './schema-parts.js';
 import { sharedTypes } from './shared-types.js';
+import { tablePart } from './table-schema.js';
+import { columnShape } from './table-types.js';
 
 export type { GraphqlError, GraphqlResult } from './result.js';
 
@@ -35,6 +37,11 @@ export interface GraphqlRequest {
 interface CollectionDescription {
   name: string;
   options?: JsonObject;
+}
+
+interface TableDescription {
+  name: string;
+  definition: { columns: JsonObject; primaryKey: { partitionBy: string[]; partitionSort: Record<string, number> } };
 }
 
 interface KeyspaceState {
@@ -96,7 +103,11 @@ export class GraphqlService {
     const listed = await this.#run({ findCollections: { options: { explain: true } } }, { keyspace });
     if (listed.errors?.[0]) throw graphqlErrorOf(listed.errors[0]);
     const collections = (listed.status?.collections ?? []) as unknown as CollectionDescription[];
-    const signature = JSON.stringify(collections);
+    const tablesListed = await this.#run({ listTables: { options: { explain: true } } }, { keyspace });
+    if (tablesListed.errors?.[0]) throw graphqlErrorOf(tablesListed.errors[0]);
+    const tables = (tablesListed.status?.tables ?? []) as unknown as TableDescription[];
+    // Tables' definitions (with their user-defined types' fields) are in the signature: DDL rebuilds the schema.
+    const signature = JSON.stringify([collections, tables]);
     let state = this.#keyspaces.get(keyspace);
     if (state === undefined) {
       state = { signature: '', schema: undefined, stale: true, models: new Map() };
@@ -108,7 +119,7 @@ export class GraphqlService {
     }
     state.signature = signature;
     state.stale = false;
-    state.schema = this.#build(keyspace, collections, state);
+    state.schema = this.#build(keyspace, collections, tables, state);
     return state.schema;
   }
 
@@ -130,7 +141,7 @@ export class GraphqlService {
     return model;
   }
 
-  #build(keyspace: string, collections: CollectionDescription[], state: KeyspaceState): GraphQLSchema {
+  #build(keyspace: string, collections: CollectionDescription[], tables: TableDescription[], state: KeyspaceState): GraphQLSchema {
     const shared = sharedTypes(this.#pageSize);
     const warnings: string[] = [];
     const parts = collections.map((c) => {
@@ -147,6 +158,17 @@ export class GraphqlService {
         defaultPageSize: this.#pageSize,
       });
     });
-    return assembleSchema(parts, warnings);
+    const tableParts = tables.map((t) =>
+      tablePart(
+        {
+          name: t.name,
+          columns: Object.entries(t.definition.columns).map(([name, type]) => [name, columnShape(type)] as const),
+          primaryKey: [...t.definition.primaryKey.partitionBy, ...Object.keys(t.definition.primaryKey.partitionSort ?? {})],
+        },
+        shared,
+        { run: (command) => this.#run(command, { keyspace, collection: t.name }), defaultPageSize: this.#pageSize },
+      ),
+    );
+    return assembleSchema([...parts, ...tableParts], warnings);
   }
 }

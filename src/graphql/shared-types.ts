@@ -11,6 +11,7 @@ import {
   GraphQLList,
   GraphQLString,
   type GraphQLInputType,
+  type GraphQLNamedType,
 } from 'graphql';
 import { GraphQLJSON } from './json-scalar.js';
 
@@ -36,35 +37,37 @@ export const FILTER_OPERATORS: Readonly<Record<string, string>> = {
   exists: '$exists',
 };
 
+/** Stargate's basic comparisons of a filter input: `eq notEq gt gte lt lte` of the type, `in` of a list of it. */
+export function comparisonFields(type: GraphQLInputType): Record<string, { type: GraphQLInputType; description?: string }> {
+  return { eq: { type }, notEq: { type }, gt: { type }, gte: { type }, lt: { type }, lte: { type }, in: { type: new GraphQLList(type) } };
+}
+
 export interface SharedTypes {
   filterInput(scalar: FilterScalar): GraphQLInputObjectType;
+  /** The one type of this name in the schema, built on first use (tables share map entries, UDTs, filters). */
+  named<T extends GraphQLNamedType>(name: string, build: () => T): T;
   readonly queryOptions: GraphQLInputObjectType;
 }
 
 export function sharedTypes(defaultPageSize: number): SharedTypes {
-  const filters = new Map<FilterScalar, GraphQLInputObjectType>();
-  const filterInput = (scalar: FilterScalar): GraphQLInputObjectType => {
-    let type = filters.get(scalar);
+  const types = new Map<string, GraphQLNamedType>();
+  const named = <T extends GraphQLNamedType>(name: string, build: () => T): T => {
+    let type = types.get(name);
     if (type === undefined) {
+      type = build();
+      types.set(name, type);
+    }
+    return type as T;
+  };
+  const filterInput = (scalar: FilterScalar): GraphQLInputObjectType =>
+    named(`${scalar}FilterInput`, () => {
       const t = SCALARS[scalar];
-      type = new GraphQLInputObjectType({
+      return new GraphQLInputObjectType({
         name: `${scalar}FilterInput`,
         description: `Conditions on a ${scalar} field; several are ANDed. The Data API's $eq $ne $gt $gte $lt $lte $in $exists.`,
-        fields: {
-          eq: { type: t },
-          notEq: { type: t },
-          gt: { type: t },
-          gte: { type: t },
-          lt: { type: t },
-          lte: { type: t },
-          in: { type: new GraphQLList(t) },
-          exists: { type: GraphQLBoolean },
-        },
+        fields: { ...comparisonFields(t), exists: { type: GraphQLBoolean } },
       });
-      filters.set(scalar, type);
-    }
-    return type;
-  };
+    });
   const queryOptions = new GraphQLInputObjectType({
     name: 'QueryOptions',
     fields: {
@@ -74,5 +77,5 @@ export function sharedTypes(defaultPageSize: number): SharedTypes {
       includeSimilarity: { type: GraphQLBoolean, description: 'Fill _similarity on a vector search (default true).' },
     },
   });
-  return { filterInput, queryOptions };
+  return { filterInput, named, queryOptions };
 }

@@ -25,7 +25,8 @@
  *   udt:<keyspace>\0<type>                    -> user-defined type record (JSON)
  *   row:<tid>\0<row key>                      -> the row (JSON object of its non-null columns, stored forms of
  *                                                engine/table-values.ts: a vector as its float32 $binary text)
- *   ridx:<tid>\0<index>\0<value key>\0<row key> -> <row key> (a secondary index entry)
+ *   ridx:<tid>\0<index>\0<value key>\0<row key> -> <row key> (a secondary index entry; the value key of an index
+ *     whose record says analyzed: true is that of the analyzed text, engine/table-text-analysis.ts)
  * A <row key> is the primary key's columns (partition columns, then clustering columns) each encoded
  * by engine/table-key-codec.ts and joined by \0; no encoded part holds \0, and each is order-preserving
  * for its type (a descending clustering column is inverted), so a partition is one key range and a

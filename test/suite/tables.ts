@@ -206,6 +206,124 @@ export function tablesSuite(factory: DbFactory): void {
       expectError(await onTable('s', { find: { sort: { n: 2 } } }), 'SORT_CLAUSE_VALUE_INVALID');
     });
 
+    it('updates: $push (one element, $each, map entries as pairs or objects) and $pullAll on lists, sets and maps', async () => {
+      await createTable('bag', {
+        columns: { id: 'int', l: { type: 'list', valueType: 'int' }, s: { type: 'set', valueType: 'text' }, m: { type: 'map', keyType: 'int', valueType: 'text' }, x: 'text' },
+        primaryKey: 'id',
+      });
+      const update = (change: Doc, id = 1) => onTable('bag', { updateOne: { filter: { id }, update: change } });
+      const row = async (id = 1) => (await rows('bag', { filter: { id } }))[0];
+      // A $push on a missing row creates it (CQL's UPDATE ... SET l = l + [...] upserts).
+      expect((await update({ $push: { l: 3, s: 'b', m: [2, 'two'] } })).status).toEqual({ matchedCount: 0, modifiedCount: 0 });
+      expect(await row()).toEqual({ id: 1, l: [3], s: ['b'], m: [[2, 'two']] });
+      expectNoErrors(await update({ $push: { l: { $each: [1, 3] }, s: { $each: ['a', 'b', 'c'] }, m: { $each: [[1, 'one'], [2, 'TWO']] } } }));
+      expect(await row()).toEqual({ id: 1, l: [3, 1, 3], s: ['a', 'b', 'c'], m: [[1, 'one'], [2, 'TWO']] });
+      expect((await update({ $pullAll: { l: [3], s: ['a', 'zz'], m: [2] }, $set: { x: 'kept' } })).status).toEqual({ matchedCount: 1, modifiedCount: 1 });
+      expect(await row()).toEqual({ id: 1, l: [1], s: ['b', 'c'], m: [[1, 'one']], x: 'kept' });
+      expectNoErrors(await update({ $pullAll: { l: [1], m: [1] } }));
+      expect(await row()).toEqual({ id: 1, s: ['b', 'c'], x: 'kept' }); // emptied collections are no value
+      // Text-keyed maps take {key: value} entries too; a pull on a missing row creates nothing.
+      await createTable('tags', { columns: { id: 'int', m: { type: 'map', keyType: 'text', valueType: 'int' } }, primaryKey: 'id' });
+      expectNoErrors(await onTable('tags', { updateOne: { filter: { id: 1 }, update: { $push: { m: { $each: [{ a: 1 }, ['b', 2]] } } } } }));
+      expectNoErrors(await onTable('tags', { updateOne: { filter: { id: 1 }, update: { $push: { m: { a: 5 } } } } }));
+      expect(await rows('tags')).toEqual([{ id: 1, m: { a: 5, b: 2 } }]);
+      expectNoErrors(await onTable('tags', { updateOne: { filter: { id: 2 }, update: { $pullAll: { m: ['a'] } } } }));
+      expect(await rows('tags', { filter: { id: 2 } })).toEqual([]);
+      // The Data API's errors.
+      expectError(await update({ $push: { x: 'a' } }), 'UNSUPPORTED_UPDATE_OPERATOR');
+      expectError(await update({ $pullAll: { x: ['a'] } }), 'UNSUPPORTED_UPDATE_OPERATOR');
+      expectError(await update({ $push: { l: [1, 2] } }), 'INVALID_PUSH_OPERATOR_USAGE');
+      expectError(await update({ $push: { l: { $each: 1 } } }), 'INVALID_PUSH_OPERATOR_USAGE');
+      expectError(await update({ $push: { l: { $each: [1], $position: 0 } } }), 'INVALID_PUSH_OPERATOR_USAGE');
+      expectError(await update({ $push: { m: [1, 'a', 'b'] } }), 'INVALID_PUSH_OPERATOR_USAGE');
+      expectError(await update({ $push: { m: 'a' } }), 'INVALID_PUSH_OPERATOR_USAGE');
+      expectError(await update({ $push: { l: 'x' } }), 'INVALID_UPDATE_COLUMN_VALUES');
+      expectError(await update({ $pullAll: { m: ['not-an-int'] } }), 'INVALID_UPDATE_COLUMN_VALUES');
+      expectError(await update({ $push: { l: 1 }, $pullAll: { l: [1] } }), 'UNSUPPORTED_OVERLAPPING_UPDATE_OPERATIONS');
+      expectError(await update({ $push: { id: 1 } }), 'UNSUPPORTED_UPDATE_FOR_PRIMARY_KEY_COLUMNS');
+      expectError(await update({ $push: { nope: 1 } }), 'UNKNOWN_TABLE_COLUMNS');
+      expect(await row()).toEqual({ id: 1, s: ['b', 'c'], x: 'kept' });
+      expectNoErrors(await run(ctx.db, { dropTable: { name: 'bag' } }, { keyspace: KS }));
+      expectNoErrors(await run(ctx.db, { dropTable: { name: 'tags' } }, { keyspace: KS }));
+    });
+
+    it('text indexes: caseSensitive, normalize and ascii apply to index entries and to $eq / $ne / $in / $nin', async () => {
+      await createTable('words', {
+        columns: { id: 'int', w: 'text', exact: 'text', tags: { type: 'set', valueType: 'text' }, m: { type: 'map', keyType: 'text', valueType: 'text' } },
+        primaryKey: 'id',
+      });
+      const words = ['Café', 'CAFE', 'cafe\u0301', 'Tea'];
+      for (const [id, w] of words.entries()) {
+        expectNoErrors(await onTable('words', { insertOne: { document: { id, w, exact: w, tags: [w], m: { [w]: w } } } }));
+      }
+      const index = (name: string, column: unknown, options?: Doc) => onTable('words', { createIndex: { name, definition: { column, ...(options ? { options } : {}) } } });
+      expectNoErrors(await index('w_idx', 'w', { caseSensitive: false, normalize: true, ascii: true }));
+      expectNoErrors(await index('exact_idx', 'exact'));
+      expectNoErrors(await index('tags_idx', { tags: '$values' }, { caseSensitive: false }));
+      expectNoErrors(await index('m_idx', { m: '$keys' }, { ascii: true }));
+      const listed = expectNoErrors(await onTable('words', { listIndexes: { options: { explain: true } } })).status?.indexes as Doc[];
+      expect(listed.map((i) => (i.definition as Doc).options)).toEqual([
+        { ascii: true, caseSensitive: false, normalize: true },
+        { ascii: false, caseSensitive: true, normalize: false },
+        { ascii: false, caseSensitive: false, normalize: false },
+        { ascii: true, caseSensitive: true, normalize: false },
+      ]);
+      const ids = async (filter: Doc) => (await rows('words', { filter, projection: { id: 1 }, sort: { id: 1 } })).map((r) => r.id);
+      expect(await ids({ w: 'cafe' })).toEqual([0, 1, 2]); // case, accents and the decomposed é all fold to "cafe"
+      expect(await ids({ w: { $eq: 'CAFÉ' } })).toEqual([0, 1, 2]);
+      expect(await ids({ w: { $ne: 'café' } })).toEqual([3]);
+      expect(await ids({ w: { $in: ['TEA', 'x'] } })).toEqual([3]);
+      expect(await ids({ w: { $nin: ['tea'] } })).toEqual([0, 1, 2]);
+      expect(await ids({ exact: 'Café' })).toEqual([0]); // the default index matches exactly
+      expect(await ids({ exact: 'cafe' })).toEqual([]);
+      expect(await ids({ tags: { $all: ['cafe'] } })).toEqual([1]); // case folded, accents kept
+      expect(await ids({ tags: { $in: ['café', 'TEA'] } })).toEqual([0, 3]);
+      expect(await ids({ m: { $keys: { $in: ['Cafe'] } } })).toEqual([0]); // accents folded, case kept
+      expect(await ids({ $or: [{ w: 'TEA' }, { exact: 'CAFE' }] })).toEqual([1, 3]);
+      // An update re-files the analyzed entries; a dropped index leaves exact matching.
+      expectNoErrors(await onTable('words', { updateOne: { filter: { id: 3 }, update: { $set: { w: 'Crème' } } } }));
+      expect(await ids({ w: 'CREME' })).toEqual([3]);
+      expectNoErrors(await run(ctx.db, { dropIndex: { name: 'w_idx' } }, { keyspace: KS }));
+      expect(await ids({ w: 'cafe' })).toEqual([]);
+      expectError(await index('bad', 'id', { caseSensitive: false }), 'UNSUPPORTED_TEXT_ANALYSIS_FOR_DATA_TYPES');
+      expectError(await index('bad', 'exact', { caseSensitive: 'no' }), 'COMMAND_FIELD_VALUE_INVALID');
+      expectError(await index('bad', 'exact', { stemming: true }), 'COMMAND_FIELD_VALUE_INVALID');
+      expectNoErrors(await run(ctx.db, { dropTable: { name: 'words' } }, { keyspace: KS }));
+    });
+
+    it('text indexes: createTextIndex, $match (every token) and the lexical sort (BM25), with their errors', async () => {
+      await createTable('docs', { columns: { id: 'text', value: 'text', tags: 'text', n: 'int' }, primaryKey: 'id' });
+      const texts = ['tag1', 'tag2', 'tag3 tag1', 'Tag2, TAG1 and tag3'];
+      for (const [i, tags] of texts.entries()) expectNoErrors(await onTable('docs', { insertOne: { document: { id: String(i + 1), value: 'v', tags, n: i } } }));
+      expectNoErrors(await onTable('docs', { createTextIndex: { name: 'tags_text', definition: { column: 'tags', options: { analyzer: 'standard' } } } }));
+      expectNoErrors(await onTable('docs', { createIndex: { name: 'value_idx', definition: { column: 'value' } } }));
+      const listed = expectNoErrors(await onTable('docs', { listIndexes: { options: { explain: true } } })).status?.indexes as Doc[];
+      expect(listed[0]).toEqual({ name: 'tags_text', definition: { column: 'tags', options: { analyzer: 'standard' } }, indexType: 'text' });
+      const ids = async (find: Doc) => (await rows('docs', { projection: { id: 1 }, ...find })).map((r) => r.id);
+      expect(await ids({ filter: { tags: { $match: 'tag3' } } })).toEqual(['3', '4']);
+      expect(await ids({ filter: { tags: { $match: 'TAG1 tag3' } } })).toEqual(['3', '4']); // every token, lower-cased
+      expect(await ids({ filter: { tags: { $match: 'tag1' }, n: { $lt: 3 } } })).toEqual(['1', '3']);
+      expectNoErrors(await onTable('docs', { updateOne: { filter: { id: '1' }, update: { $set: { tags: 'tag9' } } } }));
+      expect(await ids({ filter: { tags: { $match: 'tag1' } } })).toEqual(['3', '4']); // index entries follow the row
+      expect(await ids({ sort: { tags: 'tag2' } })).toEqual(['2', '4']); // the shorter text ranks first
+      expect(await ids({ sort: { tags: "tag1 'tag3'" } })).toEqual(['3', '4']);
+      expect(await ids({ filter: { id: '4' }, sort: { tags: 'tag2' } })).toEqual(['4']);
+      expectError(await onTable('docs', { find: { filter: { value: { $match: 'v' } } } }), 'CANNOT_LEXICAL_FILTER_NON_INDEXED_COLUMNS');
+      expectError(await onTable('docs', { find: { filter: { tags: { $match: 5 } } } }), 'FILTER_INVALID_EXPRESSION');
+      expectError(await onTable('docs', { find: { sort: { value: 'v' } } }), 'CANNOT_LEXICAL_SORT_NON_INDEXED_COLUMNS');
+      expectError(await onTable('docs', { find: { sort: { tags: 'tag1', n: 1 } } }), 'CANNOT_SORT_ON_SPECIAL_WITH_OTHERS');
+      expectError(await onTable('docs', { find: { sort: { tags: 'tag1' }, options: { skip: 1 } } }), 'CANNOT_LEXICAL_SORT_WITH_SKIP_OPTION');
+      expectError(await onTable('docs', { createTextIndex: { name: 'n_text', definition: { column: 'n' } } }), 'UNSUPPORTED_TEXT_INDEX_FOR_DATA_TYPES');
+      expectError(await onTable('docs', { createTextIndex: { name: 'v_text', definition: { column: 'value', options: { analyzer: 'english' } } } }), 'INVALID_INDEX_DEFINITION');
+      expectNoErrors(await onTable('docs', { createTextIndex: { name: 'v_text', definition: { column: 'value', options: { analyzer: { tokenizer: { name: 'whitespace' }, filters: [{ name: 'lowercase' }] } } } } }));
+      expectNoErrors(await run(ctx.db, { dropIndex: { name: 'tags_text' } }, { keyspace: KS }));
+      expectError(await onTable('docs', { find: { filter: { tags: { $match: 'tag1' } } } }), 'CANNOT_LEXICAL_FILTER_NON_INDEXED_COLUMNS');
+      // Vectorize needs an embedding provider: a clear error, not a silently plain vector column.
+      const vectorize = await run(ctx.db, { createTable: { name: 'vz', definition: { columns: { id: 'text', v: { type: 'vector', dimension: 3, service: { provider: 'openai', modelName: 'text-embedding-3-small' } } }, primaryKey: 'id' } } }, { keyspace: KS });
+      expect(vectorize.errors?.[0]?.errorCode).toMatch(/VECTORIZE/);
+      expectNoErrors(await run(ctx.db, { dropTable: { name: 'docs' } }, { keyspace: KS }));
+    });
+
     it('errors: DDL, commands on the wrong kind of target, updates and deletes by key, limits', async () => {
       const ddl = (command: unknown) => run(ctx.db, command, { keyspace: KS });
       expectError(await ddl({ createTable: { name: 't', definition: { columns: { id: 'bogus' }, primaryKey: 'id' } } }), 'UNKNOWN_DATA_TYPE');
@@ -222,6 +340,7 @@ export function tablesSuite(factory: DbFactory): void {
       expectError(await ddl({ dropTable: { name: 'missing' } }), 'CANNOT_DROP_UNKNOWN_TABLE');
       expectError(await ddl({ dropIndex: { name: 'missing' } }), 'CANNOT_DROP_UNKNOWN_INDEX');
       expectError(await onTable('t', { countDocuments: {} }), 'UNSUPPORTED_TABLE_COMMAND');
+      expectError(await onTable('t', { estimatedDocumentCount: {} }), 'UNSUPPORTED_TABLE_COMMAND');
       expect((await ddl({ createCollection: { name: 'coll' } })).errors).toBeUndefined();
       expectError(await onTable('coll', { listIndexes: {} }), 'UNSUPPORTED_COLLECTION_COMMAND');
       expectError(await onTable('missing', { listIndexes: {} }), 'UNKNOWN_COLLECTION_OR_TABLE');
