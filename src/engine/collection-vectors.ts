@@ -11,6 +11,7 @@ import type { KvOperation, KvStore } from '../storage/index.js';
 import {
   FlatVectorStore,
   createVectorIndex,
+  graphBuilderAvailable,
   loadVectorIndex,
   type BackendChoice,
   type IndexParams,
@@ -19,6 +20,7 @@ import {
 } from '../vector/index.js';
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
+import { buildOffThread } from './vector-build.js';
 import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
 import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
 import { decodeVectorTable, encodeVectorTableParts, tableRows, type DecodedVectorTable, type VectorTable } from './vector-table.js';
@@ -53,6 +55,12 @@ export interface VectorSettings {
 const STEP_MS = 30;
 /** At most this many vectors per step. */
 const MAX_CHUNK = 512;
+/**
+ * Vectors arriving at this rate per second (a bulk load), or this many pending that are also at least
+ * an eighth of the graph (the worker starts from a copy of it), are built on a worker thread instead of
+ * in steps on the event loop.
+ */
+const OFF_THREAD_MIN = 512;
 /** Removals are applied to the graph in batches of this size (or when idle). */
 const REMOVE_BATCH = 256;
 /**
@@ -87,6 +95,14 @@ export class CollectionVectors {
   #graphLoading: Promise<void> | undefined;
   #closed = false;
   #failure: VectorDbError | undefined;
+  /** Set when a worker-thread build failed: this collection then builds on the event loop only. */
+  #offThreadFailed = false;
+  /** Graphs built on a worker thread and swapped in so far (stats, tests). */
+  #offThreadBuilds = 0;
+  /** Vectors committed in the current one-second window, and in the one before (the arrival rate). */
+  #addsThisSecond = 0;
+  #addsLastSecond = 0;
+  #secondStarted = 0;
 
   private constructor(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, graph: VectorIndex) {
     this.#kv = kv;
@@ -179,17 +195,63 @@ export class CollectionVectors {
       loaded.graph.dispose();
       return;
     }
-    this.#graph.dispose();
-    this.#graph = loaded.graph;
-    for (const label of [...this.#pendingAdds]) if (this.#graph.has(label)) this.#pendingAdds.delete(label);
-    // Labels the snapshot holds but whose records are gone were deleted after it was saved.
-    const stale: number[] = [];
-    for (let label = 0; label < loaded.labelLimit; label++) {
-      if (this.#graph.has(label) && !this.#flat.has(label)) stale.push(label);
-    }
     this.#nextLabel = Math.max(this.#nextLabel, loaded.labelLimit);
-    this.#pendingRemoves.push(...stale);
-    this.#changesSinceSnapshot = this.#pendingAdds.size + stale.length;
+    this.#swapGraph(loaded.graph);
+    this.#changesSinceSnapshot = this.#pendingAdds.size + this.#pendingRemoves.length;
+  }
+
+  /**
+   * Replaces the graph with one built elsewhere (a snapshot, a worker): what it holds is no longer
+   * pending, and labels it holds whose vectors are gone (deleted since) are to be removed from it.
+   * Returns how many pending vectors it took.
+   */
+  #swapGraph(graph: VectorIndex): number {
+    this.#graph.dispose();
+    this.#graph = graph;
+    const before = this.#pendingAdds.size;
+    for (const label of [...this.#pendingAdds]) if (graph.has(label)) this.#pendingAdds.delete(label);
+    const stale: number[] = [];
+    for (let label = 0; label < this.#nextLabel; label++) if (graph.has(label) && !this.#flat.has(label)) stale.push(label);
+    this.#pendingRemoves = stale;
+    return before - this.#pendingAdds.size;
+  }
+
+  async #graphUnfrozen(): Promise<void> {
+    while (this.#graphFrozen) await this.#graphFrozen.catch(() => undefined);
+  }
+
+  /** Whether the pending vectors are worth a worker thread (see OFF_THREAD_MIN). */
+  #offThreadWorthIt(): boolean {
+    const pending = this.#pendingAdds.size;
+    const arriving = Math.max(this.#addsThisSecond, this.#addsLastSecond) >= OFF_THREAD_MIN;
+    if (this.#offThreadFailed || !graphBuilderAvailable() || this.#graph.backend !== 'native' || pending === 0) return false;
+    // While vectors keep arriving, one worker session takes them all: its copy of the graph pays off.
+    return arriving || (pending >= OFF_THREAD_MIN && pending * 8 >= this.#graph.size);
+  }
+
+  /** Builds the pending vectors on a worker thread and swaps the result in; how many it took. */
+  async #buildOffThread(): Promise<number> {
+    await this.#graphUnfrozen(); // one serialization at a time
+    const { dimension, metric, name } = this.#settings;
+    const graph = this.#graph;
+    const built = await buildOffThread({
+      graph,
+      pending: this.#pendingAdds,
+      valuesOf: (label) => this.#flat.get(label),
+      options: { dimension, metric, name, backend: graph.backend, params: graph.params },
+      stopped: () => this.#closed,
+    });
+    if (built === undefined) {
+      if (!this.#closed) this.#offThreadFailed = true;
+      return 0;
+    }
+    await this.#graphUnfrozen(); // a save may be reading the old graph
+    if (this.#closed) {
+      built.dispose();
+      return 0;
+    }
+    this.#offThreadBuilds++;
+    return this.#swapGraph(built);
   }
 
   get size(): number {
@@ -199,6 +261,11 @@ export class CollectionVectors {
   /** Vectors not yet in the graph (searched exactly meanwhile). */
   get pendingCount(): number {
     return this.#pendingAdds.size;
+  }
+
+  /** How many times a worker thread built the graph (and it was swapped in). */
+  get offThreadBuilds(): number {
+    return this.#offThreadBuilds;
   }
 
   /** Resolves once the saved graph (if any) is loaded: until then its vectors count as pending. */
@@ -266,10 +333,21 @@ export class CollectionVectors {
         this.#pendingAdds.add(label);
       }
       this.#changesSinceSnapshot += added.length + removed.length;
+      this.#countArrivals(added.length);
       this.#scheduleIndexing();
     };
     return { labels, afterCommit };
   };
+
+  #countArrivals(count: number): void {
+    const now = Date.now();
+    if (now - this.#secondStarted >= 1000) {
+      this.#addsLastSecond = now - this.#secondStarted < 2000 ? this.#addsThisSecond : 0;
+      this.#addsThisSecond = 0;
+      this.#secondStarted = now;
+    }
+    this.#addsThisSecond += count;
+  }
 
   /** The values of a live label (a copy may be kept by the caller only while it does not write). */
   vectorOf(label: number): Float32Array | undefined {
@@ -439,6 +517,10 @@ export class CollectionVectors {
           await this.#graphFrozen.catch(() => undefined);
           continue;
         }
+        if (this.#offThreadWorthIt()) {
+          done += await this.#buildOffThread();
+          continue;
+        }
         if (this.#pendingRemoves.length >= REMOVE_BATCH || this.#pendingAdds.size === 0) {
           this.#graph.remove(this.#pendingRemoves);
           this.#pendingRemoves = [];
@@ -467,10 +549,16 @@ export class CollectionVectors {
       }
       if (onProgress && total >= 10_000) onProgress(progress());
       const due = Math.max(SNAPSHOT_AFTER_CHANGES, this.#flat.size * SNAPSHOT_AFTER_FRACTION);
-      if (!this.#closed && this.#changesSinceSnapshot >= due) await this.saveSnapshot();
+      // The graph is complete: the save runs beside later work (close waits for it), not inside it.
+      if (!this.#closed && this.#changesSinceSnapshot >= due && !this.#saving) this.saveSnapshot().catch((error: unknown) => this.#fail(error));
     } catch (error) {
-      this.#failure = error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error });
+      this.#fail(error);
     }
+  }
+
+  #fail(error: unknown): void {
+    const { name } = this.#settings;
+    this.#failure = error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error });
   }
 }
 

@@ -114,11 +114,12 @@ export async function createVectorIndex(opts: CreateVectorIndexOptions): Promise
 }
 
 /**
- * Loads bytes from `serialize()`. Throws VECTOR_INDEX_INCOMPATIBLE (the engine then rebuilds) when the
- * bytes were written by the other backend (hnswlib's files are not portable between wasm and native),
- * for another dimension or metric, or are damaged. With backend 'auto' the backend that wrote them is used.
+ * Loads bytes from `serialize()`, or the pieces from `serializeParts()` (never joined). Throws
+ * VECTOR_INDEX_INCOMPATIBLE (the engine then rebuilds) when the bytes were written by the other backend
+ * (hnswlib's files are not portable between wasm and native), for another dimension or metric, or are
+ * damaged. With backend 'auto' the backend that wrote them is used.
  */
-export async function loadVectorIndex(bytes: Uint8Array, opts: LoadVectorIndexOptions): Promise<VectorIndex> {
+export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[], opts: LoadVectorIndexOptions): Promise<VectorIndex> {
   checkDimension(opts.dimension);
   const name = opts.name ?? '';
   const choice = opts.backend ?? 'auto';

@@ -121,8 +121,15 @@ function parseHeader(bytes: Uint8Array): IndexHeader {
   return h as IndexHeader;
 }
 
-/** Splits serialized bytes into their parts; throws IndexFormatError when they are not ours or damaged. */
-export function decodeIndex(bytes: Uint8Array): DecodedIndex {
+/**
+ * Splits serialized bytes into their parts; throws IndexFormatError when they are not ours or damaged.
+ * Also takes the two pieces serializeParts gave (head, hnswlib's bytes), so they are never joined.
+ */
+export function decodeIndex(serialized: Uint8Array | readonly Uint8Array[]): DecodedIndex {
+  const pieces = serialized instanceof Uint8Array ? [serialized] : serialized;
+  if (pieces.length === 0 || pieces.length > 2) throw bad(`an index is one or two pieces of bytes, got ${pieces.length}`);
+  const bytes = pieces[0]!;
+  const backendPiece = pieces[1];
   const header = parseHeader(bytes);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const jsonLen = view.getUint32(8, true);
@@ -130,8 +137,9 @@ export function decodeIndex(bytes: Uint8Array): DecodedIndex {
   const bitmapLen = pad4(Math.ceil(slots / 8));
   let at = 12 + jsonLen;
   const expected = at + 4 * slots + bitmapLen + header.backendBytes;
-  if (bytes.length !== expected) {
-    throw bad(`the index bytes are ${bytes.length} long, the header says ${expected}`);
+  const length = bytes.length + (backendPiece?.length ?? 0);
+  if (length !== expected || (backendPiece !== undefined && backendPiece.length !== header.backendBytes)) {
+    throw bad(`the index bytes are ${length} long, the header says ${expected}`);
   }
   const slotLabels = new Uint32Array(slots);
   for (let s = 0; s < slots; s++, at += 4) slotLabels[s] = view.getUint32(at, true);
@@ -145,5 +153,5 @@ export function decodeIndex(bytes: Uint8Array): DecodedIndex {
   }
   if (liveCount !== header.live) throw bad(`the live-slot bitmap counts ${liveCount}, the header says ${header.live}`);
   at += bitmapLen;
-  return { header, slotLabels, live, backendBytes: bytes.subarray(at, at + header.backendBytes) };
+  return { header, slotLabels, live, backendBytes: backendPiece ?? bytes.subarray(at, at + header.backendBytes) };
 }
