@@ -112,14 +112,19 @@ const roles = {
     const r = await executeCommand(db, { find: { sort: { $vector: query }, projection: { _id: 1 }, options: { limit: 10 } } }, target);
     const firstAnswerMs = performance.now() - t0;
     if (r.errors) throw new Error(JSON.stringify(r.errors[0]));
+    const rssAtFirstAnswer = rssMb();
     const vectors = await db.collection(KS, 'vectors').vectors();
     await vectors.graphLoaded();
     await vectors.waitForIndex();
     const graphReadyMs = performance.now() - t0;
     await new Promise((resolve) => setTimeout(resolve, 200));
     const rss = rssMb();
+    global.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { heapUsed, external, arrayBuffers } = process.memoryUsage();
+    const rssAfterGc = rssMb();
     await db.close();
-    return { firstAnswerMs, graphReadyMs, rssMb: rss };
+    return { firstAnswerMs, graphReadyMs, rssAtFirstAnswerMb: rssAtFirstAnswer, rssMb: rss, rssAfterGcMb: rssAfterGc, heapMb: Math.round(heapUsed / MB), externalMb: Math.round(external / MB), arrayBuffersMb: Math.round(arrayBuffers / MB) };
   },
 };
 

@@ -1,9 +1,10 @@
 /**
  * The vectors of one collection in memory: the doc key <-> label map, a contiguous flat store of every
  * live vector (exact scans), and the HNSW graph. Writes stage vector records into the document's batch
- * and apply to memory once it is durable; the graph catches up in the background, in small chunks that
- * yield to the event loop, while searches scan the not-yet-indexed vectors exactly. So inserts are never
- * slowed by graph building and a search always sees every acknowledged vector.
+ * and apply to memory once it is durable; the graph catches up in the background (on a worker thread
+ * for bulk loads, vector-build.ts, else in small chunks that yield to the event loop), while searches
+ * scan the not-yet-indexed vectors exactly. So inserts are never slowed by graph building and a search
+ * always sees every acknowledged vector.
  */
 import { VectorDbError } from '../errors/index.js';
 import { macrotask } from '../platform/macrotask.js';
@@ -21,9 +22,9 @@ import {
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
-import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
+import { deleteVectorRecord, putVectorRecord, readAllVectorValues, readVectorKeys, readVectorValues } from './vector-records.js';
 import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
-import { decodeVectorTable, encodeVectorTableParts, tableRows, type DecodedVectorTable, type VectorTable } from './vector-table.js';
+import { decodeVectorTable, tableRows, type DecodedVectorTable } from './vector-table.js';
 
 import type { VectorProgress } from './progress.js';
 export type { VectorProgress } from './progress.js';
@@ -65,13 +66,11 @@ const OFF_THREAD_MIN = 512;
 const REMOVE_BATCH = 256;
 /**
  * Save a snapshot once the graph is caught up and this many vectors changed since the last one, and
- * at least this fraction of the collection: each save writes the whole graph and vector table (130 MB
- * at 100k x 128), so a fixed count would write O(n^2) bytes over a long load.
+ * at least this fraction of the collection: each save writes the whole graph (66 MB at 100k x 128),
+ * so a fixed count would write O(n^2) bytes over a long load.
  */
 const SNAPSHOT_AFTER_CHANGES = 5_000;
 const SNAPSHOT_AFTER_FRACTION = 0.25;
-/** A snapshot copies the vector table this many values at a time, yielding between (about 1 ms each). */
-const TABLE_STEP_VALUES = 256 * 1024;
 
 export class CollectionVectors {
   readonly #kv: KvStore;
@@ -136,10 +135,12 @@ export class CollectionVectors {
   }
 
   /**
-   * The live labels and their documents come from the records; their values from the snapshot's vector
-   * table where it has them (labels never change meaning), else from the records too.
+   * The live labels and their documents come from the records, and so do their values: in one range
+   * scan, or, for a snapshot saved with a vector table (before vectors were stored only once), from
+   * that table where it has them (labels never change meaning).
    */
   async #loadVectors(records: { labels: number[]; docKeys: string[] }, table: DecodedVectorTable | undefined): Promise<void> {
+    if (table === undefined) return this.#loadRecordValues(records);
     const { cid, dimension } = this.#settings;
     const { labels, docKeys } = records;
     const missing: number[] = [];
@@ -175,6 +176,28 @@ export class CollectionVectors {
       // A doc key without values: the pair is written and deleted in one batch, so this is damage.
       if (vector === undefined) throw VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${labels[i]} of '${this.#settings.name}' has no values` });
       this.#addLoaded(labels[i]!, docKeys[i]!, vector);
+    });
+    this.#changesSinceSnapshot = this.#pendingAdds.size;
+  }
+
+  /** Every record's values, read in label order, rows set into the flat store a chunk at a time. */
+  async #loadRecordValues(records: { labels: number[]; docKeys: string[] }): Promise<void> {
+    const { cid, dimension } = this.#settings;
+    const { labels, docKeys } = records;
+    let at = 0; // records[at] is the next record the values have not reached
+    for await (const chunk of readAllVectorValues(this.#kv, cid, dimension)) {
+      const live: number[] = [];
+      chunk.labels.forEach((label, row) => {
+        while (at < labels.length && labels[at]! < label) at++;
+        if (labels[at] === label) live.push(row); // values without a doc key are no vector's: skipped
+      });
+      if (live.length === chunk.labels.length) this.#flat.setRows(chunk.labels, chunk.values);
+      else this.#flat.setRows(live.map((row) => chunk.labels[row]!), rowsOf(chunk.values, live, dimension));
+    }
+    labels.forEach((label, i) => {
+      // A doc key without values: the pair is written and deleted in one batch, so this is damage.
+      if (!this.#flat.has(label)) throw VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${label} of '${this.#settings.name}' has no values` });
+      this.#addLoaded(label, docKeys[i]!, undefined);
     });
     this.#changesSinceSnapshot = this.#pendingAdds.size;
   }
@@ -428,9 +451,9 @@ export class CollectionVectors {
   }
 
   /**
-   * Saves the graph snapshot now (the records are already durable). In steps that yield: the vector
-   * table is copied a slice at a time, the graph is serialized while the indexer waits (the native
-   * backend writes it on a worker thread), and the chunks go to LevelDB a few per batch.
+   * Saves the graph snapshot now (the records are already durable, and hold the vectors: the snapshot
+   * has only the graph). In steps that yield: the graph is serialized while the indexer waits (the
+   * native backend writes it on a worker thread), and the chunks go to LevelDB a few per batch.
    */
   async saveSnapshot(): Promise<void> {
     while (this.#saving) await this.#saving.catch(() => undefined);
@@ -447,7 +470,6 @@ export class CollectionVectors {
     await this.#graphLoading; // a save must never replace the stored graph with one that lacks it
     // Changes made while saving may be missing from it: they still count toward the next one.
     const covered = this.#changesSinceSnapshot;
-    const table = await this.#tableInSteps();
     const labelLimit = this.#nextLabel;
     const serializing = this.#graph.serializeParts();
     this.#graphFrozen = serializing;
@@ -457,25 +479,8 @@ export class CollectionVectors {
     } finally {
       this.#graphFrozen = undefined;
     }
-    await writeSnapshot(this.#kv, this.#settings.cid, { graph, labelLimit, table: encodeVectorTableParts(table) });
+    await writeSnapshot(this.#kv, this.#settings.cid, { graph, labelLimit });
     this.#changesSinceSnapshot = Math.max(0, this.#changesSinceSnapshot - covered);
-  }
-
-  /**
-   * Every live label with its values, labels ascending, copied a slice at a time. A label deleted
-   * while copying gets zeros: its record is gone for good, so the table's entry is never read.
-   */
-  async #tableInSteps(): Promise<VectorTable> {
-    const { dimension } = this.#settings;
-    const labels = Uint32Array.from(this.#keyOf.keys()).sort();
-    const values = new Float32Array(labels.length * dimension);
-    const step = Math.max(1, Math.floor(TABLE_STEP_VALUES / dimension));
-    for (let from = 0; from < labels.length; from += step) {
-      const to = Math.min(labels.length, from + step);
-      this.#flat.copyRows(labels, from, to, values.subarray(from * dimension, to * dimension));
-      await yieldToEventLoop();
-    }
-    return { dimension, labels, values };
   }
 
   /** Stops background work, saves the snapshot if anything changed, frees the graph. */
@@ -569,6 +574,13 @@ function yieldToEventLoop(): Promise<void> {
 
 /** Below this fraction of the collection, a filtered search scans its candidates exactly. */
 const EXACT_FRACTION = 0.15;
+
+/** The given rows of `values`, in order, as one array. */
+function rowsOf(values: Float32Array, rows: readonly number[], dimension: number): Float32Array {
+  const out = new Float32Array(rows.length * dimension);
+  rows.forEach((row, i) => out.set(values.subarray(row * dimension, (row + 1) * dimension), i * dimension));
+  return out;
+}
 
 function sameVector(a: Float32Array | undefined, b: Float32Array): boolean {
   if (!a || a.length !== b.length) return false;

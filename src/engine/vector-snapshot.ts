@@ -1,8 +1,9 @@
 /**
- * A collection's saved vector snapshot: the serialized HNSW graph and the vector table
- * (engine/vector-table.ts), in 4 MB chunks under `vidx:<cid>\0` with their metadata in `vmeta:<cid>`.
- * It only saves work at open (rebuilding the graph, reading every vector's values): the vector records
- * (vector-records.ts) stay the truth, so a missing snapshot is never wrong, only slower to open.
+ * A collection's saved vector snapshot: the serialized HNSW graph in 4 MB chunks under `vidx:<cid>\0`
+ * with its metadata in `vmeta:<cid>`. It only saves work at open (rebuilding the graph): the vector
+ * records (vector-records.ts) stay the truth, so a missing snapshot is never wrong, only slower to open.
+ * Snapshots saved before vectors were stored once also hold a copy of every vector, the vector table
+ * (engine/vector-table.ts): still read, never written.
  *
  * Writing one is a sequence of small batches, so that neither copying a hundred MB into one LevelDB
  * batch nor that batch's write holds the event loop or the write lock for long. The chunks live in one
@@ -32,8 +33,8 @@ export interface Snapshot {
   /** The serialized graph, as pieces to concatenate. */
   readonly graph: readonly Uint8Array[];
   readonly labelLimit: number;
-  /** The encoded vector table (engine/vector-table.ts), as pieces to concatenate. */
-  readonly table: readonly Uint8Array[];
+  /** The encoded vector table (engine/vector-table.ts), as pieces to concatenate: the engine no longer writes one. */
+  readonly table?: readonly Uint8Array[];
 }
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -81,8 +82,8 @@ export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot
   // Without metadata, whatever chunks there are belong to no snapshot: clear both slots.
   for (const leftover of old === undefined ? SLOTS : [slot]) await clearSlot(kv, cid, leftover);
   const chunks = await putChunks(kv, cid, slot, 'graph', graph);
-  const tableChunks = await putChunks(kv, cid, slot, 'table', table);
-  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, tableChunks, tableBytes: byteLength(table), savedAt: new Date().toISOString(), slot };
+  const tableParts = table === undefined ? {} : { tableChunks: await putChunks(kv, cid, slot, 'table', table), tableBytes: byteLength(table) };
+  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, ...tableParts, savedAt: new Date().toISOString(), slot };
   await kv.batch([{ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) }]);
   if (old !== undefined) await clearSlot(kv, cid, slotOf(old));
 }
