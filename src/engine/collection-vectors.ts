@@ -23,7 +23,7 @@ import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
 import { deleteVectorRecord, putVectorRecord, readAllVectorValues, readVectorKeys, readVectorValues } from './vector-records.js';
-import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
+import { deleteSnapshot, readSnapshotMeta, readSnapshotTable, streamSnapshotGraph, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
 import { decodeVectorTable, tableRows, type DecodedVectorTable } from './vector-table.js';
 
 import type { VectorProgress } from './progress.js';
@@ -615,10 +615,8 @@ async function newGraph(settings: VectorSettings, capacity: number): Promise<Vec
 
 /** The saved graph, or undefined when it is incomplete or cannot be used (wrong backend, damaged). */
 async function loadGraph(kv: KvStore, settings: VectorSettings, meta: SnapshotMeta): Promise<{ graph: VectorIndex; labelLimit: number } | undefined> {
-  const bytes = await readSnapshotGraph(kv, settings.cid, meta);
-  if (bytes === undefined) return undefined;
   try {
-    const graph = await loadVectorIndex(bytes, {
+    const graph = await loadVectorIndex(streamSnapshotGraph(kv, settings.cid, meta), {
       dimension: settings.dimension,
       metric: settings.metric,
       backend: settings.backend,

@@ -11,6 +11,7 @@
  * batch, then clears the old slot. An interrupted save leaves the previous snapshot whole (open then
  * replays what changed since it from the records); for the length of a save both are stored.
  */
+import { VectorDbError } from '../errors/index.js';
 import { keys, type KvOperation, type KvStore } from '../storage/index.js';
 
 /** Snapshot metadata: which chunks hold the graph's bytes and the vector table's. */
@@ -51,6 +52,19 @@ export async function readSnapshotMeta(kv: KvStore, cid: number): Promise<Snapsh
 export async function readSnapshotGraph(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array | undefined> {
   const chunks = await readChunks(kv, cid, slotOf(meta), 'graph', meta.chunks, meta.bytes);
   return chunks && (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+}
+
+/**
+ * The snapshot's graph bytes chunk by chunk, each read when the consumer wants it (the loader writes
+ * them to hnswlib's file as they come: a large graph is never held whole). Throws
+ * VECTOR_INDEX_INCOMPATIBLE when a chunk is missing.
+ */
+export async function* streamSnapshotGraph(kv: KvStore, cid: number, meta: SnapshotMeta): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < meta.chunks; i++) {
+    const chunk = await kv.get(chunkKey(cid, slotOf(meta), 'graph', i));
+    if (chunk === undefined) throw VectorDbError.of('VECTOR_INDEX_INCOMPATIBLE', { reason: `graph chunk ${i} of ${meta.chunks} is missing`, backend: 'saved', collection: String(cid) });
+    yield chunk;
+  }
 }
 
 /**
