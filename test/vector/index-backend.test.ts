@@ -159,7 +159,7 @@ describe.each([{ backend: 'wasm' as const }, { backend: 'native' as const }])('$
   });
 
   it.skipIf(skip)('loads from serializeParts pieces and from a stream of odd-sized pieces; a short stream is refused', async () => {
-    const { index, data } = await build(backend, 'euclidean', 300);
+    const { index, data } = await build(backend, 'euclidean', 100);
     const parts = await index.serializeParts();
     const whole = await index.serialize();
     async function* pieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
@@ -167,7 +167,7 @@ describe.each([{ backend: 'wasm' as const }, { backend: 'native' as const }])('$
     }
     const query = row(data, 42, DIM);
     const want = index.search(query, 5);
-    for (const source of [parts, pieces(whole, 7), pieces(whole, 4096)]) {
+    for (const source of [parts, pieces(whole, 1001), pieces(whole, 65536)]) {
       const loaded = await loadVectorIndex(source, { dimension: DIM, metric: 'euclidean' });
       expect(loaded.search(query, 5)).toEqual(want);
       loaded.dispose();
