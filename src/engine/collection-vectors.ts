@@ -1,9 +1,10 @@
 /**
  * The vectors of one collection in memory: the doc key <-> label map, a contiguous flat store of every
  * live vector (exact scans), and the HNSW graph. Writes stage vector records into the document's batch
- * and apply to memory once it is durable; the graph catches up in the background, in small chunks that
- * yield to the event loop, while searches scan the not-yet-indexed vectors exactly. So inserts are never
- * slowed by graph building and a search always sees every acknowledged vector.
+ * and apply to memory once it is durable; the graph catches up in the background (on a worker thread
+ * for bulk loads, vector-build.ts, else in small chunks that yield to the event loop), while searches
+ * scan the not-yet-indexed vectors exactly. So inserts are never slowed by graph building and a search
+ * always sees every acknowledged vector.
  */
 import { VectorDbError } from '../errors/index.js';
 import { macrotask } from '../platform/macrotask.js';
@@ -11,6 +12,7 @@ import type { KvOperation, KvStore } from '../storage/index.js';
 import {
   FlatVectorStore,
   createVectorIndex,
+  graphBuilderAvailable,
   loadVectorIndex,
   type BackendChoice,
   type IndexParams,
@@ -19,9 +21,10 @@ import {
 } from '../vector/index.js';
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
-import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
-import { deleteSnapshot, readSnapshotGraph, readSnapshotMeta, readSnapshotTable, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
-import { decodeVectorTable, encodeVectorTableParts, tableRows, type DecodedVectorTable, type VectorTable } from './vector-table.js';
+import { buildOffThread } from './vector-build.js';
+import { deleteVectorRecord, putVectorRecord, readAllVectorValues, readVectorKeys, readVectorValues } from './vector-records.js';
+import { deleteSnapshot, readSnapshotMeta, readSnapshotTable, streamSnapshotGraph, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
+import { decodeVectorTable, tableRows, type DecodedVectorTable } from './vector-table.js';
 
 import type { VectorProgress } from './progress.js';
 export type { VectorProgress } from './progress.js';
@@ -53,17 +56,21 @@ export interface VectorSettings {
 const STEP_MS = 30;
 /** At most this many vectors per step. */
 const MAX_CHUNK = 512;
+/**
+ * Vectors arriving at this rate per second (a bulk load), or this many pending that are also at least
+ * an eighth of the graph (the worker starts from a copy of it), are built on a worker thread instead of
+ * in steps on the event loop.
+ */
+const OFF_THREAD_MIN = 512;
 /** Removals are applied to the graph in batches of this size (or when idle). */
 const REMOVE_BATCH = 256;
 /**
  * Save a snapshot once the graph is caught up and this many vectors changed since the last one, and
- * at least this fraction of the collection: each save writes the whole graph and vector table (130 MB
- * at 100k x 128), so a fixed count would write O(n^2) bytes over a long load.
+ * at least this fraction of the collection: each save writes the whole graph (66 MB at 100k x 128),
+ * so a fixed count would write O(n^2) bytes over a long load.
  */
 const SNAPSHOT_AFTER_CHANGES = 5_000;
 const SNAPSHOT_AFTER_FRACTION = 0.25;
-/** A snapshot copies the vector table this many values at a time, yielding between (about 1 ms each). */
-const TABLE_STEP_VALUES = 256 * 1024;
 
 export class CollectionVectors {
   readonly #kv: KvStore;
@@ -87,6 +94,14 @@ export class CollectionVectors {
   #graphLoading: Promise<void> | undefined;
   #closed = false;
   #failure: VectorDbError | undefined;
+  /** Set when a worker-thread build failed: this collection then builds on the event loop only. */
+  #offThreadFailed = false;
+  /** Graphs built on a worker thread and swapped in so far (stats, tests). */
+  #offThreadBuilds = 0;
+  /** Vectors committed in the current one-second window, and in the one before (the arrival rate). */
+  #addsThisSecond = 0;
+  #addsLastSecond = 0;
+  #secondStarted = 0;
 
   private constructor(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, graph: VectorIndex) {
     this.#kv = kv;
@@ -120,10 +135,12 @@ export class CollectionVectors {
   }
 
   /**
-   * The live labels and their documents come from the records; their values from the snapshot's vector
-   * table where it has them (labels never change meaning), else from the records too.
+   * The live labels and their documents come from the records, and so do their values: in one range
+   * scan, or, for a snapshot saved with a vector table (before vectors were stored only once), from
+   * that table where it has them (labels never change meaning).
    */
   async #loadVectors(records: { labels: number[]; docKeys: string[] }, table: DecodedVectorTable | undefined): Promise<void> {
+    if (table === undefined) return this.#loadRecordValues(records);
     const { cid, dimension } = this.#settings;
     const { labels, docKeys } = records;
     const missing: number[] = [];
@@ -163,6 +180,28 @@ export class CollectionVectors {
     this.#changesSinceSnapshot = this.#pendingAdds.size;
   }
 
+  /** Every record's values, read in label order, rows set into the flat store a chunk at a time. */
+  async #loadRecordValues(records: { labels: number[]; docKeys: string[] }): Promise<void> {
+    const { cid, dimension } = this.#settings;
+    const { labels, docKeys } = records;
+    let at = 0; // records[at] is the next record the values have not reached
+    for await (const chunk of readAllVectorValues(this.#kv, cid, dimension)) {
+      const live: number[] = [];
+      chunk.labels.forEach((label, row) => {
+        while (at < labels.length && labels[at]! < label) at++;
+        if (labels[at] === label) live.push(row); // values without a doc key are no vector's: skipped
+      });
+      if (live.length === chunk.labels.length) this.#flat.setRows(chunk.labels, chunk.values);
+      else this.#flat.setRows(live.map((row) => chunk.labels[row]!), rowsOf(chunk.values, live, dimension));
+    }
+    labels.forEach((label, i) => {
+      // A doc key without values: the pair is written and deleted in one batch, so this is damage.
+      if (!this.#flat.has(label)) throw VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${label} of '${this.#settings.name}' has no values` });
+      this.#addLoaded(label, docKeys[i]!, undefined);
+    });
+    this.#changesSinceSnapshot = this.#pendingAdds.size;
+  }
+
   /** Registers a loaded vector (`vector` undefined: already in the flat store). */
   #addLoaded(label: number, docKey: string, vector: Float32Array | undefined): void {
     this.#labelOf.set(docKey, label);
@@ -179,17 +218,63 @@ export class CollectionVectors {
       loaded.graph.dispose();
       return;
     }
-    this.#graph.dispose();
-    this.#graph = loaded.graph;
-    for (const label of [...this.#pendingAdds]) if (this.#graph.has(label)) this.#pendingAdds.delete(label);
-    // Labels the snapshot holds but whose records are gone were deleted after it was saved.
-    const stale: number[] = [];
-    for (let label = 0; label < loaded.labelLimit; label++) {
-      if (this.#graph.has(label) && !this.#flat.has(label)) stale.push(label);
-    }
     this.#nextLabel = Math.max(this.#nextLabel, loaded.labelLimit);
-    this.#pendingRemoves.push(...stale);
-    this.#changesSinceSnapshot = this.#pendingAdds.size + stale.length;
+    this.#swapGraph(loaded.graph);
+    this.#changesSinceSnapshot = this.#pendingAdds.size + this.#pendingRemoves.length;
+  }
+
+  /**
+   * Replaces the graph with one built elsewhere (a snapshot, a worker): what it holds is no longer
+   * pending, and labels it holds whose vectors are gone (deleted since) are to be removed from it.
+   * Returns how many pending vectors it took.
+   */
+  #swapGraph(graph: VectorIndex): number {
+    this.#graph.dispose();
+    this.#graph = graph;
+    const before = this.#pendingAdds.size;
+    for (const label of [...this.#pendingAdds]) if (graph.has(label)) this.#pendingAdds.delete(label);
+    const stale: number[] = [];
+    for (let label = 0; label < this.#nextLabel; label++) if (graph.has(label) && !this.#flat.has(label)) stale.push(label);
+    this.#pendingRemoves = stale;
+    return before - this.#pendingAdds.size;
+  }
+
+  async #graphUnfrozen(): Promise<void> {
+    while (this.#graphFrozen) await this.#graphFrozen.catch(() => undefined);
+  }
+
+  /** Whether the pending vectors are worth a worker thread (see OFF_THREAD_MIN). */
+  #offThreadWorthIt(): boolean {
+    const pending = this.#pendingAdds.size;
+    const arriving = Math.max(this.#addsThisSecond, this.#addsLastSecond) >= OFF_THREAD_MIN;
+    if (this.#offThreadFailed || !graphBuilderAvailable() || this.#graph.backend !== 'native' || pending === 0) return false;
+    // While vectors keep arriving, one worker session takes them all: its copy of the graph pays off.
+    return arriving || (pending >= OFF_THREAD_MIN && pending * 8 >= this.#graph.size);
+  }
+
+  /** Builds the pending vectors on a worker thread and swaps the result in; how many it took. */
+  async #buildOffThread(): Promise<number> {
+    await this.#graphUnfrozen(); // one serialization at a time
+    const { dimension, metric, name } = this.#settings;
+    const graph = this.#graph;
+    const built = await buildOffThread({
+      graph,
+      pending: this.#pendingAdds,
+      valuesOf: (label) => this.#flat.get(label),
+      options: { dimension, metric, name, backend: graph.backend, params: graph.params },
+      stopped: () => this.#closed,
+    });
+    if (built === undefined) {
+      if (!this.#closed) this.#offThreadFailed = true;
+      return 0;
+    }
+    await this.#graphUnfrozen(); // a save may be reading the old graph
+    if (this.#closed) {
+      built.dispose();
+      return 0;
+    }
+    this.#offThreadBuilds++;
+    return this.#swapGraph(built);
   }
 
   get size(): number {
@@ -199,6 +284,11 @@ export class CollectionVectors {
   /** Vectors not yet in the graph (searched exactly meanwhile). */
   get pendingCount(): number {
     return this.#pendingAdds.size;
+  }
+
+  /** How many times a worker thread built the graph (and it was swapped in). */
+  get offThreadBuilds(): number {
+    return this.#offThreadBuilds;
   }
 
   /** Resolves once the saved graph (if any) is loaded: until then its vectors count as pending. */
@@ -266,10 +356,21 @@ export class CollectionVectors {
         this.#pendingAdds.add(label);
       }
       this.#changesSinceSnapshot += added.length + removed.length;
+      this.#countArrivals(added.length);
       this.#scheduleIndexing();
     };
     return { labels, afterCommit };
   };
+
+  #countArrivals(count: number): void {
+    const now = Date.now();
+    if (now - this.#secondStarted >= 1000) {
+      this.#addsLastSecond = now - this.#secondStarted < 2000 ? this.#addsThisSecond : 0;
+      this.#addsThisSecond = 0;
+      this.#secondStarted = now;
+    }
+    this.#addsThisSecond += count;
+  }
 
   /** The values of a live label (a copy may be kept by the caller only while it does not write). */
   vectorOf(label: number): Float32Array | undefined {
@@ -350,9 +451,9 @@ export class CollectionVectors {
   }
 
   /**
-   * Saves the graph snapshot now (the records are already durable). In steps that yield: the vector
-   * table is copied a slice at a time, the graph is serialized while the indexer waits (the native
-   * backend writes it on a worker thread), and the chunks go to LevelDB a few per batch.
+   * Saves the graph snapshot now (the records are already durable, and hold the vectors: the snapshot
+   * has only the graph). In steps that yield: the graph is serialized while the indexer waits (the
+   * native backend writes it on a worker thread), and the chunks go to LevelDB a few per batch.
    */
   async saveSnapshot(): Promise<void> {
     while (this.#saving) await this.#saving.catch(() => undefined);
@@ -369,7 +470,6 @@ export class CollectionVectors {
     await this.#graphLoading; // a save must never replace the stored graph with one that lacks it
     // Changes made while saving may be missing from it: they still count toward the next one.
     const covered = this.#changesSinceSnapshot;
-    const table = await this.#tableInSteps();
     const labelLimit = this.#nextLabel;
     const serializing = this.#graph.serializeParts();
     this.#graphFrozen = serializing;
@@ -379,25 +479,8 @@ export class CollectionVectors {
     } finally {
       this.#graphFrozen = undefined;
     }
-    await writeSnapshot(this.#kv, this.#settings.cid, { graph, labelLimit, table: encodeVectorTableParts(table) });
+    await writeSnapshot(this.#kv, this.#settings.cid, { graph, labelLimit });
     this.#changesSinceSnapshot = Math.max(0, this.#changesSinceSnapshot - covered);
-  }
-
-  /**
-   * Every live label with its values, labels ascending, copied a slice at a time. A label deleted
-   * while copying gets zeros: its record is gone for good, so the table's entry is never read.
-   */
-  async #tableInSteps(): Promise<VectorTable> {
-    const { dimension } = this.#settings;
-    const labels = Uint32Array.from(this.#keyOf.keys()).sort();
-    const values = new Float32Array(labels.length * dimension);
-    const step = Math.max(1, Math.floor(TABLE_STEP_VALUES / dimension));
-    for (let from = 0; from < labels.length; from += step) {
-      const to = Math.min(labels.length, from + step);
-      this.#flat.copyRows(labels, from, to, values.subarray(from * dimension, to * dimension));
-      await yieldToEventLoop();
-    }
-    return { dimension, labels, values };
   }
 
   /** Stops background work, saves the snapshot if anything changed, frees the graph. */
@@ -439,6 +522,10 @@ export class CollectionVectors {
           await this.#graphFrozen.catch(() => undefined);
           continue;
         }
+        if (this.#offThreadWorthIt()) {
+          done += await this.#buildOffThread();
+          continue;
+        }
         if (this.#pendingRemoves.length >= REMOVE_BATCH || this.#pendingAdds.size === 0) {
           this.#graph.remove(this.#pendingRemoves);
           this.#pendingRemoves = [];
@@ -467,10 +554,16 @@ export class CollectionVectors {
       }
       if (onProgress && total >= 10_000) onProgress(progress());
       const due = Math.max(SNAPSHOT_AFTER_CHANGES, this.#flat.size * SNAPSHOT_AFTER_FRACTION);
-      if (!this.#closed && this.#changesSinceSnapshot >= due) await this.saveSnapshot();
+      // The graph is complete: the save runs beside later work (close waits for it), not inside it.
+      if (!this.#closed && this.#changesSinceSnapshot >= due && !this.#saving) this.saveSnapshot().catch((error: unknown) => this.#fail(error));
     } catch (error) {
-      this.#failure = error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error });
+      this.#fail(error);
     }
+  }
+
+  #fail(error: unknown): void {
+    const { name } = this.#settings;
+    this.#failure = error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error });
   }
 }
 
@@ -481,6 +574,13 @@ function yieldToEventLoop(): Promise<void> {
 
 /** Below this fraction of the collection, a filtered search scans its candidates exactly. */
 const EXACT_FRACTION = 0.15;
+
+/** The given rows of `values`, in order, as one array. */
+function rowsOf(values: Float32Array, rows: readonly number[], dimension: number): Float32Array {
+  const out = new Float32Array(rows.length * dimension);
+  rows.forEach((row, i) => out.set(values.subarray(row * dimension, (row + 1) * dimension), i * dimension));
+  return out;
+}
 
 function sameVector(a: Float32Array | undefined, b: Float32Array): boolean {
   if (!a || a.length !== b.length) return false;
@@ -515,10 +615,8 @@ async function newGraph(settings: VectorSettings, capacity: number): Promise<Vec
 
 /** The saved graph, or undefined when it is incomplete or cannot be used (wrong backend, damaged). */
 async function loadGraph(kv: KvStore, settings: VectorSettings, meta: SnapshotMeta): Promise<{ graph: VectorIndex; labelLimit: number } | undefined> {
-  const bytes = await readSnapshotGraph(kv, settings.cid, meta);
-  if (bytes === undefined) return undefined;
   try {
-    const graph = await loadVectorIndex(bytes, {
+    const graph = await loadVectorIndex(streamSnapshotGraph(kv, settings.cid, meta), {
       dimension: settings.dimension,
       metric: settings.metric,
       backend: settings.backend,

@@ -45,6 +45,26 @@ export async function readVectorValues(kv: KvStore, cid: number, labels: readonl
   return out;
 }
 
+/**
+ * Every `vval:` record of a collection in label order, a chunk of rows at a time (labels ascending,
+ * their values contiguous): one range scan, for opening a collection without per-label lookups.
+ */
+export async function* readAllVectorValues(kv: KvStore, cid: number, dimension: number): AsyncGenerator<{ labels: Uint32Array; values: Float32Array }> {
+  const prefix = keys.vectorValuesPrefix(cid);
+  const rowBytes = dimension * 4;
+  for await (const chunk of kv.entryChunks({ gte: prefix, lt: prefix + keys.HIGH }, 1024)) {
+    const labels = new Uint32Array(chunk.length);
+    const values = new Float32Array(chunk.length * dimension);
+    const bytes = new Uint8Array(values.buffer);
+    chunk.forEach(([key, value], i) => {
+      labels[i] = Number.parseInt(key.slice(prefix.length), 16);
+      // Copied: the value's offset need not be float-aligned.
+      bytes.set(value.subarray(0, rowBytes), i * rowBytes);
+    });
+    yield { labels, values };
+  }
+}
+
 export function putVectorRecord(ops: KvOperation[], cid: number, record: VectorRecord): void {
   const { label, docKey, vector } = record;
   ops.push({ type: 'put', key: keys.vectorKeyKey(cid, label), value: docKey });

@@ -1,8 +1,9 @@
 /**
- * A collection's saved vector snapshot: the serialized HNSW graph and the vector table
- * (engine/vector-table.ts), in 4 MB chunks under `vidx:<cid>\0` with their metadata in `vmeta:<cid>`.
- * It only saves work at open (rebuilding the graph, reading every vector's values): the vector records
- * (vector-records.ts) stay the truth, so a missing snapshot is never wrong, only slower to open.
+ * A collection's saved vector snapshot: the serialized HNSW graph in 4 MB chunks under `vidx:<cid>\0`
+ * with its metadata in `vmeta:<cid>`. It only saves work at open (rebuilding the graph): the vector
+ * records (vector-records.ts) stay the truth, so a missing snapshot is never wrong, only slower to open.
+ * Snapshots saved before vectors were stored once also hold a copy of every vector, the vector table
+ * (engine/vector-table.ts): still read, never written.
  *
  * Writing one is a sequence of small batches, so that neither copying a hundred MB into one LevelDB
  * batch nor that batch's write holds the event loop or the write lock for long. The chunks live in one
@@ -10,6 +11,7 @@
  * batch, then clears the old slot. An interrupted save leaves the previous snapshot whole (open then
  * replays what changed since it from the records); for the length of a save both are stored.
  */
+import { VectorDbError } from '../errors/index.js';
 import { keys, type KvOperation, type KvStore } from '../storage/index.js';
 
 /** Snapshot metadata: which chunks hold the graph's bytes and the vector table's. */
@@ -32,8 +34,8 @@ export interface Snapshot {
   /** The serialized graph, as pieces to concatenate. */
   readonly graph: readonly Uint8Array[];
   readonly labelLimit: number;
-  /** The encoded vector table (engine/vector-table.ts), as pieces to concatenate. */
-  readonly table: readonly Uint8Array[];
+  /** The encoded vector table (engine/vector-table.ts), as pieces to concatenate: the engine no longer writes one. */
+  readonly table?: readonly Uint8Array[];
 }
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -50,6 +52,19 @@ export async function readSnapshotMeta(kv: KvStore, cid: number): Promise<Snapsh
 export async function readSnapshotGraph(kv: KvStore, cid: number, meta: SnapshotMeta): Promise<Uint8Array | undefined> {
   const chunks = await readChunks(kv, cid, slotOf(meta), 'graph', meta.chunks, meta.bytes);
   return chunks && (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+}
+
+/**
+ * The snapshot's graph bytes chunk by chunk, each read when the consumer wants it (the loader writes
+ * them to hnswlib's file as they come: a large graph is never held whole). Throws
+ * VECTOR_INDEX_INCOMPATIBLE when a chunk is missing.
+ */
+export async function* streamSnapshotGraph(kv: KvStore, cid: number, meta: SnapshotMeta): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < meta.chunks; i++) {
+    const chunk = await kv.get(chunkKey(cid, slotOf(meta), 'graph', i));
+    if (chunk === undefined) throw VectorDbError.of('VECTOR_INDEX_INCOMPATIBLE', { reason: `graph chunk ${i} of ${meta.chunks} is missing`, backend: 'saved', collection: String(cid) });
+    yield chunk;
+  }
 }
 
 /**
@@ -81,8 +96,8 @@ export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot
   // Without metadata, whatever chunks there are belong to no snapshot: clear both slots.
   for (const leftover of old === undefined ? SLOTS : [slot]) await clearSlot(kv, cid, leftover);
   const chunks = await putChunks(kv, cid, slot, 'graph', graph);
-  const tableChunks = await putChunks(kv, cid, slot, 'table', table);
-  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, tableChunks, tableBytes: byteLength(table), savedAt: new Date().toISOString(), slot };
+  const tableParts = table === undefined ? {} : { tableChunks: await putChunks(kv, cid, slot, 'table', table), tableBytes: byteLength(table) };
+  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, ...tableParts, savedAt: new Date().toISOString(), slot };
   await kv.batch([{ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) }]);
   if (old !== undefined) await clearSlot(kv, cid, slotOf(old));
 }

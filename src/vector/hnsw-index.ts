@@ -4,7 +4,7 @@
  * the HnswDriver primitives on slots. No I/O and no backend specifics here.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { encodeIndexHead, type BackendName, type IndexHeader } from './index-format.js';
+import { encodeIndexHead, type BackendBytes, type BackendName, type IndexHeader } from './index-format.js';
 import type { IndexParams, ScoredLabel, SearchOptions, VectorIndex } from './index-backend.js';
 import { scoreFromHnswDistance, type Metric } from './metric.js';
 import { checkLabel, checkVector, invalid } from './validate.js';
@@ -61,7 +61,8 @@ export interface HnswDriver {
 
 export interface HnswDriverFactory {
   create(identity: IndexIdentity, capacity: number): Promise<HnswDriver>;
-  load(identity: IndexIdentity, bytes: Uint8Array, capacity: number, header: IndexHeader): Promise<HnswDriver>;
+  /** `bytes`: hnswlib's, whole or streamed (a backend that needs them whole joins the pieces). */
+  load(identity: IndexIdentity, bytes: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver>;
 }
 
 /**

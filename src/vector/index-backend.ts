@@ -4,9 +4,11 @@
  * Float32Arrays; the engine keeps the _id <-> label map and stores `serialize()` bytes where it likes.
  */
 import { type ScoredLabel } from './flat-store.js';
-import { HnswIndex, type IndexIdentity } from './hnsw-index.js';
+import { HnswIndex, type HnswDriver, type IndexIdentity } from './hnsw-index.js';
 import {
   decodeIndex,
+  decodeIndexStream,
+  type BackendBytes,
   incompatible,
   IndexFormatError,
   readIndexHeader,
@@ -114,17 +116,26 @@ export async function createVectorIndex(opts: CreateVectorIndexOptions): Promise
 }
 
 /**
- * Loads bytes from `serialize()`. Throws VECTOR_INDEX_INCOMPATIBLE (the engine then rebuilds) when the
- * bytes were written by the other backend (hnswlib's files are not portable between wasm and native),
- * for another dimension or metric, or are damaged. With backend 'auto' the backend that wrote them is used.
+ * Loads bytes from `serialize()`, or the pieces from `serializeParts()` (never joined). Throws
+ * VECTOR_INDEX_INCOMPATIBLE (the engine then rebuilds) when the bytes were written by the other backend
+ * (hnswlib's files are not portable between wasm and native), for another dimension or metric, or are
+ * damaged. With backend 'auto' the backend that wrote them is used.
  */
-export async function loadVectorIndex(bytes: Uint8Array, opts: LoadVectorIndexOptions): Promise<VectorIndex> {
+export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>, opts: LoadVectorIndexOptions): Promise<VectorIndex> {
   checkDimension(opts.dimension);
   const name = opts.name ?? '';
   const choice = opts.backend ?? 'auto';
   let decoded: DecodedIndex;
+  let backendBytes: BackendBytes;
   try {
-    decoded = decodeIndex(bytes);
+    if (Symbol.asyncIterator in bytes) {
+      const { head, rest } = await decodeIndexStream(bytes);
+      decoded = head;
+      backendBytes = rest;
+    } else {
+      decoded = decodeIndex(bytes);
+      backendBytes = decoded.backendBytes;
+    }
   } catch (e) {
     throw e instanceof IndexFormatError ? incompatible(e.message, choice, name) : e;
   }
@@ -141,7 +152,12 @@ export async function loadVectorIndex(bytes: Uint8Array, opts: LoadVectorIndexOp
   const identity: IndexIdentity = { backend, dimension: h.dimension, metric: h.metric, params, name };
   const factory = backend === 'native' ? nativeDriverFactory : wasmDriverFactory;
   const capacity = Math.max(h.capacity, Math.floor(opts.capacity ?? 0));
-  const driver = await factory.load(identity, decoded.backendBytes, capacity, h);
+  let driver: HnswDriver;
+  try {
+    driver = await factory.load(identity, backendBytes, capacity, h);
+  } catch (e) {
+    throw e instanceof IndexFormatError ? incompatible(e.message, backend, name) : e;
+  }
   return HnswIndex.restored(identity, driver, decoded.slotLabels, decoded.live);
 }
 

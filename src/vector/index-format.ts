@@ -121,8 +121,68 @@ function parseHeader(bytes: Uint8Array): IndexHeader {
   return h as IndexHeader;
 }
 
-/** Splits serialized bytes into their parts; throws IndexFormatError when they are not ours or damaged. */
-export function decodeIndex(bytes: Uint8Array): DecodedIndex {
+/** hnswlib's bytes, whole or as pieces that arrive one at a time (read from storage as needed). */
+export type BackendBytes = Uint8Array | AsyncIterable<Uint8Array>;
+
+/**
+ * Reads the head (everything before hnswlib's bytes) from the start of a stream of pieces: the decoded
+ * head, and hnswlib's bytes as the rest of the stream, never held whole. Throws IndexFormatError.
+ */
+export async function decodeIndexStream(pieces: AsyncIterable<Uint8Array>): Promise<{ head: DecodedIndex; rest: AsyncIterable<Uint8Array> }> {
+  const iterator = pieces[Symbol.asyncIterator]();
+  let prefix: Uint8Array = new Uint8Array(0);
+  let headLength: number | undefined;
+  while (headLength === undefined || prefix.length < headLength) {
+    const next = await iterator.next();
+    if (next.done) throw bad('the index bytes end inside the header');
+    prefix = prefix.length === 0 ? next.value : concatBytes([prefix, next.value]);
+    const jsonLen = prefix.length >= 12 ? new DataView(prefix.buffer, prefix.byteOffset, prefix.byteLength).getUint32(8, true) : Infinity;
+    if (headLength === undefined && prefix.length >= 12 + jsonLen) {
+      const { slots } = parseHeader(prefix);
+      headLength = 12 + jsonLen + 4 * slots + pad4(Math.ceil(slots / 8));
+    }
+  }
+  const headBytes = prefix.subarray(0, headLength);
+  const first = prefix.subarray(headLength);
+  const head = decodeIndex([headBytes, new Uint8Array(0)], true);
+  async function* rest(): AsyncGenerator<Uint8Array> {
+    let length = first.length;
+    if (first.length > 0) yield first;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      length += next.value.length;
+      yield next.value;
+    }
+    if (length !== head.header.backendBytes) throw bad(`hnswlib's bytes are ${length} long, the header says ${head.header.backendBytes}`);
+  }
+  return { head, rest: rest() };
+}
+
+/** Streamed pieces joined into one array (for a backend that needs its bytes whole). */
+export async function joinPieces(pieces: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const all: Uint8Array[] = [];
+  for await (const piece of pieces) all.push(piece);
+  return concatBytes(all);
+}
+
+function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
+
+/**
+ * Splits serialized bytes into their parts; throws IndexFormatError when they are not ours or damaged.
+ * Also takes the two pieces serializeParts gave (head, hnswlib's bytes), so they are never joined.
+ */
+export function decodeIndex(serialized: Uint8Array | readonly Uint8Array[], headOnly = false): DecodedIndex {
+  const pieces = serialized instanceof Uint8Array ? [serialized] : serialized;
+  if (pieces.length === 0 || pieces.length > 2) throw bad(`an index is one or two pieces of bytes, got ${pieces.length}`);
+  const bytes = pieces[0]!;
+  const backendPiece = pieces[1];
   const header = parseHeader(bytes);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const jsonLen = view.getUint32(8, true);
@@ -130,8 +190,9 @@ export function decodeIndex(bytes: Uint8Array): DecodedIndex {
   const bitmapLen = pad4(Math.ceil(slots / 8));
   let at = 12 + jsonLen;
   const expected = at + 4 * slots + bitmapLen + header.backendBytes;
-  if (bytes.length !== expected) {
-    throw bad(`the index bytes are ${bytes.length} long, the header says ${expected}`);
+  const length = bytes.length + (backendPiece?.length ?? 0);
+  if (!headOnly && (length !== expected || (backendPiece !== undefined && backendPiece.length !== header.backendBytes))) {
+    throw bad(`the index bytes are ${length} long, the header says ${expected}`);
   }
   const slotLabels = new Uint32Array(slots);
   for (let s = 0; s < slots; s++, at += 4) slotLabels[s] = view.getUint32(at, true);
@@ -145,5 +206,5 @@ export function decodeIndex(bytes: Uint8Array): DecodedIndex {
   }
   if (liveCount !== header.live) throw bad(`the live-slot bitmap counts ${liveCount}, the header says ${header.live}`);
   at += bitmapLen;
-  return { header, slotLabels, live, backendBytes: bytes.subarray(at, at + header.backendBytes) };
+  return { header, slotLabels, live, backendBytes: backendPiece ?? bytes.subarray(at, at + header.backendBytes) };
 }

@@ -22,3 +22,4 @@ export {
   type VectorIndex,
 } from './index-backend.js';
 export { wasmBytesPerElement, wasmMaxElements } from './wasm-backend.js';
+export { GraphBuilder, graphBuilderAvailable } from './graph-builder.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { HNSW_SEED, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './hnsw-index.js';
-import { type IndexHeader } from './index-format.js';
+import { type BackendBytes, type IndexHeader } from './index-format.js';
 import { hnswSpace } from './metric.js';
 
 /** What we use of hnswlib-node 3 (it wants plain arrays, not typed arrays). */
@@ -238,12 +238,13 @@ export const nativeDriverFactory: HnswDriverFactory = {
     return new NativeDriver(h, identity);
   },
 
-  async load(identity: IndexIdentity, bytes: Uint8Array, capacity: number, header: IndexHeader): Promise<HnswDriver> {
+  async load(identity: IndexIdentity, bytes: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver> {
     const mod = await requireNative();
     const { dimension, metric, params } = identity;
     const dir = await mkdtemp(join(tmpdir(), 'vectordb-hnsw-'));
     try {
       const file = join(dir, 'index.bin');
+      // Streamed pieces go to the file as they come: the graph is never held whole beside hnswlib's copy.
       await writeFile(file, bytes);
       const h = new mod.HierarchicalNSW(hnswSpace(metric), dimension);
       try {

@@ -7,7 +7,7 @@
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { HEADROOM, HNSW_SEED, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './hnsw-index.js';
-import { type IndexHeader } from './index-format.js';
+import { joinPieces, type BackendBytes, type IndexHeader } from './index-format.js';
 import { MemoryIndexedDb, type MemoryDatabase, type MemoryObjectStore, type MemoryRequest } from './memory-idb.js';
 import { hnswSpace } from './metric.js';
 import { loadGlueFactory, type LoadedGlue } from './wasm-loader.js';
@@ -537,7 +537,8 @@ export const wasmDriverFactory: HnswDriverFactory = {
     return new WasmDriver(rt, h, identity);
   },
 
-  async load(identity: IndexIdentity, bytes: Uint8Array, capacity: number, header: IndexHeader): Promise<HnswDriver> {
+  async load(identity: IndexIdentity, stored: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver> {
+    const bytes = stored instanceof Uint8Array ? stored : await joinPieces(stored);
     const rt = await wasmRuntime();
     const { dimension, metric, params } = identity;
     const want = Math.max(capacity, header.capacity);

@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { decodeVectorTable, encodeVectorTable, tableRows, tableValues, type DecodedVectorTable } from '../../src/engine/vector-table.js';
+import { decodeVectorTable, encodeVectorTable, encodeVectorTableParts, tableRows, tableValues, type DecodedVectorTable } from '../../src/engine/vector-table.js';
+import { readSnapshotGraph, readSnapshotMeta, writeSnapshot } from '../../src/engine/vector-snapshot.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { KvStore, keys } from '../../src/storage/index.js';
 import { tempDir } from '../support/temp.js';
@@ -63,7 +64,7 @@ describe('vector table encoding', () => {
 });
 
 describe('reopening with a stale snapshot', () => {
-  it('takes live labels from the records and only their values from the table', async () => {
+  it('takes live labels from the records and only their values from the table (snapshots saved with one)', async () => {
     const dir = tempDir();
     let db = await Database.open(dir, { vectorBackend: 'wasm' });
     opened.push(db);
@@ -80,6 +81,14 @@ describe('reopening with a stale snapshot', () => {
     await vectors.waitForIndex();
     await vectors.saveSnapshot();
     const cid = db.collection('default_keyspace', 'v').record.cid;
+    // Saved as before vectors were stored once: the graph and a table of every vector.
+    const meta = (await readSnapshotMeta(db.kvStore, cid))!;
+    expect(meta.tableChunks).toBeUndefined();
+    const graph = (await readSnapshotGraph(db.kvStore, cid, meta))!;
+    const live = [...vectors.labelsNow().values()].sort((a, b) => a - b);
+    const values = new Float32Array(live.length * 2);
+    live.forEach((label, i) => values.set(vectors.vectorOf(label)!, i * 2));
+    await writeSnapshot(db.kvStore, cid, { graph: [graph], labelLimit: meta.labelLimit, table: encodeVectorTableParts({ dimension: 2, labels: Uint32Array.from(live), values }) });
     const saved = await snapshotEntries(db.kvStore, cid);
 
     // After the snapshot: a delete, a changed vector, a new document.
@@ -118,7 +127,7 @@ async function snapshotEntries(kv: KvStore, cid: number): Promise<[string, Uint8
   const out: [string, Uint8Array][] = [];
   for await (const entry of kv.entries({ gte: prefix, lt: prefix + keys.HIGH })) out.push(entry);
   out.push([keys.vectorIndexMetaKey(cid), (await kv.get(keys.vectorIndexMetaKey(cid)))!]);
-  expect(out.some(([key]) => key.startsWith(`${prefix}t`))).toBe(true);
+  expect(out.some(([key]) => key.startsWith(`${prefix}t`) || key.startsWith(`${prefix}st`))).toBe(true); // table chunks, slot a or s
   return out;
 }
 

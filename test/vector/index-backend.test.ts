@@ -158,6 +158,25 @@ describe.each([{ backend: 'wasm' as const }, { backend: 'native' as const }])('$
     for (const i of [index, loaded, again]) i.dispose();
   });
 
+  it.skipIf(skip)('loads from serializeParts pieces and from a stream of odd-sized pieces; a short stream is refused', async () => {
+    const { index, data } = await build(backend, 'euclidean', 100);
+    const parts = await index.serializeParts();
+    const whole = await index.serialize();
+    async function* pieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+      for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+    }
+    const query = row(data, 42, DIM);
+    const want = index.search(query, 5);
+    for (const source of [parts, pieces(whole, 1001), pieces(whole, 65536)]) {
+      const loaded = await loadVectorIndex(source, { dimension: DIM, metric: 'euclidean' });
+      expect(loaded.search(query, 5)).toEqual(want);
+      loaded.dispose();
+    }
+    const short = await errorOf(loadVectorIndex(pieces(whole.subarray(0, whole.length - 10), 4096), { dimension: DIM, metric: 'euclidean' }));
+    expect(short.code).toBe('VECTOR_INDEX_INCOMPATIBLE');
+    index.dispose();
+  });
+
   it.skipIf(skip)('filters by label, honours ef, and passes a filter error through', async () => {
     const { index, data, labels } = await build(backend, 'dot_product', 1000);
     const query = row(clustered(4, 1, DIM, 16, 0.25, true), 0, DIM);

@@ -1,0 +1,173 @@
+// Bulk-load benchmark (issue 20): N x D vectors into a collection through `insertMany` (time to
+// acknowledged, time to searchable by the graph: waitForIndex resolved, the event loop's longest
+// stall meanwhile, RSS, bytes on disk) and reopening it in a fresh process (time to the first answer,
+// RSS), against hnswlib-node building the same vectors alone (build time, RSS, index file size,
+// readIndex + first search in a fresh process). Each phase runs in its own child process.
+// Run after `npm run build`: node bench/bulk-load-bench.js [--n 100000] [--dim 128] [--batch 100]
+// [--backend native|wasm] [--systems raw,ours] [--dist <dir>]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mixture, row, sample } from './lib/vector-data.js';
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const N = Number(arg('--n', 100_000));
+const DIM = Number(arg('--dim', 128));
+const BATCH = Number(arg('--batch', 100));
+const BACKEND = arg('--backend', 'native');
+const SYSTEMS = arg('--systems', 'raw,ours').split(',');
+const dist = arg('--dist', undefined);
+const distUrl = dist === undefined ? new URL('../dist/', import.meta.url) : pathToFileURL(`${path.resolve(dist)}/`);
+const role = arg('--role', undefined);
+const dir = arg('--dir', undefined);
+const MB = 1024 * 1024;
+const KS = 'default_keyspace';
+const target = { keyspace: KS, collection: 'vectors' };
+
+/** The same seeded clustered unit vectors in every process. */
+function dataset() {
+  return sample(mixture(7, DIM, 50), 11, N + 1, 0.35);
+}
+
+const rssMb = () => Math.round(process.memoryUsage().rss / MB);
+
+function diskBytes(at) {
+  let total = 0;
+  for (const entry of readdirSync(at, { withFileTypes: true })) {
+    const p = path.join(at, entry.name);
+    total += entry.isDirectory() ? diskBytes(p) : statSync(p).size;
+  }
+  return total;
+}
+
+const roles = {
+  async 'raw-build'() {
+    const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
+    const data = dataset();
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    const t0 = performance.now();
+    const index = new HierarchicalNSW('cosine', DIM);
+    index.initIndex(N, 16, 200, 100);
+    for (let i = 0; i < N; i++) index.addPoint(Array.from(row(data, i, DIM)), i);
+    const buildMs = performance.now() - t0;
+    const rss = rssMb();
+    const file = path.join(dir, 'index.bin');
+    await index.writeIndex(file);
+    loop.disable();
+    return { buildMs, rssMb: rss, diskBytes: statSync(file).size };
+  },
+  async 'raw-open'() {
+    const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
+    const query = Array.from(row(dataset(), N, DIM));
+    const t0 = performance.now();
+    const index = new HierarchicalNSW('cosine', DIM);
+    await index.readIndex(path.join(dir, 'index.bin'));
+    index.setEf(128);
+    index.searchKnn(query, 10);
+    return { firstAnswerMs: performance.now() - t0, rssMb: rssMb() };
+  },
+  async 'ours-build'() {
+    const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
+    const { Database } = await import(new URL('engine/database.js', distUrl).href);
+    const data = dataset();
+    const db = await Database.open(dir, { limits: { maxInsertManyDocuments: BATCH }, vectorBackend: BACKEND });
+    await executeCommand(db, { createCollection: { name: 'vectors', options: { vector: { dimension: DIM, metric: 'cosine' } } } }, { keyspace: KS });
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    // Documents are made batch by batch and that time is left out: the load measures the database.
+    let docsMs = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < N; i += BATCH) {
+      const made = performance.now();
+      const documents = [];
+      for (let j = i; j < Math.min(N, i + BATCH); j++) documents.push({ _id: j, $vector: Array.from(row(data, j, DIM)) });
+      docsMs += performance.now() - made;
+      const r = await executeCommand(db, { insertMany: { documents } }, target);
+      if (r.errors) throw new Error(JSON.stringify(r.errors[0]));
+    }
+    const ackMs = performance.now() - t0 - docsMs;
+    const vectors = await db.collection(KS, 'vectors').vectors();
+    const pendingAtAck = vectors.pendingCount;
+    await vectors.waitForIndex();
+    const searchableMs = performance.now() - t0 - docsMs;
+    loop.disable();
+    const rss = rssMb();
+    global.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const rssAfterGc = rssMb();
+    await db.close();
+    return { ackMs, searchableMs, pendingAtAck, maxStallMs: loop.max / 1e6, p99StallMs: loop.percentile(99) / 1e6, rssMb: rss, rssAfterGcMb: rssAfterGc, diskBytes: diskBytes(dir) };
+  },
+  async 'ours-open'() {
+    const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
+    const { Database } = await import(new URL('engine/database.js', distUrl).href);
+    const query = Array.from(row(dataset(), N, DIM));
+    const t0 = performance.now();
+    const db = await Database.open(dir, { vectorBackend: BACKEND });
+    const r = await executeCommand(db, { find: { sort: { $vector: query }, projection: { _id: 1 }, options: { limit: 10 } } }, target);
+    const firstAnswerMs = performance.now() - t0;
+    if (r.errors) throw new Error(JSON.stringify(r.errors[0]));
+    const rssAtFirstAnswer = rssMb();
+    const vectors = await db.collection(KS, 'vectors').vectors();
+    await vectors.graphLoaded();
+    await vectors.waitForIndex();
+    const graphReadyMs = performance.now() - t0;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const rss = rssMb();
+    global.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { heapUsed, external, arrayBuffers } = process.memoryUsage();
+    const rssAfterGc = rssMb();
+    await db.close();
+    return { firstAnswerMs, graphReadyMs, rssAtFirstAnswerMb: rssAtFirstAnswer, rssMb: rss, rssAfterGcMb: rssAfterGc, heapMb: Math.round(heapUsed / MB), externalMb: Math.round(external / MB), arrayBuffersMb: Math.round(arrayBuffers / MB) };
+  },
+};
+
+if (role !== undefined) {
+  const result = await roles[role]();
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+const self = fileURLToPath(import.meta.url);
+function child(name, at) {
+  const passOn = ['--n', N, '--dim', DIM, '--batch', BATCH, '--backend', BACKEND, ...(dist ? ['--dist', dist] : [])].map(String);
+  const out = execFileSync(process.execPath, ['--expose-gc', self, '--role', name, '--dir', at, ...passOn], { encoding: 'utf8', maxBuffer: 64 * MB, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+  return JSON.parse(line.slice(7));
+}
+
+const s = (ms) => (ms / 1000).toFixed(1);
+console.log(`bulk load: ${N} x ${DIM}, cosine, M 16 / efConstruction 200, insertMany of ${BATCH}, backend ${BACKEND}`);
+const results = {};
+for (const system of SYSTEMS) {
+  const at = mkdtempSync(path.join(tmpdir(), `vdb-bulk-${system}-`));
+  try {
+    const build = child(`${system}-build`, at);
+    const open = child(`${system}-open`, at);
+    results[system] = { build, open };
+    console.log(`${system}: ${JSON.stringify(results[system])}`);
+  } finally {
+    rmSync(at, { recursive: true, force: true });
+  }
+}
+const { raw, ours } = results;
+if (raw && ours) {
+  const rows = [
+    ['time to acknowledged (s)', s(ours.build.ackMs), '-'],
+    ['time to searchable by the graph (s)', s(ours.build.searchableMs), s(raw.build.buildMs)],
+    ['longest event-loop stall during the load (ms)', ours.build.maxStallMs.toFixed(0), '-'],
+    ['RSS after the load (MB)', `${ours.build.rssMb} (after gc ${ours.build.rssAfterGcMb})`, raw.build.rssMb],
+    ['bytes on disk (MB)', (ours.build.diskBytes / MB).toFixed(1), (raw.build.diskBytes / MB).toFixed(1)],
+    ['reopen to first answer (ms)', ours.open.firstAnswerMs.toFixed(0), raw.open.firstAnswerMs.toFixed(0)],
+    ['RSS reopened, graph loaded (MB)', ours.open.rssMb, raw.open.rssMb],
+  ];
+  console.log('\n| | ours | raw hnswlib-node |\n|---|---|---|');
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  console.log(`\nsearchable / raw build: ${(ours.build.searchableMs / raw.build.buildMs).toFixed(2)}x; reopen / raw: ${(ours.open.firstAnswerMs / raw.open.firstAnswerMs).toFixed(2)}x; RSS loaded / raw: ${(ours.build.rssAfterGcMb / raw.build.rssMb).toFixed(2)}x`);
+}

@@ -1,0 +1,18 @@
+/**
+ * The messages between GraphBuilder (graph-builder.ts) and its worker thread (graph-builder-worker.ts).
+ * Types only: both sides import it, and nothing else.
+ */
+import type { CreateVectorIndexOptions } from './index-backend.js';
+
+/** The worker's start: what graph to build, and the serialized one to start from (none: empty). */
+export interface BuilderSetup {
+  readonly options: CreateVectorIndexOptions;
+  readonly base?: Uint8Array[];
+}
+
+export type BuilderRequest = { readonly type: 'add'; readonly labels: Uint32Array; readonly vectors: Float32Array } | { readonly type: 'finish' };
+
+export type BuilderReply =
+  | { readonly type: 'added'; readonly count: number }
+  | { readonly type: 'done'; readonly parts: Uint8Array[] }
+  | { readonly type: 'error'; readonly message: string };

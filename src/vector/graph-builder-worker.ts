@@ -1,0 +1,37 @@
+/**
+ * The graph builder's thread (started by graph-builder.ts): loads or creates a VectorIndex, adds the
+ * vectors it is sent in order, and on 'finish' replies with the serialized graph (its buffers moved,
+ * not copied) and exits. Any failure is replied as an error; the engine then builds on its own thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { BuilderReply, BuilderRequest, BuilderSetup } from './graph-builder-protocol.js';
+import { createVectorIndex, loadVectorIndex, type VectorIndex } from './index-backend.js';
+
+const port = parentPort!;
+const setup = workerData as BuilderSetup;
+const reply = (message: BuilderReply, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
+
+const ready: Promise<VectorIndex> = setup.base === undefined ? createVectorIndex(setup.options) : loadVectorIndex(setup.base, setup.options);
+// Requests run one after another, each once the graph is there.
+let queue: Promise<unknown> = ready;
+
+async function handle(request: BuilderRequest): Promise<void> {
+  const index = await ready;
+  if (request.type === 'add') {
+    index.add(request.labels, request.vectors);
+    reply({ type: 'added', count: request.labels.length });
+    return;
+  }
+  const parts = await index.serializeParts();
+  index.dispose();
+  const owned = parts.map((piece) => (piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength ? piece : piece.slice()));
+  reply({ type: 'done', parts: owned }, owned.map((piece) => piece.buffer as ArrayBuffer));
+  port.close();
+}
+
+port.on('message', (request: BuilderRequest) => {
+  queue = queue.then(() => handle(request)).catch((error: unknown) => {
+    reply({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+    port.close();
+  });
+});

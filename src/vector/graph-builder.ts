@@ -1,0 +1,114 @@
+/**
+ * Builds an HNSW graph on a worker thread (node:worker_threads), so that a bulk load's graph grows on
+ * another core while the event loop stays free. The worker holds its own VectorIndex: it starts from
+ * the serialized graph it is given (or empty), adds what it is sent, and hands the whole graph back as
+ * bytes. The browser twin (graph-builder.browser.ts) has none: the engine then builds on its own thread.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { BuilderReply, BuilderRequest, BuilderSetup } from './graph-builder-protocol.js';
+import type { CreateVectorIndexOptions } from './index-backend.js';
+
+const workerFile = fileURLToPath(new URL('./graph-builder-worker.js', import.meta.url));
+
+/** Whether graphs can be built off the main thread here (not when running from TypeScript sources). */
+export function graphBuilderAvailable(): boolean {
+  return existsSync(workerFile);
+}
+
+export class GraphBuilder {
+  readonly #worker: Worker;
+  #sent = 0;
+  #added = 0;
+  #failure: Error | undefined;
+  #exited = false;
+  #waiters: (() => void)[] = [];
+  #done: ((parts: Uint8Array[]) => void) | undefined;
+
+  private constructor(setup: BuilderSetup) {
+    const transfer = (setup.base ?? []).map((piece) => piece.buffer as ArrayBuffer);
+    this.#worker = new Worker(workerFile, { workerData: setup, transferList: transfer });
+    this.#worker.on('message', (reply: BuilderReply) => {
+      if (reply.type === 'added') this.#added += reply.count;
+      else if (reply.type === 'error') this.#fail(new Error(reply.message));
+      else this.#done?.(reply.parts);
+      this.#wake();
+    });
+    this.#worker.on('error', (error) => this.#fail(error));
+    this.#worker.on('exit', () => {
+      this.#exited = true;
+      this.#fail(new Error('the graph builder thread exited'));
+    });
+  }
+
+  /**
+   * Starts a worker over `base` (a serialized graph whose pieces are moved to it, or none for an empty
+   * graph). Undefined when workers are not available here.
+   */
+  static start(options: CreateVectorIndexOptions, base?: Uint8Array[]): GraphBuilder | undefined {
+    if (!graphBuilderAvailable()) return undefined;
+    // Pieces that share a buffer with other data cannot be moved: copy those.
+    const own = base?.map((piece) => (piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength ? piece : piece.slice()));
+    return new GraphBuilder(own === undefined ? { options } : { options, base: own });
+  }
+
+  /** Vectors sent so far, and those the worker's graph holds. */
+  get sent(): number {
+    return this.#sent;
+  }
+
+  get added(): number {
+    return this.#added;
+  }
+
+  get failure(): Error | undefined {
+    return this.#failure;
+  }
+
+  /** Sends vectors to add (labels.length rows of `vectors`, which are moved: do not use them after). */
+  add(labels: Uint32Array, vectors: Float32Array): void {
+    if (this.#failure) return;
+    this.#sent += labels.length;
+    this.#post({ type: 'add', labels, vectors }, [labels.buffer as ArrayBuffer, vectors.buffer as ArrayBuffer]);
+  }
+
+  /** Resolves at the worker's next reply (progress, failure or the end). */
+  nextReply(): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** The graph with everything sent, as serializeParts' pieces; the worker then exits. */
+  async finish(): Promise<Uint8Array[]> {
+    if (this.#failure) throw this.#failure;
+    const parts = new Promise<Uint8Array[]>((resolve) => (this.#done = resolve));
+    this.#post({ type: 'finish' });
+    await Promise.race([parts, this.#failed()]);
+    return parts;
+  }
+
+  /** Stops the worker, its graph discarded. */
+  async terminate(): Promise<void> {
+    if (!this.#exited) await this.#worker.terminate();
+  }
+
+  #post(request: BuilderRequest, transfer: ArrayBuffer[] = []): void {
+    this.#worker.postMessage(request, transfer);
+  }
+
+  async #failed(): Promise<never> {
+    while (!this.#failure) await this.nextReply();
+    throw this.#failure;
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    this.#wake();
+  }
+
+  #wake(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
