@@ -1,0 +1,220 @@
+/**
+ * `npm run bench:peers`: one workload over vectordb-local and the other embedded vector stores for Node,
+ * each system in its own child process (child.js), interleaved rounds, medians. See bench/README.md.
+ *
+ *   node bench/peers/run.js [--n 20000] [--dim 384] [--rounds 5] [--burst-ms 1000] [--reopen-rounds 3]
+ *                           [--peers ours-native,orama,...] [--quick] [--readme] [--dist <dir>] [--keep]
+ *
+ * Installs bench/peers' own packages (LanceDB, Vectra, Orama) on first use; users of vectordb-local never do.
+ * Prints a markdown table on stdout; writes bench/results/peers.{json,md,svg} (peers-quick.* with --quick);
+ * `--readme` also puts the table into the README's "Performance" section.
+ */
+import { spawnSync, fork } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { exactTopK } from '../lib/exact.js';
+import { mixture, sample } from '../lib/vector-data.js';
+import { MODES, markdownTable, replaceBetween, summarize, svgChart } from './report.js';
+import { NEEDS_PEER_PACKAGES, SYSTEMS } from './systems/index.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const ALL = Object.keys(SYSTEMS);
+
+const { values: flags } = parseArgs({
+  options: {
+    n: { type: 'string' },
+    dim: { type: 'string' },
+    rounds: { type: 'string' },
+    'burst-ms': { type: 'string' },
+    'reopen-rounds': { type: 'string' },
+    calibration: { type: 'string' },
+    peers: { type: 'string' },
+    dist: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    readme: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const quick = flags.quick;
+const number = (name, full, small) => Number(flags[name] ?? (quick ? small : full));
+const config = {
+  n: number('n', 20_000, 2_000),
+  dim: number('dim', 384, 64),
+  k: 10,
+  categories: 100,
+  rounds: number('rounds', 5, 2),
+  burstMs: number('burst-ms', 1000, 250),
+  reopenRounds: number('reopen-rounds', 3, 1),
+  calibration: number('calibration', 200, 50),
+  clusters: 100,
+  spread: 1.0,
+  mixSeed: 2020,
+  dataSeed: 2021,
+  calibrationSeed: 2022,
+  unseenSeed: 1_000_000,
+};
+const peers = flags.peers ? flags.peers.split(',').map((p) => p.trim()) : ALL;
+const unknown = peers.filter((p) => !ALL.includes(p));
+if (unknown.length > 0) {
+  console.error(`unknown peers: ${unknown.join(', ')} (known: ${ALL.join(', ')})`);
+  process.exit(2);
+}
+const distDir = flags.dist ? join(process.cwd(), flags.dist) : join(root, 'dist');
+if (!existsSync(join(distDir, 'index.js'))) {
+  console.error(`no build at ${distDir}: run npm run build first`);
+  process.exit(2);
+}
+const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
+
+installPeersIfMissing();
+
+// ---- the dataset, its calibration queries and their exact answers --------------------------------------
+const dataDir = mkdtempSync(join(tmpdir(), 'vdb-peers-'));
+const mix = mixture(config.mixSeed, config.dim, config.clusters);
+const vectors = sample(mix, config.dataSeed, config.n, config.spread);
+const calibration = sample(mix, config.calibrationSeed, config.calibration, config.spread);
+const query = (q) => calibration.subarray(q * config.dim, (q + 1) * config.dim);
+const rowsOf = (cat) => Uint32Array.from({ length: Math.ceil((config.n - cat) / config.categories) }, (_, j) => cat + j * config.categories);
+log(`dataset ${config.n} x ${config.dim}; exact answers of ${config.calibration} calibration queries`);
+const truth = {
+  unfiltered: Array.from({ length: config.calibration }, (_, q) => exactTopK(query(q), vectors, config.dim, config.n, config.k)),
+  filtered: Array.from({ length: config.calibration }, (_, q) => exactTopK(query(q), vectors, config.dim, config.n, config.k, rowsOf(q % config.categories))),
+};
+const bytes = (array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+writeFileSync(join(dataDir, 'vectors.f32'), bytes(vectors));
+writeFileSync(join(dataDir, 'calibration.f32'), bytes(calibration));
+writeFileSync(join(dataDir, 'truth.json'), JSON.stringify(truth));
+writeFileSync(join(dataDir, 'meta.json'), JSON.stringify({ ...config, distUrl: pathToFileURL(`${distDir}/`).href }));
+
+// ---- the children --------------------------------------------------------------------------------------
+/** A child process and a way to wait for its next message of a type (rejects if it dies first). */
+function spawnChild(system, task, setting) {
+  const workDir = join(dataDir, system);
+  mkdirSync(workDir, { recursive: true });
+  const child = fork(join(here, 'child.js'), [system, dataDir, workDir, task, String(setting ?? '')], {
+    execArgv: ['--expose-gc', '--max-old-space-size=8192'],
+    // LanceDB warns on every query that selects columns without `_distance` (a coming change of default).
+    env: { ...process.env, LANCEDB_LOG: 'error' },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  child.stdout.pipe(process.stderr);
+  const inbox = [];
+  const waiting = [];
+  let exit;
+  child.on('message', (message) => (waiting.length > 0 ? waiting.shift().resolve(message) : inbox.push(message)));
+  child.on('exit', (code, signal) => {
+    exit = new Error(`${system} (${task}) exited with ${signal ?? code}`);
+    for (const w of waiting.splice(0)) w.reject(exit);
+  });
+  const next = (type) =>
+    new Promise((resolve, reject) => {
+      if (inbox.length > 0) return resolve(inbox.shift());
+      if (exit) return reject(exit);
+      waiting.push({ resolve, reject });
+    }).then((message) => {
+      if (message.type !== type) throw new Error(`${system}: expected ${type}, got ${message.type}`);
+      return message;
+    });
+  return { child, next, ask: (message, type) => (child.send(message), next(type)) };
+}
+
+const results = Object.fromEntries(peers.map((name) => [name, { name, bursts: Object.fromEntries(MODES.map((m) => [m.key, []])), reopens: [] }]));
+const running = {};
+// Loads one at a time: a load's time is its own, not shared with another's.
+for (const name of peers) {
+  log(`${name}: loading`);
+  const handle = spawnChild(name, 'run');
+  try {
+    const loaded = await handle.next('loaded');
+    const calibrated = await handle.next('calibrated');
+    Object.assign(results[name], { loadMs: loaded.loadMs, calibration: calibrated });
+    running[name] = handle;
+    log(`${name}: loaded in ${(loaded.loadMs / 1000).toFixed(1)} s; runs at ${calibrated.unfiltered.setting}, filtered at ${calibrated.filtered.setting}`);
+  } catch (error) {
+    results[name].error = error.message;
+    handle.child.kill();
+    log(`${name}: FAILED: ${error.message}`);
+  }
+}
+
+// Interleaved rounds: in each, every mode is timed on every system in turn, the order rotating per round.
+const names = Object.keys(running);
+for (let round = 0; round < config.rounds; round++) {
+  const order = names.map((_, i) => names[(i + round) % names.length]);
+  for (const mode of MODES) {
+    for (const name of order) {
+      const measured = await running[name].ask({ type: 'burst', mode: mode.key, ms: config.burstMs }, 'burst');
+      results[name].bursts[mode.key].push(measured);
+    }
+  }
+  log(`round ${round + 1}/${config.rounds}: ${names.map((name) => `${name} ${Math.round(results[name].bursts['unfiltered-unseen'].at(-1).qps)}`).join(', ')} (unfiltered QPS, unseen)`);
+}
+for (const name of names) {
+  const finished = await running[name].ask({ type: 'finish' }, 'finished');
+  Object.assign(results[name], { rssMb: finished.rssMb, diskBytes: finished.diskBytes ?? undefined, persistent: finished.diskBytes !== null });
+}
+
+// Reopen to first answer, each in a fresh process, interleaved.
+for (let round = 0; round < config.reopenRounds; round++) {
+  for (const name of names.filter((n) => results[n].persistent)) {
+    const handle = spawnChild(name, 'reopen', results[name].calibration.unfiltered.settingIndex);
+    try {
+      results[name].reopens.push(await handle.next('reopened'));
+    } catch (error) {
+      results[name].reopenError = error.message;
+    }
+  }
+}
+if (!flags.keep) rmSync(dataDir, { recursive: true, force: true });
+else log(`kept ${dataDir}`);
+
+// ---- the report ------------------------------------------------------------------------------------------
+const summaries = peers.map((name) => summarize(results[name]));
+const table = markdownTable(summaries, config);
+console.log(table);
+const outDir = join(root, 'bench', 'results');
+mkdirSync(outDir, { recursive: true });
+const base = join(outDir, quick ? 'peers-quick' : 'peers');
+const environment = { node: process.version, platform: `${process.platform} ${process.arch}`, date: new Date().toISOString(), peerVersions: peerVersions() };
+writeFileSync(`${base}.json`, JSON.stringify({ config, environment, summaries, results }, null, 2));
+writeFileSync(`${base}.md`, `${table}\n`);
+writeFileSync(`${base}.svg`, svgChart(summaries, config));
+log(`wrote ${base}.{json,md,svg}`);
+if (flags.readme) {
+  const readmePath = join(root, 'README.md');
+  const block = `${table}\n\n![Queries per second of each system](bench/results/${quick ? 'peers-quick' : 'peers'}.svg)\n\nMeasured ${environment.date.slice(0, 10)}, Node ${process.version}, ${environment.platform}.`;
+  writeFileSync(readmePath, replaceBetween(readFileSync(readmePath, 'utf8'), '<!-- bench:peers -->', '<!-- /bench:peers -->', block));
+  log('updated the README table');
+}
+
+/** `npm ci` in bench/peers when its packages are missing or older than its lockfile. */
+function installPeersIfMissing() {
+  if (!peers.some((p) => NEEDS_PEER_PACKAGES.has(p))) return;
+  const marker = join(here, 'node_modules', '.package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(join(here, 'package-lock.json')).mtimeMs) return;
+  log('installing the peers (bench/peers/package.json, first use only)');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const done = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: here, stdio: ['ignore', process.stderr, 'inherit'] });
+  if (done.status !== 0) throw new Error(`npm ci in ${here} failed (${done.status})`);
+}
+
+function peerVersions() {
+  const version = (dir) => {
+    try {
+      return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    'hnswlib-node': version(join(root, 'node_modules', 'hnswlib-node')),
+    'hnswlib-wasm': version(join(root, 'node_modules', 'hnswlib-wasm')),
+    '@lancedb/lancedb': version(join(here, 'node_modules', '@lancedb', 'lancedb')),
+    vectra: version(join(here, 'node_modules', 'vectra')),
+    '@orama/orama': version(join(here, 'node_modules', '@orama', 'orama')),
+  };
+}
