@@ -109,6 +109,7 @@ export function markdownTable(summaries, workload) {
   return lines.join('\n');
 }
 
+const axisLabel = (v) => (v >= 1e6 ? `${v / 1e6}M` : v >= 1000 ? `${v / 1000}k` : String(v));
 const escapeXml = (text) => String(text).replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]);
 
 /**
@@ -145,7 +146,7 @@ export function svgChart(summaries, workload) {
     for (let decade = lo; decade <= hi; decade *= 10) {
       const gx = left + x(decade);
       out.push(`<line x1="${gx.toFixed(1)}" y1="${top - 6}" x2="${gx.toFixed(1)}" y2="${top + shown.length * rowHeight}" stroke="#ddd"/>`);
-      out.push(`<text x="${gx.toFixed(1)}" y="${top + shown.length * rowHeight + 14}" text-anchor="middle" fill="#555">${decade >= 1000 ? `${decade / 1000}k` : decade}</text>`);
+      out.push(`<text x="${gx.toFixed(1)}" y="${top + shown.length * rowHeight + 14}" text-anchor="middle" fill="#555">${axisLabel(decade)}</text>`);
     }
     shown.forEach((s, row) => {
       panel.keys.forEach((key, b) => {
@@ -158,7 +159,8 @@ export function svgChart(summaries, workload) {
     });
   });
   shown.forEach((s, row) => {
-    out.push(`<text x="${labelWidth - 8}" y="${top + row * rowHeight + barHeight + 3}" text-anchor="end">${escapeXml(s.name)}</text>`);
+    const ours = s.name.startsWith('ours') ? ' font-weight="bold"' : '';
+    out.push(`<text x="${labelWidth - 8}" y="${top + row * rowHeight + barHeight + 3}" text-anchor="end"${ours}>${escapeXml(s.name)}</text>`);
   });
   const legendY = height - 12;
   ['unseen queries', 'repeated queries'].forEach((label, i) => {

@@ -110,16 +110,18 @@ function spawnChild(system, task, setting) {
     exit = new Error(`${system} (${task}) exited with ${signal ?? code}`);
     for (const w of waiting.splice(0)) w.reject(exit);
   });
-  const next = (type) =>
+  const next = (type, timeoutMs) =>
     new Promise((resolve, reject) => {
       if (inbox.length > 0) return resolve(inbox.shift());
       if (exit) return reject(exit);
-      waiting.push({ resolve, reject });
+      const timer = timeoutMs && setTimeout(() => reject(new Error(`${system}: no ${type} after ${timeoutMs / 1000} s`)), timeoutMs);
+      const settle = (fn) => (value) => (clearTimeout(timer), fn(value));
+      waiting.push({ resolve: settle(resolve), reject: settle(reject) });
     }).then((message) => {
       if (message.type !== type) throw new Error(`${system}: expected ${type}, got ${message.type}`);
       return message;
     });
-  return { child, next, ask: (message, type) => (child.send(message), next(type)) };
+  return { child, next, ask: (message, type, timeoutMs) => (child.send(message), next(type, timeoutMs)) };
 }
 
 const results = Object.fromEntries(peers.map((name) => [name, { name, bursts: Object.fromEntries(MODES.map((m) => [m.key, []])), reopens: [] }]));
@@ -141,21 +143,39 @@ for (const name of peers) {
   }
 }
 
+/** A system that fails (or hangs) mid-run is reported as failed; the others go on. */
+function fail(name, error) {
+  results[name].error = error.message;
+  running[name].child.kill();
+  delete running[name];
+  log(`${name}: FAILED: ${error.message}`);
+}
+// A burst that takes many times its length (a hung child) fails the system.
+const burstTimeoutMs = Math.max(120_000, 50 * config.burstMs);
+
 // Interleaved rounds: in each, every mode is timed on every system in turn, the order rotating per round.
 const names = Object.keys(running);
 for (let round = 0; round < config.rounds; round++) {
   const order = names.map((_, i) => names[(i + round) % names.length]);
   for (const mode of MODES) {
-    for (const name of order) {
-      const measured = await running[name].ask({ type: 'burst', mode: mode.key, ms: config.burstMs }, 'burst');
-      results[name].bursts[mode.key].push(measured);
+    for (const name of order.filter((n) => running[n])) {
+      try {
+        results[name].bursts[mode.key].push(await running[name].ask({ type: 'burst', mode: mode.key, ms: config.burstMs }, 'burst', burstTimeoutMs));
+      } catch (error) {
+        fail(name, error);
+      }
     }
   }
-  log(`round ${round + 1}/${config.rounds}: ${names.map((name) => `${name} ${Math.round(results[name].bursts['unfiltered-unseen'].at(-1).qps)}`).join(', ')} (unfiltered QPS, unseen)`);
+  const alive = names.filter((n) => running[n]);
+  log(`round ${round + 1}/${config.rounds}: ${alive.map((name) => `${name} ${Math.round(results[name].bursts['unfiltered-unseen'].at(-1).qps)}`).join(', ')} (unfiltered QPS, unseen)`);
 }
-for (const name of names) {
-  const finished = await running[name].ask({ type: 'finish' }, 'finished');
-  Object.assign(results[name], { rssMb: finished.rssMb, diskBytes: finished.diskBytes ?? undefined, persistent: finished.diskBytes !== null });
+for (const name of names.filter((n) => running[n])) {
+  try {
+    const finished = await running[name].ask({ type: 'finish' }, 'finished', burstTimeoutMs);
+    Object.assign(results[name], { rssMb: finished.rssMb, diskBytes: finished.diskBytes ?? undefined, persistent: finished.diskBytes !== null });
+  } catch (error) {
+    fail(name, error);
+  }
 }
 
 // Reopen to first answer, each in a fresh process, interleaved.
@@ -163,9 +183,10 @@ for (let round = 0; round < config.reopenRounds; round++) {
   for (const name of names.filter((n) => results[n].persistent)) {
     const handle = spawnChild(name, 'reopen', results[name].calibration.unfiltered.settingIndex);
     try {
-      results[name].reopens.push(await handle.next('reopened'));
+      results[name].reopens.push(await handle.next('reopened', burstTimeoutMs));
     } catch (error) {
       results[name].reopenError = error.message;
+      handle.child.kill();
     }
   }
 }
