@@ -110,6 +110,31 @@ export function markdownTable(summaries, workload) {
 }
 
 const axisLabel = (v) => (v >= 1e6 ? `${v / 1e6}M` : v >= 1000 ? `${v / 1000}k` : String(v));
+/**
+ * Issue 20's comparisons, one line each, for each of our systems in the run: unfiltered QPS on unseen queries
+ * against raw hnswlib-node (target >= 0.8x) and against the fastest peer that is not hnswlib; filtered QPS
+ * against the fastest other system (target > 1x); RSS and disk against raw hnswlib-node.
+ */
+export function comparisons(summaries) {
+  const ok = summaries.filter((s) => !s.error);
+  const ours = ok.filter((s) => s.name.startsWith('ours'));
+  const raw = ok.find((s) => s.name === 'hnswlib-node');
+  const fastest = (list, key) => list.reduce((best, s) => (best === undefined || s.modes[key].qps > best.modes[key].qps ? s : best), undefined);
+  const ratio = (a, b) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}x` : dash);
+  const lines = [];
+  for (const s of ours) {
+    const versus = [];
+    if (raw) versus.push(`${ratio(s.modes['unfiltered-unseen'].qps, raw.modes['unfiltered-unseen'].qps)} raw hnswlib-node's unfiltered QPS (unseen; target >= 0.8x)`);
+    const peer = fastest(ok.filter((o) => !o.name.startsWith('ours') && !o.name.startsWith('hnswlib') && o.name !== 'js-loop'), 'unfiltered-unseen');
+    if (peer) versus.push(`${ratio(s.modes['unfiltered-unseen'].qps, peer.modes['unfiltered-unseen'].qps)} the fastest other store's (${peer.name})`);
+    const filteredPeer = fastest(ok.filter((o) => !o.name.startsWith('ours')), 'filtered-unseen');
+    if (filteredPeer) versus.push(`filtered 1 % ${ratio(s.modes['filtered-unseen'].qps, filteredPeer.modes['filtered-unseen'].qps)} the fastest other system's (${filteredPeer.name}; target > 1x)`);
+    if (raw) versus.push(`RSS ${ratio(s.rssMb, raw.rssMb)} and disk ${ratio(s.diskBytes, raw.diskBytes)} raw hnswlib-node's`);
+    lines.push(`- ${s.name}: ${versus.join('; ')}.`);
+  }
+  return lines.join('\n');
+}
+
 const escapeXml = (text) => String(text).replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]);
 
 /**

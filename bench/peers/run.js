@@ -3,11 +3,12 @@
  * each system in its own child process (child.js), interleaved rounds, medians. See bench/README.md.
  *
  *   node bench/peers/run.js [--n 20000] [--dim 384] [--rounds 5] [--burst-ms 1000] [--reopen-rounds 3]
- *                           [--peers ours-native,orama,...] [--quick] [--readme] [--dist <dir>] [--keep]
+ *                           [--peers ours-native,orama,...] [--quick] [--readme] [--dist <dir>] [--keep] [--report-only]
  *
  * Installs bench/peers' own packages (LanceDB, Vectra, Orama) on first use; users of vectordb-local never do.
  * Prints a markdown table on stdout; writes bench/results/peers.{json,md,svg} (peers-quick.* with --quick);
- * `--readme` also puts the table into the README's "Performance" section.
+ * `--readme` also puts the table into the README's "Performance" section; `--report-only` re-renders the
+ * table, the SVG (and with --readme the README) from the last JSON.
  */
 import { spawnSync, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { exactTopK } from '../lib/exact.js';
 import { mixture, sample } from '../lib/vector-data.js';
-import { MODES, markdownTable, replaceBetween, summarize, svgChart } from './report.js';
+import { MODES, comparisons, markdownTable, replaceBetween, summarize, svgChart } from './report.js';
 import { NEEDS_PEER_PACKAGES, SYSTEMS } from './systems/index.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -37,6 +38,7 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     readme: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    'report-only': { type: 'boolean', default: false },
   },
 });
 const quick = flags.quick;
@@ -69,6 +71,12 @@ if (!existsSync(join(distDir, 'index.js'))) {
   process.exit(2);
 }
 const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
+const outDir = join(root, 'bench', 'results');
+const base = join(outDir, quick ? 'peers-quick' : 'peers');
+if (flags['report-only']) {
+  writeReport(JSON.parse(readFileSync(`${base}.json`, 'utf8')), true);
+  process.exit(0);
+}
 
 installPeersIfMissing();
 
@@ -194,22 +202,26 @@ if (!flags.keep) rmSync(dataDir, { recursive: true, force: true });
 else log(`kept ${dataDir}`);
 
 // ---- the report ------------------------------------------------------------------------------------------
-const summaries = peers.map((name) => summarize(results[name]));
-const table = markdownTable(summaries, config);
-console.log(table);
-const outDir = join(root, 'bench', 'results');
-mkdirSync(outDir, { recursive: true });
-const base = join(outDir, quick ? 'peers-quick' : 'peers');
 const environment = { node: process.version, platform: `${process.platform} ${process.arch}`, date: new Date().toISOString(), peerVersions: peerVersions() };
-writeFileSync(`${base}.json`, JSON.stringify({ config, environment, summaries, results }, null, 2));
-writeFileSync(`${base}.md`, `${table}\n`);
-writeFileSync(`${base}.svg`, svgChart(summaries, config));
-log(`wrote ${base}.{json,md,svg}`);
-if (flags.readme) {
-  const readmePath = join(root, 'README.md');
-  const block = `${table}\n\n![Queries per second of each system](bench/results/${quick ? 'peers-quick' : 'peers'}.svg)\n\nMeasured ${environment.date.slice(0, 10)}, Node ${process.version}, ${environment.platform}.`;
-  writeFileSync(readmePath, replaceBetween(readFileSync(readmePath, 'utf8'), '<!-- bench:peers -->', '<!-- /bench:peers -->', block));
-  log('updated the README table');
+writeReport({ config, environment, results });
+
+/** Prints the table and writes the JSON (unless re-rendering it), the markdown, the SVG and, with --readme, the README. */
+function writeReport({ config, environment, results }, rerender = false) {
+  const summaries = Object.values(results).map(summarize);
+  const table = `${markdownTable(summaries, config)}\n\n${comparisons(summaries)}`;
+  console.log(table);
+  mkdirSync(outDir, { recursive: true });
+  if (!rerender) writeFileSync(`${base}.json`, JSON.stringify({ config, environment, results }, null, 2));
+  writeFileSync(`${base}.md`, `${table}\n`);
+  writeFileSync(`${base}.svg`, svgChart(summaries, config));
+  log(`wrote ${base}.{${rerender ? '' : 'json,'}md,svg}`);
+  if (flags.readme) {
+    const readmePath = join(root, 'README.md');
+    const chart = `![Queries per second of each system](bench/results/${quick ? 'peers-quick' : 'peers'}.svg)`;
+    const block = `${table}\n\n${chart}\n\nMeasured ${environment.date.slice(0, 10)}, Node ${environment.node}, ${environment.platform}.`;
+    writeFileSync(readmePath, replaceBetween(readFileSync(readmePath, 'utf8'), '<!-- bench:peers -->', '<!-- /bench:peers -->', block));
+    log('updated the README table');
+  }
 }
 
 /** `npm ci` in bench/peers when its packages are missing or older than its lockfile. */

@@ -26,6 +26,7 @@ interface Report {
   markdownTable(summaries: Summary[], workload: object): string;
   svgChart(summaries: Summary[], workload: object): string;
   replaceBetween(text: string, start: string, end: string, block: string): string;
+  comparisons(summaries: Summary[]): string;
 }
 interface Exact {
   exactTopK(q: Float32Array, data: Float32Array, dim: number, n: number, k: number, rows?: Uint32Array): number[];
@@ -105,6 +106,24 @@ describe('bench:peers report', () => {
     const decade = (width('fast, unfiltered-unseen') - width('a&lt;b, unfiltered-unseen')) / 3;
     expect(decade).toBeGreaterThan(10);
     expect(width('fast, filtered-unseen') - width('fast, unfiltered-unseen')).toBeCloseTo(decade * Math.log10(3), 0);
+  });
+
+  it("compares each of our systems with raw hnswlib-node and with the fastest peers (issue 20's targets)", () => {
+    const lines = report
+      .comparisons([
+        report.summarize(system('ours-native', [800])),
+        report.summarize(system('hnswlib-node', [1000])),
+        report.summarize(system('orama', [100])),
+        report.summarize(system('js-loop', [2000])),
+        report.summarize({ name: 'vectra', error: 'failed' }),
+      ])
+      .split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("ours-native: 0.80x raw hnswlib-node's unfiltered QPS");
+    // js-loop and hnswlib are not "other stores" for the unfiltered comparison, but count for the filtered one.
+    expect(lines[0]).toContain("8.00x the fastest other store's (orama)");
+    expect(lines[0]).toContain("filtered 1 % 0.40x the fastest other system's (js-loop");
+    expect(lines[0]).toContain("RSS 1.00x and disk 1.00x raw hnswlib-node's");
   });
 
   it('replaces the README block between its markers, and refuses without them', () => {
