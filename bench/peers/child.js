@@ -63,8 +63,8 @@ if (task === 'reopen') {
   adapter.apply(setting);
   const first = await search(query, false);
   const ms = performance.now() - started;
-  if (first.length !== Math.min(k, n)) throw new Error(`${system}: the first answer after reopening has ${first.length} results`);
-  send({ type: 'reopened', ms, rssMb: rssMb() });
+  // `found`: a reopened store that answers with less than k results has not really reopened (the parent says so).
+  send({ type: 'reopened', ms, rssMb: rssMb(), found: first.length });
   process.exit(0);
 }
 

@@ -191,9 +191,15 @@ for (let round = 0; round < config.reopenRounds; round++) {
   for (const name of names.filter((n) => results[n].persistent)) {
     const handle = spawnChild(name, 'reopen', results[name].calibration.unfiltered.settingIndex);
     try {
-      results[name].reopens.push(await handle.next('reopened', burstTimeoutMs));
+      const reopened = await handle.next('reopened', burstTimeoutMs);
+      results[name].reopens.push(reopened);
+      if (reopened.found < Math.min(config.k, config.n)) {
+        results[name].reopenError = `the first answer after reopening had ${reopened.found} results`;
+        log(`${name}: ${results[name].reopenError}`);
+      }
     } catch (error) {
       results[name].reopenError = error.message;
+      log(`${name}: reopen FAILED: ${error.message}`);
       handle.child.kill();
     }
   }
