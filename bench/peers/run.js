@@ -214,7 +214,7 @@ writeReport({ config, environment, results });
 /** Prints the table and writes the JSON (unless re-rendering it), the markdown, the SVG and, with --readme, the README. */
 function writeReport({ config, environment, results }, rerender = false) {
   const summaries = Object.values(results).map(summarize);
-  const table = `${markdownTable(summaries, config)}\n\n${comparisons(summaries)}`;
+  const table = [markdownTable(summaries, config), comparisons(summaries)].filter(Boolean).join('\n\n');
   console.log(table);
   mkdirSync(outDir, { recursive: true });
   if (!rerender) writeFileSync(`${base}.json`, JSON.stringify({ config, environment, results }, null, 2));
