@@ -12,7 +12,7 @@
  */
 import { spawnSync, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -79,6 +79,8 @@ if (flags['report-only']) {
 }
 
 installPeersIfMissing();
+// The machine's load when the run starts and ends: the figures of a loaded machine say less.
+const loadAtStart = loadavg()[0];
 
 // ---- the dataset, its calibration queries and their exact answers --------------------------------------
 const dataDir = mkdtempSync(join(tmpdir(), 'vdb-peers-'));
@@ -208,7 +210,14 @@ if (!flags.keep) rmSync(dataDir, { recursive: true, force: true });
 else log(`kept ${dataDir}`);
 
 // ---- the report ------------------------------------------------------------------------------------------
-const environment = { node: process.version, platform: `${process.platform} ${process.arch}`, date: new Date().toISOString(), peerVersions: peerVersions() };
+const environment = {
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+  cpus: availableParallelism(),
+  loadAverage: { start: loadAtStart, end: loadavg()[0] },
+  date: new Date().toISOString(),
+  peerVersions: peerVersions(),
+};
 writeReport({ config, environment, results });
 
 /** Prints the table and writes the JSON (unless re-rendering it), the markdown, the SVG and, with --readme, the README. */
@@ -224,7 +233,8 @@ function writeReport({ config, environment, results }, rerender = false) {
   if (flags.readme) {
     const readmePath = join(root, 'README.md');
     const chart = `![Queries per second of each system](bench/results/${quick ? 'peers-quick' : 'peers'}.svg)`;
-    const block = `${table}\n\n${chart}\n\nMeasured ${environment.date.slice(0, 10)}, Node ${environment.node}, ${environment.platform}.`;
+    const load = environment.loadAverage ? `, ${environment.cpus} cores, load average ${environment.loadAverage.start.toFixed(1)} at the start and ${environment.loadAverage.end.toFixed(1)} at the end` : '';
+    const block = `${table}\n\n${chart}\n\nMeasured ${environment.date.slice(0, 10)}, Node ${environment.node}, ${environment.platform}${load}.`;
     writeFileSync(readmePath, replaceBetween(readFileSync(readmePath, 'utf8'), '<!-- bench:peers -->', '<!-- /bench:peers -->', block));
     log('updated the README table');
   }
