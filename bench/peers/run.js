@@ -13,7 +13,7 @@
 import { spawnSync, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { exactTopK } from '../lib/exact.js';
@@ -65,7 +65,7 @@ if (unknown.length > 0) {
   console.error(`unknown peers: ${unknown.join(', ')} (known: ${ALL.join(', ')})`);
   process.exit(2);
 }
-const distDir = flags.dist ? join(process.cwd(), flags.dist) : join(root, 'dist');
+const distDir = flags.dist ? resolvePath(flags.dist) : join(root, 'dist');
 if (!existsSync(join(distDir, 'index.js'))) {
   console.error(`no build at ${distDir}: run npm run build first`);
   process.exit(2);
