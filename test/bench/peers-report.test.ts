@@ -16,7 +16,7 @@ interface Summary {
   setting: string;
   loadMs: number;
   reopenMs: number;
-  modes: Record<string, { qps: number; recall: number; bursts: number }>;
+  modes: Record<string, { qps: number; cpuQps: number; recall: number; bursts: number }>;
   error?: string;
 }
 interface Report {
@@ -119,11 +119,17 @@ describe('bench:peers report', () => {
       ])
       .split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain("ours-native: 0.80x raw hnswlib-node's unfiltered QPS");
+    expect(lines[0]).toContain("ours-native: 0.80x raw hnswlib-node's unfiltered QPS (unseen; target >= 0.8x; per CPU second 0.80x)");
     // js-loop and hnswlib are not "other stores" for the unfiltered comparison, but count for the filtered one.
     expect(lines[0]).toContain("8.00x the fastest other store's (orama)");
     expect(lines[0]).toContain("filtered 1 % 0.40x the fastest other system's (js-loop");
     expect(lines[0]).toContain("RSS 1.00x and disk 1.00x raw hnswlib-node's");
+  });
+
+  it('compares QPS as the median of the per-round ratios (bursts seconds apart), not the ratio of the medians', () => {
+    const line = report.comparisons([report.summarize(system('ours-native', [100, 300, 200])), report.summarize(system('hnswlib-node', [50, 200, 1000]))]);
+    // Rounds: 2x, 1.5x, 0.2x: median 1.5x (the medians alone, 200 / 200, would say 1.00x).
+    expect(line).toContain("ours-native: 1.50x raw hnswlib-node's unfiltered QPS");
   });
 
   it('replaces the README block between its markers, and refuses without them', () => {
