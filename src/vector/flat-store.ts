@@ -6,7 +6,7 @@
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { dotRows, selectTopK, squaredNorm } from './kernels.js';
-import { dataApiSimilarity, type Metric } from './metric.js';
+import { float32Similarity, shortestFloat32, type Metric } from './metric.js';
 import { WasmRowMemory } from './simd/wasm-kernels.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
 
@@ -198,10 +198,14 @@ export class FlatVectorStore {
   rescore(query: ArrayLike<number>, hits: readonly ScoredLabel[]): ScoredLabel[] {
     const dim = this.dimension;
     const rows = this.rows();
+    if (query.length !== dim) throw new RangeError(`vectors differ in length: ${query.length} vs ${dim}`);
     const out = hits.map(({ label, score }) =>
-      this.has(label) ? { label, score: dataApiSimilarity(this.metric, query, rows.subarray(label * dim, (label + 1) * dim)) } : { label, score },
+      this.has(label) ? { label, score: float32Similarity(this.metric, query, rows, label * dim) } : { label, score },
     );
-    return out.sort((a, b) => b.score - a.score);
+    // Float32 scores order as their shortest decimals do: sort first, then convert the ones kept.
+    out.sort((a, b) => b.score - a.score);
+    for (const hit of out) if (this.has(hit.label)) hit.score = shortestFloat32(hit.score);
+    return out;
   }
 
   /** The rows' current view: a WebAssembly memory's views are re-created after it grows. */
