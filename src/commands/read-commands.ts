@@ -5,7 +5,7 @@
  */
 import { VectorDbError } from '../errors/index.js';
 import type { FoundDocument } from '../engine/collection.js';
-import type { JsonObject, JsonValue } from '../query/json.js';
+import { copyNestedValues, type JsonObject, type JsonValue } from '../query/json.js';
 import type { Projection } from '../query/projection.js';
 import type { SortSpec } from '../query/sort.js';
 import { INDEX_OPTION_BOUNDS } from '../engine/collection-schema.js';
@@ -39,10 +39,11 @@ const find: CommandHandler = async (raw, ctx) => {
   if (pageState && sort.kind !== 'none') {
     throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: "'pageState' is not supported with non-empty sort clause" });
   }
-  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, withVector: projection.includesVector, efSearch });
   const withSimilarity = includeSimilarity && sort.kind === 'vector';
+  const read = { withVector: projection.includesVector, efSearch, shared: true, withSimilarity };
+  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, ...read });
   const documents = new Array<JsonObject>(result.documents.length);
-  for (let i = 0; i < documents.length; i++) documents[i] = project(result.documents[i]!, projection, withSimilarity);
+  for (let i = 0; i < documents.length; i++) documents[i] = projectShared(result.documents[i]!, projection, withSimilarity);
   return {
     data: { documents, nextPageState: result.nextPageState },
     ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),
@@ -59,9 +60,10 @@ const findOne: CommandHandler = async (raw, ctx) => {
   const includeSimilarity = options.boolean('includeSimilarity', false);
   const includeSortVector = options.boolean('includeSortVector', false);
   const efSearch = efSearchOption(options, sort);
-  const found = await ctx.collection().selectOne(filter, sort, { withVector: projection.includesVector, efSearch });
+  const withSimilarity = includeSimilarity && sort.kind === 'vector';
+  const found = await ctx.collection().selectOne(filter, sort, { withVector: projection.includesVector, efSearch, shared: true, withSimilarity });
   return {
-    data: { document: found === null ? null : project(found, projection, includeSimilarity && sort.kind === 'vector') },
+    data: { document: found === null ? null : projectShared(found, projection, withSimilarity) },
     ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),
   };
 };
@@ -84,6 +86,11 @@ const estimatedDocumentCount: CommandHandler = async (raw, ctx) => {
 /** Applies the projection; `$similarity` goes last when asked for on a vector search. */
 export function project(found: FoundDocument, projection: Projection, withSimilarity: boolean): JsonObject {
   return projection.apply(found.doc, withSimilarity ? found.similarity : undefined);
+}
+
+/** `project` for documents read with `shared: true` (maybe the store's cached bodies): the output owns its values. */
+function projectShared(found: FoundDocument, projection: Projection, withSimilarity: boolean): JsonObject {
+  return copyNestedValues(project(found, projection, withSimilarity));
 }
 
 /** find's `options.efSearch`: an integer within the collection knob's range, and only with a `$vector` sort. */

@@ -280,13 +280,15 @@ export class CollectionVectors {
    * Nearest live labels, best first. `allowed` restricts the candidates (a superset of the filter's
    * matches, from the planner); small sets are scanned exactly, large ones go through the graph with a
    * filter; vectors not yet in the graph are always scanned exactly and merged in. `efSearch` overrides
-   * the collection's candidate list size for this query (exact scans ignore it).
+   * the collection's candidate list size for this query (exact scans ignore it). `scored: false` leaves
+   * each path's ranking score in place of the Data API's (~1 us a hit less, when no one reads it).
    */
-  search(query: Float32Array, k: number, allowed?: LabelFilter, efSearch?: number): ScoredLabel[] {
+  search(query: Float32Array, k: number, allowed?: LabelFilter, efSearch?: number, scored = true): ScoredLabel[] {
     if (this.#failure) throw this.#failure;
     if (k <= 0 || this.#flat.size === 0) return [];
+    const ranked = this.#rank(query, k, allowed, efSearch);
     // Paths rank with their own arithmetic; the score reported is the Data API's, whichever path found the hit.
-    return this.#flat.rescore(query, this.#rank(query, k, allowed, efSearch));
+    return scored ? this.#flat.rescore(query, ranked) : ranked;
   }
 
   #rank(query: Float32Array, k: number, allowed: LabelFilter | undefined, efSearch: number | undefined): ScoredLabel[] {

@@ -137,15 +137,16 @@ export class DocumentStore {
   /**
    * The documents of vector search hits (with their keys) as `withVector: false` reads them: null where
    * the document is gone or no longer has the vector the hit found (it changed after the search).
-   * Recent hits come from the hit cache; `labelKeys` names the documents of the others.
+   * Recent hits come from the hit cache; `labelKeys` names the documents of the others. `shared`: the
+   * bodies may be the cache's own (no copy): the caller must not change them, and copies what it keeps.
    */
-  async getHits(hits: readonly { readonly label: number }[], labelKeys: LabelKeys): Promise<(StoredDocument | null)[]> {
+  async getHits(hits: readonly { readonly label: number }[], labelKeys: LabelKeys, shared = false): Promise<(StoredDocument | null)[]> {
     const generation = this.#generation;
     const found = new Array<StoredDocument | null>(hits.length).fill(null);
     const missed: { readonly at: number; readonly label: number; readonly key: string }[] = [];
     for (let i = 0; i < hits.length; i++) {
       const label = hits[i]!.label;
-      const cached = this.#hitCache.get(label, generation);
+      const cached = shared ? this.#hitCache.peek(label, generation) : this.#hitCache.get(label, generation);
       if (cached !== undefined) {
         found[i] = cached;
         continue;
@@ -162,7 +163,7 @@ export class DocumentStore {
       const body = parseBody(value);
       if (!hasVectorOf(body, label)) continue;
       this.#hitCache.fill(label, key, body, value.byteLength, generation);
-      found[at] = { key, doc: copyJson(body) };
+      found[at] = { key, doc: shared ? body : copyJson(body) };
     }
     return found;
   }

@@ -15,8 +15,8 @@ import type { StoredDocument } from './document-store.js';
 
 interface Entry {
   readonly label: number;
-  readonly key: string;
-  readonly body: Document;
+  /** The document's key and its body. */
+  readonly stored: StoredDocument;
   readonly cost: number;
 }
 
@@ -49,6 +49,12 @@ export class HitCache {
 
   /** The key and a copy of the body cached for `label`, if read at `generation` (the store's current one). */
   get(label: number, generation: number): StoredDocument | undefined {
+    const entry = this.peek(label, generation);
+    return entry === undefined ? undefined : { key: entry.key, doc: copyJson(entry.doc) };
+  }
+
+  /** As `get`, but the cached body itself: the caller must not change it (nor hand it out unchanged). */
+  peek(label: number, generation: number): StoredDocument | undefined {
     if (generation !== this.#generation) {
       this.#entries.clear();
       this.#order = [];
@@ -57,8 +63,7 @@ export class HitCache {
       this.#generation = generation;
       return undefined;
     }
-    const entry = this.#entries.get(label);
-    return entry === undefined ? undefined : { key: entry.key, doc: copyJson(entry.body) };
+    return this.#entries.get(label)?.stored;
   }
 
   /**
@@ -69,7 +74,7 @@ export class HitCache {
   fill(label: number, key: string, body: Document, bodyBytes: number, readGeneration: number): void {
     if (readGeneration !== this.#generation || bodyBytes > this.#maxBodyBytes || this.#maxBytes === 0) return;
     this.#delete(label);
-    const entry: Entry = { label, key, body, cost: bodyBytes + ENTRY_OVERHEAD };
+    const entry: Entry = { label, stored: { key, doc: body }, cost: bodyBytes + ENTRY_OVERHEAD };
     this.#entries.set(label, entry);
     this.#order.push(entry);
     this.#bytes += entry.cost;

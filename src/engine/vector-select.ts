@@ -23,6 +23,10 @@ export interface VectorSelectRequest {
   readonly withVector: boolean;
   /** The graph's candidate list size for this query (undefined: the collection's efSearch). */
   readonly efSearch?: number | undefined;
+  /** The documents may be the store's cached bodies (see SelectOptions.shared). */
+  readonly shared?: boolean | undefined;
+  /** Whether the caller reads `similarity` (see SelectOptions.withSimilarity). */
+  readonly withSimilarity?: boolean | undefined;
   /** The collection's recent candidate sets. */
   readonly candidates: CandidateCache;
   /** The collection's secondary index by label, when built. */
@@ -84,6 +88,8 @@ export class CandidateCache {
 /** The k documents nearest to the query among those the filter matches, best first, with similarity. */
 export async function selectByVector(request: VectorSelectRequest): Promise<FoundDocument[]> {
   const { store, vectors, filter, query, k, withVector, efSearch } = request;
+  // Restoring `$vector` changes the documents: those must be copies.
+  const shared = request.shared === true && !withVector;
   // An unfiltered search (the common case) needs no candidates: no await for them.
   let { allowed, verified, tight } = filter.isEmpty ? ALL_LABELS : await allowedLabels(request);
   if (allowed !== undefined && allowed.size >= vectors.size) {
@@ -93,8 +99,8 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
   }
   const limit = allowed?.size ?? vectors.size;
   for (let want = verified || tight ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
-    const hits = vectors.search(query, want, allowed, efSearch);
-    const docs = await store.getHits(hits, vectors);
+    const hits = vectors.search(query, want, allowed, efSearch, request.withSimilarity !== false);
+    const docs = await store.getHits(hits, vectors, shared);
     const found: FoundDocument[] = [];
     for (let i = 0; i < hits.length && found.length < k; i++) {
       const hit = docs[i];

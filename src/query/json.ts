@@ -181,6 +181,19 @@ export function copyJson<T extends JsonValue>(value: T): T {
 }
 
 /**
+ * Gives a new object its own copy of every nested value, in place: a projection of a shared body (a cache's)
+ * is a new top-level object whose containers may still be the body's. Cheaper than copying the body first
+ * when the projection drops fields, and free for flat documents.
+ */
+export function copyNestedValues(doc: JsonObject): JsonObject {
+  for (const key in doc) {
+    const member = doc[key]!;
+    if (typeof member === 'object' && member !== null) doc[key] = copyJson(member);
+  }
+  return doc;
+}
+
+/**
  * Splits a dotted path into segments. `&.` escapes a dot and `&&` an ampersand inside a name;
  * a lone `&` or an empty segment is invalid (returns undefined).
  */
