@@ -37,6 +37,8 @@ export interface IndexProgress {
 export interface LabelFilter extends Iterable<number> {
   readonly size: number;
   has(label: number): boolean;
+  /** The labels as one array, when the set keeps them so (an exact scan then needs no iterator). */
+  readonly labels?: Uint32Array;
 }
 
 export interface VectorSettings {
@@ -294,7 +296,7 @@ export class CollectionVectors {
   #rank(query: Float32Array, k: number, allowed: LabelFilter | undefined, efSearch: number | undefined): ScoredLabel[] {
     const total = this.#flat.size;
     if (allowed !== undefined && allowed.size <= Math.max(2000, total * EXACT_FRACTION)) {
-      return this.#flat.exactSearch(query, k, allowed);
+      return this.#flat.exactSearch(query, k, allowed.labels ?? allowed);
     }
     if (this.#graph.size === 0) return this.#flat.exactSearch(query, k, allowed);
     const live = (label: number) => this.#flat.has(label) && (allowed === undefined || allowed.has(label));

@@ -11,6 +11,7 @@ import type { FoundDocument } from './collection.js';
 import type { DocumentStore } from './document-store.js';
 import { planCandidates, planFrom } from './planner.js';
 import { LabelSet, type VectorPostings } from './vector-postings.js';
+import { FifoCache } from '../storage/fifo-cache.js';
 
 export interface VectorSelectRequest {
   readonly store: DocumentStore;
@@ -44,7 +45,10 @@ interface Candidates {
   readonly tight?: boolean;
 }
 
-/** At most this many filters' candidate sets are kept, holding at most this many labels in all. */
+/**
+ * At most this many labels are kept in all, each set counted as at least CACHED_LABELS / CACHED_FILTERS
+ * (so at most CACHED_FILTERS sets).
+ */
 const CACHED_FILTERS = 64;
 const CACHED_LABELS = 1_000_000;
 
@@ -54,34 +58,20 @@ const CACHED_LABELS = 1_000_000;
  * category or date range with new query vectors) then skips reading the secondary index.
  */
 export class CandidateCache {
-  readonly #entries = new Map<Filter, Candidates & { readonly generation: number }>();
-  #labels = 0;
+  readonly #entries = new FifoCache<Filter, Candidates & { readonly generation: number }>(CACHED_LABELS);
 
   get(filter: Filter, generation: number): Candidates | undefined {
     const entry = this.#entries.get(filter);
     if (entry === undefined) return undefined;
     if (entry.generation === generation) return entry;
-    this.#delete(filter);
+    this.#entries.delete(filter);
     return undefined;
   }
 
   set(filter: Filter, generation: number, candidates: Candidates): void {
     const size = candidates.allowed?.size ?? 0;
     if (size > CACHED_LABELS) return;
-    this.#delete(filter);
-    for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size < CACHED_FILTERS && this.#labels + size <= CACHED_LABELS) break;
-      this.#delete(oldest);
-    }
-    this.#entries.set(filter, { ...candidates, generation });
-    this.#labels += size;
-  }
-
-  #delete(filter: Filter): void {
-    const entry = this.#entries.get(filter);
-    if (entry === undefined) return;
-    this.#entries.delete(filter);
-    this.#labels -= entry.allowed?.size ?? 0;
+    this.#entries.set(filter, { ...candidates, generation }, Math.max(size, CACHED_LABELS / CACHED_FILTERS));
   }
 }
 

@@ -169,10 +169,10 @@ export class FlatVectorStore {
       for (let i = 0; i < this.slots; i++) if (this.present[i] === 1) rows[n++] = i;
     } else {
       const gen = this.nextGeneration();
-      const list = Array.isArray(candidates) ? (candidates as number[]) : Array.from(candidates);
+      const list = Array.isArray(candidates) || candidates instanceof Uint32Array ? (candidates as ArrayLike<number>) : Array.from(candidates);
       rows = new Uint32Array(Math.min(list.length, this.count));
-      for (const label of list) {
-        if (n === rows.length) break;
+      for (let i = 0; i < list.length && n < rows.length; i++) {
+        const label = list[i] as number;
         if (!(label >= 0 && label < this.slots) || this.present[label] !== 1) continue;
         if (this.seen[label] === gen) continue;
         this.seen[label] = gen;
