@@ -90,7 +90,8 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
   const limit = allowed?.size ?? vectors.size;
   for (let want = verified || tight ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
     const hits = vectors.search(query, want, allowed, efSearch, request.withSimilarity !== false);
-    const docs = await store.getHits(hits, vectors, shared);
+    const read = store.getHits(hits, vectors, shared);
+    const docs = Array.isArray(read) ? read : await read;
     const found: FoundDocument[] = [];
     for (let i = 0; i < hits.length && found.length < k; i++) {
       const hit = docs[i];
