@@ -6,7 +6,7 @@
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { dotRows, selectTopK, squaredNorm } from './kernels.js';
-import { float32Similarity, shortestFloat32, type Metric } from './metric.js';
+import { float32Similarity, float32SquaredNorm, shortestFloat32, type Metric } from './metric.js';
 import { WasmRowMemory } from './simd/wasm-kernels.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
 
@@ -199,8 +199,10 @@ export class FlatVectorStore {
     const dim = this.dimension;
     const rows = this.rows();
     if (query.length !== dim) throw new RangeError(`vectors differ in length: ${query.length} vs ${dim}`);
+    const q = query instanceof Float32Array ? query : Float32Array.from(query);
+    const qNorm = float32SquaredNorm(q);
     const out = hits.map(({ label, score }) =>
-      this.has(label) ? { label, score: float32Similarity(this.metric, query, rows, label * dim) } : { label, score },
+      this.has(label) ? { label, score: float32Similarity(this.metric, q, rows, label * dim, qNorm) } : { label, score },
     );
     // Float32 scores order as their shortest decimals do: sort first, then convert the ones kept.
     out.sort((a, b) => b.score - a.score);

@@ -27,41 +27,49 @@ export function hnswSpace(metric: Metric): 'cosine' | 'l2' | 'ip' {
  */
 export function dataApiSimilarity(metric: Metric, a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) throw new RangeError(`vectors differ in length: ${a.length} vs ${b.length}`);
-  return shortestFloat32(float32Similarity(metric, a, b, 0));
+  const x = a instanceof Float32Array ? a : Float32Array.from(a);
+  return shortestFloat32(float32Similarity(metric, x, b instanceof Float32Array ? b : Float32Array.from(b), 0));
 }
 
 /**
  * dataApiSimilarity's float32 value (before its shortest decimal) of `a` against the `a.length` values of
  * `b` from `bAt`: a search rescores its hits in the store's rows without a view per hit. Each metric
- * keeps only the sums it needs.
+ * keeps only the sums it needs; `aSquaredNorm` (float32SquaredNorm(a)) can be computed once per query.
  */
-export function float32Similarity(metric: Metric, a: ArrayLike<number>, b: ArrayLike<number>, bAt: number): number {
+export function float32Similarity(metric: Metric, a: Float32Array, b: Float32Array, bAt: number, aSquaredNorm?: number): number {
   const f = Math.fround;
   const n = a.length;
-  // A product or sum of two float32 values is exact in double, so rounding it once gives float arithmetic.
+  // Values read from a Float32Array are float32 already; a product or sum of two float32 values is
+  // exact in double (or, for sums, rounds to the same float32), so rounding once gives float arithmetic.
   if (metric === 'euclidean') {
     let d2 = 0;
     for (let i = 0; i < n; i++) {
-      const d = f(f(a[i] as number) - f(b[bAt + i] as number));
+      const d = f(a[i]! - b[bAt + i]!);
       d2 = f(d2 + f(d * d));
     }
     return f(1 / f(1 + d2));
   }
   let dot = 0;
   if (metric === 'dot_product') {
-    for (let i = 0; i < n; i++) dot = f(dot + f(f(a[i] as number) * f(b[bAt + i] as number)));
+    for (let i = 0; i < n; i++) dot = f(dot + f(a[i]! * b[bAt + i]!));
     return f(f(1 + dot) / 2);
   }
-  let na = 0;
   let nb = 0;
   for (let i = 0; i < n; i++) {
-    const x = f(a[i] as number);
-    const y = f(b[bAt + i] as number);
-    dot = f(dot + f(x * y));
-    na = f(na + f(x * x));
+    const y = b[bAt + i]!;
+    dot = f(dot + f(a[i]! * y));
     nb = f(nb + f(y * y));
   }
+  const na = aSquaredNorm ?? float32SquaredNorm(a);
   return f(f(1 + f(dot / Math.sqrt(na * nb))) / 2);
+}
+
+/** The running float32 sum of a vector's squared components, as the cosine similarity sums them. */
+export function float32SquaredNorm(a: Float32Array): number {
+  const f = Math.fround;
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum = f(sum + f(a[i]! * a[i]!));
+  return sum;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cosine, dot, dotRows, dotRows8, l2sq, selectTopK, squaredNorm, topK } from '../../src/vector/kernels.js';
-import { METRICS, dataApiSimilarity, float32Similarity, scoreFromHnswDistance, shortestFloat32, similarityScore } from '../../src/vector/metric.js';
+import { METRICS, dataApiSimilarity, float32Similarity, float32SquaredNorm, scoreFromHnswDistance, shortestFloat32, similarityScore } from '../../src/vector/metric.js';
 import { naiveTopK, rng } from './data.js';
 
 const DIMS = [1, 2, 3, 4, 5, 7, 8, 9, 13, 31, 64, 127, 768];
@@ -151,6 +151,7 @@ describe('Data API scores', () => {
         const a = randomArray(rand, dim);
         const rows = randomArray(rand, dim * 3);
         const score = float32Similarity(metric, a, rows, dim * 2);
+        expect(float32Similarity(metric, a, rows, dim * 2, float32SquaredNorm(a))).toBe(score);
         expect(Math.fround(score)).toBe(score);
         expect(dataApiSimilarity(metric, a, rows.subarray(dim * 2))).toBe(shortestFloat32(score));
       }
