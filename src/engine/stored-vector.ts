@@ -44,5 +44,5 @@ export function float32Numbers(values: Float32Array): number[] {
   return out;
 }
 
-/** The shortest decimal that reads back as the same float32 (as Java prints a float). */
+/** The shortest decimal that reads back as the same float32 (as Java prints a float; one spelling, in vector/metric.ts). */
 export { shortestFloat32 };

@@ -6,12 +6,12 @@
  * asking for more when verification or a concurrent delete drops some.
  */
 import type { Filter } from '../query/filter.js';
+import { FifoCache } from '../storage/fifo-cache.js';
 import type { CollectionVectors, LabelFilter } from './collection-vectors.js';
 import type { FoundDocument } from './collection.js';
 import type { DocumentStore } from './document-store.js';
 import { planCandidates, planFrom } from './planner.js';
 import { LabelSet, type VectorPostings } from './vector-postings.js';
-import { FifoCache } from '../storage/fifo-cache.js';
 
 export interface VectorSelectRequest {
   readonly store: DocumentStore;
