@@ -40,10 +40,11 @@ const find: CommandHandler = async (raw, ctx) => {
     throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: "'pageState' is not supported with non-empty sort clause" });
   }
   const withSimilarity = includeSimilarity && sort.kind === 'vector';
-  const read = { withVector: projection.includesVector, efSearch, shared: true, withSimilarity };
+  const shared = sharedRead(sort, projection);
+  const read = { withVector: projection.includesVector, efSearch, shared, withSimilarity };
   const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, ...read });
   const documents = new Array<JsonObject>(result.documents.length);
-  for (let i = 0; i < documents.length; i++) documents[i] = projectShared(result.documents[i]!, projection, withSimilarity);
+  for (let i = 0; i < documents.length; i++) documents[i] = projectRead(result.documents[i]!, projection, withSimilarity, shared);
   return {
     data: { documents, nextPageState: result.nextPageState },
     ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),
@@ -61,9 +62,10 @@ const findOne: CommandHandler = async (raw, ctx) => {
   const includeSortVector = options.boolean('includeSortVector', false);
   const efSearch = efSearchOption(options, sort);
   const withSimilarity = includeSimilarity && sort.kind === 'vector';
-  const found = await ctx.collection().selectOne(filter, sort, { withVector: projection.includesVector, efSearch, shared: true, withSimilarity });
+  const shared = sharedRead(sort, projection);
+  const found = await ctx.collection().selectOne(filter, sort, { withVector: projection.includesVector, efSearch, shared, withSimilarity });
   return {
-    data: { document: found === null ? null : projectShared(found, projection, withSimilarity) },
+    data: { document: found === null ? null : projectRead(found, projection, withSimilarity, shared) },
     ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),
   };
 };
@@ -88,9 +90,18 @@ export function project(found: FoundDocument, projection: Projection, withSimila
   return projection.apply(found.doc, withSimilarity ? found.similarity : undefined);
 }
 
-/** `project` for documents read with `shared: true` (maybe the store's cached bodies): the output owns its values. */
-function projectShared(found: FoundDocument, projection: Projection, withSimilarity: boolean): JsonObject {
-  return copyNestedValues(project(found, projection, withSimilarity));
+/**
+ * Whether to read with `shared: true`: only a vector search's documents without `$vector` can be its cached
+ * bodies (others are read fresh, or copied to restore `$vector`), so only those need their own copy here.
+ */
+function sharedRead(sort: SortSpec, projection: Projection): boolean {
+  return sort.kind === 'vector' && !projection.includesVector;
+}
+
+/** `project`; for documents read with `shared: true` (maybe the store's cached bodies) the output gets its own values. */
+function projectRead(found: FoundDocument, projection: Projection, withSimilarity: boolean, shared: boolean): JsonObject {
+  const projected = project(found, projection, withSimilarity);
+  return shared ? copyNestedValues(projected) : projected;
 }
 
 /** find's `options.efSearch`: an integer within the collection knob's range, and only with a `$vector` sort. */
