@@ -98,10 +98,11 @@ function nestsDeeperThan(container: object, max: number): boolean {
     }
     return false;
   }
-  const members = Object.values(container);
-  for (let i = 0; i < members.length; i++) {
-    const member: unknown = members[i];
-    if (typeof member === 'object' && member !== null && nestsDeeperThan(member, max - 1)) return true;
+  // A key loop, not Object.values: no array per object of every command.
+  const record = container as Record<string, unknown>;
+  for (const key in record) {
+    const member = record[key];
+    if (typeof member === 'object' && member !== null && Object.hasOwn(record, key) && nestsDeeperThan(member, max - 1)) return true;
   }
   return false;
 }

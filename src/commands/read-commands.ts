@@ -5,7 +5,7 @@
  */
 import { VectorDbError } from '../errors/index.js';
 import type { FoundDocument } from '../engine/collection.js';
-import type { JsonObject, JsonValue } from '../query/json.js';
+import { copyNestedValues, type JsonObject, type JsonValue } from '../query/json.js';
 import type { Projection } from '../query/projection.js';
 import type { SortSpec } from '../query/sort.js';
 import { INDEX_OPTION_BOUNDS } from '../engine/collection-schema.js';
@@ -39,10 +39,12 @@ const find: CommandHandler = async (raw, ctx) => {
   if (pageState && sort.kind !== 'none') {
     throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: "'pageState' is not supported with non-empty sort clause" });
   }
-  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, withVector: projection.includesVector, efSearch });
   const withSimilarity = includeSimilarity && sort.kind === 'vector';
+  const shared = sharedRead(sort, projection);
+  const read = { withVector: projection.includesVector, efSearch, shared, withSimilarity };
+  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, ...read });
   const documents = new Array<JsonObject>(result.documents.length);
-  for (let i = 0; i < documents.length; i++) documents[i] = project(result.documents[i]!, projection, withSimilarity);
+  for (let i = 0; i < documents.length; i++) documents[i] = projectRead(result.documents[i]!, projection, withSimilarity, shared);
   return {
     data: { documents, nextPageState: result.nextPageState },
     ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),
@@ -59,9 +61,11 @@ const findOne: CommandHandler = async (raw, ctx) => {
   const includeSimilarity = options.boolean('includeSimilarity', false);
   const includeSortVector = options.boolean('includeSortVector', false);
   const efSearch = efSearchOption(options, sort);
-  const found = await ctx.collection().selectOne(filter, sort, { withVector: projection.includesVector, efSearch });
+  const withSimilarity = includeSimilarity && sort.kind === 'vector';
+  const shared = sharedRead(sort, projection);
+  const found = await ctx.collection().selectOne(filter, sort, { withVector: projection.includesVector, efSearch, shared, withSimilarity });
   return {
-    data: { document: found === null ? null : project(found, projection, includeSimilarity && sort.kind === 'vector') },
+    data: { document: found === null ? null : projectRead(found, projection, withSimilarity, shared) },
     ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),
   };
 };
@@ -84,6 +88,20 @@ const estimatedDocumentCount: CommandHandler = async (raw, ctx) => {
 /** Applies the projection; `$similarity` goes last when asked for on a vector search. */
 export function project(found: FoundDocument, projection: Projection, withSimilarity: boolean): JsonObject {
   return projection.apply(found.doc, withSimilarity ? found.similarity : undefined);
+}
+
+/**
+ * Whether to read with `shared: true`: only a vector search's documents without `$vector` can be its cached
+ * bodies (others are read fresh, or copied to restore `$vector`), so only those need their own copy here.
+ */
+function sharedRead(sort: SortSpec, projection: Projection): boolean {
+  return sort.kind === 'vector' && !projection.includesVector;
+}
+
+/** `project`; for documents read with `shared: true` (maybe the store's cached bodies) the output gets its own values. */
+function projectRead(found: FoundDocument, projection: Projection, withSimilarity: boolean, shared: boolean): JsonObject {
+  const projected = project(found, projection, withSimilarity);
+  return shared ? copyNestedValues(projected) : projected;
 }
 
 /** find's `options.efSearch`: an integer within the collection knob's range, and only with a `$vector` sort. */

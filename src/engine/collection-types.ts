@@ -18,6 +18,16 @@ export interface SelectOptions {
   readonly withVector?: boolean;
   /** A vector search's HNSW candidate list size for this query (default: the collection's efSearch). */
   readonly efSearch?: number;
+  /**
+   * The caller copies what it keeps of the documents and changes none: a vector search may then return
+   * its cache's bodies as they are (no deep copy of each). Default false.
+   */
+  readonly shared?: boolean;
+  /**
+   * False when the caller does not read a vector search's `similarity`: it is then the search's ranking
+   * score, not the Data API's float32 `$similarity` (the order is the same but for near ties). Default true.
+   */
+  readonly withSimilarity?: boolean;
 }
 
 export interface FoundDocument {

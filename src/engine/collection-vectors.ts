@@ -40,6 +40,8 @@ export interface IndexProgress {
 export interface LabelFilter extends Iterable<number> {
   readonly size: number;
   has(label: number): boolean;
+  /** The labels as one array, when the set keeps them so (an exact scan then needs no iterator). */
+  readonly labels?: Uint32Array;
 }
 
 export interface VectorSettings {
@@ -381,19 +383,21 @@ export class CollectionVectors {
    * Nearest live labels, best first. `allowed` restricts the candidates (a superset of the filter's
    * matches, from the planner); small sets are scanned exactly, large ones go through the graph with a
    * filter; vectors not yet in the graph are always scanned exactly and merged in. `efSearch` overrides
-   * the collection's candidate list size for this query (exact scans ignore it).
+   * the collection's candidate list size for this query (exact scans ignore it). `scored: false` leaves
+   * each path's ranking score in place of the Data API's (~1 us a hit less, when no one reads it).
    */
-  search(query: Float32Array, k: number, allowed?: LabelFilter, efSearch?: number): ScoredLabel[] {
+  search(query: Float32Array, k: number, allowed?: LabelFilter, efSearch?: number, scored = true): ScoredLabel[] {
     if (this.#failure) throw this.#failure;
     if (k <= 0 || this.#flat.size === 0) return [];
+    const ranked = this.#rank(query, k, allowed, efSearch);
     // Paths rank with their own arithmetic; the score reported is the Data API's, whichever path found the hit.
-    return this.#flat.rescore(query, this.#rank(query, k, allowed, efSearch));
+    return scored ? this.#flat.rescore(query, ranked) : ranked;
   }
 
   #rank(query: Float32Array, k: number, allowed: LabelFilter | undefined, efSearch: number | undefined): ScoredLabel[] {
     const total = this.#flat.size;
     if (allowed !== undefined && allowed.size <= Math.max(2000, total * EXACT_FRACTION)) {
-      return this.#flat.exactSearch(query, k, allowed);
+      return this.#flat.exactSearch(query, k, allowed.labels ?? allowed);
     }
     if (this.#graph.size === 0) return this.#flat.exactSearch(query, k, allowed);
     const live = (label: number) => this.#flat.has(label) && (allowed === undefined || allowed.has(label));

@@ -157,7 +157,7 @@ export class Collection {
   }
 
   /** The first document the filter and sort select, or null. */
-  async selectOne(filter: Filter, sort: SortSpec, read: Pick<SelectOptions, 'withVector' | 'efSearch'> = {}): Promise<FoundDocument | null> {
+  async selectOne(filter: Filter, sort: SortSpec, read: Pick<SelectOptions, 'withVector' | 'efSearch' | 'shared' | 'withSimilarity'> = {}): Promise<FoundDocument | null> {
     if (sort.kind === 'none' && filter.idLookup !== undefined && filter.idLookup.length <= 1) {
       // findOne's common case, an unsorted `_id` lookup: the planner's one key is read directly, without paging.
       this.#checkLive();
@@ -317,6 +317,8 @@ export class Collection {
       k,
       withVector,
       efSearch: options.efSearch,
+      shared: options.shared,
+      withSimilarity: options.withSimilarity,
       candidates: this.#candidates,
       postings: this.#postings,
     });

@@ -60,6 +60,13 @@ export interface StagedWrite {
   readonly countDelta: number;
 }
 
+/** A search hit whose body is not cached: its position among the hits, its label and document key. */
+interface MissedHit {
+  readonly at: number;
+  readonly label: number;
+  readonly key: string;
+}
+
 /** The document key of each live vector label (the collection's vectors), for reading search hits. */
 export interface LabelKeys {
   keyOf(label: number): string | undefined;
@@ -137,15 +144,17 @@ export class DocumentStore {
   /**
    * The documents of vector search hits (with their keys) as `withVector: false` reads them: null where
    * the document is gone or no longer has the vector the hit found (it changed after the search).
-   * Recent hits come from the hit cache; `labelKeys` names the documents of the others.
+   * Recent hits come from the hit cache; `labelKeys` names the documents of the others. `shared`: the
+   * bodies may be the cache's own (no copy): the caller must not change them, and copies what it keeps.
+   * When every hit is cached the answer comes at once, not as a promise (no turn of the microtask queue).
    */
-  async getHits(hits: readonly { readonly label: number }[], labelKeys: LabelKeys): Promise<(StoredDocument | null)[]> {
+  getHits(hits: readonly { readonly label: number }[], labelKeys: LabelKeys, shared = false): (StoredDocument | null)[] | Promise<(StoredDocument | null)[]> {
     const generation = this.#generation;
     const found = new Array<StoredDocument | null>(hits.length).fill(null);
-    const missed: { readonly at: number; readonly label: number; readonly key: string }[] = [];
+    const missed: MissedHit[] = [];
     for (let i = 0; i < hits.length; i++) {
       const label = hits[i]!.label;
-      const cached = this.#hitCache.get(label, generation);
+      const cached = shared ? this.#hitCache.peek(label, generation) : this.#hitCache.get(label, generation);
       if (cached !== undefined) {
         found[i] = cached;
         continue;
@@ -153,7 +162,10 @@ export class DocumentStore {
       const key = labelKeys.keyOf(label);
       if (key !== undefined) missed.push({ at: i, label, key });
     }
-    if (missed.length === 0) return found;
+    return missed.length === 0 ? found : this.#readHits(found, missed, generation, shared);
+  }
+
+  async #readHits(found: (StoredDocument | null)[], missed: readonly MissedHit[], generation: number, shared: boolean): Promise<(StoredDocument | null)[]> {
     const values = await this.#kv.getMany(missed.map((miss) => this.#docPrefix + miss.key));
     for (let j = 0; j < missed.length; j++) {
       const { at, label, key } = missed[j]!;
@@ -162,7 +174,7 @@ export class DocumentStore {
       const body = parseBody(value);
       if (!hasVectorOf(body, label)) continue;
       this.#hitCache.fill(label, key, body, value.byteLength, generation);
-      found[at] = { key, doc: copyJson(body) };
+      found[at] = { key, doc: shared ? body : copyJson(body) };
     }
     return found;
   }

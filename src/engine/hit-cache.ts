@@ -8,39 +8,27 @@
  * lookup at a newer generation empties the cache, and a body read while a write committed is never
  * kept, so a cached body is never older than the last acknowledged write. Within a generation a label
  * names one document and one body. The cached objects stay private: `get` returns a deep copy, since
- * callers change the documents they get (restoring `$vector`, updates, user code holding results).
+ * callers change the documents they get (restoring `$vector`, updates, user code holding results);
+ * `peek` lends the body itself to a caller that copies what it keeps (find's projection).
  */
 import { copyJson, type Document } from '../query/json.js';
+import { FifoCache } from '../storage/fifo-cache.js';
 import type { StoredDocument } from './document-store.js';
-
-interface Entry {
-  readonly label: number;
-  readonly key: string;
-  readonly body: Document;
-  readonly cost: number;
-}
 
 /** A rough per-entry cost beyond the body's JSON bytes (Map slot, entry, object headers). */
 const ENTRY_OVERHEAD = 256;
 
 export class HitCache {
-  readonly #maxBytes: number;
   readonly #maxBodyBytes: number;
-  readonly #entries = new Map<number, Entry>();
-  /**
-   * Entries in the order they came, oldest from `#head` (some replaced or deleted since). Evicting by
-   * iterating the Map instead walks every slot a deletion left behind: it cost ~100 us a query.
-   */
-  #order: Entry[] = [];
-  #head = 0;
-  #bytes = 0;
+  /** Bodies by label; past the budget, the bodies cached first go first (a hit does not move its entry). */
+  readonly #entries: FifoCache<number, StoredDocument>;
   /** The store generation every entry was read at. */
   #generation = 0;
 
   /** `maxBytes` bounds the cached bodies' JSON bytes (plus overhead); bodies over `maxBodyBytes` are not kept. */
   constructor(maxBytes: number, maxBodyBytes: number) {
-    this.#maxBytes = maxBytes;
-    this.#maxBodyBytes = maxBodyBytes;
+    this.#maxBodyBytes = maxBytes === 0 ? -1 : maxBodyBytes;
+    this.#entries = new FifoCache(maxBytes);
   }
 
   get size(): number {
@@ -49,16 +37,18 @@ export class HitCache {
 
   /** The key and a copy of the body cached for `label`, if read at `generation` (the store's current one). */
   get(label: number, generation: number): StoredDocument | undefined {
+    const entry = this.peek(label, generation);
+    return entry === undefined ? undefined : { key: entry.key, doc: copyJson(entry.doc) };
+  }
+
+  /** As `get`, but the cached body itself: the caller must not change it (nor hand it out unchanged). */
+  peek(label: number, generation: number): StoredDocument | undefined {
     if (generation !== this.#generation) {
       this.#entries.clear();
-      this.#order = [];
-      this.#head = 0;
-      this.#bytes = 0;
       this.#generation = generation;
       return undefined;
     }
-    const entry = this.#entries.get(label);
-    return entry === undefined ? undefined : { key: entry.key, doc: copyJson(entry.body) };
+    return this.#entries.get(label);
   }
 
   /**
@@ -67,27 +57,7 @@ export class HitCache {
    * committed since.
    */
   fill(label: number, key: string, body: Document, bodyBytes: number, readGeneration: number): void {
-    if (readGeneration !== this.#generation || bodyBytes > this.#maxBodyBytes || this.#maxBytes === 0) return;
-    this.#delete(label);
-    const entry: Entry = { label, key, body, cost: bodyBytes + ENTRY_OVERHEAD };
-    this.#entries.set(label, entry);
-    this.#order.push(entry);
-    this.#bytes += entry.cost;
-    // Past the budget, the bodies cached first go first (a hit does not move its entry).
-    while (this.#bytes > this.#maxBytes && this.#head < this.#order.length) {
-      const oldest = this.#order[this.#head++]!;
-      if (this.#entries.get(oldest.label) === oldest) this.#delete(oldest.label);
-    }
-    if (this.#head > 1024 && this.#head * 2 > this.#order.length) {
-      this.#order = this.#order.slice(this.#head);
-      this.#head = 0;
-    }
-  }
-
-  #delete(label: number): void {
-    const entry = this.#entries.get(label);
-    if (entry === undefined) return;
-    this.#entries.delete(label);
-    this.#bytes -= entry.cost;
+    if (readGeneration !== this.#generation || bodyBytes > this.#maxBodyBytes) return;
+    this.#entries.set(label, { key, doc: body }, bodyBytes + ENTRY_OVERHEAD);
   }
 }

@@ -7,6 +7,7 @@
  */
 import { encodeBinaryVector, type VectorForm } from '../query/vector-value.js';
 import { isObject, type Document, type JsonObject, type JsonValue } from '../query/json.js';
+import { shortestFloat32 } from '../vector/index.js';
 
 export interface VectorRef {
   readonly label: number;
@@ -43,22 +44,5 @@ export function float32Numbers(values: Float32Array): number[] {
   return out;
 }
 
-/** The shortest decimal that reads back as the same float32 (as Java prints a float). */
-export function shortestFloat32(value: number): number {
-  if (value === 0 || !Number.isFinite(value)) return value;
-  // Binary search over the number of significant digits (9 always round-trips a float32).
-  let lo = 1;
-  let hi = 9;
-  let best = value;
-  while (lo <= hi) {
-    const digits = (lo + hi) >> 1;
-    const candidate = Number(value.toPrecision(digits));
-    if (Math.fround(candidate) === value) {
-      best = candidate;
-      hi = digits - 1;
-    } else {
-      lo = digits + 1;
-    }
-  }
-  return best;
-}
+/** The shortest decimal that reads back as the same float32 (as Java prints a float; one spelling, in vector/metric.ts). */
+export { shortestFloat32 };

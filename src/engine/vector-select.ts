@@ -6,6 +6,7 @@
  * asking for more when verification or a concurrent delete drops some.
  */
 import type { Filter } from '../query/filter.js';
+import { FifoCache } from '../storage/fifo-cache.js';
 import type { CollectionVectors, LabelFilter } from './collection-vectors.js';
 import type { FoundDocument } from './collection.js';
 import type { DocumentStore } from './document-store.js';
@@ -23,6 +24,10 @@ export interface VectorSelectRequest {
   readonly withVector: boolean;
   /** The graph's candidate list size for this query (undefined: the collection's efSearch). */
   readonly efSearch?: number | undefined;
+  /** The documents may be the store's cached bodies (see SelectOptions.shared). */
+  readonly shared?: boolean | undefined;
+  /** Whether the caller reads `similarity` (see SelectOptions.withSimilarity). */
+  readonly withSimilarity?: boolean | undefined;
   /** The collection's recent candidate sets. */
   readonly candidates: CandidateCache;
   /** The collection's secondary index by label, when built. */
@@ -40,7 +45,10 @@ interface Candidates {
   readonly tight?: boolean;
 }
 
-/** At most this many filters' candidate sets are kept, holding at most this many labels in all. */
+/**
+ * At most this many labels are kept in all, each set counted as at least CACHED_LABELS / CACHED_FILTERS
+ * (so at most CACHED_FILTERS sets).
+ */
 const CACHED_FILTERS = 64;
 const CACHED_LABELS = 1_000_000;
 
@@ -50,40 +58,28 @@ const CACHED_LABELS = 1_000_000;
  * category or date range with new query vectors) then skips reading the secondary index.
  */
 export class CandidateCache {
-  readonly #entries = new Map<Filter, Candidates & { readonly generation: number }>();
-  #labels = 0;
+  readonly #entries = new FifoCache<Filter, Candidates & { readonly generation: number }>(CACHED_LABELS);
 
   get(filter: Filter, generation: number): Candidates | undefined {
     const entry = this.#entries.get(filter);
     if (entry === undefined) return undefined;
     if (entry.generation === generation) return entry;
-    this.#delete(filter);
+    this.#entries.delete(filter);
     return undefined;
   }
 
   set(filter: Filter, generation: number, candidates: Candidates): void {
     const size = candidates.allowed?.size ?? 0;
     if (size > CACHED_LABELS) return;
-    this.#delete(filter);
-    for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size < CACHED_FILTERS && this.#labels + size <= CACHED_LABELS) break;
-      this.#delete(oldest);
-    }
-    this.#entries.set(filter, { ...candidates, generation });
-    this.#labels += size;
-  }
-
-  #delete(filter: Filter): void {
-    const entry = this.#entries.get(filter);
-    if (entry === undefined) return;
-    this.#entries.delete(filter);
-    this.#labels -= entry.allowed?.size ?? 0;
+    this.#entries.set(filter, { ...candidates, generation }, Math.max(size, CACHED_LABELS / CACHED_FILTERS));
   }
 }
 
 /** The k documents nearest to the query among those the filter matches, best first, with similarity. */
 export async function selectByVector(request: VectorSelectRequest): Promise<FoundDocument[]> {
   const { store, vectors, filter, query, k, withVector, efSearch } = request;
+  // Restoring `$vector` changes the documents: those must be copies.
+  const shared = request.shared === true && !withVector;
   // An unfiltered search (the common case) needs no candidates: no await for them.
   let { allowed, verified, tight } = filter.isEmpty ? ALL_LABELS : await allowedLabels(request);
   if (allowed !== undefined && allowed.size >= vectors.size) {
@@ -93,8 +89,9 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
   }
   const limit = allowed?.size ?? vectors.size;
   for (let want = verified || tight ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
-    const hits = vectors.search(query, want, allowed, efSearch);
-    const docs = await store.getHits(hits, vectors);
+    const hits = vectors.search(query, want, allowed, efSearch, request.withSimilarity !== false);
+    const read = store.getHits(hits, vectors, shared);
+    const docs = Array.isArray(read) ? read : await read;
     const found: FoundDocument[] = [];
     for (let i = 0; i < hits.length && found.length < k; i++) {
       const hit = docs[i];

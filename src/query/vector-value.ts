@@ -4,7 +4,7 @@
  */
 import { VectorDbError, describeValue } from '../errors/index.js';
 import { isObject, type JsonValue } from './json.js';
-import { approximate, isExactNumber, type ExactNumber } from './exact-number.js';
+import { approximate, isExactNumber } from './exact-number.js';
 
 export type VectorForm = 'array' | 'binary';
 
@@ -24,7 +24,8 @@ export function decodeVector(value: JsonValue | undefined): DecodedVector | null
     const values = new Float32Array(value.length);
     for (let i = 0; i < value.length; i++) {
       // Components are float32 anyway: a number with more digits than a double holds is rounded like any other.
-      const n = isExactNumber(value[i]) ? approximate(value[i] as ExactNumber) : value[i];
+      let n = value[i];
+      if (typeof n !== 'number' && isExactNumber(n)) n = approximate(n);
       if (typeof n !== 'number' || Number.isNaN(n)) {
         throw VectorDbError.of('SHRED_BAD_VECTOR_VALUE', { reason: `element ${i} is ${describeValue(n)}` });
       }

@@ -5,17 +5,17 @@
  * a value older than the last acknowledged write. Past the budget, the values cached first go first
  * (a hit does not move its value: hits stay a single Map lookup).
  */
+import { FifoCache } from './fifo-cache.js';
+
 export class RowCache {
-  readonly #maxBytes: number;
   readonly #maxValueBytes: number;
-  readonly #rows = new Map<string, Uint8Array>();
-  #bytes = 0;
+  readonly #rows: FifoCache<string, Uint8Array>;
   /** Bumped by every invalidation: a read that started earlier must not fill in what it read. */
   #generation = 0;
 
   constructor(maxBytes: number, maxValueBytes: number) {
-    this.#maxBytes = maxBytes;
-    this.#maxValueBytes = maxValueBytes;
+    this.#maxValueBytes = maxBytes === 0 ? -1 : maxValueBytes;
+    this.#rows = new FifoCache(maxBytes);
   }
 
   get generation(): number {
@@ -28,38 +28,19 @@ export class RowCache {
 
   /** Remembers a value read from the store, unless a write committed since the read started. */
   fill(key: string, value: Uint8Array, readGeneration: number): void {
-    if (readGeneration !== this.#generation || value.byteLength > this.#maxValueBytes || this.#maxBytes === 0) return;
-    this.#drop(key);
-    this.#rows.set(key, value);
-    this.#bytes += entryBytes(key, value);
-    for (const [oldest, old] of this.#rows) {
-      if (this.#bytes <= this.#maxBytes) break;
-      this.#rows.delete(oldest);
-      this.#bytes -= entryBytes(oldest, old);
-    }
+    if (readGeneration !== this.#generation || value.byteLength > this.#maxValueBytes) return;
+    this.#rows.set(key, value, key.length * 2 + value.byteLength + 64);
   }
 
   /** Forgets the keys a committed write changed. */
   invalidate(writes: Iterable<{ readonly key: string }>): void {
     this.#generation++;
     if (this.#rows.size === 0) return;
-    for (const { key } of writes) this.#drop(key);
+    for (const { key } of writes) this.#rows.delete(key);
   }
 
   clear(): void {
     this.#generation++;
     this.#rows.clear();
-    this.#bytes = 0;
   }
-
-  #drop(key: string): void {
-    const old = this.#rows.get(key);
-    if (old === undefined) return;
-    this.#rows.delete(key);
-    this.#bytes -= entryBytes(key, old);
-  }
-}
-
-function entryBytes(key: string, value: Uint8Array): number {
-  return key.length * 2 + value.byteLength + 64;
 }

@@ -6,7 +6,7 @@
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { dotRows, selectTopK, squaredNorm } from './kernels.js';
-import { dataApiSimilarity, type Metric } from './metric.js';
+import { float32Similarity, float32SquaredNorm, shortestFloat32, type Metric } from './metric.js';
 import { WasmRowMemory } from './simd/wasm-kernels.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
 
@@ -169,10 +169,10 @@ export class FlatVectorStore {
       for (let i = 0; i < this.slots; i++) if (this.present[i] === 1) rows[n++] = i;
     } else {
       const gen = this.nextGeneration();
-      const list = Array.isArray(candidates) ? (candidates as number[]) : Array.from(candidates);
+      const list = Array.isArray(candidates) || candidates instanceof Uint32Array ? (candidates as ArrayLike<number>) : Array.from(candidates);
       rows = new Uint32Array(Math.min(list.length, this.count));
-      for (const label of list) {
-        if (n === rows.length) break;
+      for (let i = 0; i < list.length && n < rows.length; i++) {
+        const label = list[i] as number;
         if (!(label >= 0 && label < this.slots) || this.present[label] !== 1) continue;
         if (this.seen[label] === gen) continue;
         this.seen[label] = gen;
@@ -198,10 +198,16 @@ export class FlatVectorStore {
   rescore(query: ArrayLike<number>, hits: readonly ScoredLabel[]): ScoredLabel[] {
     const dim = this.dimension;
     const rows = this.rows();
+    if (query.length !== dim) throw new RangeError(`vectors differ in length: ${query.length} vs ${dim}`);
+    const q = query instanceof Float32Array ? query : Float32Array.from(query);
+    const qNorm = float32SquaredNorm(q);
     const out = hits.map(({ label, score }) =>
-      this.has(label) ? { label, score: dataApiSimilarity(this.metric, query, rows.subarray(label * dim, (label + 1) * dim)) } : { label, score },
+      this.has(label) ? { label, score: float32Similarity(this.metric, q, rows, label * dim, qNorm) } : { label, score },
     );
-    return out.sort((a, b) => b.score - a.score);
+    // Float32 scores order as their shortest decimals do: sort first, then convert the ones kept.
+    out.sort((a, b) => b.score - a.score);
+    for (const hit of out) if (this.has(hit.label)) hit.score = shortestFloat32(hit.score);
+    return out;
   }
 
   /** The rows' current view: a WebAssembly memory's views are re-created after it grows. */

@@ -2,7 +2,7 @@
  * The vector layer's surface for the engine: metrics and scores, exact-scan kernels and store, and
  * the HNSW index with its two backends. Nothing here knows about documents, JSON or LevelDB.
  */
-export { METRICS, dataApiSimilarity, isMetric, similarityScore, scoreFromHnswDistance, type Metric } from './metric.js';
+export { METRICS, dataApiSimilarity, isMetric, shortestFloat32, similarityScore, scoreFromHnswDistance, type Metric } from './metric.js';
 export { dot, l2sq, squaredNorm, cosine, topK, type ScoredRow } from './kernels.js';
 export { FlatVectorStore, type FlatVectorStoreOptions } from './flat-store.js';
 export {

@@ -86,6 +86,39 @@ describe('vector find with cached hit bodies', () => {
     expect((await nearest(db, [1, 0, 0]))[0]).toEqual({ _id: 'a', title: 'first', tags: ['x', 'y'], meta: { n: 1 } });
   });
 
+  it('hands out documents of their own under every projection, from find and findOne, cached or just read', async () => {
+    const uuid = '0192d3a0-8f3c-7e1a-9b2d-4c5e6f708192';
+    const docs: JsonObject[] = [
+      { _id: { $uuid: uuid }, title: 'first', tags: ['x', 'y'], meta: { n: 1, list: [{ m: 1 }] }, $vector: [1, 0, 0] },
+      { _id: { $date: 1700000000000 }, title: 'second', tags: ['z'], meta: { n: 2, list: [] }, $vector: [0, 1, 0] },
+    ];
+    const db = await withDocuments(docs);
+    const expected: [JsonObject, JsonObject][] = [
+      [{}, { _id: { $uuid: uuid }, title: 'first', tags: ['x', 'y'], meta: { n: 1, list: [{ m: 1 }] } }],
+      [{ _id: 1 }, { _id: { $uuid: uuid }, title: 'first', tags: ['x', 'y'], meta: { n: 1, list: [{ m: 1 }] } }],
+      [{ 'meta.list': 1 }, { _id: { $uuid: uuid }, meta: { list: [{ m: 1 }] } }],
+      [{ tags: { $slice: 1 }, meta: 1 }, { _id: { $uuid: uuid }, tags: ['x'], meta: { n: 1, list: [{ m: 1 }] } }],
+    ];
+    const mutate = (doc: JsonObject): void => {
+      (doc._id as JsonObject).$uuid = 'mutated';
+      if (Array.isArray(doc.tags)) (doc.tags as string[]).push('mutated');
+      const meta = doc.meta as JsonObject | undefined;
+      if (meta) ((meta.list as JsonObject[])[0] ??= {}).m = 'mutated';
+    };
+    for (let round = 0; round < 2; round++) {
+      for (const [projection, want] of expected) {
+        const [found] = await nearest(db, [1, 0, 0], { projection });
+        expect(found).toEqual(want);
+        mutate(found!);
+        const one = (await run(db, { findOne: { sort: { $vector: [1, 0, 0] }, projection } })).data as JsonObject;
+        expect(one.document).toEqual(want);
+        mutate(one.document as JsonObject);
+      }
+      // The second round reads every body again after a write: not from the cache.
+      await run(db, { updateOne: { filter: { title: 'second' }, update: { $set: { seen: true } } } });
+    }
+  });
+
   it('keeps vector values out of the cached bodies when a find returns them', async () => {
     const db = await withDocuments(DOCS);
     await nearest(db, [0, 0, 1]);

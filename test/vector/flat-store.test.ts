@@ -68,6 +68,8 @@ describe('FlatVectorStore', () => {
       const cand = new Set(labels.filter(allowed));
       const some = s.exactSearch(query, 5, cand);
       expect(some.map((r) => r.label)).toEqual(naiveTopK(metric, query, data, dim, labels, 5, allowed).map((r) => r.label));
+      // The same candidates as a typed array (a postings set's labels) scan alike.
+      expect(s.exactSearch(query, 5, Uint32Array.from(cand))).toEqual(some);
     }
   });
 
@@ -79,6 +81,7 @@ describe('FlatVectorStore', () => {
     s.delete(2);
     const got = s.exactSearch([1, 0], 10, [3, 1, 1, 2, 99, -1, 3, 1.5]);
     expect(got.map((r) => r.label)).toEqual([1, 3]);
+    expect(s.exactSearch([1, 0], 10, Uint32Array.from([3, 1, 1, 2, 99, 3]))).toEqual(got);
     expect(got[0]?.score).toBeCloseTo(1, 12);
     expect(s.exactSearch([1, 0], 10, [])).toEqual([]);
     expect(s.exactSearch([1, 0], 0)).toEqual([]);

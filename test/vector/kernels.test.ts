@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cosine, dot, dotRows, dotRows8, l2sq, selectTopK, squaredNorm, topK } from '../../src/vector/kernels.js';
-import { METRICS, scoreFromHnswDistance, similarityScore } from '../../src/vector/metric.js';
+import { METRICS, dataApiSimilarity, float32Similarity, float32SquaredNorm, scoreFromHnswDistance, shortestFloat32, similarityScore } from '../../src/vector/metric.js';
 import { naiveTopK, rng } from './data.js';
 
 const DIMS = [1, 2, 3, 4, 5, 7, 8, 9, 13, 31, 64, 127, 768];
@@ -140,5 +140,37 @@ describe('similarity scores', () => {
     expect(scoreFromHnswDistance('cosine', 1 - 0.6)).toBeCloseTo(similarityScore('cosine', a, b), 12);
     expect(scoreFromHnswDistance('dot_product', 1 - 0.6)).toBeCloseTo(similarityScore('dot_product', a, b), 12);
     expect(scoreFromHnswDistance('euclidean', 0.16 + 0.64)).toBeCloseTo(similarityScore('euclidean', a, b), 12);
+  });
+});
+
+describe('Data API scores', () => {
+  it('float32Similarity at an offset is the float32 that dataApiSimilarity names, for every metric', () => {
+    const rand = rng(77);
+    for (const metric of METRICS) {
+      for (const dim of [1, 5, 128]) {
+        const a = randomArray(rand, dim);
+        const rows = randomArray(rand, dim * 3);
+        const score = float32Similarity(metric, a, rows, dim * 2);
+        expect(float32Similarity(metric, a, rows, dim * 2, float32SquaredNorm(a))).toBe(score);
+        expect(Math.fround(score)).toBe(score);
+        expect(dataApiSimilarity(metric, a, rows.subarray(dim * 2))).toBe(shortestFloat32(score));
+      }
+    }
+  });
+
+  it('shortestFloat32 is the shortest decimal that reads back as the same float32', () => {
+    const rand = rng(78);
+    const counting = (value: number): number => {
+      for (let digits = 1; digits < 9; digits++) {
+        const candidate = Number(value.toPrecision(digits));
+        if (Math.fround(candidate) === value) return candidate;
+      }
+      return Number(value.toPrecision(9));
+    };
+    for (let i = 0; i < 5000; i++) {
+      const value = Math.fround((rand() - 0.5) * 10 ** Math.floor(rand() * 12 - 6));
+      expect(shortestFloat32(value)).toBe(counting(value));
+    }
+    expect([0.5, 1, 0.1, 0].map((v) => shortestFloat32(Math.fround(v)))).toEqual([0.5, 1, 0.1, 0]);
   });
 });
