@@ -34,8 +34,13 @@
  * (a map entry: key part \0 value part).
  */
 
-/** 2: vector records split into `vkey:` + `vval:` (format 1 kept them in `vec:`). */
-export const FORMAT_VERSION = 2;
+/**
+ * 2: vector records split into `vkey:` + `vval:` (format 1 kept them in `vec:`).
+ * 3: a body may be `#` + lossless JSON (exact numbers, query/exact-number.ts), tables (`tbl:`, `row:`, `ridx:`,
+ *    `udt:`) exist, and vector snapshots may hold the graph alone. Older versions would misread such a
+ *    database, so they are told it is newer; this version relabels a format-2 database at open (nothing moves).
+ */
+export const FORMAT_VERSION = 3;
 import BigNumber from 'bignumber.js';
 
 export const SEP = '\u0000';
