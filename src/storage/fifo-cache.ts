@@ -50,6 +50,17 @@ export class FifoCache<K, V> {
       this.#order = this.#order.slice(this.#head);
       this.#head = 0;
     }
+    // Entries replaced or deleted while under budget are never evicted, so drop them from the queue once
+    // they outnumber the live ones: a set/delete cycle (a row read, then written) must not grow it forever.
+    if (this.#order.length - this.#head > 2 * this.#entries.size + 1024) {
+      this.#order = this.#order.slice(this.#head).filter((e) => this.#entries.get(e.key) === e);
+      this.#head = 0;
+    }
+  }
+
+  /** Entries waiting in the eviction queue, live or replaced (bounded by about twice the live ones). */
+  get queued(): number {
+    return this.#order.length - this.#head;
   }
 
   delete(key: K): void {

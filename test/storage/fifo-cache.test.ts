@@ -53,4 +53,22 @@ describe('FifoCache', () => {
       if (!deleted) expect(cache.get(i)).toBe(replaced ? -(i + 3) : i);
     }
   });
+
+  it('keeps its queue bounded when entries are replaced or deleted while under budget (read, write, read ...)', () => {
+    const cache = new FifoCache<string, number>(1_000_000);
+    for (let i = 0; i < 100_000; i++) {
+      cache.set(`k${i % 50}`, i, 1);
+      if (i % 2 === 0) cache.delete(`k${i % 50}`);
+    }
+    expect(cache.size).toBe(25);
+    expect(cache.queued).toBeLessThanOrEqual(2 * cache.size + 1025);
+    expect(cache.get('k49')).toBe(99_999);
+    // The oldest live entry still goes first once the budget is reached.
+    const small = new FifoCache<string, number>(3);
+    for (let i = 0; i < 5_000; i++) small.set('x', i, 1);
+    small.set('y', 1, 1);
+    small.set('z', 1, 1);
+    small.set('w', 1, 1);
+    expect([small.get('x'), small.get('y'), small.get('z'), small.get('w')]).toEqual([undefined, 1, 1, 1]);
+  });
 });
