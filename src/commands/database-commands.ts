@@ -35,7 +35,7 @@ function deprecated(oldName: string, newName: string, handler: CommandHandler, r
     const result = await handler(raw, ctx);
     const status = { ...(result.status ?? {}) };
     rename?.(status);
-    return { ...result, status: status as typeof result.status, warnings: [VectorDbError.of('DEPRECATED_COMMAND', { command: oldName, replacement: newName })] };
+    return { ...result, status: status as typeof result.status, warnings: [VectorDbError.warning('DEPRECATED_COMMAND', { command: oldName, replacement: newName })] };
   };
 }
 

@@ -76,8 +76,8 @@ const find: CommandHandler = async (raw, ctx) => {
     throw invalid('options.limit', limit, `limit options should not be greater than ${table.limits.maxVectorSearchLimit} for vector search`);
   }
   if (pageState && sort.kind !== 'none') throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: "'pageState' is not supported with non-empty sort clause" });
-  const page = await table.select({ filter, sort, limit, skip, pageState: pageState || undefined });
   const withSimilarity = includeSimilarity && sort.kind === 'vector';
+  const page = await table.select({ filter, sort, limit, skip, pageState: pageState || undefined, withSimilarity });
   return {
     data: { documents: page.rows.map((found) => rowToWire(table, found.row, columns, withSimilarity ? found.similarity : undefined)), nextPageState: page.nextPageState },
     status: { projectionSchema: projectionSchema(table, columns, withSimilarity), ...sortVectorStatus(sort, includeSortVector) },
@@ -93,9 +93,9 @@ const findOne: CommandHandler = async (raw, ctx) => {
   const sort = parseRowSort(table, body.get('sort'));
   const columns = projectedColumns(table, body.get('projection'));
   const { includeSimilarity, includeSortVector } = readOptions(options);
-  const page = await table.select({ filter, sort, limit: 1 });
-  const found = page.rows[0];
   const withSimilarity = includeSimilarity && sort.kind === 'vector';
+  const page = await table.select({ filter, sort, limit: 1, withSimilarity });
+  const found = page.rows[0];
   return {
     data: { document: found ? rowToWire(table, found.row, columns, withSimilarity ? found.similarity : undefined) : null },
     status: { projectionSchema: projectionSchema(table, columns, withSimilarity), ...sortVectorStatus(sort, includeSortVector) },

@@ -80,9 +80,9 @@ function planWarnings(filter: TableFilter, record: TableRecord): VectorDbError[]
   const primaryKey = `(${primaryKeyColumns(record).join(', ')})`;
   const indexedColumns = record.indexes.filter((i) => i.kind !== 'vector').map((i) => i.column);
   const indexed = indexedColumns.join(', ') || '(none)';
-  if (isEmptyFilter(filter)) return [VectorDbError.of('ZERO_FILTER_OPERATIONS', { keyspace: record.keyspace, table: record.name, primaryKey, indexedColumns: indexed })];
+  if (isEmptyFilter(filter)) return [VectorDbError.warning('ZERO_FILTER_OPERATIONS', { keyspace: record.keyspace, table: record.name, primaryKey, indexedColumns: indexed })];
   const keyColumns = new Set(primaryKeyColumns(record));
   const unindexed = filterColumns(filter).filter((column) => !keyColumns.has(column) && !indexedColumns.includes(column));
   if (unindexed.length === 0) return [];
-  return [VectorDbError.of('MISSING_INDEX', { keyspace: record.keyspace, table: record.name, primaryKey, indexedColumns: indexed, unindexedFilters: unindexed.join(', ') })];
+  return [VectorDbError.warning('MISSING_INDEX', { keyspace: record.keyspace, table: record.name, primaryKey, indexedColumns: indexed, unindexedFilters: unindexed.join(', ') })];
 }

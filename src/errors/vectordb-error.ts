@@ -50,6 +50,20 @@ export class VectorDbError extends Error {
     return new VectorDbError(code, renderTemplate(ERROR_CODES[code].message, vars, code), options);
   }
 
+  /**
+   * A warning for a response's `status.warnings` (never thrown), built without capturing a stack: on a fast
+   * read (a table's vector find warns of its empty filter) the stack costs more than the command.
+   */
+  static warning(code: ErrorCode, vars: ErrorVars = {}): VectorDbError {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      return VectorDbError.of(code, vars);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
   /** The Data API's `errorCode` name (same as `code`). */
   get errorCode(): ErrorCode {
     return this.code;
