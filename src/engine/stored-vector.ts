@@ -43,6 +43,3 @@ export function float32Numbers(values: Float32Array): number[] {
   for (let i = 0; i < values.length; i++) out[i] = shortestFloat32(values[i]!);
   return out;
 }
-
-/** The shortest decimal that reads back as the same float32 (as Java prints a float; one spelling, in vector/metric.ts). */
-export { shortestFloat32 };

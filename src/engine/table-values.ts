@@ -8,7 +8,8 @@
 import { ExactDecimal, approximate, exactText, isExactNumber } from '../query/exact-number.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { decodeBinaryVector, encodeBinaryVector } from '../query/vector-value.js';
-import { float32Numbers, shortestFloat32 } from './stored-vector.js';
+import { float32Numbers } from './stored-vector.js';
+import { shortestFloat32 } from '../vector/index.js';
 import { encodeKeyPart } from './table-key-codec.js';
 import type { ColumnType, ScalarType, TypeLookup } from './table-schema.js';
 

@@ -4,7 +4,7 @@
  * server from the browser. CORS only lets the browser hand the page the answer: every request still needs
  * its token, and a preflight (OPTIONS) is answered here without reaching a database.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from './handler.js';
 
 /** The origins allowed to call the server from a page: exact origins (`http://localhost:5173`, `null`) or `*`. */
 export type CorsOrigins = readonly string[];
@@ -36,10 +36,7 @@ export function checkCorsOrigins(origins: CorsOrigins): CorsOrigins {
  * its own), and a preflight gets 204 with the methods and the headers it asked for. Requests from other
  * origins are served as before, without the headers, so the browser withholds the answer from their page.
  */
-export function withCors(
-  origins: CorsOrigins,
-  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function withCors(origins: CorsOrigins, handler: RequestHandler): RequestHandler {
   const any = origins.includes('*');
   const allowed = new Set(origins);
   return async (req, res) => {

@@ -129,21 +129,6 @@ export class FlatVectorStore {
     return this.rows().slice(start, start + this.dimension);
   }
 
-  /**
-   * Copies the rows of `labels[from..to)` into `out`, row i at `(i - from) * dimension` (absent labels:
-   * zeros). One pass over the rows without a copy per vector: bulk snapshots copy every vector.
-   */
-  copyRows(labels: ArrayLike<number>, from: number, to: number, out: Float32Array): void {
-    const dim = this.dimension;
-    const rows = this.rows();
-    for (let i = from; i < to; i++) {
-      const label = labels[i] as number;
-      const at = (i - from) * dim;
-      if (this.has(label)) out.set(rows.subarray(label * dim, (label + 1) * dim), at);
-      else out.fill(0, at, at + dim);
-    }
-  }
-
   delete(label: number): boolean {
     if (!this.has(label)) return false;
     this.present[label] = 0;
