@@ -11,9 +11,7 @@ import { macrotask } from '../platform/macrotask.js';
 import type { KvOperation, KvStore } from '../storage/index.js';
 import {
   FlatVectorStore,
-  createVectorIndex,
   graphBuilderAvailable,
-  loadVectorIndex,
   type BackendChoice,
   type IndexParams,
   type ScoredLabel,
@@ -22,9 +20,10 @@ import {
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
-import { deleteVectorRecord, putVectorRecord, readAllVectorValues, readVectorKeys, readVectorValues } from './vector-records.js';
-import { deleteSnapshot, readSnapshotMeta, readSnapshotTable, streamSnapshotGraph, writeSnapshot, type SnapshotMeta } from './vector-snapshot.js';
-import { decodeVectorTable, tableRows, type DecodedVectorTable } from './vector-table.js';
+import { loadGraph, loadLiveValues, newGraph } from './vector-open.js';
+import { deleteVectorRecord, putVectorRecord, readVectorKeys } from './vector-records.js';
+import { deleteSnapshot, readSnapshotMeta, readSnapshotTable, writeSnapshot } from './vector-snapshot.js';
+import { decodeVectorTable } from './vector-table.js';
 
 import type { VectorProgress } from './progress.js';
 export type { VectorProgress } from './progress.js';
@@ -124,7 +123,9 @@ export class CollectionVectors {
     const capacity = Math.max(1024, (records.labels.at(-1) ?? 0) + 1);
     const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity });
     const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
-    await vectors.#loadVectors(records, tableChunks ? decodeVectorTable(tableChunks, settings.dimension) : undefined);
+    await loadLiveValues(kv, settings, flat, records, tableChunks ? decodeVectorTable(tableChunks, settings.dimension) : undefined);
+    records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!));
+    vectors.#changesSinceSnapshot = vectors.#pendingAdds.size;
     // From the next turn of the event loop: a query made as soon as the collection is open is answered
     // (by exact scan) before the graph's chunks are read and loaded.
     const graph = meta ? yieldToEventLoop().then(() => loadGraph(kv, settings, meta)) : Promise.resolve(undefined);
@@ -136,79 +137,10 @@ export class CollectionVectors {
     return vectors;
   }
 
-  /**
-   * The live labels and their documents come from the records, and so do their values: in one range
-   * scan, or, for a snapshot saved with a vector table (before vectors were stored only once), from
-   * that table where it has them (labels never change meaning).
-   */
-  async #loadVectors(records: { labels: number[]; docKeys: string[] }, table: DecodedVectorTable | undefined): Promise<void> {
-    if (table === undefined) return this.#loadRecordValues(records);
-    const { cid, dimension } = this.#settings;
-    const { labels, docKeys } = records;
-    const missing: number[] = [];
-    const fromTable: number[] = [];
-    const rowsOfTable: number[] = [];
-    let at = 0;
-    labels.forEach((label, i) => {
-      while (table && at < table.labels.length && table.labels[at]! < label) at++;
-      if (table && at < table.labels.length && table.labels[at] === label) {
-        fromTable.push(i);
-        rowsOfTable.push(at);
-      } else {
-        missing.push(i);
-      }
-    });
-    if (table && fromTable.length > 0) {
-      if (rowsOfTable.length === table.labels.length) {
-        // Usually every row of the table is live: its values go in segment by segment, as stored.
-        for (const { firstRow, values } of table.segments) {
-          this.#flat.setRows(table.labels.subarray(firstRow, firstRow + values.length / dimension), values);
-        }
-      } else {
-        this.#flat.setRows(
-          fromTable.map((i) => labels[i]!),
-          tableRows(table, rowsOfTable),
-        );
-      }
-      for (const i of fromTable) this.#addLoaded(labels[i]!, docKeys[i]!, undefined);
-    }
-    const values = await readVectorValues(this.#kv, cid, missing.map((i) => labels[i]!), dimension);
-    missing.forEach((i, j) => {
-      const vector = values[j];
-      // A doc key without values: the pair is written and deleted in one batch, so this is damage.
-      if (vector === undefined) throw VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${labels[i]} of '${this.#settings.name}' has no values` });
-      this.#addLoaded(labels[i]!, docKeys[i]!, vector);
-    });
-    this.#changesSinceSnapshot = this.#pendingAdds.size;
-  }
-
-  /** Every record's values, read in label order, rows set into the flat store a chunk at a time. */
-  async #loadRecordValues(records: { labels: number[]; docKeys: string[] }): Promise<void> {
-    const { cid, dimension } = this.#settings;
-    const { labels, docKeys } = records;
-    let at = 0; // records[at] is the next record the values have not reached
-    for await (const chunk of readAllVectorValues(this.#kv, cid, dimension)) {
-      const live: number[] = [];
-      chunk.labels.forEach((label, row) => {
-        while (at < labels.length && labels[at]! < label) at++;
-        if (labels[at] === label) live.push(row); // values without a doc key are no vector's: skipped
-      });
-      if (live.length === chunk.labels.length) this.#flat.setRows(chunk.labels, chunk.values);
-      else this.#flat.setRows(live.map((row) => chunk.labels[row]!), rowsOf(chunk.values, live, dimension));
-    }
-    labels.forEach((label, i) => {
-      // A doc key without values: the pair is written and deleted in one batch, so this is damage.
-      if (!this.#flat.has(label)) throw VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${label} of '${this.#settings.name}' has no values` });
-      this.#addLoaded(label, docKeys[i]!, undefined);
-    });
-    this.#changesSinceSnapshot = this.#pendingAdds.size;
-  }
-
-  /** Registers a loaded vector (`vector` undefined: already in the flat store). */
-  #addLoaded(label: number, docKey: string, vector: Float32Array | undefined): void {
+  /** Registers a loaded vector (its values are in the flat store). */
+  #addLoaded(label: number, docKey: string): void {
     this.#labelOf.set(docKey, label);
     this.#keyOf.set(label, docKey);
-    if (vector !== undefined) this.#flat.set(label, vector);
     this.#pendingAdds.add(label);
     this.#nextLabel = Math.max(this.#nextLabel, label + 1);
   }
@@ -579,13 +511,6 @@ function yieldToEventLoop(): Promise<void> {
 /** Below this fraction of the collection, a filtered search scans its candidates exactly. */
 const EXACT_FRACTION = 0.15;
 
-/** The given rows of `values`, in order, as one array. */
-function rowsOf(values: Float32Array, rows: readonly number[], dimension: number): Float32Array {
-  const out = new Float32Array(rows.length * dimension);
-  rows.forEach((row, i) => out.set(values.subarray(row * dimension, (row + 1) * dimension), i * dimension));
-  return out;
-}
-
 function sameVector(a: Float32Array | undefined, b: Float32Array): boolean {
   if (!a || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -594,42 +519,4 @@ function sameVector(a: Float32Array | undefined, b: Float32Array): boolean {
 
 function mergeTop(a: ScoredLabel[], b: ScoredLabel[], k: number): ScoredLabel[] {
   return [...a, ...b].sort((x, y) => y.score - x.score).slice(0, k);
-}
-
-/** A collection's `vector.index` knobs; the vector layer's DEFAULT_PARAMS fill the rest. */
-function indexParams(settings: VectorSettings): IndexParams {
-  const index = settings.options.vector?.index;
-  const params: IndexParams = {};
-  if (index?.m !== undefined) params.M = index.m;
-  if (index?.efConstruction !== undefined) params.efConstruction = index.efConstruction;
-  if (index?.efSearch !== undefined) params.efSearch = index.efSearch;
-  return params;
-}
-
-async function newGraph(settings: VectorSettings, capacity: number): Promise<VectorIndex> {
-  return createVectorIndex({
-    dimension: settings.dimension,
-    metric: settings.metric,
-    backend: settings.backend,
-    capacity,
-    name: settings.name,
-    params: indexParams(settings),
-  });
-}
-
-/** The saved graph, or undefined when it is incomplete or cannot be used (wrong backend, damaged). */
-async function loadGraph(kv: KvStore, settings: VectorSettings, meta: SnapshotMeta): Promise<{ graph: VectorIndex; labelLimit: number } | undefined> {
-  try {
-    const graph = await loadVectorIndex(streamSnapshotGraph(kv, settings.cid, meta), {
-      dimension: settings.dimension,
-      metric: settings.metric,
-      backend: settings.backend,
-      name: settings.name,
-      params: indexParams(settings),
-    });
-    return { graph, labelLimit: meta.labelLimit };
-  } catch (error) {
-    if (!(error instanceof VectorDbError)) throw error;
-    return undefined; // rebuilt from the records in the background; the indexer reports progress
-  }
 }

@@ -1,0 +1,129 @@
+/**
+ * Opening a vector collection's stored state (for collection-vectors.ts): the live vectors' values from
+ * their records into the flat store (or, for an old snapshot, from its vector table), and the saved
+ * graph. Reads only; what the collection makes of them (pending sets, labels) stays with it.
+ */
+import { VectorDbError } from '../errors/index.js';
+import type { KvStore } from '../storage/index.js';
+import { createVectorIndex, loadVectorIndex, type FlatVectorStore, type IndexParams, type VectorIndex } from '../vector/index.js';
+import type { VectorSettings } from './collection-vectors.js';
+import { readAllVectorValues, readVectorValues } from './vector-records.js';
+import { streamSnapshotGraph, type SnapshotMeta } from './vector-snapshot.js';
+import { tableRows, type DecodedVectorTable } from './vector-table.js';
+
+/** Every live label with its document's key, labels ascending (readVectorKeys). */
+export interface LiveRecords {
+  readonly labels: number[];
+  readonly docKeys: string[];
+}
+
+/**
+ * Sets every live label's values into `flat`: from the records in one range scan, or, for a snapshot
+ * saved with a vector table (before vectors were stored only once), from that table where it has them
+ * (labels never change meaning). Throws STORAGE_CORRUPTION when a live label has no values.
+ */
+export async function loadLiveValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, records: LiveRecords, table: DecodedVectorTable | undefined): Promise<void> {
+  if (table === undefined) await loadRecordValues(kv, settings, flat, records);
+  else await loadTableValues(kv, settings, flat, records, table);
+  for (const label of records.labels) {
+    // A doc key without values: the pair is written and deleted in one batch, so this is damage.
+    if (!flat.has(label)) throw VectorDbError.of('STORAGE_CORRUPTION', { location: kv.location, reason: `vector ${label} of '${settings.name}' has no values` });
+  }
+}
+
+async function loadTableValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, records: LiveRecords, table: DecodedVectorTable): Promise<void> {
+  const { cid, dimension } = settings;
+  const { labels } = records;
+  const missing: number[] = [];
+  const fromTable: number[] = [];
+  const rowsOfTable: number[] = [];
+  let at = 0;
+  labels.forEach((label, i) => {
+    while (at < table.labels.length && table.labels[at]! < label) at++;
+    if (at < table.labels.length && table.labels[at] === label) {
+      fromTable.push(i);
+      rowsOfTable.push(at);
+    } else {
+      missing.push(i);
+    }
+  });
+  if (fromTable.length > 0) {
+    if (rowsOfTable.length === table.labels.length) {
+      // Usually every row of the table is live: its values go in segment by segment, as stored.
+      for (const { firstRow, values } of table.segments) {
+        flat.setRows(table.labels.subarray(firstRow, firstRow + values.length / dimension), values);
+      }
+    } else {
+      flat.setRows(
+        fromTable.map((i) => labels[i]!),
+        tableRows(table, rowsOfTable),
+      );
+    }
+  }
+  const values = await readVectorValues(kv, cid, missing.map((i) => labels[i]!), dimension);
+  missing.forEach((i, j) => {
+    const vector = values[j];
+    if (vector !== undefined) flat.set(labels[i]!, vector);
+  });
+}
+
+/** Every record's values, read in label order, rows set into the flat store a chunk at a time. */
+async function loadRecordValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, records: LiveRecords): Promise<void> {
+  const { cid, dimension } = settings;
+  const { labels } = records;
+  let at = 0; // labels[at] is the next live label the values have not reached
+  for await (const chunk of readAllVectorValues(kv, cid, dimension)) {
+    const live: number[] = [];
+    chunk.labels.forEach((label, row) => {
+      while (at < labels.length && labels[at]! < label) at++;
+      if (labels[at] === label) live.push(row); // values without a doc key are no vector's: skipped
+    });
+    if (live.length === chunk.labels.length) flat.setRows(chunk.labels, chunk.values);
+    else flat.setRows(live.map((row) => chunk.labels[row]!), rowsOf(chunk.values, live, dimension));
+  }
+}
+
+/** The given rows of `values`, in order, as one array. */
+function rowsOf(values: Float32Array, rows: readonly number[], dimension: number): Float32Array {
+  const out = new Float32Array(rows.length * dimension);
+  rows.forEach((row, i) => out.set(values.subarray(row * dimension, (row + 1) * dimension), i * dimension));
+  return out;
+}
+
+/** A collection's `vector.index` knobs; the vector layer's DEFAULT_PARAMS fill the rest. */
+export function indexParams(settings: VectorSettings): IndexParams {
+  const index = settings.options.vector?.index;
+  const params: IndexParams = {};
+  if (index?.m !== undefined) params.M = index.m;
+  if (index?.efConstruction !== undefined) params.efConstruction = index.efConstruction;
+  if (index?.efSearch !== undefined) params.efSearch = index.efSearch;
+  return params;
+}
+
+export async function newGraph(settings: VectorSettings, capacity: number): Promise<VectorIndex> {
+  return createVectorIndex({
+    dimension: settings.dimension,
+    metric: settings.metric,
+    backend: settings.backend,
+    capacity,
+    name: settings.name,
+    params: indexParams(settings),
+  });
+}
+
+/** The saved graph, or undefined when it is incomplete or cannot be used (wrong backend, damaged). */
+export async function loadGraph(kv: KvStore, settings: VectorSettings, meta: SnapshotMeta): Promise<{ graph: VectorIndex; labelLimit: number } | undefined> {
+  try {
+    const graph = await loadVectorIndex(streamSnapshotGraph(kv, settings.cid, meta), {
+      dimension: settings.dimension,
+      metric: settings.metric,
+      backend: settings.backend,
+      name: settings.name,
+      params: indexParams(settings),
+    });
+    return { graph, labelLimit: meta.labelLimit };
+  } catch (error) {
+    if (!(error instanceof VectorDbError)) throw error;
+    return undefined; // rebuilt from the records in the background; the indexer reports progress
+  }
+}
