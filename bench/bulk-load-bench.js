@@ -100,8 +100,21 @@ const roles = {
     global.gc?.();
     await new Promise((resolve) => setTimeout(resolve, 200));
     const rssAfterGc = rssMb();
+    const { heapUsed, external, arrayBuffers } = process.memoryUsage();
     await db.close();
-    return { ackMs, searchableMs, pendingAtAck, maxStallMs: loop.max / 1e6, p99StallMs: loop.percentile(99) / 1e6, rssMb: rss, rssAfterGcMb: rssAfterGc, diskBytes: diskBytes(dir) };
+    return {
+      ackMs,
+      searchableMs,
+      pendingAtAck,
+      maxStallMs: loop.max / 1e6,
+      p99StallMs: loop.percentile(99) / 1e6,
+      rssMb: rss,
+      rssAfterGcMb: rssAfterGc,
+      heapMb: Math.round(heapUsed / MB),
+      externalMb: Math.round(external / MB),
+      arrayBuffersMb: Math.round(arrayBuffers / MB),
+      diskBytes: diskBytes(dir),
+    };
   },
   async 'ours-open'() {
     const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);

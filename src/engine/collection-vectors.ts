@@ -8,7 +8,6 @@
  */
 import { VectorDbError } from '../errors/index.js';
 import { macrotask } from '../platform/macrotask.js';
-import type { KvOperation, KvStore } from '../storage/index.js';
 import {
   FlatVectorStore,
   graphBuilderAvailable,
@@ -20,10 +19,10 @@ import {
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
-import { loadGraph, loadLiveValues, newGraph } from './vector-open.js';
-import { deleteVectorRecord, putVectorRecord, readVectorKeys } from './vector-records.js';
-import { deleteSnapshot, readSnapshotMeta, readSnapshotTable, writeSnapshot } from './vector-snapshot.js';
-import { decodeVectorTable } from './vector-table.js';
+import { loadGraph, loadLiveVectors, newGraph } from './vector-open.js';
+import { deleteVectorRecord, putVectorRecord } from './vector-records.js';
+import { sideFileDir, type KvOperation, type KvStore } from '../storage/index.js';
+import { deleteSnapshot, graphFilePath, newGraphFileName, readSnapshotMeta, removeGraphFile, removeGraphFiles, writeSnapshot } from './vector-snapshot.js';
 
 import type { VectorProgress } from './progress.js';
 export type { VectorProgress } from './progress.js';
@@ -81,8 +80,10 @@ export class CollectionVectors {
   readonly #flat: FlatVectorStore;
   #graph: VectorIndex;
   #nextLabel = 0;
-  /** Live labels not in the graph yet. */
-  readonly #pendingAdds = new Set<number>();
+  /** Live labels not in the graph yet (replaced, not emptied, when a graph is swapped in). */
+  #pendingAdds = new Set<number>();
+  /** While a worker build runs: labels made pending since it last asked (vector-build.ts's queue). */
+  #arrivals: number[] | undefined;
   /** Labels gone from the flat store but still in the graph. */
   #pendingRemoves: number[] = [];
   #changesSinceSnapshot = 0;
@@ -117,18 +118,20 @@ export class CollectionVectors {
    */
   static async open(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
     const meta = await readSnapshotMeta(kv, settings.cid);
-    // Both reads wait on LevelDB's threads: overlap them.
-    const [records, tableChunks] = await Promise.all([readVectorKeys(kv, settings.cid), meta && readSnapshotTable(kv, settings.cid, meta)]);
-    // Sized for the highest label at once: growing copies every vector.
-    const capacity = Math.max(1024, (records.labels.at(-1) ?? 0) + 1);
-    const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity });
+    // Files an interrupted save or build left (nothing of this collection runs yet).
+    await removeGraphFiles(kv, settings.cid, meta?.file);
+    // A graph file is read by hnswlib on a libuv thread: from the start, beside the records. Chunks are
+    // decoded here: from the next turn of the event loop, so that a query made as soon as the collection
+    // is open is answered (by exact scan) before they are read and loaded.
+    const early = meta?.file !== undefined ? loadGraph(kv, settings, meta) : undefined;
+    early?.catch(() => undefined);
+    // Sized for the highest label saved at once: growing copies the norms.
+    const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: Math.max(1024, meta?.labelLimit ?? 0) });
     const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
-    await loadLiveValues(kv, settings, flat, records, tableChunks ? decodeVectorTable(tableChunks, settings.dimension) : undefined);
+    const records = await loadLiveVectors(kv, settings, flat, meta);
     records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!));
     vectors.#changesSinceSnapshot = vectors.#pendingAdds.size;
-    // From the next turn of the event loop: a query made as soon as the collection is open is answered
-    // (by exact scan) before the graph's chunks are read and loaded.
-    const graph = meta ? yieldToEventLoop().then(() => loadGraph(kv, settings, meta)) : Promise.resolve(undefined);
+    const graph = early ?? (meta ? yieldToEventLoop().then(() => loadGraph(kv, settings, meta)) : Promise.resolve(undefined));
     vectors.#graphLoading = graph.then(
       (loaded) => vectors.#adoptGraph(loaded),
       () => undefined, // no usable snapshot: the empty graph is built from the records
@@ -166,9 +169,13 @@ export class CollectionVectors {
     this.#graph.dispose();
     this.#graph = graph;
     const before = this.#pendingAdds.size;
-    for (const label of [...this.#pendingAdds]) if (graph.has(label)) this.#pendingAdds.delete(label);
+    // A new set of the few left beats 100k deletes from the old one (on the event loop, in one go).
+    const left = new Set<number>();
+    for (const label of this.#pendingAdds) if (!graph.has(label)) left.add(label);
+    this.#pendingAdds = left;
     const stale: number[] = [];
-    for (let label = 0; label < this.#nextLabel; label++) if (graph.has(label) && !this.#flat.has(label)) stale.push(label);
+    // The cheap typed-array test first: nearly every label is live.
+    for (let label = 0; label < this.#nextLabel; label++) if (!this.#flat.has(label) && graph.has(label)) stale.push(label);
     this.#pendingRemoves = stale;
     return before - this.#pendingAdds.size;
   }
@@ -189,26 +196,58 @@ export class CollectionVectors {
   /** Builds the pending vectors on a worker thread and swaps the result in; how many it took. */
   async #buildOffThread(): Promise<number> {
     await this.#graphUnfrozen(); // one serialization at a time
-    const { dimension, metric, name } = this.#settings;
+    const { dimension, metric, name, cid } = this.#settings;
     const graph = this.#graph;
+    // The worker's graph file becomes the snapshot as it is (no second write of the graph).
+    const fileName = graph.savesToFile && (await sideFileDir(this.#kv)) !== undefined ? newGraphFileName(cid) : undefined;
+    const file = fileName === undefined ? undefined : graphFilePath(this.#kv, fileName);
+    this.#arrivals = [];
+    const pendingNow = (): ReadonlySet<number> => this.#pendingAdds;
     const built = await buildOffThread({
       graph,
-      pending: this.#pendingAdds,
+      get pending() {
+        return pendingNow();
+      },
+      drainArrivals: () => {
+        const arrived = this.#arrivals ?? [];
+        this.#arrivals = [];
+        return arrived;
+      },
       valuesOf: (label) => this.#flat.get(label),
       options: { dimension, metric, name, backend: graph.backend, params: graph.params },
       stopped: () => this.#closed,
-    });
+      ...(file === undefined ? {} : { file }),
+    }).finally(() => (this.#arrivals = undefined));
     if (built === undefined) {
       if (!this.#closed) this.#offThreadFailed = true;
       return 0;
     }
     await this.#graphUnfrozen(); // a save may be reading the old graph
     if (this.#closed) {
-      built.dispose();
+      built.graph.dispose();
+      if (fileName !== undefined) await removeGraphFile(this.#kv, fileName);
       return 0;
     }
     this.#offThreadBuilds++;
-    return this.#swapGraph(built);
+    const labelLimit = this.#nextLabel;
+    const took = this.#swapGraph(built.graph);
+    if (built.file !== undefined && fileName !== undefined) this.#adoptGraphFile(fileName, built.file.head, labelLimit);
+    return took;
+  }
+
+  /**
+   * Makes the graph file a worker wrote (and the graph now swapped in was read from) the snapshot: it
+   * lacks only what is pending now. In the save queue, like any save.
+   */
+  #adoptGraphFile(fileName: string, head: Uint8Array, labelLimit: number): void {
+    const before = this.#changesSinceSnapshot;
+    this.#changesSinceSnapshot = this.#pendingAdds.size + this.#pendingRemoves.length;
+    const { cid } = this.#settings;
+    const adopting = this.#queueSave(() => writeSnapshot(this.#kv, cid, { graph: [head], labelLimit, file: fileName }));
+    adopting.catch(async () => {
+      this.#changesSinceSnapshot += before; // not saved: what it covered still counts toward the next save
+      await removeGraphFile(this.#kv, fileName).catch(() => undefined);
+    });
   }
 
   get size(): number {
@@ -288,6 +327,7 @@ export class CollectionVectors {
         this.#labelOf.set(key, label);
         this.#keyOf.set(label, key);
         this.#pendingAdds.add(label);
+        this.#arrivals?.push(label);
       }
       this.#changesSinceSnapshot += added.length + removed.length;
       this.#countArrivals(added.length);
@@ -392,8 +432,13 @@ export class CollectionVectors {
    * native backend writes it on a worker thread), and the chunks go to LevelDB a few per batch.
    */
   async saveSnapshot(): Promise<void> {
+    await this.#queueSave(() => this.#writeSnapshot());
+  }
+
+  /** Runs a save after those before it (saves run one at a time); #saving is the last one queued. */
+  async #queueSave(save: () => Promise<void>): Promise<void> {
     while (this.#saving) await this.#saving.catch(() => undefined);
-    const saving = this.#writeSnapshot();
+    const saving = save();
     this.#saving = saving;
     try {
       await saving;
@@ -407,15 +452,24 @@ export class CollectionVectors {
     // Changes made while saving may be missing from it: they still count toward the next one.
     const covered = this.#changesSinceSnapshot;
     const labelLimit = this.#nextLabel;
-    const serializing = this.#graph.serializeParts();
+    const { cid } = this.#settings;
+    // Where the store has a directory and the backend writes files, hnswlib writes the graph to a side file.
+    const fileName = this.#graph.savesToFile && (await sideFileDir(this.#kv)) !== undefined ? newGraphFileName(cid) : undefined;
+    const file = fileName === undefined ? undefined : graphFilePath(this.#kv, fileName);
+    const serializing = file === undefined ? this.#graph.serializeParts() : this.#graph.serializeToFile(file).then((head) => [head]);
     this.#graphFrozen = serializing;
-    let graph: Uint8Array[];
     try {
-      graph = await serializing;
-    } finally {
-      this.#graphFrozen = undefined;
+      let graph: Uint8Array[];
+      try {
+        graph = await serializing;
+      } finally {
+        this.#graphFrozen = undefined;
+      }
+      await writeSnapshot(this.#kv, cid, { graph, labelLimit, ...(fileName === undefined ? {} : { file: fileName }) });
+    } catch (error) {
+      if (fileName !== undefined) await removeGraphFile(this.#kv, fileName).catch(() => undefined);
+      throw error;
     }
-    await writeSnapshot(this.#kv, this.#settings.cid, { graph, labelLimit });
     this.#changesSinceSnapshot = Math.max(0, this.#changesSinceSnapshot - covered);
   }
 

@@ -14,6 +14,7 @@ import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOp
 import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsOption, type LimitsPreset } from './limits.js';
 import { Mutex } from './mutex.js';
 import { migrateLegacyVectorRecords } from './vector-records.js';
+import { removeGraphFiles } from './vector-snapshot.js';
 import { TableCatalog } from './table-catalog.js';
 import type { Table } from './table.js';
 
@@ -276,6 +277,7 @@ export class Database {
       { type: 'del', key: keys.vectorIndexMetaKey(cid) },
       { type: 'del', key: keys.indexRuleKey(cid) },
     ]);
+    await removeGraphFiles(this.#kv, cid);
   }
 
   #collectionCount(): number {

@@ -5,17 +5,31 @@
  * and nothing new came for a moment, the new graph comes back and is loaded here for the collection
  * to swap in. Only the serialized bytes cross threads; the event loop never runs hnswlib's inserts.
  */
-import { GraphBuilder, loadVectorIndex, type CreateVectorIndexOptions, type VectorIndex } from '../vector/index.js';
+import { removeFile } from '../storage/index.js';
+import { GraphBuilder, loadVectorIndex, loadVectorIndexFile, type CreateVectorIndexOptions, type VectorIndex } from '../vector/index.js';
 
 export interface BuildSource {
   /** The graph searched meanwhile: the worker starts from a copy of it. */
   readonly graph: VectorIndex;
   /** Live labels not in the graph (it grows while the build runs). */
   readonly pending: ReadonlySet<number>;
+  /** Labels made pending since the last call (the first call: since the build started). */
+  drainArrivals(): readonly number[];
   valuesOf(label: number): Float32Array | undefined;
   readonly options: CreateVectorIndexOptions;
   /** True once the collection closes or resets: the build is dropped. */
   stopped(): boolean;
+  /**
+   * Where the worker writes the finished graph when its backend writes files (native): hnswlib reads
+   * it back on a libuv thread, so the graph never becomes JS bytes. Without it, bytes cross threads.
+   */
+  readonly file?: string;
+}
+
+/** The graph built, and the file it was read from (its head beside it) when the worker wrote one. */
+export interface BuildResult {
+  readonly graph: VectorIndex;
+  readonly file?: { readonly path: string; readonly head: Uint8Array };
 }
 
 /** Vectors sent to the worker per message. */
@@ -25,20 +39,30 @@ const LINGER_MS = 100;
 /** ...or once it holds this many vectors the collection's graph lacks (searches scan them meanwhile). */
 const MAX_UNADOPTED = 200_000;
 
-/** The graph with every pending vector sent, or undefined when dropped or when the worker failed. */
-export async function buildOffThread(source: BuildSource): Promise<VectorIndex | undefined> {
+/**
+ * The graph with every pending vector sent, or undefined when dropped or when the worker failed (then
+ * no file is left behind).
+ */
+export async function buildOffThread(source: BuildSource): Promise<BuildResult | undefined> {
+  const result = await build(source);
+  if (source.file !== undefined && result?.file === undefined) await removeFile(source.file).catch(() => undefined);
+  return result;
+}
+
+async function build(source: BuildSource): Promise<BuildResult | undefined> {
+  // Labels to send, in arrival order: a queue, so each batch costs its own size (not a walk of `pending`).
+  const queue = new SendQueue(source);
   const base = source.graph.size > 0 ? await source.graph.serializeParts() : undefined;
   const capacity = source.graph.size + source.pending.size;
-  const builder = GraphBuilder.start({ ...source.options, capacity: Math.max(1024, Math.ceil(capacity * 1.25)) }, base);
+  const builder = GraphBuilder.start({ ...source.options, capacity: Math.max(1024, Math.ceil(capacity * 1.25)) }, base, source.file);
   if (builder === undefined) return undefined;
-  const sent = new Set<number>();
   let lastSent = performance.now();
   try {
     for (;;) {
       if (source.stopped() || builder.failure) return undefined;
-      const batch = unsent(source, sent);
+      const batch = queue.next(SEND_BATCH);
       if (batch.length > 0) {
-        sendBatch(source, builder, batch, sent);
+        sendBatch(source, builder, batch);
         lastSent = performance.now();
         continue;
       }
@@ -46,9 +70,10 @@ export async function buildOffThread(source: BuildSource): Promise<VectorIndex |
       if (caughtUp && (performance.now() - lastSent >= LINGER_MS || builder.sent >= MAX_UNADOPTED)) break;
       await Promise.race([builder.nextReply(), delay(caughtUp ? LINGER_MS / 4 : 50)]);
     }
-    const parts = await builder.finish();
+    const built = await builder.finish();
     if (source.stopped()) return undefined;
-    return await loadVectorIndex(parts, source.options);
+    if ('parts' in built) return { graph: await loadVectorIndex(built.parts, source.options) };
+    return { graph: await loadVectorIndexFile(built.head, built.file, source.options), file: { path: built.file, head: built.head } };
   } catch {
     return undefined; // the collection builds on its own thread instead
   } finally {
@@ -56,18 +81,36 @@ export async function buildOffThread(source: BuildSource): Promise<VectorIndex |
   }
 }
 
-/** Up to SEND_BATCH pending labels the worker has not been sent. */
-function unsent(source: BuildSource, sent: Set<number>): number[] {
-  const out: number[] = [];
-  for (const label of source.pending) {
-    if (sent.has(label)) continue;
-    out.push(label);
-    if (out.length === SEND_BATCH) break;
+/** The pending labels not yet sent, in arrival order: those pending at the start, then each arrival. */
+class SendQueue {
+  readonly #source: BuildSource;
+  #labels: number[];
+  #head = 0;
+
+  constructor(source: BuildSource) {
+    this.#source = source;
+    this.#labels = [...source.pending];
+    source.drainArrivals(); // already in the set just copied
   }
-  return out;
+
+  /** Up to `max` labels, each still pending (deleted ones are skipped: their values are gone). */
+  next(max: number): number[] {
+    for (const label of this.#source.drainArrivals()) this.#labels.push(label);
+    const out: number[] = [];
+    const pending = this.#source.pending;
+    while (out.length < max && this.#head < this.#labels.length) {
+      const label = this.#labels[this.#head++]!;
+      if (pending.has(label)) out.push(label);
+    }
+    if (this.#head > 65_536 && this.#head * 2 > this.#labels.length) {
+      this.#labels = this.#labels.slice(this.#head);
+      this.#head = 0;
+    }
+    return out;
+  }
 }
 
-function sendBatch(source: BuildSource, builder: GraphBuilder, batch: number[], sent: Set<number>): void {
+function sendBatch(source: BuildSource, builder: GraphBuilder, batch: number[]): void {
   const dimension = source.graph.dimension;
   const labels = new Uint32Array(batch.length);
   const vectors = new Float32Array(batch.length * dimension);
@@ -76,7 +119,6 @@ function sendBatch(source: BuildSource, builder: GraphBuilder, batch: number[], 
     vectors.set(source.valuesOf(label)!, i * dimension);
   });
   builder.add(labels, vectors);
-  for (const label of batch) sent.add(label);
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,15 +1,15 @@
 /**
  * Opening a vector collection's stored state (for collection-vectors.ts): the live vectors' values from
  * their records into the flat store (or, for an old snapshot, from its vector table), and the saved
- * graph. Reads only; what the collection makes of them (pending sets, labels) stays with it.
+ * graph (from LevelDB chunks, or its side file). Reads only; what the collection makes of them (pending sets, labels) stays with it.
  */
 import { VectorDbError } from '../errors/index.js';
 import type { KvStore } from '../storage/index.js';
-import { createVectorIndex, loadVectorIndex, type FlatVectorStore, type IndexParams, type VectorIndex } from '../vector/index.js';
+import { createVectorIndex, loadVectorIndex, loadVectorIndexFile, type FlatVectorStore, type IndexParams, type VectorIndex } from '../vector/index.js';
 import type { VectorSettings } from './collection-vectors.js';
-import { readAllVectorValues, readVectorValues } from './vector-records.js';
-import { streamSnapshotGraph, type SnapshotMeta } from './vector-snapshot.js';
-import { tableRows, type DecodedVectorTable } from './vector-table.js';
+import { readAllVectorValues, readVectorKeys, readVectorValues } from './vector-records.js';
+import { graphFilePath, readSnapshotGraph, readSnapshotTable, streamSnapshotGraph, type SnapshotMeta } from './vector-snapshot.js';
+import { decodeVectorTable, tableRows, type DecodedVectorTable } from './vector-table.js';
 
 /** Every live label with its document's key, labels ascending (readVectorKeys). */
 export interface LiveRecords {
@@ -18,17 +18,32 @@ export interface LiveRecords {
 }
 
 /**
- * Sets every live label's values into `flat`: from the records in one range scan, or, for a snapshot
- * saved with a vector table (before vectors were stored only once), from that table where it has them
- * (labels never change meaning). Throws STORAGE_CORRUPTION when a live label has no values.
+ * Reads every live label with its document's key, and sets their values into `flat`: from the records
+ * (the keys and the values read side by side, two range scans), or, for a snapshot saved with a vector
+ * table (before vectors were stored only once), from that table where it has them (labels never change
+ * meaning). Throws STORAGE_CORRUPTION when a live label has no values.
  */
-export async function loadLiveValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, records: LiveRecords, table: DecodedVectorTable | undefined): Promise<void> {
-  if (table === undefined) await loadRecordValues(kv, settings, flat, records);
-  else await loadTableValues(kv, settings, flat, records, table);
+export async function loadLiveVectors(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, meta: SnapshotMeta | undefined): Promise<LiveRecords> {
+  const { cid, dimension, name } = settings;
+  const tableChunks = meta && (await readSnapshotTable(kv, cid, meta));
+  const table = tableChunks && decodeVectorTable(tableChunks, dimension);
+  let records: LiveRecords;
+  if (table !== undefined) {
+    records = await readVectorKeys(kv, cid);
+    await loadTableValues(kv, settings, flat, records, table);
+  } else {
+    [records] = await Promise.all([readVectorKeys(kv, cid), loadRecordValues(kv, settings, flat)]);
+    // Values without a doc key are no vector's (the pair is written and deleted in one batch): dropped.
+    if (flat.size !== records.labels.length || records.labels.some((label) => !flat.has(label))) {
+      const live = new Set(records.labels);
+      for (const label of [...flat.labels()]) if (!live.has(label)) flat.delete(label);
+    }
+  }
   for (const label of records.labels) {
     // A doc key without values: the pair is written and deleted in one batch, so this is damage.
-    if (!flat.has(label)) throw VectorDbError.of('STORAGE_CORRUPTION', { location: kv.location, reason: `vector ${label} of '${settings.name}' has no values` });
+    if (!flat.has(label)) throw VectorDbError.of('STORAGE_CORRUPTION', { location: kv.location, reason: `vector ${label} of '${name}' has no values` });
   }
+  return records;
 }
 
 async function loadTableValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, records: LiveRecords, table: DecodedVectorTable): Promise<void> {
@@ -68,26 +83,8 @@ async function loadTableValues(kv: KvStore, settings: VectorSettings, flat: Flat
 }
 
 /** Every record's values, read in label order, rows set into the flat store a chunk at a time. */
-async function loadRecordValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, records: LiveRecords): Promise<void> {
-  const { cid, dimension } = settings;
-  const { labels } = records;
-  let at = 0; // labels[at] is the next live label the values have not reached
-  for await (const chunk of readAllVectorValues(kv, cid, dimension)) {
-    const live: number[] = [];
-    chunk.labels.forEach((label, row) => {
-      while (at < labels.length && labels[at]! < label) at++;
-      if (labels[at] === label) live.push(row); // values without a doc key are no vector's: skipped
-    });
-    if (live.length === chunk.labels.length) flat.setRows(chunk.labels, chunk.values);
-    else flat.setRows(live.map((row) => chunk.labels[row]!), rowsOf(chunk.values, live, dimension));
-  }
-}
-
-/** The given rows of `values`, in order, as one array. */
-function rowsOf(values: Float32Array, rows: readonly number[], dimension: number): Float32Array {
-  const out = new Float32Array(rows.length * dimension);
-  rows.forEach((row, i) => out.set(values.subarray(row * dimension, (row + 1) * dimension), i * dimension));
-  return out;
+async function loadRecordValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore): Promise<void> {
+  for await (const chunk of readAllVectorValues(kv, settings.cid, settings.dimension)) flat.setRows(chunk.labels, chunk.values);
 }
 
 /** A collection's `vector.index` knobs; the vector layer's DEFAULT_PARAMS fill the rest. */
@@ -113,14 +110,16 @@ export async function newGraph(settings: VectorSettings, capacity: number): Prom
 
 /** The saved graph, or undefined when it is incomplete or cannot be used (wrong backend, damaged). */
 export async function loadGraph(kv: KvStore, settings: VectorSettings, meta: SnapshotMeta): Promise<{ graph: VectorIndex; labelLimit: number } | undefined> {
+  const options = { dimension: settings.dimension, metric: settings.metric, backend: settings.backend, name: settings.name, params: indexParams(settings) };
   try {
-    const graph = await loadVectorIndex(streamSnapshotGraph(kv, settings.cid, meta), {
-      dimension: settings.dimension,
-      metric: settings.metric,
-      backend: settings.backend,
-      name: settings.name,
-      params: indexParams(settings),
-    });
+    if (meta.file !== undefined) {
+      // hnswlib reads its side file on a libuv thread; the chunks hold only our head.
+      const path = graphFilePath(kv, meta.file);
+      const head = path === undefined ? undefined : await readSnapshotGraph(kv, settings.cid, meta);
+      if (path === undefined || head === undefined) return undefined;
+      return { graph: await loadVectorIndexFile(head, path, options), labelLimit: meta.labelLimit };
+    }
+    const graph = await loadVectorIndex(streamSnapshotGraph(kv, settings.cid, meta), options);
     return { graph, labelLimit: meta.labelLimit };
   } catch (error) {
     if (!(error instanceof VectorDbError)) throw error;

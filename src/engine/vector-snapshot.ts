@@ -1,6 +1,7 @@
 /**
  * A collection's saved vector snapshot: the serialized HNSW graph in 4 MB chunks under `vidx:<cid>\0`
- * with its metadata in `vmeta:<cid>`. It only saves work at open (rebuilding the graph): the vector
+ * with its metadata in `vmeta:<cid>`; or, where the store has a directory and the backend writes files
+ * (native), hnswlib's bytes in a side file named by the metadata and only the index head in chunks. It only saves work at open (rebuilding the graph): the vector
  * records (vector-records.ts) stay the truth, so a missing snapshot is never wrong, only slower to open.
  * Snapshots saved before vectors were stored once also hold a copy of every vector, the vector table
  * (engine/vector-table.ts): still read, never written.
@@ -12,7 +13,7 @@
  * replays what changed since it from the records); for the length of a save both are stored.
  */
 import { VectorDbError } from '../errors/index.js';
-import { keys, type KvOperation, type KvStore } from '../storage/index.js';
+import { keys, makeDurable, removeFile, removeSideFiles, sideFilePath, type KvOperation, type KvStore } from '../storage/index.js';
 
 /** Snapshot metadata: which chunks hold the graph's bytes and the vector table's. */
 export interface SnapshotMeta {
@@ -25,6 +26,11 @@ export interface SnapshotMeta {
   readonly savedAt: string;
   /** The slot holding the chunks; absent in snapshots saved before there were two ('a'). */
   readonly slot?: Slot;
+  /**
+   * The side file (storage/side-files.ts) holding hnswlib's bytes, when the graph was saved as one: the
+   * chunks then hold only the index head. An older build reads such a snapshot as incomplete (rebuilds).
+   */
+  readonly file?: string;
 }
 
 /** `a`: the chunk keys of the first format (graph `<n>`, table `t<n>`); `s`: the same keys after an `s`. */
@@ -36,6 +42,8 @@ export interface Snapshot {
   readonly labelLimit: number;
   /** The encoded vector table (engine/vector-table.ts), as pieces to concatenate: the engine no longer writes one. */
   readonly table?: readonly Uint8Array[];
+  /** The side file with hnswlib's bytes (`graph` is then the head alone); flushed to disk before the metadata names it. */
+  readonly file?: string;
 }
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -90,17 +98,48 @@ async function readChunks(kv: KvStore, cid: number, slot: Slot, part: SnapshotPa
  * the old slot cleared. A crash at any point leaves one whole snapshot under the metadata.
  */
 export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot): Promise<void> {
-  const { graph, labelLimit, table } = snapshot;
+  const { graph, labelLimit, table, file } = snapshot;
   const old = await readSnapshotMeta(kv, cid);
   const slot: Slot = old !== undefined && slotOf(old) === 'a' ? 's' : 'a';
   // Without metadata, whatever chunks there are belong to no snapshot: clear both slots.
   for (const leftover of old === undefined ? SLOTS : [slot]) await clearSlot(kv, cid, leftover);
   const chunks = await putChunks(kv, cid, slot, 'graph', graph);
   const tableParts = table === undefined ? {} : { tableChunks: await putChunks(kv, cid, slot, 'table', table), tableBytes: byteLength(table) };
-  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, ...tableParts, savedAt: new Date().toISOString(), slot };
+  if (file !== undefined) {
+    const path = sideFilePath(kv, file);
+    if (path === undefined) throw new Error('this store keeps no side files');
+    await makeDurable(path);
+  }
+  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, ...tableParts, savedAt: new Date().toISOString(), slot, ...(file === undefined ? {} : { file }) };
   await kv.batch([{ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) }]);
   if (old !== undefined) await clearSlot(kv, cid, slotOf(old));
+  if (old?.file !== undefined && old.file !== file) await removeGraphFile(kv, old.file);
 }
+
+/** A new name for a graph side file of collection `cid` (names are never reused). */
+export function newGraphFileName(cid: number): string {
+  return `${graphFilePrefix(cid)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.hnsw`;
+}
+
+/** The graph file's path, or undefined when the store keeps no side files. */
+export function graphFilePath(kv: KvStore, name: string): string | undefined {
+  return sideFilePath(kv, name);
+}
+
+export async function removeGraphFile(kv: KvStore, name: string): Promise<void> {
+  const path = sideFilePath(kv, name);
+  if (path !== undefined) await removeFile(path);
+}
+
+/**
+ * Removes the collection's graph files but `keep` (at open, before any save or build of it runs:
+ * what an interrupted save or build left; after a drop, all of them).
+ */
+export async function removeGraphFiles(kv: KvStore, cid: number, keep?: string): Promise<void> {
+  await removeSideFiles(kv, graphFilePrefix(cid), new Set(keep === undefined ? [] : [keep]));
+}
+
+const graphFilePrefix = (cid: number): string => `graph-${cid.toString(36)}-`;
 
 /** Writes `pieces` as the chunks of one snapshot part, a few chunks per batch; returns the count. */
 async function putChunks(kv: KvStore, cid: number, slot: Slot, part: SnapshotPart, pieces: readonly Uint8Array[]): Promise<number> {
@@ -152,6 +191,7 @@ export async function deleteSnapshot(kv: KvStore, cid: number): Promise<void> {
   await kv.batch([{ type: 'del', key: keys.vectorIndexMetaKey(cid) }]);
   const prefix = keys.vectorIndexChunkPrefix(cid);
   await kv.clearRange(prefix, prefix + keys.HIGH);
+  await removeGraphFiles(kv, cid);
 }
 
 type SnapshotPart = 'graph' | 'table';

@@ -8,6 +8,8 @@ import type { CreateVectorIndexOptions } from './index-backend.js';
 export interface BuilderSetup {
   readonly options: CreateVectorIndexOptions;
   readonly base?: Uint8Array[];
+  /** Where to write the finished graph when the backend writes files (serializeToFile); else it comes back as bytes. */
+  readonly file?: string;
 }
 
 export type BuilderRequest = { readonly type: 'add'; readonly labels: Uint32Array; readonly vectors: Float32Array } | { readonly type: 'finish' };
@@ -15,4 +17,5 @@ export type BuilderRequest = { readonly type: 'add'; readonly labels: Uint32Arra
 export type BuilderReply =
   | { readonly type: 'added'; readonly count: number }
   | { readonly type: 'done'; readonly parts: Uint8Array[] }
+  | { readonly type: 'done-file'; readonly head: Uint8Array; readonly file: string }
   | { readonly type: 'error'; readonly message: string };

@@ -1,7 +1,7 @@
 /**
  * The graph builder's thread (started by graph-builder.ts): loads or creates a VectorIndex, adds the
- * vectors it is sent in order, and on 'finish' replies with the serialized graph (its buffers moved,
- * not copied) and exits. Any failure is replied as an error; the engine then builds on its own thread.
+ * vectors it is sent in order, and on 'finish' writes the graph to the file it was given (native), or
+ * replies with the serialized graph (its buffers moved, not copied), and exits. Any failure is replied as an error; the engine then builds on its own thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { BuilderReply, BuilderRequest, BuilderSetup } from './graph-builder-protocol.js';
@@ -22,10 +22,17 @@ async function handle(request: BuilderRequest): Promise<void> {
     reply({ type: 'added', count: request.labels.length });
     return;
   }
-  const parts = await index.serializeParts();
-  index.dispose();
-  const owned = parts.map((piece) => (piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength ? piece : piece.slice()));
-  reply({ type: 'done', parts: owned }, owned.map((piece) => piece.buffer as ArrayBuffer));
+  if (setup.file !== undefined && index.savesToFile) {
+    // hnswlib writes the file itself: the graph never becomes JS bytes on either thread.
+    const head = await index.serializeToFile(setup.file);
+    index.dispose();
+    reply({ type: 'done-file', head, file: setup.file }, [head.buffer as ArrayBuffer]);
+  } else {
+    const parts = await index.serializeParts();
+    index.dispose();
+    const owned = parts.map((piece) => (piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength ? piece : piece.slice()));
+    reply({ type: 'done', parts: owned }, owned.map((piece) => piece.buffer as ArrayBuffer));
+  }
   port.close();
 }
 

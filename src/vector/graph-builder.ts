@@ -1,8 +1,8 @@
 /**
  * Builds an HNSW graph on a worker thread (node:worker_threads), so that a bulk load's graph grows on
  * another core while the event loop stays free. The worker holds its own VectorIndex: it starts from
- * the serialized graph it is given (or empty), adds what it is sent, and hands the whole graph back as
- * bytes. The browser twin (graph-builder.browser.ts) has none: the engine then builds on its own thread.
+ * the serialized graph it is given (or empty), adds what it is sent, and hands the whole graph back:
+ * written to a file by hnswlib (native: never JS bytes on either thread), else as bytes. The browser twin (graph-builder.browser.ts) has none: the engine then builds on its own thread.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,9 @@ export function graphBuilderAvailable(): boolean {
   return existsSync(workerFile);
 }
 
+/** A finished graph: serializeParts' pieces, or serializeToFile's head and the file it wrote. */
+export type BuiltGraph = { readonly parts: Uint8Array[] } | { readonly head: Uint8Array; readonly file: string };
+
 export class GraphBuilder {
   readonly #worker: Worker;
   #sent = 0;
@@ -24,7 +27,7 @@ export class GraphBuilder {
   #failure: Error | undefined;
   #exited = false;
   #waiters: (() => void)[] = [];
-  #done: ((parts: Uint8Array[]) => void) | undefined;
+  #done: ((graph: BuiltGraph) => void) | undefined;
 
   private constructor(setup: BuilderSetup) {
     const transfer = (setup.base ?? []).map((piece) => piece.buffer as ArrayBuffer);
@@ -32,7 +35,8 @@ export class GraphBuilder {
     this.#worker.on('message', (reply: BuilderReply) => {
       if (reply.type === 'added') this.#added += reply.count;
       else if (reply.type === 'error') this.#fail(new Error(reply.message));
-      else this.#done?.(reply.parts);
+      else if (reply.type === 'done') this.#done?.({ parts: reply.parts });
+      else this.#done?.({ head: reply.head, file: reply.file });
       this.#wake();
     });
     this.#worker.on('error', (error) => this.#fail(error));
@@ -46,11 +50,11 @@ export class GraphBuilder {
    * Starts a worker over `base` (a serialized graph whose pieces are moved to it, or none for an empty
    * graph). Undefined when workers are not available here.
    */
-  static start(options: CreateVectorIndexOptions, base?: Uint8Array[]): GraphBuilder | undefined {
+  static start(options: CreateVectorIndexOptions, base?: Uint8Array[], file?: string): GraphBuilder | undefined {
     if (!graphBuilderAvailable()) return undefined;
     // Pieces that share a buffer with other data cannot be moved: copy those.
     const own = base?.map((piece) => (piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength ? piece : piece.slice()));
-    return new GraphBuilder(own === undefined ? { options } : { options, base: own });
+    return new GraphBuilder({ options, ...(own === undefined ? {} : { base: own }), ...(file === undefined ? {} : { file }) });
   }
 
   /** Vectors sent so far, and those the worker's graph holds. */
@@ -78,10 +82,10 @@ export class GraphBuilder {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
-  /** The graph with everything sent, as serializeParts' pieces; the worker then exits. */
-  async finish(): Promise<Uint8Array[]> {
+  /** The graph with everything sent (in the file it was started with, or as bytes); the worker then exits. */
+  async finish(): Promise<BuiltGraph> {
     if (this.#failure) throw this.#failure;
-    const parts = new Promise<Uint8Array[]>((resolve) => (this.#done = resolve));
+    const parts = new Promise<BuiltGraph>((resolve) => (this.#done = resolve));
     this.#post({ type: 'finish' });
     await Promise.race([parts, this.#failed()]);
     return parts;

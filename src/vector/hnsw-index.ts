@@ -56,6 +56,8 @@ export interface HnswDriver {
    * must not change until the promise settles: the native backend writes on a worker thread.
    */
   save(onWritten: () => void): Promise<Uint8Array>;
+  /** As save, hnswlib's bytes written to `file` instead (backends that can: native); their length. */
+  saveFile?(file: string, onWritten: () => void): Promise<number>;
   dispose(): void;
 }
 
@@ -63,6 +65,8 @@ export interface HnswDriverFactory {
   create(identity: IndexIdentity, capacity: number): Promise<HnswDriver>;
   /** `bytes`: hnswlib's, whole or streamed (a backend that needs them whole joins the pieces). */
   load(identity: IndexIdentity, bytes: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver>;
+  /** As load, from a file saveFile wrote (backends that can: native). Throws IndexFormatError when it does not match. */
+  loadFile?(identity: IndexIdentity, file: string, capacity: number, header: IndexHeader): Promise<HnswDriver>;
 }
 
 /**
@@ -288,11 +292,32 @@ export class HnswIndex implements VectorIndex {
 
   async serializeParts(): Promise<Uint8Array[]> {
     const driver = this.open();
+    let bytes: Uint8Array | undefined;
+    const head = await this.saveWith(driver, async (onWritten) => {
+      bytes = await driver.save(onWritten);
+      return bytes.length;
+    });
+    return [head, bytes!];
+  }
+
+  get savesToFile(): boolean {
+    return this.open().saveFile !== undefined;
+  }
+
+  async serializeToFile(file: string): Promise<Uint8Array> {
+    const driver = this.open();
+    const saveFile = driver.saveFile?.bind(driver);
+    if (saveFile === undefined) throw new Error(`the ${this.backend} backend does not write files`);
+    return this.saveWith(driver, (onWritten) => saveFile(file, onWritten));
+  }
+
+  /** Runs a driver save (the graph frozen meanwhile) and returns our head for the bytes it wrote. */
+  private async saveWith(driver: HnswDriver, save: (onWritten: () => void) => Promise<number>): Promise<Uint8Array> {
     let snapshot: { slotLabels: Uint32Array; live: Uint8Array; slots: number; liveCount: number; capacity: number } | undefined;
     this.saving++;
-    let bytes: Uint8Array;
+    let length: number;
     try {
-      bytes = await driver.save(() => {
+      length = await save(() => {
         snapshot = {
           slotLabels: this.slotLabels.slice(0, this.slots),
           live: this.live.slice(0, this.slots),
@@ -305,7 +330,7 @@ export class HnswIndex implements VectorIndex {
       this.saving--;
     }
     if (snapshot === undefined) throw new Error('vector index driver did not report its write');
-    const head = encodeIndexHead(
+    return encodeIndexHead(
       {
         backend: this.backend,
         library: driver.library,
@@ -321,9 +346,8 @@ export class HnswIndex implements VectorIndex {
       },
       snapshot.slotLabels,
       snapshot.live,
-      bytes.length,
+      length,
     );
-    return [head, bytes];
   }
 
   dispose(): void {

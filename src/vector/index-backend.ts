@@ -4,7 +4,7 @@
  * Float32Arrays; the engine keeps the _id <-> label map and stores `serialize()` bytes where it likes.
  */
 import { type ScoredLabel } from './flat-store.js';
-import { HnswIndex, type HnswDriver, type IndexIdentity } from './hnsw-index.js';
+import { HnswIndex, type HnswDriver, type HnswDriverFactory, type IndexIdentity } from './hnsw-index.js';
 import {
   decodeIndex,
   decodeIndexStream,
@@ -61,6 +61,13 @@ export interface VectorIndex {
   serialize(): Promise<Uint8Array>;
   /** The same bytes as pieces to concatenate (no copy of hnswlib's bytes into one buffer). */
   serializeParts(): Promise<Uint8Array[]>;
+  /** Whether serializeToFile works here (the native backend: hnswlib-node writes files itself). */
+  readonly savesToFile: boolean;
+  /**
+   * hnswlib's bytes written straight to `file` (never through JS memory), our head (serializeParts'
+   * first piece) returned: loadVectorIndexFile(head, file) reads them back. Same rules as serialize.
+   */
+  serializeToFile(file: string): Promise<Uint8Array>;
   /** Frees the index (wasm memory is returned to the shared heap); later calls throw. */
   dispose(): void;
 }
@@ -139,7 +146,46 @@ export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[] 
   } catch (e) {
     throw e instanceof IndexFormatError ? incompatible(e.message, choice, name) : e;
   }
+  const { identity, factory, capacity } = await checkLoad(decoded.header, opts);
+  const backend = identity.backend;
   const h = decoded.header;
+  let driver: HnswDriver;
+  try {
+    driver = await factory.load(identity, backendBytes, capacity, h);
+  } catch (e) {
+    throw e instanceof IndexFormatError ? incompatible(e.message, backend, name) : e;
+  }
+  return HnswIndex.restored(identity, driver, decoded.slotLabels, decoded.live);
+}
+
+/**
+ * Loads what serializeToFile wrote: its head and the file (read by hnswlib on a libuv thread). Throws
+ * VECTOR_INDEX_INCOMPATIBLE as loadVectorIndex does, and when the file is missing or of another length.
+ */
+export async function loadVectorIndexFile(head: Uint8Array, file: string, opts: LoadVectorIndexOptions): Promise<VectorIndex> {
+  const name = opts.name ?? '';
+  let decoded: DecodedIndex;
+  try {
+    decoded = decodeIndex([head], true);
+  } catch (e) {
+    throw e instanceof IndexFormatError ? incompatible(e.message, opts.backend ?? 'auto', name) : e;
+  }
+  const { identity, factory, capacity } = await checkLoad(decoded.header, opts);
+  if (factory.loadFile === undefined) throw incompatible(`the ${identity.backend} backend does not read graph files`, identity.backend, name);
+  let driver: HnswDriver;
+  try {
+    driver = await factory.loadFile(identity, file, capacity, decoded.header);
+  } catch (e) {
+    throw e instanceof IndexFormatError ? incompatible(e.message, identity.backend, name) : e;
+  }
+  return HnswIndex.restored(identity, driver, decoded.slotLabels, decoded.live);
+}
+
+/** The identity and factory to load a serialized index with; VECTOR_INDEX_INCOMPATIBLE when it does not fit `opts`. */
+async function checkLoad(h: IndexHeader, opts: LoadVectorIndexOptions): Promise<{ identity: IndexIdentity; factory: HnswDriverFactory; capacity: number }> {
+  checkDimension(opts.dimension);
+  const name = opts.name ?? '';
+  const choice = opts.backend ?? 'auto';
   const backend = choice === 'auto' ? h.backend : choice;
   const mismatch = (reason: string): never => {
     throw incompatible(reason, backend, name);
@@ -151,14 +197,7 @@ export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[] 
   const params = resolveParams({ M: h.M, efConstruction: h.efConstruction, efSearch: opts.params?.efSearch ?? h.efSearch });
   const identity: IndexIdentity = { backend, dimension: h.dimension, metric: h.metric, params, name };
   const factory = backend === 'native' ? nativeDriverFactory : wasmDriverFactory;
-  const capacity = Math.max(h.capacity, Math.floor(opts.capacity ?? 0));
-  let driver: HnswDriver;
-  try {
-    driver = await factory.load(identity, backendBytes, capacity, h);
-  } catch (e) {
-    throw e instanceof IndexFormatError ? incompatible(e.message, backend, name) : e;
-  }
-  return HnswIndex.restored(identity, driver, decoded.slotLabels, decoded.live);
+  return { identity, factory, capacity: Math.max(h.capacity, Math.floor(opts.capacity ?? 0)) };
 }
 
 async function resolveBackend(choice: BackendChoice): Promise<BackendName> {

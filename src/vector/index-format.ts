@@ -58,6 +58,8 @@ export class IndexFormatError extends Error {
 const bad = (reason: string): IndexFormatError => new IndexFormatError(reason);
 
 const pad4 = (n: number): number => (n + 3) & ~3;
+/** The slot table is little-endian: on such a machine (all usual ones) it is copied as is. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
  * The index's bytes before the backend's own: the whole encoding is this head followed by hnswlib's
@@ -194,8 +196,9 @@ export function decodeIndex(serialized: Uint8Array | readonly Uint8Array[], head
   if (!headOnly && (length !== expected || (backendPiece !== undefined && backendPiece.length !== header.backendBytes))) {
     throw bad(`the index bytes are ${length} long, the header says ${expected}`);
   }
-  const slotLabels = new Uint32Array(slots);
-  for (let s = 0; s < slots; s++, at += 4) slotLabels[s] = view.getUint32(at, true);
+  const slotLabels = LITTLE_ENDIAN ? new Uint32Array(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + 4 * slots)) : new Uint32Array(slots);
+  if (!LITTLE_ENDIAN) for (let s = 0; s < slots; s++) slotLabels[s] = view.getUint32(at + 4 * s, true);
+  at += 4 * slots;
   const live = new Uint8Array(slots);
   let liveCount = 0;
   for (let s = 0; s < slots; s++) {

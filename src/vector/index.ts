@@ -9,6 +9,7 @@ export {
   DEFAULT_PARAMS,
   createVectorIndex,
   loadVectorIndex,
+  loadVectorIndexFile,
   nativeBackendAvailable,
   readIndexHeader,
   type BackendChoice,
@@ -22,4 +23,4 @@ export {
   type VectorIndex,
 } from './index-backend.js';
 export { wasmBytesPerElement, wasmMaxElements } from './wasm-backend.js';
-export { GraphBuilder, graphBuilderAvailable } from './graph-builder.js';
+export { GraphBuilder, graphBuilderAvailable, type BuiltGraph } from './graph-builder.js';

@@ -1,15 +1,16 @@
 /**
  * The hnswlib-node backend (native, optional dependency): same slots and spaces as the wasm one,
- * about 2x faster, no heap cap. Index bytes go through a temporary file (its only I/O interface).
+ * about 2x faster, no heap cap. hnswlib-node reads and writes only files: index bytes go through a
+ * temporary one, or straight to and from a file the engine names (saveFile / loadFile).
  * Private to vector/; the engine sees only VectorIndex.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { HNSW_SEED, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './hnsw-index.js';
-import { type BackendBytes, type IndexHeader } from './index-format.js';
+import { IndexFormatError, type BackendBytes, type IndexHeader } from './index-format.js';
 import { hnswSpace } from './metric.js';
 
 /** What we use of hnswlib-node 3 (it wants plain arrays, not typed arrays). */
@@ -187,23 +188,28 @@ class NativeDriver implements HnswDriver {
   }
 
   async save(onWritten: () => void): Promise<Uint8Array> {
-    const h = this.handle();
     const dir = await mkdtemp(join(tmpdir(), 'vectordb-hnsw-'));
     try {
       const file = join(dir, 'index.bin');
-      // On a worker thread (the sync writer held the event loop ~300 ms at 100k x 128): HnswIndex
-      // refuses changes until this settles, so the graph it reads is the one onWritten describes.
-      try {
-        await h.writeIndex(file);
-      } catch (e) {
-        throw failure('writeIndex', e);
-      }
-      onWritten();
+      await this.saveFile(file, onWritten);
       const buf = await readFile(file);
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  async saveFile(file: string, onWritten: () => void): Promise<number> {
+    const h = this.handle();
+    // On a worker thread (the sync writer held the event loop ~300 ms at 100k x 128): HnswIndex
+    // refuses changes until this settles, so the graph it reads is the one onWritten describes.
+    try {
+      await h.writeIndex(file);
+    } catch (e) {
+      throw failure('writeIndex', e);
+    }
+    onWritten();
+    return (await stat(file)).size;
   }
 
   dispose(): void {
@@ -239,34 +245,47 @@ export const nativeDriverFactory: HnswDriverFactory = {
   },
 
   async load(identity: IndexIdentity, bytes: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver> {
-    const mod = await requireNative();
-    const { dimension, metric, params } = identity;
     const dir = await mkdtemp(join(tmpdir(), 'vectordb-hnsw-'));
     try {
       const file = join(dir, 'index.bin');
       // Streamed pieces go to the file as they come: the graph is never held whole beside hnswlib's copy.
       await writeFile(file, bytes);
-      const h = new mod.HierarchicalNSW(hnswSpace(metric), dimension);
-      try {
-        await h.readIndex(file, false);
-      } catch (e) {
-        throw failure('readIndex', e);
-      }
-      const driver = new NativeDriver(h, identity);
-      const want = Math.max(capacity, header.capacity);
-      if (want > driver.capacity() && !driver.tryResize(want)) {
-        throw VectorDbError.of('VECTOR_INDEX_CAPACITY', {
-          backend: driver.library,
-          collection: identity.name,
-          max: driver.capacity(),
-          dimension,
-          reason: `growing the loaded index to ${want} vectors ran out of memory`,
-        });
-      }
-      h.setEf(params.efSearch);
-      return driver;
+      return await loadFile(identity, file, capacity, header);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   },
+
+  loadFile,
 };
+
+/** A driver over the graph file saveFile wrote (read on a libuv thread, never through JS memory). */
+async function loadFile(identity: IndexIdentity, file: string, capacity: number, header: IndexHeader): Promise<HnswDriver> {
+  const mod = await requireNative();
+  const { dimension, metric, params } = identity;
+  // hnswlib trusts the file it reads: one of another length is not the one the header describes.
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => undefined,
+  );
+  if (size !== header.backendBytes) throw new IndexFormatError(size === undefined ? `the graph file ${file} is missing` : `the graph file is ${size} bytes, the header says ${header.backendBytes}`);
+  const h = new mod.HierarchicalNSW(hnswSpace(metric), dimension);
+  try {
+    await h.readIndex(file, false); // on a libuv worker thread
+  } catch (e) {
+    throw failure('readIndex', e);
+  }
+  const driver = new NativeDriver(h, identity);
+  const want = Math.max(capacity, header.capacity);
+  if (want > driver.capacity() && !driver.tryResize(want)) {
+    throw VectorDbError.of('VECTOR_INDEX_CAPACITY', {
+      backend: driver.library,
+      collection: identity.name,
+      max: driver.capacity(),
+      dimension,
+      reason: `growing the loaded index to ${want} vectors ran out of memory`,
+    });
+  }
+  h.setEf(params.efSearch);
+  return driver;
+}

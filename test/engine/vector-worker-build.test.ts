@@ -3,6 +3,7 @@
  * searchable exactly while the worker builds, deletions made meanwhile never come back, and the swapped
  * in graph answers every vector (native backend, when hnswlib-node loads here).
  */
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -63,11 +64,14 @@ describe.skipIf(!nativeLoads)('graph build on a worker thread', () => {
     expect(vectors.size).toBe(N - 4);
     await db.close();
 
+    // The worker's graph file became the snapshot as it was (native: hnswlib wrote it; LevelDB holds our head).
+    expect(readdirSync(path.join(dir, 'side')).filter((f) => f.startsWith('graph-'))).toHaveLength(1);
     // Reopened: the snapshot saved after the build holds the worker's graph.
     const again = await Database.open(dir, { vectorBackend: 'native' });
     const reopened = await again.collection('default_keyspace', 'bulk').vectors();
     await reopened.graphLoaded();
     expect(reopened.size).toBe(N - 4);
+    expect(reopened.pendingCount).toBe(0);
     expect((await executeCommand(again, { find: { sort: { $vector: vectorOf(7) }, projection: { _id: 1 }, options: { limit: 1 } } }, target)).data.documents[0]._id).toBe(7);
     await again.close();
   });

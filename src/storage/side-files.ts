@@ -1,0 +1,63 @@
+/**
+ * Files kept beside a database's LevelDB files, in its directory (Node only; side-files.browser.ts is
+ * the browser's twin, where there are none): large blobs that a library reads and writes by path, such
+ * as hnswlib's graph snapshots, so that they never pass through LevelDB or JavaScript memory. A store
+ * without a directory (memory-level, a browser) has no side files: callers keep such data in LevelDB.
+ */
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { KvStore } from './kv-store.js';
+
+/** The subdirectory of the database directory that holds side files. */
+const SIDE_DIR = 'side';
+
+/** The directory for this store's side files, or undefined when it has none. Created on first use. */
+export async function sideFileDir(kv: KvStore): Promise<string | undefined> {
+  if (kv.storage !== 'persistent') return undefined;
+  const dir = path.join(kv.location, SIDE_DIR);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** The path of side file `name` (undefined when the store has no directory). */
+export function sideFilePath(kv: KvStore, name: string): string | undefined {
+  return kv.storage === 'persistent' ? path.join(kv.location, SIDE_DIR, name) : undefined;
+}
+
+/** Flushes a written file and its directory entry to the disk (before anything durable names it). */
+export async function makeDurable(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  const dir = await open(path.dirname(file), 'r');
+  try {
+    await dir.sync();
+  } catch {
+    // Some platforms (Windows) cannot sync a directory: the file itself is flushed.
+  } finally {
+    await dir.close();
+  }
+}
+
+/** The size of a side file in bytes, or undefined when it does not exist. */
+export async function fileSize(file: string): Promise<number | undefined> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function removeFile(file: string): Promise<void> {
+  await rm(file, { force: true });
+}
+
+/** Removes this store's side files whose names start with `prefix`, except those `keep` names. */
+export async function removeSideFiles(kv: KvStore, prefix: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
+  if (kv.storage !== 'persistent') return;
+  const names = await readdir(path.join(kv.location, SIDE_DIR)).catch(() => [] as string[]);
+  for (const name of names) if (name.startsWith(prefix) && !keep.has(name)) await rm(path.join(kv.location, SIDE_DIR, name), { force: true });
+}

@@ -1,0 +1,160 @@
+/**
+ * The native backend's graph snapshot as a side file (storage/side-files.ts): hnswlib writes and reads
+ * it by path, LevelDB keeps only our head and the metadata naming it. These check that a reopened
+ * collection loads it whole, that a missing or damaged file only costs a rebuild (every vector is still
+ * found), that a later save replaces it, that files nobody names are removed, and that a store without
+ * a directory (memory) keeps the graph in LevelDB as before.
+ */
+import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { executeCommand } from '../../src/commands/index.js';
+import { Database } from '../../src/engine/database.js';
+import { readSnapshotMeta } from '../../src/engine/vector-snapshot.js';
+import type { JsonObject } from '../../src/query/json.js';
+import { KvStore } from '../../src/storage/index.js';
+import { tempDir } from '../support/temp.js';
+
+const nativeLoads = (() => {
+  try {
+    createRequire(import.meta.url)('hnswlib-node');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const KS = { keyspace: 'default_keyspace' };
+const N = 600;
+const opened: Database[] = [];
+afterAll(async () => {
+  for (const db of opened) await db.close().catch(() => undefined);
+});
+
+async function openDb(dir: string, storage?: 'memory'): Promise<Database> {
+  const db = await Database.open(dir, { vectorBackend: 'native', limits: { maxInsertManyDocuments: 50 }, ...(storage ? { storage } : {}) });
+  opened.push(db);
+  return db;
+}
+
+async function run(db: Database, command: JsonObject): Promise<JsonObject> {
+  const r = (await executeCommand(db, command, { ...KS, collection: 'v' })) as unknown as JsonObject;
+  expect(r.errors).toBeUndefined();
+  return r;
+}
+
+const vectorOf = (i: number): number[] => [Math.cos(i / 7), Math.sin(i / 7), (i % 13) / 13, (i % 5) / 5];
+
+async function insert(db: Database, from: number, to: number): Promise<void> {
+  for (let i = from; i < to; i += 50) {
+    const documents = [];
+    for (let j = i; j < Math.min(to, i + 50); j++) documents.push({ _id: j, $vector: vectorOf(j) });
+    await run(db, { insertMany: { documents } });
+  }
+}
+
+async function nearest(db: Database, i: number): Promise<unknown> {
+  const r = await run(db, { findOne: { sort: { $vector: vectorOf(i) }, projection: { _id: 1 } } });
+  return ((r.data as JsonObject).document as JsonObject)._id;
+}
+
+async function everyVectorFound(db: Database, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 37) expect(await nearest(db, i)).toBe(i);
+}
+
+const graphFiles = (dir: string): string[] => (existsSync(path.join(dir, 'side')) ? readdirSync(path.join(dir, 'side')).filter((f) => f.startsWith('graph-')) : []);
+
+async function metaOf(dir: string, cid: number) {
+  const kv = await KvStore.open(dir);
+  try {
+    return await readSnapshotMeta(kv, cid);
+  } finally {
+    await kv.close();
+  }
+}
+
+async function create(db: Database): Promise<number> {
+  await executeCommand(db, { createCollection: { name: 'v', options: { vector: { dimension: 4, metric: 'euclidean' } } } }, KS);
+  return db.collection(KS.keyspace, 'v').record.cid;
+}
+
+describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend)', () => {
+  it('is written by hnswlib, named by the metadata, and loaded whole at reopen', async () => {
+    const dir = tempDir();
+    let db = await openDb(dir);
+    const cid = await create(db);
+    await insert(db, 0, N);
+    await (await db.collection(KS.keyspace, 'v').vectors())!.waitForIndex();
+    await db.close();
+    const meta = await metaOf(dir, cid);
+    expect(meta?.file).toBeDefined();
+    expect(graphFiles(dir)).toEqual([meta!.file]);
+    expect(meta!.bytes).toBeLessThan(64 * 1024); // the chunks hold our head only
+
+    db = await openDb(dir);
+    const vectors = (await db.collection(KS.keyspace, 'v').vectors())!;
+    await vectors.graphLoaded();
+    expect(vectors.pendingCount).toBe(0);
+    await everyVectorFound(db, N);
+
+    // A later save replaces the file; the old one goes.
+    await insert(db, N, N + 100);
+    await run(db, { deleteMany: { filter: { _id: { $in: [1, 2, 3] } } } });
+    await db.close();
+    const next = await metaOf(dir, cid);
+    expect(next?.file).toBeDefined();
+    expect(next!.file).not.toBe(meta!.file);
+    expect(graphFiles(dir)).toEqual([next!.file]);
+    db = await openDb(dir);
+    await everyVectorFound(db, N + 100);
+    for (const gone of [1, 2, 3]) expect(await nearest(db, gone)).not.toBe(gone);
+
+    // Dropping the collection removes its files.
+    await executeCommand(db, { deleteCollection: { name: 'v' } }, KS);
+    expect(graphFiles(dir)).toEqual([]);
+    await db.close();
+  });
+
+  it('a missing or damaged file, or a stray one, costs only a rebuild: every vector is still found', async () => {
+    const dir = tempDir();
+    let db = await openDb(dir);
+    const cid = await create(db);
+    await insert(db, 0, N);
+    await db.close();
+    const meta = await metaOf(dir, cid);
+    const file = path.join(dir, 'side', meta!.file!);
+
+    truncateSync(file, 1000);
+    const stray = path.join(dir, 'side', `graph-${cid.toString(36)}-stray.hnsw`);
+    writeFileSync(stray, 'left by an interrupted save');
+    db = await openDb(dir);
+    expect(await nearest(db, 5)).toBe(5);
+    expect(existsSync(stray)).toBe(false);
+    const vectors = (await db.collection(KS.keyspace, 'v').vectors())!;
+    await vectors.graphLoaded();
+    await vectors.waitForIndex();
+    expect(vectors.pendingCount).toBe(0);
+    await everyVectorFound(db, N);
+    await db.close(); // saves the rebuilt graph
+
+    const rebuilt = await metaOf(dir, cid);
+    expect(graphFiles(dir)).toEqual([rebuilt!.file]);
+    const rebuiltFile = path.join(dir, 'side', rebuilt!.file!);
+    writeFileSync(rebuiltFile, ''); // then lost altogether
+    db = await openDb(dir);
+    await everyVectorFound(db, N);
+    await db.close();
+  });
+
+  it('a store without a directory keeps the graph in LevelDB', async () => {
+    const db = await openDb(`mem-${Date.now()}`, 'memory');
+    await create(db);
+    await insert(db, 0, 200);
+    const vectors = (await db.collection(KS.keyspace, 'v').vectors())!;
+    await vectors.waitForIndex();
+    await vectors.saveSnapshot();
+    await everyVectorFound(db, 200);
+    await db.close();
+  });
+});
