@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { VectorDbError } from '../errors/index.js';
 import { KvStore, mapLevelError } from './kv-store.js';
+import { copySideFiles } from './side-files.js';
 
 /** A directory a copy may be written to: absent, or empty. */
 export async function checkEmptyTarget(target: string): Promise<void> {
@@ -28,11 +29,15 @@ export async function backupStore(kv: KvStore, target: string, onProgress?: (cop
 /** Copies `from` into a new store at `target`, closed (and so flushed to table files) when done. */
 async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
   const copy = await KvStore.open(target);
+  let copied: number;
   try {
-    return await from.copyTo(copy, onProgress);
+    copied = await from.copyTo(copy, onProgress);
   } finally {
     await copy.close();
   }
+  // Files beside the keys (graph snapshots) after them: those the copied keys name were written before.
+  if (from.storage === 'persistent') await copySideFiles(from.location, target);
+  return copied;
 }
 
 /**

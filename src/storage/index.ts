@@ -2,4 +2,4 @@ export { KvSnapshot, KvStore, PreparedBatch, mapLevelError, toBytes, bytesToStri
 export * as keys from './keys.js';
 export type { IndexScalar } from './keys.js';
 export { backupStore, restoreStore, checkEmptyTarget } from './backup.js';
-export { sideFileDir, sideFilePath, makeDurable, fileSize, removeFile, removeSideFiles } from './side-files.js';
+export { sideFileDir, sideFilePath, makeDurable, fileSize, removeFile, removeSideFiles, copySideFiles } from './side-files.js';

@@ -10,3 +10,4 @@ export const makeDurable: typeof NodeSideFiles.makeDurable = async () => undefin
 export const fileSize: typeof NodeSideFiles.fileSize = async () => undefined;
 export const removeFile: typeof NodeSideFiles.removeFile = async () => undefined;
 export const removeSideFiles: typeof NodeSideFiles.removeSideFiles = async () => undefined;
+export const copySideFiles: typeof NodeSideFiles.copySideFiles = async () => undefined;

@@ -4,7 +4,7 @@
  * as hnswlib's graph snapshots, so that they never pass through LevelDB or JavaScript memory. A store
  * without a directory (memory-level, a browser) has no side files: callers keep such data in LevelDB.
  */
-import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { KvStore } from './kv-store.js';
 
@@ -60,4 +60,20 @@ export async function removeSideFiles(kv: KvStore, prefix: string, keep: Readonl
   if (kv.storage !== 'persistent') return;
   const names = await readdir(path.join(kv.location, SIDE_DIR)).catch(() => [] as string[]);
   for (const name of names) if (name.startsWith(prefix) && !keep.has(name)) await rm(path.join(kv.location, SIDE_DIR, name), { force: true });
+}
+
+/**
+ * Copies the side files of the database directory `from` into `to` (a backup or restore: its keys are
+ * copied beside). A file removed meanwhile is skipped: side files are never changed once written, and
+ * whatever names a missing one must do without it.
+ */
+export async function copySideFiles(from: string, to: string): Promise<void> {
+  const names = await readdir(path.join(from, SIDE_DIR)).catch(() => [] as string[]);
+  if (names.length === 0) return;
+  await mkdir(path.join(to, SIDE_DIR), { recursive: true });
+  for (const name of names) {
+    await copyFile(path.join(from, SIDE_DIR, name), path.join(to, SIDE_DIR, name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
 }

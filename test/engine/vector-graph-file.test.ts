@@ -2,8 +2,8 @@
  * The native backend's graph snapshot as a side file (storage/side-files.ts): hnswlib writes and reads
  * it by path, LevelDB keeps only our head and the metadata naming it. These check that a reopened
  * collection loads it whole, that a missing or damaged file only costs a rebuild (every vector is still
- * found), that a later save replaces it, that files nobody names are removed, and that a store without
- * a directory (memory) keeps the graph in LevelDB as before.
+ * found), that a later save replaces it, that files nobody names are removed, that backups and restores
+ * carry it, and that a store without a directory (memory) keeps the graph in LevelDB as before.
  */
 import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -145,6 +145,30 @@ describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend
     db = await openDb(dir);
     await everyVectorFound(db, N);
     await db.close();
+  });
+
+  it('a backup and a restore carry the graph file: the copy opens with its graph loaded', async () => {
+    const dir = tempDir();
+    let db = await openDb(dir);
+    const cid = await create(db);
+    await insert(db, 0, N);
+    await (await db.collection(KS.keyspace, 'v').vectors())!.waitForIndex();
+    await db.close();
+    db = await openDb(dir);
+    const backup = path.join(tempDir(), 'backup');
+    await db.backup(backup);
+    await db.close();
+    expect(graphFiles(backup)).toEqual([(await metaOf(backup, cid))!.file]);
+    const restored = path.join(tempDir(), 'restored');
+    await Database.restore(backup, restored);
+    for (const copy of [backup, restored]) {
+      const opened = await openDb(copy);
+      const vectors = (await opened.collection(KS.keyspace, 'v').vectors())!;
+      await vectors.graphLoaded();
+      expect(vectors.pendingCount).toBe(0);
+      await everyVectorFound(opened, N);
+      await opened.close();
+    }
   });
 
   it('a store without a directory keeps the graph in LevelDB', async () => {
