@@ -76,7 +76,8 @@ export class CollectionVectors {
   readonly #kv: KvStore;
   readonly #settings: VectorSettings;
   readonly #labelOf = new Map<string, number>();
-  readonly #keyOf = new Map<number, string>();
+  /** Document key by label (labels are dense from 0 and never reused: an array beats a Map of 100k). */
+  #keyOf: (string | undefined)[] = [];
   readonly #flat: FlatVectorStore;
   #graph: VectorIndex;
   #nextLabel = 0;
@@ -120,31 +121,37 @@ export class CollectionVectors {
     const meta = await readSnapshotMeta(kv, settings.cid);
     // Files an interrupted save or build left (nothing of this collection runs yet).
     await removeGraphFiles(kv, settings.cid, meta?.file);
-    // A graph file is read by hnswlib on a libuv thread: from the start, beside the records. Chunks are
-    // decoded here: from the next turn of the event loop, so that a query made as soon as the collection
-    // is open is answered (by exact scan) before they are read and loaded.
-    const early = meta?.file !== undefined ? loadGraph(kv, settings, meta) : undefined;
-    early?.catch(() => undefined);
+    // A graph file is read by hnswlib on a libuv thread: from the start, beside the records, and taken in
+    // with them (only what it lacks becomes pending). Chunks are decoded here: from the next turn of the
+    // event loop, so that a query made as soon as the collection is open is answered (by exact scan)
+    // before they are read and loaded.
+    const early = meta?.file !== undefined ? loadGraph(kv, settings, meta).catch(() => undefined) : undefined;
     // Sized for the highest label saved at once: growing copies the norms.
     const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: Math.max(1024, meta?.labelLimit ?? 0) });
     const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
     const records = await loadLiveVectors(kv, settings, flat, meta);
-    records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!));
+    const loaded = await early;
+    records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!, loaded?.graph.has(label) === true));
     vectors.#changesSinceSnapshot = vectors.#pendingAdds.size;
-    const graph = early ?? (meta ? yieldToEventLoop().then(() => loadGraph(kv, settings, meta)) : Promise.resolve(undefined));
-    vectors.#graphLoading = graph.then(
-      (loaded) => vectors.#adoptGraph(loaded),
-      () => undefined, // no usable snapshot: the empty graph is built from the records
-    );
+    if (early !== undefined) {
+      vectors.#adoptGraph(loaded);
+    } else if (meta !== undefined) {
+      vectors.#graphLoading = yieldToEventLoop()
+        .then(() => loadGraph(kv, settings, meta))
+        .then(
+          (chunked) => vectors.#adoptGraph(chunked),
+          () => undefined, // no usable snapshot: the empty graph is built from the records
+        );
+    }
     vectors.#scheduleIndexing();
     return vectors;
   }
 
-  /** Registers a loaded vector (its values are in the flat store). */
-  #addLoaded(label: number, docKey: string): void {
+  /** Registers a loaded vector (its values are in the flat store; pending unless the graph being taken in holds it). */
+  #addLoaded(label: number, docKey: string, inGraph: boolean): void {
     this.#labelOf.set(docKey, label);
-    this.#keyOf.set(label, docKey);
-    this.#pendingAdds.add(label);
+    this.#keyOf[label] = docKey;
+    if (!inGraph) this.#pendingAdds.add(label);
     this.#nextLabel = Math.max(this.#nextLabel, label + 1);
   }
 
@@ -284,7 +291,7 @@ export class CollectionVectors {
   }
 
   keyOf(label: number): string | undefined {
-    return this.#keyOf.get(label);
+    return this.#keyOf[label];
   }
 
   /**
@@ -318,14 +325,14 @@ export class CollectionVectors {
     const afterCommit = () => {
       for (const { key, label } of removed) {
         this.#flat.delete(label);
-        this.#keyOf.delete(label);
+        this.#keyOf[label] = undefined;
         if (this.#labelOf.get(key) === label) this.#labelOf.delete(key);
         if (!this.#pendingAdds.delete(label)) this.#pendingRemoves.push(label);
       }
       for (const { key, label, vector } of added) {
         this.#flat.set(label, vector);
         this.#labelOf.set(key, label);
-        this.#keyOf.set(label, key);
+        this.#keyOf[label] = key;
         this.#pendingAdds.add(label);
         this.#arrivals?.push(label);
       }
@@ -388,18 +395,14 @@ export class CollectionVectors {
   async reset(): Promise<void> {
     await this.#stopIndexing();
     this.#labelOf.clear();
-    this.#keyOf.clear();
-    for (const label of [...this.#flatLabels()]) this.#flat.delete(label);
+    this.#keyOf = [];
+    for (const label of [...this.#flat.labels()]) this.#flat.delete(label);
     this.#pendingAdds.clear();
     this.#pendingRemoves = [];
     this.#graph.dispose();
     this.#graph = await newGraph(this.#settings, 1024);
     this.#closed = false;
     await deleteSnapshot(this.#kv, this.#settings.cid);
-  }
-
-  *#flatLabels(): Generator<number> {
-    for (const label of this.#keyOf.keys()) yield label;
   }
 
   /** Waits until every vector is in the graph (bulk loads, tests, benchmarks). */
