@@ -220,7 +220,7 @@ export class CollectionVectors {
         this.#arrivals = [];
         return arrived;
       },
-      valuesOf: (label) => this.#flat.get(label),
+      copyValues: (label, target, offset) => this.#flat.copyInto(label, target, offset),
       options: { dimension, metric, name, backend: graph.backend, params: graph.params },
       stopped: () => this.#closed,
       ...(file === undefined ? {} : { file }),
@@ -530,7 +530,7 @@ export class CollectionVectors {
         }
         if (labels.length > 0) {
           const vectors = new Float32Array(labels.length * dimension);
-          labels.forEach((label, i) => vectors.set(this.#flat.get(label)!, i * dimension));
+          labels.forEach((label, i) => this.#flat.copyInto(label, vectors, i * dimension));
           const started = performance.now();
           this.#graph.add(labels, vectors);
           // Size the next step so that one step holds the event loop for about STEP_MS.

@@ -15,7 +15,8 @@ export interface BuildSource {
   readonly pending: ReadonlySet<number>;
   /** Labels made pending since the last call (the first call: since the build started). */
   drainArrivals(): readonly number[];
-  valuesOf(label: number): Float32Array | undefined;
+  /** Copies a pending label's values into `target` at `offset`. */
+  copyValues(label: number, target: Float32Array, offset: number): void;
   readonly options: CreateVectorIndexOptions;
   /** True once the collection closes or resets: the build is dropped. */
   stopped(): boolean;
@@ -116,7 +117,7 @@ function sendBatch(source: BuildSource, builder: GraphBuilder, batch: number[]):
   const vectors = new Float32Array(batch.length * dimension);
   batch.forEach((label, i) => {
     labels[i] = label;
-    vectors.set(source.valuesOf(label)!, i * dimension);
+    source.copyValues(label, vectors, i * dimension);
   });
   builder.add(labels, vectors);
 }

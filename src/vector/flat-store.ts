@@ -129,6 +129,14 @@ export class FlatVectorStore {
     return this.rows().slice(start, start + this.dimension);
   }
 
+  /** Copies a label's vector into `target` at `offset` (no allocation); false when it has none. */
+  copyInto(label: number, target: Float32Array, offset: number): boolean {
+    if (!this.has(label)) return false;
+    const start = label * this.dimension;
+    target.set(this.rows().subarray(start, start + this.dimension), offset);
+    return true;
+  }
+
   delete(label: number): boolean {
     if (!this.has(label)) return false;
     this.present[label] = 0;

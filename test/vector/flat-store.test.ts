@@ -21,6 +21,10 @@ describe('FlatVectorStore', () => {
     s.set(5, [7, 8, 9]);
     expect(s.size).toBe(2);
     expect(Array.from(s.get(5) ?? [])).toEqual([7, 8, 9]);
+    const into = new Float32Array(7);
+    expect(s.copyInto(5, into, 2)).toBe(true);
+    expect(s.copyInto(4, into, 0)).toBe(false);
+    expect(Array.from(into)).toEqual([0, 0, 7, 8, 9, 0, 0]);
     expect(s.delete(5)).toBe(true);
     expect(s.delete(5)).toBe(false);
     expect(s.get(5)).toBeUndefined();
