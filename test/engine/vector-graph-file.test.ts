@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { readSnapshotMeta } from '../../src/engine/vector-snapshot.js';
+import { readSnapshotMeta, streamSnapshotGraph } from '../../src/engine/vector-snapshot.js';
+import { loadVectorIndex } from '../../src/vector/index.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { KvStore } from '../../src/storage/index.js';
 import { tempDir } from '../support/temp.js';
@@ -91,6 +92,11 @@ describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend
     expect(meta?.file).toBeDefined();
     expect(graphFiles(dir)).toEqual([meta!.file]);
     expect(meta!.bytes).toBeLessThan(64 * 1024); // the chunks hold our head only
+
+    // A build that knows no side files streams the chunks, finds our head alone, and rebuilds.
+    const kv = await KvStore.open(dir);
+    await expect(loadVectorIndex(streamSnapshotGraph(kv, cid, meta!), { dimension: 4, metric: 'euclidean', backend: 'native' })).rejects.toMatchObject({ code: 'VECTOR_INDEX_INCOMPATIBLE' });
+    await kv.close();
 
     db = await openDb(dir);
     const vectors = (await db.collection(KS.keyspace, 'v').vectors())!;
