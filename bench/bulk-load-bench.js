@@ -6,7 +6,7 @@
 // Run after `npm run build`: node bench/bulk-load-bench.js [--n 100000] [--dim 128] [--batch 100]
 // [--backend native|wasm] [--systems raw,ours] [--dist <dir>]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,6 +35,19 @@ function dataset() {
 }
 
 const rssMb = () => Math.round(process.memoryUsage().rss / MB);
+/**
+ * RSS split (Linux): anonymous memory (heaps, the graph, the flat store) and file pages mapped in
+ * (LevelDB reads its table files through mmap: pages it read stay resident, and the OS may drop them).
+ */
+function rssSplitMb() {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+    return { anonMb: Math.round(kb('RssAnon') / 1024), fileMb: Math.round(kb('RssFile') / 1024) };
+  } catch {
+    return {};
+  }
+}
 /** CPU time of the whole process (every thread) since `from`, in ms: steadier than wall time on a busy machine. */
 const cpuMs = (from) => {
   const { user, system } = process.cpuUsage(from);
@@ -66,7 +79,7 @@ const roles = {
     const file = path.join(dir, 'index.bin');
     await index.writeIndex(file);
     loop.disable();
-    return { buildMs, buildCpuMs, rssMb: rss, diskBytes: statSync(file).size };
+    return { buildMs, buildCpuMs, rssMb: rss, rssSplit: rssSplitMb(), diskBytes: statSync(file).size };
   },
   async 'raw-open'() {
     const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
@@ -77,7 +90,7 @@ const roles = {
     await index.readIndex(path.join(dir, 'index.bin'));
     index.setEf(128);
     index.searchKnn(query, 10);
-    return { firstAnswerMs: performance.now() - t0, firstAnswerCpuMs: cpuMs(cpu0), rssMb: rssMb() };
+    return { firstAnswerMs: performance.now() - t0, firstAnswerCpuMs: cpuMs(cpu0), rssMb: rssMb(), rssSplit: rssSplitMb() };
   },
   async 'ours-build'() {
     const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
@@ -113,9 +126,11 @@ const roles = {
     global.gc?.();
     await new Promise((resolve) => setTimeout(resolve, 200));
     const rssAfterGc = rssMb();
+    const rssSplit = rssSplitMb();
     const { heapUsed, external, arrayBuffers } = process.memoryUsage();
     await db.close();
     return {
+      rssSplit,
       ackMs,
       searchableMs,
       searchableCpuMs,
@@ -152,8 +167,9 @@ const roles = {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const { heapUsed, external, arrayBuffers } = process.memoryUsage();
     const rssAfterGc = rssMb();
+    const rssSplit = rssSplitMb();
     await db.close();
-    return { firstAnswerMs, firstAnswerCpuMs, graphReadyMs, rssAtFirstAnswerMb: rssAtFirstAnswer, rssMb: rss, rssAfterGcMb: rssAfterGc, heapMb: Math.round(heapUsed / MB), externalMb: Math.round(external / MB), arrayBuffersMb: Math.round(arrayBuffers / MB) };
+    return { rssSplit, firstAnswerMs, firstAnswerCpuMs, graphReadyMs, rssAtFirstAnswerMb: rssAtFirstAnswer, rssMb: rss, rssAfterGcMb: rssAfterGc, heapMb: Math.round(heapUsed / MB), externalMb: Math.round(external / MB), arrayBuffersMb: Math.round(arrayBuffers / MB) };
   },
 };
 
@@ -193,10 +209,12 @@ if (raw && ours) {
     ['CPU time until searchable, all threads (s)', s(ours.build.searchableCpuMs), s(raw.build.buildCpuMs)],
     ['longest event-loop stall during the load (ms)', ours.build.maxStallMs.toFixed(0), '-'],
     ['RSS after the load (MB)', `${ours.build.rssMb} (after gc ${ours.build.rssAfterGcMb})`, raw.build.rssMb],
+    ['of which anonymous / file pages mapped in (MB)', `${ours.build.rssSplit.anonMb} / ${ours.build.rssSplit.fileMb}`, `${raw.build.rssSplit.anonMb} / ${raw.build.rssSplit.fileMb}`],
     ['bytes on disk (MB)', (ours.build.diskBytes / MB).toFixed(1), (raw.build.diskBytes / MB).toFixed(1)],
     ['reopen to first answer (ms)', ours.open.firstAnswerMs.toFixed(0), raw.open.firstAnswerMs.toFixed(0)],
     ['CPU time to first answer, all threads (ms)', ours.open.firstAnswerCpuMs.toFixed(0), raw.open.firstAnswerCpuMs.toFixed(0)],
     ['RSS reopened, graph loaded (MB)', ours.open.rssMb, raw.open.rssMb],
+    ['of which anonymous / file pages mapped in (MB)', `${ours.open.rssSplit.anonMb} / ${ours.open.rssSplit.fileMb}`, `${raw.open.rssSplit.anonMb} / ${raw.open.rssSplit.fileMb}`],
   ];
   console.log('\n| | ours | raw hnswlib-node |\n|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
