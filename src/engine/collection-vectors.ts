@@ -19,8 +19,8 @@ import {
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
-import { loadGraph, loadLiveVectors, newGraph } from './vector-open.js';
-import { deleteVectorRecord, putVectorRecord } from './vector-records.js';
+import { loadGraph, loadLiveVectors, newGraph, streamLiveValues } from './vector-open.js';
+import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues, readVectorValuesSync } from './vector-records.js';
 import { sideFileDir, type KvOperation, type KvStore } from '../storage/index.js';
 import { deleteSnapshot, graphFilePath, newGraphFileName, readSnapshotMeta, removeGraphFile, removeGraphFiles, writeSnapshot } from './vector-snapshot.js';
 
@@ -85,6 +85,11 @@ export class CollectionVectors {
   #pendingAdds = new Set<number>();
   /** While a worker build runs: labels made pending since it last asked (vector-build.ts's queue). */
   #arrivals: number[] | undefined;
+  /**
+   * Set while the values are read after open (a graph file let the collection answer first): until it
+   * settles, a label may be live without values in the flat store, and #ensureValues reads them.
+   */
+  #valuesLoading: Promise<void> | undefined;
   /** Labels gone from the flat store but still in the graph. */
   #pendingRemoves: number[] = [];
   #changesSinceSnapshot = 0;
@@ -114,8 +119,10 @@ export class CollectionVectors {
   }
 
   /**
-   * Loads the live vectors (searches scan them exactly at once) and then, in the background, the graph
-   * snapshot; what the snapshot lacks is indexed afterwards, what it has in excess is removed.
+   * Loads the live vectors and the graph snapshot; what the snapshot lacks is indexed afterwards, what it
+   * has in excess is removed. A graph file (native) is loaded with the keys and the collection answers
+   * then: the values follow in the background (read at once where a search needs them first). A graph in
+   * LevelDB chunks is loaded in the background after the values (searches scan them exactly meanwhile).
    */
   static async open(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
     const meta = await readSnapshotMeta(kv, settings.cid);
@@ -129,6 +136,24 @@ export class CollectionVectors {
     // Sized for the highest label saved at once: growing copies the norms.
     const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: Math.max(1024, meta?.labelLimit ?? 0) });
     const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
+    if (early !== undefined && kv.syncReads) {
+      // With the graph there, the first answer needs only the keys and what the graph lacks: the other
+      // values are read after (synchronous point reads fill in whatever a search needs first).
+      const [records, loaded] = await Promise.all([readVectorKeys(kv, settings.cid), early]);
+      if (loaded !== undefined) {
+        records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!, loaded.graph.has(label)));
+        vectors.#changesSinceSnapshot = vectors.#pendingAdds.size;
+        vectors.#adoptGraph(loaded);
+        const pending = [...vectors.#pendingAdds];
+        const values = await readVectorValues(kv, settings.cid, pending, settings.dimension);
+        pending.forEach((label, i) => {
+          if (values[i] !== undefined) flat.set(label, values[i]!);
+        });
+        vectors.#valuesLoading = vectors.#loadValuesAfterOpen(records.labels);
+        vectors.#scheduleIndexing();
+        return vectors;
+      }
+    }
     const records = await loadLiveVectors(kv, settings, flat, meta);
     const loaded = await early;
     records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!, loaded?.graph.has(label) === true));
@@ -153,6 +178,42 @@ export class CollectionVectors {
     this.#keyOf[label] = docKey;
     if (!inGraph) this.#pendingAdds.add(label);
     this.#nextLabel = Math.max(this.#nextLabel, label + 1);
+  }
+
+  /** Reads the values open left out; then checks every label listed at open has them (else: damage). */
+  async #loadValuesAfterOpen(labels: readonly number[]): Promise<void> {
+    const stopped = () => this.#closed;
+    try {
+      await streamLiveValues(this.#kv, this.#settings, this.#flat, (label) => this.#isLive(label), stopped);
+      if (stopped()) return;
+      // A doc key without values: the pair is written and deleted in one batch, so this is damage.
+      const lacking = labels.find((label) => this.#isLive(label) && !this.#flat.has(label));
+      if (lacking !== undefined) this.#failure = VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${lacking} of '${this.#settings.name}' has no values` });
+    } catch (error) {
+      if (!stopped()) this.#fail(error);
+    } finally {
+      this.#valuesLoading = undefined;
+    }
+  }
+
+  /** Whether a label is a live vector's (its values may still be on their way: #ensureValues). */
+  #isLive(label: number): boolean {
+    return this.#keyOf[label] !== undefined;
+  }
+
+  /** While the values are read after open: reads those of `labels` a caller is about to use, at once. */
+  #ensureValues(labels: Iterable<number>): void {
+    if (this.#valuesLoading === undefined) return;
+    const missing: number[] = [];
+    for (const label of labels) if (this.#isLive(label) && !this.#flat.has(label)) missing.push(label);
+    if (missing.length === 0) return;
+    const { cid, dimension, name } = this.#settings;
+    const values = readVectorValuesSync(this.#kv, cid, missing, dimension);
+    missing.forEach((label, i) => {
+      const vector = values[i];
+      if (vector === undefined) throw VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${label} of '${name}' has no values` });
+      this.#flat.set(label, vector);
+    });
   }
 
   /** Swaps in the loaded snapshot (the indexer has waited for it, so the current graph is still empty). */
@@ -181,8 +242,8 @@ export class CollectionVectors {
     for (const label of this.#pendingAdds) if (!graph.has(label)) left.add(label);
     this.#pendingAdds = left;
     const stale: number[] = [];
-    // The cheap typed-array test first: nearly every label is live.
-    for (let label = 0; label < this.#nextLabel; label++) if (!this.#flat.has(label) && graph.has(label)) stale.push(label);
+    // The cheap array test first: nearly every label is live.
+    for (let label = 0; label < this.#nextLabel; label++) if (!this.#isLive(label) && graph.has(label)) stale.push(label);
     this.#pendingRemoves = stale;
     return before - this.#pendingAdds.size;
   }
@@ -220,7 +281,10 @@ export class CollectionVectors {
         this.#arrivals = [];
         return arrived;
       },
-      copyValues: (label, target, offset) => this.#flat.copyInto(label, target, offset),
+      copyValues: (label, target, offset) => {
+        this.#ensureValues([label]);
+        this.#flat.copyInto(label, target, offset);
+      },
       options: { dimension, metric, name, backend: graph.backend, params: graph.params },
       stopped: () => this.#closed,
       ...(file === undefined ? {} : { file }),
@@ -258,7 +322,17 @@ export class CollectionVectors {
   }
 
   get size(): number {
-    return this.#flat.size;
+    return this.#labelOf.size; // live vectors (the flat store may still be filling after open)
+  }
+
+  /** False while the values are still being read after open (tests). */
+  get valuesLoaded(): boolean {
+    return this.#valuesLoading === undefined;
+  }
+
+  /** Resolves once every live vector's values are in memory (benchmarks, tests). */
+  async valuesReady(): Promise<void> {
+    await this.#valuesLoading;
   }
 
   /** Vectors not yet in the graph (searched exactly meanwhile). */
@@ -306,6 +380,7 @@ export class CollectionVectors {
     for (const change of changes) {
       const oldLabel = this.#labelOf.get(change.key);
       const vector = change.after?.vector ?? null;
+      if (oldLabel !== undefined && vector !== null) this.#ensureValues([oldLabel]);
       if (oldLabel !== undefined && vector !== null && sameVector(this.#flat.get(oldLabel), vector)) {
         labels.set(change.key, oldLabel);
         continue;
@@ -355,6 +430,7 @@ export class CollectionVectors {
 
   /** The values of a live label (a copy may be kept by the caller only while it does not write). */
   vectorOf(label: number): Float32Array | undefined {
+    this.#ensureValues([label]);
     return this.#flat.get(label);
   }
 
@@ -367,19 +443,25 @@ export class CollectionVectors {
    */
   search(query: Float32Array, k: number, allowed?: LabelFilter, efSearch?: number, scored = true): ScoredLabel[] {
     if (this.#failure) throw this.#failure;
-    if (k <= 0 || this.#flat.size === 0) return [];
+    if (k <= 0 || this.size === 0) return [];
     const ranked = this.#rank(query, k, allowed, efSearch);
+    if (scored) this.#ensureValues(ranked.map((hit) => hit.label));
     // Paths rank with their own arithmetic; the score reported is the Data API's, whichever path found the hit.
     return scored ? this.#flat.rescore(query, ranked) : ranked;
   }
 
   #rank(query: Float32Array, k: number, allowed: LabelFilter | undefined, efSearch: number | undefined): ScoredLabel[] {
-    const total = this.#flat.size;
+    const total = this.size;
     if (allowed !== undefined && allowed.size <= Math.max(2000, total * EXACT_FRACTION)) {
+      this.#ensureValues(allowed.labels ?? allowed);
       return this.#flat.exactSearch(query, k, allowed.labels ?? allowed);
     }
-    if (this.#graph.size === 0) return this.#flat.exactSearch(query, k, allowed);
-    const live = (label: number) => this.#flat.has(label) && (allowed === undefined || allowed.has(label));
+    if (this.#graph.size === 0) {
+      this.#ensureValues(allowed ?? this.#labelOf.values());
+      return this.#flat.exactSearch(query, k, allowed);
+    }
+    const keyOf = this.#keyOf;
+    const live = (label: number) => keyOf[label] !== undefined && (allowed === undefined || allowed.has(label));
     const needFilter = allowed !== undefined || this.#pendingRemoves.length > 0;
     // A filter hides part of the graph: widen the search in proportion so recall holds.
     const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / total, EXACT_FRACTION);
@@ -387,6 +469,7 @@ export class CollectionVectors {
     const fromGraph = this.#graph.search(query, k, needFilter ? { ef, filter: live } : { ef });
     if (this.#pendingAdds.size === 0) return fromGraph;
     const pending = allowed === undefined ? this.#pendingAdds : [...this.#pendingAdds].filter((l) => allowed.has(l));
+    this.#ensureValues(pending);
     const fromScan = this.#flat.exactSearch(query, k, pending);
     return mergeTop(fromGraph, fromScan, k);
   }
@@ -486,6 +569,7 @@ export class CollectionVectors {
   async #stopIndexing(): Promise<void> {
     await this.#graphLoading; // adopt the snapshot first: closing must never save a graph that lacks it
     this.#closed = true;
+    await this.#valuesLoading; // it stops at its next chunk (and never throws)
     while (this.#indexing) await this.#indexing.catch(() => undefined);
     while (this.#saving) await this.#saving.catch(() => undefined);
   }
@@ -530,6 +614,7 @@ export class CollectionVectors {
         }
         if (labels.length > 0) {
           const vectors = new Float32Array(labels.length * dimension);
+          this.#ensureValues(labels);
           labels.forEach((label, i) => this.#flat.copyInto(label, vectors, i * dimension));
           const started = performance.now();
           this.#graph.add(labels, vectors);
@@ -546,7 +631,7 @@ export class CollectionVectors {
         await yieldToEventLoop();
       }
       if (onProgress && total >= 10_000) onProgress(progress());
-      const due = Math.max(SNAPSHOT_AFTER_CHANGES, this.#flat.size * SNAPSHOT_AFTER_FRACTION);
+      const due = Math.max(SNAPSHOT_AFTER_CHANGES, this.size * SNAPSHOT_AFTER_FRACTION);
       // The graph is complete: the save runs beside later work (close waits for it), not inside it.
       if (!this.#closed && this.#changesSinceSnapshot >= due && !this.#saving) this.saveSnapshot().catch((error: unknown) => this.#fail(error));
     } catch (error) {

@@ -82,9 +82,34 @@ async function loadTableValues(kv: KvStore, settings: VectorSettings, flat: Flat
   });
 }
 
+/**
+ * The values of the labels `wanted` says are still wanted (live, and not in the flat store yet), read
+ * in label order into `flat` a chunk at a time, until `stopped`: the collection searches meanwhile,
+ * reading what it needs at once (a graph file was loaded at open, so it need not wait for these).
+ */
+export async function streamLiveValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, wanted: (label: number) => boolean, stopped: () => boolean): Promise<void> {
+  const { cid, dimension } = settings;
+  for await (const chunk of readAllVectorValues(kv, cid, dimension)) {
+    if (stopped()) return;
+    const rows: number[] = [];
+    chunk.labels.forEach((label, row) => {
+      if (wanted(label) && !flat.has(label)) rows.push(row);
+    });
+    if (rows.length === chunk.labels.length) flat.setRows(chunk.labels, chunk.values);
+    else if (rows.length > 0) flat.setRows(rows.map((row) => chunk.labels[row]!), rowsOf(chunk.values, rows, dimension));
+  }
+}
+
 /** Every record's values, read in label order, rows set into the flat store a chunk at a time. */
 async function loadRecordValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore): Promise<void> {
   for await (const chunk of readAllVectorValues(kv, settings.cid, settings.dimension)) flat.setRows(chunk.labels, chunk.values);
+}
+
+/** The given rows of `values`, in order, as one array. */
+function rowsOf(values: Float32Array, rows: readonly number[], dimension: number): Float32Array {
+  const out = new Float32Array(rows.length * dimension);
+  rows.forEach((row, i) => out.set(values.subarray(row * dimension, (row + 1) * dimension), i * dimension));
+  return out;
 }
 
 /** A collection's `vector.index` knobs; the vector layer's DEFAULT_PARAMS fill the rest. */

@@ -45,6 +45,11 @@ export async function readVectorValues(kv: KvStore, cid: number, labels: readonl
   return out;
 }
 
+/** As readVectorValues, on the calling thread (KvStore.syncReads): a few labels wanted by synchronous code. */
+export function readVectorValuesSync(kv: KvStore, cid: number, labels: readonly number[], dimension: number): (Float32Array | undefined)[] {
+  return kv.getManySync(labels.map((label) => keys.vectorValuesKey(cid, label))).map((value) => (value === undefined ? undefined : decodeVectorValues(value, dimension)));
+}
+
 /**
  * Every `vval:` record of a collection in label order, a chunk of rows at a time (labels ascending,
  * their values contiguous): one range scan, for opening a collection without per-label lookups.

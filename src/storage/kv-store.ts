@@ -141,6 +141,19 @@ export class KvStore {
     return values;
   }
 
+  /** Whether getManySync works here (classic-level: LevelDB in Node). */
+  get syncReads(): boolean {
+    return (this.#db.supports as { getSync?: boolean }).getSync === true;
+  }
+
+  /**
+   * Point reads on the calling thread, bypassing the row cache (values wanted at once by synchronous code,
+   * e.g. a vector search while the vectors are still being loaded). Only where syncReads is true.
+   */
+  getManySync(keys: readonly string[]): (Uint8Array | undefined)[] {
+    return this.#getSync(keys);
+  }
+
   /** A few point reads are cheaper done synchronously than through the thread pool and back. */
   #getSync(keys: readonly string[]): (Uint8Array | undefined)[] {
     try {

@@ -177,6 +177,45 @@ describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend
     }
   });
 
+  it('answers from the graph file before the values are read, exactly: filters, $similarity, $vector, writes', async () => {
+    const dir = tempDir();
+    let db = await openDb(dir);
+    await create(db);
+    const M = 3000;
+    for (let i = 0; i < M; i += 50) {
+      const documents = [];
+      for (let j = i; j < i + 50; j++) documents.push({ _id: j, cat: j % 50, $vector: vectorOf(j) });
+      await run(db, { insertMany: { documents } });
+    }
+    await (await db.collection(KS.keyspace, 'v').vectors())!.waitForIndex();
+    await db.close();
+
+    db = await openDb(dir);
+    const vectors = (await db.collection(KS.keyspace, 'v').vectors())!;
+    // Right after open the values are usually still being read: what these queries need is read at once.
+    // A filter small enough for an exact scan, with the Data API's score: the same as a plain scan gives.
+    const q = vectorOf(1234);
+    const filtered = await run(db, { find: { filter: { cat: 34 }, sort: { $vector: q }, projection: { _id: 1, $vector: 1 }, options: { limit: 5, includeSimilarity: true } } });
+    const hits = (filtered.data as JsonObject).documents as JsonObject[];
+    const expected = Array.from({ length: M / 50 }, (_, j) => 34 + 50 * j)
+      .map((n) => ({ n, d: vectorOf(n).reduce((sum, x, i) => sum + (x - q[i]!) ** 2, 0) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, 5);
+    expect(hits.map((h) => h._id)).toEqual(expected.map((e) => e.n));
+    expect(hits[0]!.$similarity).toBe(1);
+    expect((hits[1]!.$vector as number[]).map(Math.fround)).toEqual(vectorOf(expected[1]!.n).map(Math.fround));
+    // Writes meanwhile: a changed vector, a deletion.
+    await run(db, { updateOne: { filter: { _id: 7 }, update: { $set: { $vector: vectorOf(100_007) } } } });
+    await run(db, { deleteOne: { filter: { _id: 8 } } });
+    await vectors.valuesReady();
+    expect(vectors.valuesLoaded).toBe(true);
+    expect(vectors.size).toBe(M - 1);
+    expect(await nearest(db, 100_007)).toBe(7);
+    expect(await nearest(db, 8)).not.toBe(8);
+    for (let i = 0; i < M; i += 97) if (i !== 7 && i !== 8) expect(await nearest(db, i)).toBe(i);
+    await db.close();
+  });
+
   it('a store without a directory keeps the graph in LevelDB', async () => {
     const db = await openDb(`mem-${Date.now()}`, 'memory');
     await create(db);
