@@ -19,8 +19,9 @@ import {
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
-import { loadGraph, loadLiveVectors, newGraph, streamLiveValues } from './vector-open.js';
-import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues, readVectorValuesSync } from './vector-records.js';
+import { LateValues } from './vector-late-values.js';
+import { loadGraph, loadLiveVectors, newGraph } from './vector-open.js';
+import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
 import { sideFileDir, type KvOperation, type KvStore } from '../storage/index.js';
 import { deleteSnapshot, graphFilePath, newGraphFileName, readSnapshotMeta, removeGraphFile, removeGraphFiles, writeSnapshot } from './vector-snapshot.js';
 
@@ -86,10 +87,10 @@ export class CollectionVectors {
   /** While a worker build runs: labels made pending since it last asked (vector-build.ts's queue). */
   #arrivals: number[] | undefined;
   /**
-   * Set while the values are read after open (a graph file let the collection answer first): until it
-   * settles, a label may be live without values in the flat store, and #ensureValues reads them.
+   * Set while the values are read after open (a graph file let the collection answer first): until they
+   * are all there, a label may be live without values in the flat store, and #ensureValues reads them.
    */
-  #valuesLoading: Promise<void> | undefined;
+  #late: LateValues | undefined;
   /** Labels gone from the flat store but still in the graph. */
   #pendingRemoves: number[] = [];
   #changesSinceSnapshot = 0;
@@ -149,7 +150,12 @@ export class CollectionVectors {
         pending.forEach((label, i) => {
           if (values[i] !== undefined) flat.set(label, values[i]!);
         });
-        vectors.#valuesLoading = vectors.#loadValuesAfterOpen(records.labels);
+        const late = new LateValues(kv, settings, flat, records.labels, (label) => vectors.#isLive(label), () => vectors.#closed);
+        vectors.#late = late;
+        void late.done.then((damage) => {
+          if (vectors.#late === late) vectors.#late = undefined;
+          if (damage) vectors.#failure ??= damage;
+        });
         vectors.#scheduleIndexing();
         return vectors;
       }
@@ -180,22 +186,6 @@ export class CollectionVectors {
     this.#nextLabel = Math.max(this.#nextLabel, label + 1);
   }
 
-  /** Reads the values open left out; then checks every label listed at open has them (else: damage). */
-  async #loadValuesAfterOpen(labels: readonly number[]): Promise<void> {
-    const stopped = () => this.#closed;
-    try {
-      await streamLiveValues(this.#kv, this.#settings, this.#flat, (label) => this.#isLive(label), stopped);
-      if (stopped()) return;
-      // A doc key without values: the pair is written and deleted in one batch, so this is damage.
-      const lacking = labels.find((label) => this.#isLive(label) && !this.#flat.has(label));
-      if (lacking !== undefined) this.#failure = VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${lacking} of '${this.#settings.name}' has no values` });
-    } catch (error) {
-      if (!stopped()) this.#fail(error);
-    } finally {
-      this.#valuesLoading = undefined;
-    }
-  }
-
   /** Whether a label is a live vector's (its values may still be on their way: #ensureValues). */
   #isLive(label: number): boolean {
     return this.#keyOf[label] !== undefined;
@@ -203,17 +193,7 @@ export class CollectionVectors {
 
   /** While the values are read after open: reads those of `labels` a caller is about to use, at once. */
   #ensureValues(labels: Iterable<number>): void {
-    if (this.#valuesLoading === undefined) return;
-    const missing: number[] = [];
-    for (const label of labels) if (this.#isLive(label) && !this.#flat.has(label)) missing.push(label);
-    if (missing.length === 0) return;
-    const { cid, dimension, name } = this.#settings;
-    const values = readVectorValuesSync(this.#kv, cid, missing, dimension);
-    missing.forEach((label, i) => {
-      const vector = values[i];
-      if (vector === undefined) throw VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${label} of '${name}' has no values` });
-      this.#flat.set(label, vector);
-    });
+    this.#late?.ensure(labels);
   }
 
   /** Swaps in the loaded snapshot (the indexer has waited for it, so the current graph is still empty). */
@@ -327,12 +307,12 @@ export class CollectionVectors {
 
   /** False while the values are still being read after open (tests). */
   get valuesLoaded(): boolean {
-    return this.#valuesLoading === undefined;
+    return this.#late?.loading !== true;
   }
 
   /** Resolves once every live vector's values are in memory (benchmarks, tests). */
   async valuesReady(): Promise<void> {
-    await this.#valuesLoading;
+    await this.#late?.done;
   }
 
   /** Vectors not yet in the graph (searched exactly meanwhile). */
@@ -569,7 +549,7 @@ export class CollectionVectors {
   async #stopIndexing(): Promise<void> {
     await this.#graphLoading; // adopt the snapshot first: closing must never save a graph that lacks it
     this.#closed = true;
-    await this.#valuesLoading; // it stops at its next chunk (and never throws)
+    await this.#late?.done; // it stops at its next chunk (and never throws)
     while (this.#indexing) await this.#indexing.catch(() => undefined);
     while (this.#saving) await this.#saving.catch(() => undefined);
   }
