@@ -6,7 +6,7 @@
  * to swap in. Only the serialized bytes cross threads; the event loop never runs hnswlib's inserts.
  */
 import { removeFile } from '../storage/index.js';
-import { GraphBuilder, loadVectorIndex, loadVectorIndexFile, type CreateVectorIndexOptions, type VectorIndex } from '../vector/index.js';
+import { GraphBuilder, loadVectorIndex, loadVectorIndexFile, type BuiltGraph, type CreateVectorIndexOptions, type VectorIndex } from '../vector/index.js';
 
 export interface BuildSource {
   /** The graph searched meanwhile: the worker starts from a copy of it. */
@@ -45,15 +45,23 @@ const MAX_UNADOPTED = 200_000;
  * no file is left behind).
  */
 export async function buildOffThread(source: BuildSource): Promise<BuildResult | undefined> {
-  const result = await build(source);
-  if (source.file !== undefined && result?.file === undefined) await removeFile(source.file).catch(() => undefined);
-  return result;
+  // The graph to start from goes to the worker as a file beside the result's when hnswlib writes files.
+  const baseFile = source.file !== undefined && source.graph.size > 0 && source.graph.savesToFile ? `${source.file}.base` : undefined;
+  try {
+    const result = await build(source, baseFile);
+    if (source.file !== undefined && result?.file === undefined) await removeFile(source.file).catch(() => undefined);
+    return result;
+  } finally {
+    if (baseFile !== undefined) await removeFile(baseFile).catch(() => undefined);
+  }
 }
 
-async function build(source: BuildSource): Promise<BuildResult | undefined> {
+async function build(source: BuildSource, baseFile: string | undefined): Promise<BuildResult | undefined> {
   // Labels to send, in arrival order: a queue, so each batch costs its own size (not a walk of `pending`).
   const queue = new SendQueue(source);
-  const base = source.graph.size > 0 ? await source.graph.serializeParts() : undefined;
+  let base: BuiltGraph | undefined;
+  if (baseFile !== undefined) base = { head: await source.graph.serializeToFile(baseFile), file: baseFile };
+  else if (source.graph.size > 0) base = { parts: await source.graph.serializeParts() };
   const capacity = source.graph.size + source.pending.size;
   const builder = GraphBuilder.start({ ...source.options, capacity: Math.max(1024, Math.ceil(capacity * 1.25)) }, base, source.file);
   if (builder === undefined) return undefined;

@@ -32,13 +32,14 @@ export async function makeDurable(file: string): Promise<void> {
   } finally {
     await handle.close();
   }
-  const dir = await open(path.dirname(file), 'r');
+  // Some platforms (Windows) cannot open or sync a directory: there the file itself is flushed.
+  const dir = await open(path.dirname(file), 'r').catch(() => undefined);
   try {
-    await dir.sync();
+    await dir?.sync();
   } catch {
-    // Some platforms (Windows) cannot sync a directory: the file itself is flushed.
+    // as above
   } finally {
-    await dir.close();
+    await dir?.close();
   }
 }
 

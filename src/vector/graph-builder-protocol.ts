@@ -8,6 +8,8 @@ import type { CreateVectorIndexOptions } from './index-backend.js';
 export interface BuilderSetup {
   readonly options: CreateVectorIndexOptions;
   readonly base?: Uint8Array[];
+  /** Or the graph to start from as serializeToFile left it: its head, and the file hnswlib wrote. */
+  readonly baseFile?: { readonly head: Uint8Array; readonly file: string };
   /** Where to write the finished graph when the backend writes files (serializeToFile); else it comes back as bytes. */
   readonly file?: string;
 }

@@ -1,17 +1,22 @@
 /**
  * The graph builder's thread (started by graph-builder.ts): loads or creates a VectorIndex, adds the
  * vectors it is sent in order, and on 'finish' writes the graph to the file it was given (native), or
- * replies with the serialized graph (its buffers moved, not copied), and exits. Any failure is replied as an error; the engine then builds on its own thread.
+ * replies with the serialized graph (its buffers moved, not copied), and exits. Any failure is replied
+ * as an error; the engine then builds on its own thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { BuilderReply, BuilderRequest, BuilderSetup } from './graph-builder-protocol.js';
-import { createVectorIndex, loadVectorIndex, type VectorIndex } from './index-backend.js';
+import { createVectorIndex, loadVectorIndex, loadVectorIndexFile, type VectorIndex } from './index-backend.js';
 
 const port = parentPort!;
 const setup = workerData as BuilderSetup;
 const reply = (message: BuilderReply, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
 
-const ready: Promise<VectorIndex> = setup.base === undefined ? createVectorIndex(setup.options) : loadVectorIndex(setup.base, setup.options);
+function start(): Promise<VectorIndex> {
+  if (setup.baseFile !== undefined) return loadVectorIndexFile(setup.baseFile.head, setup.baseFile.file, setup.options);
+  return setup.base === undefined ? createVectorIndex(setup.options) : loadVectorIndex(setup.base, setup.options);
+}
+const ready = start();
 // Requests run one after another, each once the graph is there.
 let queue: Promise<unknown> = ready;
 

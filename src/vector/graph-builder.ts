@@ -2,7 +2,8 @@
  * Builds an HNSW graph on a worker thread (node:worker_threads), so that a bulk load's graph grows on
  * another core while the event loop stays free. The worker holds its own VectorIndex: it starts from
  * the serialized graph it is given (or empty), adds what it is sent, and hands the whole graph back:
- * written to a file by hnswlib (native: never JS bytes on either thread), else as bytes. The browser twin (graph-builder.browser.ts) has none: the engine then builds on its own thread.
+ * written to a file by hnswlib (native: never JS bytes on either thread), else as bytes. The browser
+ * twin (graph-builder.browser.ts) has none: the engine then builds on its own thread.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +31,7 @@ export class GraphBuilder {
   #done: ((graph: BuiltGraph) => void) | undefined;
 
   private constructor(setup: BuilderSetup) {
-    const transfer = (setup.base ?? []).map((piece) => piece.buffer as ArrayBuffer);
+    const transfer = [...(setup.base ?? []), ...(setup.baseFile ? [setup.baseFile.head] : [])].map((piece) => piece.buffer as ArrayBuffer);
     this.#worker = new Worker(workerFile, { workerData: setup, transferList: transfer });
     this.#worker.on('message', (reply: BuilderReply) => {
       if (reply.type === 'added') this.#added += reply.count;
@@ -50,11 +51,12 @@ export class GraphBuilder {
    * Starts a worker over `base` (a serialized graph whose pieces are moved to it, or none for an empty
    * graph). Undefined when workers are not available here.
    */
-  static start(options: CreateVectorIndexOptions, base?: Uint8Array[], file?: string): GraphBuilder | undefined {
+  static start(options: CreateVectorIndexOptions, base?: BuiltGraph, file?: string): GraphBuilder | undefined {
     if (!graphBuilderAvailable()) return undefined;
     // Pieces that share a buffer with other data cannot be moved: copy those.
-    const own = base?.map((piece) => (piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength ? piece : piece.slice()));
-    return new GraphBuilder({ options, ...(own === undefined ? {} : { base: own }), ...(file === undefined ? {} : { file }) });
+    const own = base && 'parts' in base ? base.parts.map((piece) => (piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength ? piece : piece.slice())) : undefined;
+    const baseFile = base && 'file' in base ? { head: base.head.slice(), file: base.file } : undefined;
+    return new GraphBuilder({ options, ...(own === undefined ? {} : { base: own }), ...(baseFile === undefined ? {} : { baseFile }), ...(file === undefined ? {} : { file }) });
   }
 
   /** Vectors sent so far, and those the worker's graph holds. */

@@ -62,10 +62,25 @@ describe.skipIf(!nativeLoads)('graph build on a worker thread', () => {
     for (const i of [3, 500, 1500, N - 2]) expect(await nearest(i)).toBe(i);
     for (const gone of [0, 1, 2, N - 1]) expect(await nearest(gone)).not.toBe(gone);
     expect(vectors.size).toBe(N - 4);
-    await db.close();
 
     // The worker's graph file became the snapshot as it was (native: hnswlib wrote it; LevelDB holds our head).
     expect(readdirSync(path.join(dir, 'side')).filter((f) => f.startsWith('graph-'))).toHaveLength(1);
+    // A second bulk load starts the worker from the graph there (handed over as a file, then removed).
+    const builds = vectors.offThreadBuilds;
+    for (let i = N; i < 2 * N; i += 100) {
+      await run({ insertMany: { documents: Array.from({ length: 100 }, (_, j) => ({ _id: i + j, $vector: vectorOf((i + j) % N) })) } });
+    }
+    await vectors.waitForIndex();
+    expect(vectors.offThreadBuilds).toBeGreaterThan(builds);
+    expect(vectors.pendingCount).toBe(0);
+    for (const i of [N + 3, N + 1500]) {
+      const twins = (await run({ find: { sort: { $vector: vectorOf(i % N) }, projection: { _id: 1 }, options: { limit: 2 } } })).data.documents.map((d: { _id: number }) => d._id);
+      expect(twins.sort((a: number, b: number) => a - b)).toEqual([i % N, i]);
+    }
+    while ((await run({ deleteMany: { filter: { _id: { $gte: N } } } })).status.moreData) continue;
+    expect(readdirSync(path.join(dir, 'side')).filter((f) => f.endsWith('.base'))).toEqual([]);
+    await db.close();
+
     // Reopened: the snapshot saved after the build holds the worker's graph.
     const again = await Database.open(dir, { vectorBackend: 'native' });
     const reopened = await again.collection('default_keyspace', 'bulk').vectors();
