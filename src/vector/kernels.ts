@@ -261,6 +261,122 @@ export function selectTopK(
   return out;
 }
 
+/**
+ * The relative error bound of a float32 dot product of `dim` terms against the float64 one, as a
+ * fraction of |q| * |row| (Cauchy-Schwarz bounds sum |q_i row_i| by it): gamma_n = n u / (1 - n u) with
+ * u = 2^-24 for the float32 products and sums (any summation order) and the query's rounding to float32,
+ * plus the float64 dot's own error (u = 2^-53), which the ranking uses.
+ */
+export function float32DotError(dim: number): number {
+  const n = dim + 2;
+  return (n * 2 ** -24) / (1 - n * 2 ** -24) + (n * 2 ** -53) / (1 - n * 2 ** -53);
+}
+
+/** Float64 rounding in a score's own formula, relative to its scale (see shortlistTopK). */
+const SCORE_SLACK = 1e-13;
+/** Above this |q| |row|, float32 products or sums may overflow: such rows are always kept. */
+const FLOAT32_SAFE = 1e37;
+
+/**
+ * Narrows `rows[0 .. count)` to the rows that can still be among selectTopK's k best, given approximate
+ * dot products `approx[i]` (dotRowsF32's) that are within `gamma * |q| * |row|` of the float64 ones (gamma:
+ * float32DotError). Each row's score is bounded from both sides; a row whose upper bound is below the k-th
+ * best lower bound has k rows strictly above it and is dropped. The kept rows are moved to the front of
+ * `rows` (order kept) and their number returned: rescored in float64, selectTopK over them gives exactly
+ * what it gives over all the rows. Rows selectTopK would skip (cosine against a zero vector) are dropped.
+ */
+export function shortlistTopK(
+  metric: Metric,
+  qq: number,
+  gamma: number,
+  dim: number,
+  approx: Float64Array,
+  sqNorms: Float64Array,
+  rows: Uint32Array,
+  count: number,
+  k: number,
+): number {
+  if (count <= k) return count;
+  const qNorm = Math.sqrt(qq);
+  // Float32 subnormals: each product and sum may lose up to 2^-150 outright, whatever gamma says.
+  const lost = dim * 2 ** -148;
+  // Bounded min-heap of the k best lower bounds: its root is the k-th best.
+  const heap = new Float64Array(k);
+  let size = 0;
+  const bounds = { score: 0, error: 0 };
+  for (let i = 0; i < count; i++) {
+    if (!scoreBounds(metric, qq, qNorm, gamma, lost, approx[i]!, sqNorms[rows[i]!]!, bounds)) continue;
+    const low = bounds.score - bounds.error;
+    if (size < k) {
+      let c = size++;
+      while (c > 0) {
+        const p = (c - 1) >> 1;
+        if (heap[p]! <= low) break;
+        heap[c] = heap[p]!;
+        c = p;
+      }
+      heap[c] = low;
+    } else if (low > heap[0]!) {
+      let c = 0;
+      for (;;) {
+        const l = 2 * c + 1;
+        if (l >= k) break;
+        const r = l + 1;
+        const m = r < k && heap[r]! < heap[l]! ? r : l;
+        if (heap[m]! >= low) break;
+        heap[c] = heap[m]!;
+        c = m;
+      }
+      heap[c] = low;
+    }
+  }
+  const threshold = size < k ? -Infinity : heap[0]!;
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    if (!scoreBounds(metric, qq, qNorm, gamma, lost, approx[i]!, sqNorms[rows[i]!]!, bounds)) continue;
+    if (bounds.score + bounds.error >= threshold) rows[kept++] = rows[i]!;
+  }
+  return kept;
+}
+
+/**
+ * A row's approximate Data API score and the bound on its distance from selectTopK's float64 score, into
+ * `out`; false when selectTopK skips the row (cosine against a zero vector). An unbounded error (overflow
+ * risk, a non-finite approximation) keeps the row whatever the threshold.
+ */
+function scoreBounds(
+  metric: Metric,
+  qq: number,
+  qNorm: number,
+  gamma: number,
+  lost: number,
+  approx: number,
+  vv: number,
+  out: { score: number; error: number },
+): boolean {
+  if (metric === 'cosine' && vv === 0) return false;
+  const scale = qNorm * Math.sqrt(vv);
+  if (!(scale < FLOAT32_SAFE) || !Number.isFinite(approx)) {
+    out.score = 0;
+    out.error = Infinity;
+    return true;
+  }
+  const dotError = gamma * scale + lost;
+  if (metric === 'dot_product') {
+    out.score = (1 + approx) / 2;
+    out.error = dotError / 2 + SCORE_SLACK * (1 + scale);
+  } else if (metric === 'cosine') {
+    out.score = (1 + approx / scale) / 2;
+    out.error = dotError / scale / 2 + SCORE_SLACK;
+  } else {
+    // 1 / (1 + max(d2, 0)) moves at most as much as d2 does.
+    const d2 = qq + vv - 2 * approx;
+    out.score = 1 / (1 + (d2 > 0 ? d2 : 0));
+    out.error = 2 * dotError + SCORE_SLACK * (1 + qq + vv);
+  }
+  return true;
+}
+
 /** True when (s1, r1) ranks below (s2, r2): lower score, or same score and larger row. */
 function worse(s1: number, r1: number, s2: number, r2: number): boolean {
   return s1 < s2 || (s1 === s2 && r1 > r2);
