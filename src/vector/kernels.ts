@@ -284,6 +284,7 @@ const FLOAT32_SAFE = 1e37;
  * best lower bound has k rows strictly above it and is dropped. The kept rows are moved to the front of
  * `rows` (order kept) and their number returned: rescored in float64, selectTopK over them gives exactly
  * what it gives over all the rows. Rows selectTopK would skip (cosine against a zero vector) are dropped.
+ * `approx` is overwritten (with the upper bounds).
  */
 export function shortlistTopK(
   metric: Metric,
@@ -300,13 +301,38 @@ export function shortlistTopK(
   const qNorm = Math.sqrt(qq);
   // Float32 subnormals: each product and sum may lose up to 2^-150 outright, whatever gamma says.
   const lost = dim * 2 ** -148;
+  const cosine = metric === 'cosine';
+  const dotProduct = metric === 'dot_product';
   // Bounded min-heap of the k best lower bounds: its root is the k-th best.
   const heap = new Float64Array(k);
   let size = 0;
-  const bounds = { score: 0, error: 0 };
   for (let i = 0; i < count; i++) {
-    if (!scoreBounds(metric, qq, qNorm, gamma, lost, approx[i]!, sqNorms[rows[i]!]!, bounds)) continue;
-    const low = bounds.score - bounds.error;
+    const vv = sqNorms[rows[i]!]!;
+    const a = approx[i]!;
+    const scale = qNorm * Math.sqrt(vv);
+    let score: number;
+    let error: number;
+    if (cosine && vv === 0) {
+      approx[i] = -Infinity; // selectTopK skips it (NaN score)
+      continue;
+    } else if (!(scale < FLOAT32_SAFE) || !(a - a === 0)) {
+      // Float32 may have overflowed (or the approximation is not finite): keep the row whatever happens.
+      score = 0;
+      error = Infinity;
+    } else if (cosine) {
+      score = (1 + a / scale) / 2;
+      error = (gamma * scale + lost) / scale / 2 + SCORE_SLACK;
+    } else if (dotProduct) {
+      score = (1 + a) / 2;
+      error = (gamma * scale + lost) / 2 + SCORE_SLACK * (1 + scale);
+    } else {
+      // 1 / (1 + max(d2, 0)) moves at most as much as d2 does.
+      const d2 = qq + vv - 2 * a;
+      score = 1 / (1 + (d2 > 0 ? d2 : 0));
+      error = 2 * (gamma * scale + lost) + SCORE_SLACK * (1 + qq + vv);
+    }
+    approx[i] = score + error;
+    const low = score - error;
     if (size < k) {
       let c = size++;
       while (c > 0) {
@@ -332,49 +358,8 @@ export function shortlistTopK(
   }
   const threshold = size < k ? -Infinity : heap[0]!;
   let kept = 0;
-  for (let i = 0; i < count; i++) {
-    if (!scoreBounds(metric, qq, qNorm, gamma, lost, approx[i]!, sqNorms[rows[i]!]!, bounds)) continue;
-    if (bounds.score + bounds.error >= threshold) rows[kept++] = rows[i]!;
-  }
+  for (let i = 0; i < count; i++) if (approx[i]! >= threshold && approx[i] !== -Infinity) rows[kept++] = rows[i]!;
   return kept;
-}
-
-/**
- * A row's approximate Data API score and the bound on its distance from selectTopK's float64 score, into
- * `out`; false when selectTopK skips the row (cosine against a zero vector). An unbounded error (overflow
- * risk, a non-finite approximation) keeps the row whatever the threshold.
- */
-function scoreBounds(
-  metric: Metric,
-  qq: number,
-  qNorm: number,
-  gamma: number,
-  lost: number,
-  approx: number,
-  vv: number,
-  out: { score: number; error: number },
-): boolean {
-  if (metric === 'cosine' && vv === 0) return false;
-  const scale = qNorm * Math.sqrt(vv);
-  if (!(scale < FLOAT32_SAFE) || !Number.isFinite(approx)) {
-    out.score = 0;
-    out.error = Infinity;
-    return true;
-  }
-  const dotError = gamma * scale + lost;
-  if (metric === 'dot_product') {
-    out.score = (1 + approx) / 2;
-    out.error = dotError / 2 + SCORE_SLACK * (1 + scale);
-  } else if (metric === 'cosine') {
-    out.score = (1 + approx / scale) / 2;
-    out.error = dotError / scale / 2 + SCORE_SLACK;
-  } else {
-    // 1 / (1 + max(d2, 0)) moves at most as much as d2 does.
-    const d2 = qq + vv - 2 * approx;
-    out.score = 1 / (1 + (d2 > 0 ? d2 : 0));
-    out.error = 2 * dotError + SCORE_SLACK * (1 + qq + vv);
-  }
-  return true;
 }
 
 /** True when (s1, r1) ranks below (s2, r2): lower score, or same score and larger row. */
