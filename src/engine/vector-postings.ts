@@ -156,16 +156,21 @@ export class VectorPostings {
     };
   }
 
+  /**
+   * The sorted labels of one index entry (an equality: the path's encoded value), a copy; undefined when
+   * values that long are not held (planner.ts reads LevelDB then).
+   */
+  equal(indexPath: string, value: string): Uint32Array | undefined {
+    if (value.length > MAX_VALUE_CHARS) return undefined;
+    const run = this.#runs.get(indexPath + SEP + value);
+    return run === undefined ? new Uint32Array(0) : runCopy(run);
+  }
+
   #range(indexPath: string, bounds: IndexBounds, cap: number): Uint32Array | undefined {
     const path = this.#paths.get(indexPath);
     const { gte, gt, lt } = bounds;
-    if (gte !== undefined && gt === undefined && gte.endsWith(SEP) && lt === gte + HIGH) {
-      // An equality: one run.
-      const value = gte.slice(0, -1);
-      if (value.length > MAX_VALUE_CHARS) return undefined;
-      const run = this.#runs.get(indexPath + SEP + value);
-      return run === undefined ? new Uint32Array(0) : runCopy(run);
-    }
+    // An equality: one run.
+    if (gte !== undefined && gt === undefined && gte.endsWith(SEP) && lt === gte + HIGH) return this.equal(indexPath, gte.slice(0, -1));
     if (path === undefined) return new Uint32Array(0);
     if (path.partial) return undefined;
     path.sorted ??= [...path.values].sort(compareValues);

@@ -10,7 +10,7 @@ import { FifoCache } from '../storage/fifo-cache.js';
 import type { CollectionVectors, LabelFilter } from './collection-vectors.js';
 import type { FoundDocument } from './collection.js';
 import type { DocumentStore } from './document-store.js';
-import { planCandidates, planFrom } from './planner.js';
+import { planCandidates, planFrom, singleEquality } from './planner.js';
 import { LabelSet, type VectorPostings } from './vector-postings.js';
 
 export interface VectorSelectRequest {
@@ -81,7 +81,8 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
   // Restoring `$vector` changes the documents: those must be copies.
   const shared = request.shared === true && !withVector;
   // An unfiltered search (the common case) needs no candidates: no await for them.
-  let { allowed, verified, tight } = filter.isEmpty ? ALL_LABELS : await allowedLabels(request);
+  // So does a filter that is one equality on an indexed scalar, once the postings are built (one lookup).
+  let { allowed, verified, tight } = filter.isEmpty ? ALL_LABELS : (equalityLabels(request) ?? (await allowedLabels(request)));
   if (allowed !== undefined && allowed.size >= vectors.size) {
     // Every vector is a candidate: search without a filter callback and verify the hits instead.
     allowed = undefined;
@@ -112,6 +113,19 @@ async function restoreVectors(store: DocumentStore, found: readonly FoundDocumen
 
 /** An empty filter's candidates: every label, nothing to verify. */
 const ALL_LABELS: Candidates = Object.freeze({ allowed: undefined, verified: true });
+
+/**
+ * The candidates of a filter that is one equality on an indexed path (`{cat: 5}`): that entry's labels in
+ * the postings, read directly (what planFrom would read, without its general machinery or the cache, which
+ * costs as much as the lookup); undefined for other filters or while the postings are not ready.
+ */
+function equalityLabels(request: VectorSelectRequest): Candidates | undefined {
+  const { postings, filter, isIndexed } = request;
+  if (!postings?.ready) return undefined;
+  const entry = singleEquality(filter, isIndexed);
+  const labels = entry && postings.equal(entry.indexPath, entry.value);
+  return labels === undefined ? undefined : { allowed: new LabelSet(labels), verified: false, tight: true };
+}
 
 /** The filter's candidates: from the cache while no write has committed since they were read. */
 async function allowedLabels(request: VectorSelectRequest): Promise<Candidates> {

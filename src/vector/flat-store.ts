@@ -35,6 +35,8 @@ export class FlatVectorStore {
   /** The rows' WebAssembly memory, or undefined on the JS path (no SIMD, VECTORDB_NO_SIMD=1, or it could not grow). */
   private wasm: WasmRowMemory | undefined;
   private sqNorms: Float64Array;
+  /** 1 / |row| (Infinity for a zero vector): the float32 first pass ranks cosine without a division per row. */
+  private invNorms: Float64Array;
   private present: Uint8Array;
   /** Per-slot stamp of the last search that saw it: de-duplicates candidate lists without allocating. */
   private seen: Uint32Array;
@@ -51,6 +53,7 @@ export class FlatVectorStore {
     this.wasm = WasmRowMemory.create(this.dimension, this.slots);
     this.data = this.wasm === undefined ? this.allocate(this.slots) : EMPTY;
     this.sqNorms = new Float64Array(this.slots);
+    this.invNorms = new Float64Array(this.slots);
     this.present = new Uint8Array(this.slots);
     this.seen = new Uint32Array(this.slots);
   }
@@ -116,6 +119,7 @@ export class FlatVectorStore {
   /** Records that a label's row now holds a vector of squared norm `sq`. */
   private markStored(label: number, sq: number): void {
     this.sqNorms[label] = sq;
+    this.invNorms[label] = 1 / Math.sqrt(sq);
     if (this.present[label] === 0) {
       this.present[label] = 1;
       this.count++;
@@ -188,7 +192,7 @@ export class FlatVectorStore {
     if (n > top) {
       scan.q32.set(query);
       wasm.dotScratchF32(scan, n);
-      kept = shortlistTopK(this.metric, qq, float32DotError(dim), dim, scan.out, this.sqNorms, scan.list, n, top);
+      kept = shortlistTopK(this.metric, qq, float32DotError(dim), dim, scan.out, this.sqNorms, this.invNorms, scan.list, n, top);
     }
     wasm.dotScratch(scan, kept);
     return selectTopK(this.metric, qq, scan.out, this.sqNorms, scan.list, kept, top);
@@ -258,11 +262,14 @@ export class FlatVectorStore {
     }
     const sqNorms = new Float64Array(next);
     sqNorms.set(this.sqNorms);
+    const invNorms = new Float64Array(next);
+    invNorms.set(this.invNorms);
     const present = new Uint8Array(next);
     present.set(this.present);
     const seen = new Uint32Array(next);
     seen.set(this.seen);
     this.sqNorms = sqNorms;
+    this.invNorms = invNorms;
     this.present = present;
     this.seen = seen;
     this.slots = next;

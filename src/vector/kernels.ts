@@ -280,7 +280,7 @@ const FLOAT32_SAFE = 1e37;
 /**
  * Narrows `rows[0 .. count)` to the rows that can still be among selectTopK's k best, given approximate
  * dot products `approx[i]` (dotRowsF32's) that are within `gamma * |q| * |row|` of the float64 ones (gamma:
- * float32DotError). Each row's score is bounded from both sides; a row whose upper bound is below the k-th
+ * float32DotError). `invNorms[row]` is 1 / |row| (Infinity for a zero vector), `sqNorms[row]` |row|^2. Each row's score is bounded from both sides; a row whose upper bound is below the k-th
  * best lower bound has k rows strictly above it and is dropped. The kept rows are moved to the front of
  * `rows` (order kept) and their number returned: rescored in float64, selectTopK over them gives exactly
  * what it gives over all the rows. Rows selectTopK would skip (cosine against a zero vector) are dropped.
@@ -293,6 +293,7 @@ export function shortlistTopK(
   dim: number,
   approx: Float64Array,
   sqNorms: Float64Array,
+  invNorms: Float64Array,
   rows: Uint32Array,
   count: number,
   k: number,
@@ -303,33 +304,41 @@ export function shortlistTopK(
   const lost = dim * 2 ** -148;
   const cosine = metric === 'cosine';
   const dotProduct = metric === 'dot_product';
+  // Cosine ranks by key = dot / |row| (score = (1 + key / |q|) / 2, increasing in it): no square root or
+  // division per row. Its bound: gamma |q| + lost / |row|, and the score's slack times 2 |q|.
+  const cosineError = gamma * qNorm + 2 * SCORE_SLACK * qNorm;
   // Bounded min-heap of the k best lower bounds: its root is the k-th best.
   const heap = new Float64Array(k);
   let size = 0;
   for (let i = 0; i < count; i++) {
-    const vv = sqNorms[rows[i]!]!;
+    const row = rows[i]!;
+    const inv = invNorms[row]!;
     const a = approx[i]!;
-    const scale = qNorm * Math.sqrt(vv);
     let score: number;
     let error: number;
-    if (cosine && vv === 0) {
-      approx[i] = -Infinity; // selectTopK skips it (NaN score)
+    if (cosine && inv === Infinity) {
+      approx[i] = -Infinity; // a zero vector: selectTopK skips it (NaN score)
       continue;
-    } else if (!(scale < FLOAT32_SAFE) || !(a - a === 0)) {
-      // Float32 may have overflowed (or the approximation is not finite): keep the row whatever happens.
+    } else if (!(qNorm < FLOAT32_SAFE * inv) || !(a - a === 0)) {
+      // |q| |row| is past FLOAT32_SAFE: float32 may have overflowed (or the approximation is not
+      // finite): keep the row whatever happens.
       score = 0;
       error = Infinity;
     } else if (cosine) {
-      score = (1 + a / scale) / 2;
-      error = (gamma * scale + lost) / scale / 2 + SCORE_SLACK;
-    } else if (dotProduct) {
-      score = (1 + a) / 2;
-      error = (gamma * scale + lost) / 2 + SCORE_SLACK * (1 + scale);
+      score = a * inv;
+      error = cosineError + lost * inv;
     } else {
-      // 1 / (1 + max(d2, 0)) moves at most as much as d2 does.
-      const d2 = qq + vv - 2 * a;
-      score = 1 / (1 + (d2 > 0 ? d2 : 0));
-      error = 2 * (gamma * scale + lost) + SCORE_SLACK * (1 + qq + vv);
+      const scale = qNorm / inv;
+      if (dotProduct) {
+        score = (1 + a) / 2;
+        error = (gamma * scale + lost) / 2 + SCORE_SLACK * (1 + scale);
+      } else {
+        // 1 / (1 + max(d2, 0)) moves at most as much as d2 does.
+        const vv = sqNorms[row]!;
+        const d2 = qq + vv - 2 * a;
+        score = 1 / (1 + (d2 > 0 ? d2 : 0));
+        error = 2 * (gamma * scale + lost) + SCORE_SLACK * (1 + qq + vv);
+      }
     }
     approx[i] = score + error;
     const low = score - error;
