@@ -239,7 +239,14 @@ async function equalityCandidates<S>(segments: readonly string[], value: JsonVal
 }
 
 /** A filter's one index entry (see singleEquality); null when it is not such a filter. */
-const equalities = new WeakMap<Filter, { readonly indexPath: string; readonly value: string } | null>();
+const equalities = new WeakMap<Filter, IndexEntry | null>();
+
+/** One index entry: its path, its encoded value, and the two as the entry's name (`path SEP value`). */
+export interface IndexEntry {
+  readonly indexPath: string;
+  readonly value: string;
+  readonly entry: string;
+}
 
 /**
  * The index entry of a filter that is one `$eq` on a filed path (`{cat: 5}`, `{"a.b": "x"}`): its index
@@ -247,7 +254,7 @@ const equalities = new WeakMap<Filter, { readonly indexPath: string; readonly va
  * other filter (which goes through the planner). Remembered per parsed filter (parsed filters are shared
  * per filter text), so a repeated filter costs a WeakMap lookup.
  */
-export function singleEquality(filter: Filter, isIndexed: (path: string) => boolean): { readonly indexPath: string; readonly value: string } | undefined {
+export function singleEquality(filter: Filter, isIndexed: (path: string) => boolean): IndexEntry | undefined {
   let known = equalities.get(filter);
   if (known === undefined) {
     known = null;
@@ -257,7 +264,10 @@ export function singleEquality(filter: Filter, isIndexed: (path: string) => bool
       const value = node.value;
       const atomic = !Array.isArray(value) && (!isObject(value) || ejsonKeyOf(value) !== undefined);
       const indexPath = atomic ? filedPath(node.segments, { isIndexed }) : undefined;
-      if (indexPath !== undefined) known = { indexPath, value: encodeIndexScalar(indexScalarOf(value)) };
+      if (indexPath !== undefined) {
+        const encoded = encodeIndexScalar(indexScalarOf(value));
+        known = { indexPath, value: encoded, entry: indexPath + SEP + encoded };
+      }
     }
     equalities.set(filter, known);
   }

@@ -12,6 +12,8 @@ import type { CandidateSource } from './planner.js';
 
 const { SEP, HIGH, compareKeys } = keys;
 
+const EMPTY = new Uint32Array(0);
+
 /** Encoded values longer than this (long texts) are not held: they would cost memory and rarely filter. */
 const MAX_VALUE_CHARS = 128;
 
@@ -161,9 +163,18 @@ export class VectorPostings {
    * values that long are not held (planner.ts reads LevelDB then).
    */
   equal(indexPath: string, value: string): Uint32Array | undefined {
+    return this.equalNow(indexPath, value)?.slice();
+  }
+
+  /**
+   * As `equal`, but a view of the entry's labels, not a copy: valid only until the next write applies, so
+   * to be used before the caller awaits anything. `entry` is `indexPath SEP value` when the caller has it.
+   */
+  equalNow(indexPath: string, value: string, entry = indexPath + SEP + value): Uint32Array | undefined {
     if (value.length > MAX_VALUE_CHARS) return undefined;
-    const run = this.#runs.get(indexPath + SEP + value);
-    return run === undefined ? new Uint32Array(0) : runCopy(run);
+    const run = this.#runs.get(entry);
+    if (run === undefined) return EMPTY;
+    return typeof run === 'number' ? Uint32Array.of(run) : run.values.subarray(0, run.size);
   }
 
   #range(indexPath: string, bounds: IndexBounds, cap: number): Uint32Array | undefined {
@@ -252,10 +263,6 @@ function insertLabel(run: Labels, label: number, keepSorted: boolean): void {
   if (at < run.size) run.values.copyWithin(at + 1, at, run.size);
   run.values[at] = label;
   run.size++;
-}
-
-function runCopy(run: Run): Uint32Array {
-  return typeof run === 'number' ? Uint32Array.of(run) : run.values.slice(0, run.size);
 }
 
 /** The first index whose value passes `atOrAfter` (a monotone predicate over the sorted values). */

@@ -43,6 +43,8 @@ interface Candidates {
   readonly allowed: LabelFilter | undefined;
   readonly verified: boolean;
   readonly tight?: boolean;
+  /** `allowed` is a view of the postings: valid until the next write, so only until the next await. */
+  readonly live?: boolean;
 }
 
 /**
@@ -82,17 +84,32 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
   const shared = request.shared === true && !withVector;
   // An unfiltered search (the common case) needs no candidates: no await for them.
   // So does a filter that is one equality on an indexed scalar, once the postings are built (one lookup).
-  let { allowed, verified, tight } = filter.isEmpty ? ALL_LABELS : (equalityLabels(request) ?? (await allowedLabels(request)));
-  if (allowed !== undefined && allowed.size >= vectors.size) {
-    // Every vector is a candidate: search without a filter callback and verify the hits instead.
-    allowed = undefined;
-    verified = filter.isEmpty;
-  }
-  const limit = allowed?.size ?? vectors.size;
+  let candidates = filter.isEmpty ? ALL_LABELS : (equalityLabels(request) ?? (await allowedLabels(request)));
+  let { allowed, verified, tight } = candidates;
+  const take = (): void => {
+    ({ allowed, verified, tight } = candidates);
+    if (allowed !== undefined && allowed.size >= vectors.size) {
+      // Every vector is a candidate: search without a filter callback and verify the hits instead.
+      allowed = undefined;
+      verified = filter.isEmpty;
+    }
+  };
+  take();
+  let limit = allowed?.size ?? vectors.size;
   for (let want = verified || tight ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
     const hits = vectors.search(query, want, allowed, efSearch, request.withSimilarity !== false);
     const read = store.getHits(hits, vectors, shared);
-    const docs = Array.isArray(read) ? read : await read;
+    let docs: Awaited<typeof read>;
+    if (Array.isArray(read)) docs = read;
+    else {
+      docs = await read;
+      if (candidates.live === true) {
+        // A view of the postings holds only until a write lands, which an await allows: look again.
+        candidates = equalityLabels(request) ?? (await allowedLabels(request));
+        take();
+        limit = allowed?.size ?? vectors.size;
+      }
+    }
     const found: FoundDocument[] = [];
     for (let i = 0; i < hits.length && found.length < k; i++) {
       const hit = docs[i];
@@ -117,14 +134,15 @@ const ALL_LABELS: Candidates = Object.freeze({ allowed: undefined, verified: tru
 /**
  * The candidates of a filter that is one equality on an indexed path (`{cat: 5}`): that entry's labels in
  * the postings, read directly (what planFrom would read, without its general machinery or the cache, which
- * costs as much as the lookup); undefined for other filters or while the postings are not ready.
+ * costs as much as the lookup) and not copied (`live`); undefined for other filters or while the postings
+ * are not ready.
  */
 function equalityLabels(request: VectorSelectRequest): Candidates | undefined {
   const { postings, filter, isIndexed } = request;
   if (!postings?.ready) return undefined;
   const entry = singleEquality(filter, isIndexed);
-  const labels = entry && postings.equal(entry.indexPath, entry.value);
-  return labels === undefined ? undefined : { allowed: new LabelSet(labels), verified: false, tight: true };
+  const labels = entry && postings.equalNow(entry.indexPath, entry.value, entry.entry);
+  return labels === undefined ? undefined : { allowed: new LabelSet(labels), verified: false, tight: true, live: true };
 }
 
 /** The filter's candidates: from the cache while no write has committed since they were read. */

@@ -196,6 +196,14 @@ export function topK(
 }
 
 /**
+ * The heaps of selectTopK and shortlistTopK, kept between calls (grown as needed): a typed array
+ * allocation costs more than the selection itself on a small candidate list. Neither function calls
+ * out while it uses them, so one pair serves both.
+ */
+let heapScores = new Float64Array(64);
+let heapRows = new Uint32Array(64);
+
+/**
  * The k best of `rows[0 .. count)` given `dots[i]` = query . row(rows[i]) and `qq` = |query|^2, as
  * topK: the scoring and selection half, shared by the JS and the WebAssembly SIMD dot products.
  */
@@ -212,8 +220,12 @@ export function selectTopK(
   const qNorm = Math.sqrt(qq);
   const size = Math.min(k, count);
   // Bounded min-heap on (score, -row): the root is the worst kept row.
-  const hScore = new Float64Array(size);
-  const hRow = new Uint32Array(size);
+  if (heapScores.length < size) {
+    heapScores = new Float64Array(size);
+    heapRows = new Uint32Array(size);
+  }
+  const hScore = heapScores;
+  const hRow = heapRows;
   let n = 0;
   for (let i = 0; i < count; i++) {
     const row = rows[i];
@@ -308,7 +320,11 @@ export function shortlistTopK(
   // division per row. Its bound: gamma |q| + lost / |row|, and the score's slack times 2 |q|.
   const cosineError = gamma * qNorm + 2 * SCORE_SLACK * qNorm;
   // Bounded min-heap of the k best lower bounds: its root is the k-th best.
-  const heap = new Float64Array(k);
+  if (heapScores.length < k) {
+    heapScores = new Float64Array(k);
+    heapRows = new Uint32Array(k);
+  }
+  const heap = heapScores;
   let size = 0;
   for (let i = 0; i < count; i++) {
     const row = rows[i]!;

@@ -140,4 +140,37 @@ describe('filtered vector search by one equality', () => {
     }
     await check('after replacements and deletes');
   });
+
+  it('looks at the postings again after an await: a write that lands meanwhile is seen, not half-seen', async () => {
+    const db = await Database.open(tempDir(), { vectorBackend: 'wasm' });
+    opened.push(db);
+    await executeCommand(db, { createCollection: { name: 'things', options: { vector: { dimension: 4, metric: 'cosine' } } } }, KS);
+    // Inserted first: the smallest label, so moving it into cat 5 inserts it at the front of that entry's
+    // labels and shifts the rest (a view taken before would lose its last label).
+    await run(db, { insertOne: { document: { _id: 'mover', cat: 3, $vector: [1, 0.3, 0, 0] } } });
+    // Look-alikes are filed under cat = 5 too (the index path drops the numeric segment) but do not match
+    // {cat: 5}: nearest to the query, they fill the first round, so the search must go round again.
+    const lookAlikes = Array.from({ length: 12 }, (_, i) => ({ _id: `look${i}`, cat: { '0': 5 }, $vector: [1, 0.01 * (i + 1), 0, 0] }));
+    const matching = Array.from({ length: 8 }, (_, i) => ({ _id: `true${i}`, cat: 5, $vector: [1, 0.5 + 0.1 * i, 0.2, 0] }));
+    await run(db, { insertMany: { documents: [...lookAlikes, ...matching] } });
+    // Inserted last: the largest label, the last of the entry's labels, and the nearest match.
+    await run(db, { insertOne: { document: { _id: 'last', cat: 5, $vector: [1, 0.2, 0, 0] } } });
+    expect(await db.collection('default_keyspace', 'things').postingsBuilt()).toBe(true);
+
+    const getHits = DocumentStore.prototype.getHits;
+    let moved = false;
+    const spy = vi.spyOn(DocumentStore.prototype, 'getHits').mockImplementation(async function (this: DocumentStore, ...args: Parameters<typeof getHits>) {
+      if (!moved) {
+        // The first round's bodies arrive after the write has committed and reached the postings.
+        moved = true;
+        await run(db, { updateOne: { filter: { _id: 'mover' }, update: { $set: { cat: 5 } } } });
+      }
+      return getHits.apply(this, args);
+    });
+    const response = await run(db, { find: { filter: { cat: 5 }, sort: { $vector: [1, 0, 0, 0] }, projection: { _id: 1 }, options: { limit: 3 } } });
+    spy.mockRestore();
+    expect(moved).toBe(true);
+    const found = ((response.data as JsonObject).documents as JsonObject[]).map((d) => d._id);
+    expect(found).toEqual(['last', 'mover', 'true0']);
+  });
 });
