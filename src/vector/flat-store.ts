@@ -165,6 +165,18 @@ export class FlatVectorStore {
       for (let i = 0; i < this.slots; i++) if (this.present[i] === 1) rows[n++] = i;
       return n;
     }
+    // Ascending without repeats (the postings' sets always are): no repeat to look for.
+    let ascending = true;
+    for (let i = 1; i < list.length && ascending; i++) ascending = (list[i] as number) > (list[i - 1] as number);
+    if (ascending) {
+      const slots = this.slots;
+      const present = this.present;
+      for (let i = 0; i < list.length && n < rows.length; i++) {
+        const label = list[i] as number;
+        if (label >= 0 && label < slots && present[label] === 1) rows[n++] = label;
+      }
+      return n;
+    }
     const gen = this.nextGeneration();
     for (let i = 0; i < list.length && n < rows.length; i++) {
       const label = list[i] as number;
