@@ -84,17 +84,9 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
   const shared = request.shared === true && !withVector;
   // An unfiltered search (the common case) needs no candidates: no await for them.
   // So does a filter that is one equality on an indexed scalar, once the postings are built (one lookup).
-  let candidates = filter.isEmpty ? ALL_LABELS : (equalityLabels(request) ?? (await allowedLabels(request)));
-  let { allowed, verified, tight } = candidates;
-  const take = (): void => {
-    ({ allowed, verified, tight } = candidates);
-    if (allowed !== undefined && allowed.size >= vectors.size) {
-      // Every vector is a candidate: search without a filter callback and verify the hits instead.
-      allowed = undefined;
-      verified = filter.isEmpty;
-    }
-  };
-  take();
+  let candidates = usable(filter.isEmpty ? ALL_LABELS : (equalityLabels(request) ?? (await allowedLabels(request))), request);
+  const { verified, tight } = candidates;
+  let allowed = candidates.allowed;
   let limit = allowed?.size ?? vectors.size;
   for (let want = verified || tight ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
     const hits = vectors.search(query, want, allowed, efSearch, request.withSimilarity !== false);
@@ -104,9 +96,10 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
     else {
       docs = await read;
       if (candidates.live === true) {
-        // A view of the postings holds only until a write lands, which an await allows: look again.
-        candidates = equalityLabels(request) ?? (await allowedLabels(request));
-        take();
+        // A view of the postings holds only until a write lands, which an await allows: look again (the same
+        // filter on the same postings: verified and tight do not change).
+        candidates = usable(equalityLabels(request) ?? (await allowedLabels(request)), request);
+        allowed = candidates.allowed;
         limit = allowed?.size ?? vectors.size;
       }
     }
@@ -117,6 +110,13 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
     }
     if (found.length >= k || hits.length < want || want >= limit) return withVector ? restoreVectors(store, found) : found;
   }
+}
+
+/** The candidates as searched: when every vector is one, none (no filter callback; the hits are verified instead). */
+function usable(candidates: Candidates, request: VectorSelectRequest): Candidates {
+  const { allowed } = candidates;
+  if (allowed === undefined || allowed.size < request.vectors.size) return candidates;
+  return { allowed: undefined, verified: request.filter.isEmpty, tight: candidates.tight === true };
 }
 
 async function restoreVectors(store: DocumentStore, found: readonly FoundDocument[]): Promise<FoundDocument[]> {
