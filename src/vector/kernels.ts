@@ -196,6 +196,75 @@ export function topK(
 }
 
 /**
+ * shortlistTopK for cosine with one error bound for every row, from the largest |row| and 1 / |row| the
+ * store ever held (`maxNorm`, `maxInvNorm`): the rows' keys (dot / |row|) are computed in one tight pass
+ * (its memory reads overlap), then compared without per-row bounds. Falls back to shortlistTopK when the
+ * bounds do not rule out a float32 overflow or a zero vector.
+ */
+export function shortlistCosine(
+  qq: number,
+  gamma: number,
+  dim: number,
+  approx: Float64Array,
+  sqNorms: Float64Array,
+  invNorms: Float64Array,
+  maxNorm: number,
+  maxInvNorm: number,
+  rows: Uint32Array,
+  count: number,
+  k: number,
+): number {
+  if (count <= k) return count;
+  const qNorm = Math.sqrt(qq);
+  if (!(qNorm * maxNorm < FLOAT32_SAFE) || !(maxInvNorm < Infinity)) {
+    return shortlistTopK('cosine', qq, gamma, dim, approx, sqNorms, invNorms, rows, count, k);
+  }
+  // As shortlistTopK's cosine bound, with the largest 1 / |row| for every row.
+  const error = gamma * qNorm + 2 * SCORE_SLACK * qNorm + dim * 2 ** -148 * maxInvNorm;
+  for (let i = 0; i < count; i++) approx[i] = approx[i]! * invNorms[rows[i]!]!;
+  if (heapScores.length < k) {
+    heapScores = new Float64Array(k);
+    heapRows = new Uint32Array(k);
+  }
+  // The k-th best key: every row whose key is within 2 * error of it may still rank above it.
+  const heap = heapScores;
+  for (let i = 0; i < k; i++) heap[i] = approx[i]!;
+  heapify(heap, k);
+  for (let i = k; i < count; i++) {
+    const key = approx[i]!;
+    if (key > heap[0]!) replaceRoot(heap, k, key);
+  }
+  const threshold = heap[0]! - 2 * error;
+  let kept = 0;
+  for (let i = 0; i < count; i++) if (approx[i]! >= threshold) rows[kept++] = rows[i]!;
+  return kept;
+}
+
+/** Makes heap[0 .. n) a min-heap. */
+function heapify(heap: Float64Array, n: number): void {
+  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(heap, n, i, heap[i]!);
+}
+
+/** Replaces a min-heap's root with `value` and restores the order. */
+function replaceRoot(heap: Float64Array, n: number, value: number): void {
+  siftDown(heap, n, 0, value);
+}
+
+function siftDown(heap: Float64Array, n: number, at: number, value: number): void {
+  let c = at;
+  for (;;) {
+    const l = 2 * c + 1;
+    if (l >= n) break;
+    const r = l + 1;
+    const m = r < n && heap[r]! < heap[l]! ? r : l;
+    if (heap[m]! >= value) break;
+    heap[c] = heap[m]!;
+    c = m;
+  }
+  heap[c] = value;
+}
+
+/**
  * The heaps of selectTopK and shortlistTopK, kept between calls (grown as needed): a typed array
  * allocation costs more than the selection itself on a small candidate list. Neither function calls
  * out while it uses them, so one pair serves both.

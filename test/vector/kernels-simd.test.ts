@@ -229,8 +229,9 @@ describe('FlatVectorStore: SIMD and JS paths give the same top-k', () => {
     const dim = 384;
     const base = row(clustered(77, 1, dim, 1, 0.5, true), 0, dim);
     // 1e-20: products fall into float32 subnormals; 1e17: float32 dots of |q||v| ~ 1e34 * dim stay finite;
-    // 3e18: float32 products overflow, so every row must be kept and rescored.
-    for (const scale of [1, 1e-20, 1e17, 3e18]) {
+    // 3e18: |q| |row| near float32's range; 1e19: past the bound that rules out a float32 overflow, so
+    // cosine takes the per-row path (shortlistTopK) instead of one bound for the scan (shortlistCosine).
+    for (const scale of [1, 1e-20, 1e17, 3e18, 1e19]) {
       if (metric !== 'cosine' && scale > 1) continue; // euclidean/dot_product: |q|^2 overflows the float64 check at 1e17+
       const n = 300;
       const data = nearTies(base, n, scale);
