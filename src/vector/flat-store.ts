@@ -5,7 +5,8 @@
  * The rows live in a WebAssembly memory scanned by the SIMD kernel, or in a plain array (JS kernels).
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { dotRows, float32DotError, selectTopK, shortlistCosine, shortlistTopK, squaredNorm, type ScoredRow } from './kernels.js';
+import { dotRows, selectTopK, squaredNorm, type ScoredRow } from './kernels.js';
+import { float32DotError, shortlistCosine, shortlistTopK } from './shortlist.js';
 import { float32Similarity, float32SquaredNorm, shortestFloat32, type Metric } from './metric.js';
 import { WasmRowMemory, type ScanScratch } from './simd/wasm-kernels.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
