@@ -200,11 +200,7 @@ export function documentJson(document: unknown, what = 'document'): JsonObject {
 
 function vectorOf(vector: Vector): number[] {
   if (!Array.isArray(vector) && !(vector instanceof Float32Array)) throw new TypeError('vector must be an array of numbers or a Float32Array');
-  // A plain loop into a presized array: Array.from(vector, Number) costs ~10 us at 384 dims, this ~0.5.
-  const values = vector as ArrayLike<unknown>;
-  const out = new Array<number>(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = Number(values[i]);
-  return out;
+  return Array.from(vector as ArrayLike<number>, Number);
 }
 
 /** The vector of a query as a plain array (TypeError for anything else). @internal */

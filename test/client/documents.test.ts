@@ -3,8 +3,6 @@
  * DocumentResult.fromJson, mutation results and statuses.
  */
 import { describe, expect, it } from 'vitest';
-import { vectorArray } from '../../src/client/documents.js';
-import { toJson } from '../../src/client/wire.js';
 import {
   Document,
   DocumentMutationStatus,
@@ -32,32 +30,6 @@ describe('JsonDocument', () => {
     expect(JsonDocument.of({ at: new Date(5), skip: undefined })).toEqual({ at: { $date: 5 } });
     expect(() => JsonDocument.of('[1]')).toThrow(TypeError);
     expect(() => JsonDocument.builder().vector('x' as never)).toThrow(TypeError);
-  });
-});
-
-describe('vectors and number arrays on the wire (their fast paths)', () => {
-  it('a query vector becomes a plain array of its numbers, from a Float32Array or an array', () => {
-    const f32 = new Float32Array([0.1, -2, 3.5]);
-    const fromF32 = vectorArray(f32);
-    expect(Array.isArray(fromF32)).toBe(true);
-    expect(fromF32).toEqual([Math.fround(0.1), -2, 3.5]);
-    const list = [0.25, 1, -1];
-    const fromList = vectorArray(list);
-    expect(fromList).toEqual(list);
-    expect(fromList).not.toBe(list); // a copy: the caller may change theirs
-    expect(vectorArray(['1.5', 2] as never)).toEqual([1.5, 2]); // coerced as before
-    expect(() => vectorArray('x' as never)).toThrow(TypeError);
-  });
-
-  it('toJson copies arrays of finite numbers and still names the element that is not one', () => {
-    const numbers = [1, 2.5, -3];
-    const copy = toJson({ sort: { $vector: numbers } }) as { sort: { $vector: number[] } };
-    expect(copy.sort.$vector).toEqual(numbers);
-    expect(copy.sort.$vector).not.toBe(numbers);
-    expect(toJson([])).toEqual([]);
-    expect(toJson([1, 'a', null, new Date(5)])).toEqual([1, 'a', null, { $date: 5 }]);
-    expect(() => toJson({ v: [1, NaN] }, 'sort')).toThrow('sort.v[1]: NaN is not a JSON number');
-    expect(() => toJson([1, Infinity], 'v')).toThrow('v[1]: Infinity is not a JSON number');
   });
 });
 
