@@ -1,7 +1,8 @@
 /**
- * AssemblyScript source of the WebAssembly SIMD scan kernel (built by asm/build.js into
+ * AssemblyScript source of the WebAssembly SIMD scan kernels (built by asm/build.js into
  * src/vector/simd/kernels-wasm.ts): dot products of one query against many rows of a store kept in the
- * module's imported memory. Owns no memory and keeps no state; every argument is a byte offset.
+ * module's imported memory, in float64 (exact ranking) or float32 (a fast first pass). Owns no memory
+ * and keeps no state; every argument is a byte offset.
  */
 
 /** Sum of the two lanes of an f64x2. */
@@ -89,5 +90,97 @@ export function dotRows(data: usize, dim: i32, q: usize, rows: usize, count: i32
     let s = hsum(f64x2.add(a, b));
     for (; j < dim; j++) s += load<f64>(q + ((<usize>j) << 3)) * <f64>load<f32>(p + ((<usize>j) << 2));
     store<f64>(out + ((<usize>i) << 3), s);
+  }
+}
+
+/** Sum of the four lanes of an f32x4, as (0 + 1) + (2 + 3). */
+@inline function hsum32(v: v128): f32 {
+  return f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + (f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3));
+}
+
+/**
+ * out[i] ~ q . row(rows[i]) for i < count like dotRows, but q is `dim` f32 and the products and sums are
+ * float32 (four lanes): about twice the speed, with an error of at most (dim + 1) * 2^-24 * |q| * |row|
+ * (plus subnormal losses), which the caller allows for before it rescores the few rows that can still
+ * make the top k with dotRows. out is f64. Eight rows per pass, one accumulator each: eight rows read at
+ * once keep more cache misses in flight (the rows of a filter's candidates are scattered over memory), which
+ * measured faster than four rows with two accumulators each.
+ */
+export function dotRowsF32(data: usize, dim: i32, q: usize, rows: usize, count: i32, out: usize): void {
+  const stride = (<usize>dim) << 2;
+  const end4 = dim & ~3;
+  let i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const ri = rows + ((<usize>i) << 2);
+    const p0 = data + <usize>load<u32>(ri) * stride;
+    const p1 = data + <usize>load<u32>(ri, 4) * stride;
+    const p2 = data + <usize>load<u32>(ri, 8) * stride;
+    const p3 = data + <usize>load<u32>(ri, 12) * stride;
+    const p4 = data + <usize>load<u32>(ri, 16) * stride;
+    const p5 = data + <usize>load<u32>(ri, 20) * stride;
+    const p6 = data + <usize>load<u32>(ri, 24) * stride;
+    const p7 = data + <usize>load<u32>(ri, 28) * stride;
+    let a0 = f32x4.splat(0);
+    let a1 = f32x4.splat(0);
+    let a2 = f32x4.splat(0);
+    let a3 = f32x4.splat(0);
+    let a4 = f32x4.splat(0);
+    let a5 = f32x4.splat(0);
+    let a6 = f32x4.splat(0);
+    let a7 = f32x4.splat(0);
+    let j = 0;
+    for (; j < end4; j += 4) {
+      const o = (<usize>j) << 2;
+      const qa = v128.load(q + o);
+      a0 = f32x4.add(a0, f32x4.mul(v128.load(p0 + o), qa));
+      a1 = f32x4.add(a1, f32x4.mul(v128.load(p1 + o), qa));
+      a2 = f32x4.add(a2, f32x4.mul(v128.load(p2 + o), qa));
+      a3 = f32x4.add(a3, f32x4.mul(v128.load(p3 + o), qa));
+      a4 = f32x4.add(a4, f32x4.mul(v128.load(p4 + o), qa));
+      a5 = f32x4.add(a5, f32x4.mul(v128.load(p5 + o), qa));
+      a6 = f32x4.add(a6, f32x4.mul(v128.load(p6 + o), qa));
+      a7 = f32x4.add(a7, f32x4.mul(v128.load(p7 + o), qa));
+    }
+    let s0 = hsum32(a0);
+    let s1 = hsum32(a1);
+    let s2 = hsum32(a2);
+    let s3 = hsum32(a3);
+    let s4 = hsum32(a4);
+    let s5 = hsum32(a5);
+    let s6 = hsum32(a6);
+    let s7 = hsum32(a7);
+    for (; j < dim; j++) {
+      const o = (<usize>j) << 2;
+      const x = load<f32>(q + o);
+      s0 += x * load<f32>(p0 + o);
+      s1 += x * load<f32>(p1 + o);
+      s2 += x * load<f32>(p2 + o);
+      s3 += x * load<f32>(p3 + o);
+      s4 += x * load<f32>(p4 + o);
+      s5 += x * load<f32>(p5 + o);
+      s6 += x * load<f32>(p6 + o);
+      s7 += x * load<f32>(p7 + o);
+    }
+    const oi = out + ((<usize>i) << 3);
+    store<f64>(oi, <f64>s0);
+    store<f64>(oi, <f64>s1, 8);
+    store<f64>(oi, <f64>s2, 16);
+    store<f64>(oi, <f64>s3, 24);
+    store<f64>(oi, <f64>s4, 32);
+    store<f64>(oi, <f64>s5, 40);
+    store<f64>(oi, <f64>s6, 48);
+    store<f64>(oi, <f64>s7, 56);
+  }
+  for (; i < count; i++) {
+    const p = data + <usize>load<u32>(rows + ((<usize>i) << 2)) * stride;
+    let a = f32x4.splat(0);
+    let j = 0;
+    for (; j < end4; j += 4) {
+      const o = (<usize>j) << 2;
+      a = f32x4.add(a, f32x4.mul(v128.load(p + o), v128.load(q + o)));
+    }
+    let s = hsum32(a);
+    for (; j < dim; j++) s += load<f32>(q + ((<usize>j) << 2)) * load<f32>(p + ((<usize>j) << 2));
+    store<f64>(out + ((<usize>i) << 3), <f64>s);
   }
 }

@@ -238,6 +238,42 @@ async function equalityCandidates<S>(segments: readonly string[], value: JsonVal
   return ctx.source.range(probe.indexPath, { gte: encoded, lt: encoded + HIGH }, ctx.maxCandidates);
 }
 
+/** A filter's one index entry (see singleEquality); null when it is not such a filter. */
+const equalities = new WeakMap<Filter, IndexEntry | null>();
+
+/** One index entry: its path, its encoded value, and the two as the entry's name (`path SEP value`). */
+export interface IndexEntry {
+  readonly indexPath: string;
+  readonly value: string;
+  readonly entry: string;
+}
+
+/**
+ * The index entry of a filter that is one `$eq` on a filed path (`{cat: 5}`, `{"a.b": "x"}`): its index
+ * path and encoded value, from which candidatesOf would read exactly that one entry; undefined for any
+ * other filter (which goes through the planner). Remembered per parsed filter (parsed filters are shared
+ * per filter text), so a repeated filter costs a WeakMap lookup.
+ */
+export function singleEquality(filter: Filter, isIndexed: (path: string) => boolean): IndexEntry | undefined {
+  let known = equalities.get(filter);
+  if (known === undefined) {
+    known = null;
+    const root = filter.root;
+    const node = root.kind === 'and' && root.children.length === 1 ? root.children[0]! : root;
+    if (node.kind === 'compare' && node.op === '$eq' && node.path !== '_id' && !node.path.startsWith('$') && filter.idLookup === undefined) {
+      const value = node.value;
+      const atomic = !Array.isArray(value) && (!isObject(value) || ejsonKeyOf(value) !== undefined);
+      const indexPath = atomic ? filedPath(node.segments, { isIndexed }) : undefined;
+      if (indexPath !== undefined) {
+        const encoded = encodeIndexScalar(indexScalarOf(value));
+        known = { indexPath, value: encoded, entry: indexPath + SEP + encoded };
+      }
+    }
+    equalities.set(filter, known);
+  }
+  return known ?? undefined;
+}
+
 /** The index path of the segments when its entries are filed (else the clause cannot use the index). */
 function filedPath(segments: readonly string[], ctx: Pick<PlanContext, 'isIndexed'>): string | undefined {
   const indexPath = indexPathOf(segments);

@@ -12,6 +12,8 @@ import type { CandidateSource } from './planner.js';
 
 const { SEP, HIGH, compareKeys } = keys;
 
+const EMPTY = new Uint32Array(0);
+
 /** Encoded values longer than this (long texts) are not held: they would cost memory and rarely filter. */
 const MAX_VALUE_CHARS = 128;
 
@@ -156,16 +158,30 @@ export class VectorPostings {
     };
   }
 
+  /**
+   * The sorted labels of one index entry (an equality: the path's encoded value), a copy; undefined when
+   * values that long are not held (planner.ts reads LevelDB then).
+   */
+  equal(indexPath: string, value: string): Uint32Array | undefined {
+    return this.equalNow(indexPath, value)?.slice();
+  }
+
+  /**
+   * As `equal`, but a view of the entry's labels, not a copy: valid only until the next write applies, so
+   * to be used before the caller awaits anything. `entry` is `indexPath SEP value` when the caller has it.
+   */
+  equalNow(indexPath: string, value: string, entry = indexPath + SEP + value): Uint32Array | undefined {
+    if (value.length > MAX_VALUE_CHARS) return undefined;
+    const run = this.#runs.get(entry);
+    if (run === undefined) return EMPTY;
+    return typeof run === 'number' ? Uint32Array.of(run) : run.values.subarray(0, run.size);
+  }
+
   #range(indexPath: string, bounds: IndexBounds, cap: number): Uint32Array | undefined {
     const path = this.#paths.get(indexPath);
     const { gte, gt, lt } = bounds;
-    if (gte !== undefined && gt === undefined && gte.endsWith(SEP) && lt === gte + HIGH) {
-      // An equality: one run.
-      const value = gte.slice(0, -1);
-      if (value.length > MAX_VALUE_CHARS) return undefined;
-      const run = this.#runs.get(indexPath + SEP + value);
-      return run === undefined ? new Uint32Array(0) : runCopy(run);
-    }
+    // An equality: one run.
+    if (gte !== undefined && gt === undefined && gte.endsWith(SEP) && lt === gte + HIGH) return this.equal(indexPath, gte.slice(0, -1));
     if (path === undefined) return new Uint32Array(0);
     if (path.partial) return undefined;
     path.sorted ??= [...path.values].sort(compareValues);
@@ -247,10 +263,6 @@ function insertLabel(run: Labels, label: number, keepSorted: boolean): void {
   if (at < run.size) run.values.copyWithin(at + 1, at, run.size);
   run.values[at] = label;
   run.size++;
-}
-
-function runCopy(run: Run): Uint32Array {
-  return typeof run === 'number' ? Uint32Array.of(run) : run.values.slice(0, run.size);
 }
 
 /** The first index whose value passes `atOrAfter` (a monotone predicate over the sorted values). */

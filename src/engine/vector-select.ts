@@ -10,7 +10,7 @@ import { FifoCache } from '../storage/fifo-cache.js';
 import type { CollectionVectors, LabelFilter } from './collection-vectors.js';
 import type { FoundDocument } from './collection.js';
 import type { DocumentStore } from './document-store.js';
-import { planCandidates, planFrom } from './planner.js';
+import { planCandidates, planFrom, singleEquality } from './planner.js';
 import { LabelSet, type VectorPostings } from './vector-postings.js';
 
 export interface VectorSelectRequest {
@@ -43,6 +43,8 @@ interface Candidates {
   readonly allowed: LabelFilter | undefined;
   readonly verified: boolean;
   readonly tight?: boolean;
+  /** `allowed` is a view of the postings: valid until the next write, so only until the next await. */
+  readonly live?: boolean;
 }
 
 /**
@@ -81,17 +83,26 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
   // Restoring `$vector` changes the documents: those must be copies.
   const shared = request.shared === true && !withVector;
   // An unfiltered search (the common case) needs no candidates: no await for them.
-  let { allowed, verified, tight } = filter.isEmpty ? ALL_LABELS : await allowedLabels(request);
-  if (allowed !== undefined && allowed.size >= vectors.size) {
-    // Every vector is a candidate: search without a filter callback and verify the hits instead.
-    allowed = undefined;
-    verified = filter.isEmpty;
-  }
-  const limit = allowed?.size ?? vectors.size;
+  // So does a filter that is one equality on an indexed scalar, once the postings are built (one lookup).
+  let candidates = usable(filter.isEmpty ? ALL_LABELS : (equalityLabels(request) ?? (await allowedLabels(request))), request);
+  const { verified, tight } = candidates;
+  let allowed = candidates.allowed;
+  let limit = allowed?.size ?? vectors.size;
   for (let want = verified || tight ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
     const hits = vectors.search(query, want, allowed, efSearch, request.withSimilarity !== false);
     const read = store.getHits(hits, vectors, shared);
-    const docs = Array.isArray(read) ? read : await read;
+    let docs: Awaited<typeof read>;
+    if (Array.isArray(read)) docs = read;
+    else {
+      docs = await read;
+      if (candidates.live === true) {
+        // A view of the postings holds only until a write lands, which an await allows: look again (the same
+        // filter on the same postings: verified and tight do not change).
+        candidates = usable(equalityLabels(request) ?? (await allowedLabels(request)), request);
+        allowed = candidates.allowed;
+        limit = allowed?.size ?? vectors.size;
+      }
+    }
     const found: FoundDocument[] = [];
     for (let i = 0; i < hits.length && found.length < k; i++) {
       const hit = docs[i];
@@ -99,6 +110,13 @@ export async function selectByVector(request: VectorSelectRequest): Promise<Foun
     }
     if (found.length >= k || hits.length < want || want >= limit) return withVector ? restoreVectors(store, found) : found;
   }
+}
+
+/** The candidates as searched: when every vector is one, none (no filter callback; the hits are verified instead). */
+function usable(candidates: Candidates, request: VectorSelectRequest): Candidates {
+  const { allowed } = candidates;
+  if (allowed === undefined || allowed.size < request.vectors.size) return candidates;
+  return { allowed: undefined, verified: request.filter.isEmpty, tight: candidates.tight === true };
 }
 
 async function restoreVectors(store: DocumentStore, found: readonly FoundDocument[]): Promise<FoundDocument[]> {
@@ -112,6 +130,20 @@ async function restoreVectors(store: DocumentStore, found: readonly FoundDocumen
 
 /** An empty filter's candidates: every label, nothing to verify. */
 const ALL_LABELS: Candidates = Object.freeze({ allowed: undefined, verified: true });
+
+/**
+ * The candidates of a filter that is one equality on an indexed path (`{cat: 5}`): that entry's labels in
+ * the postings, read directly (what planFrom would read, without its general machinery or the cache, which
+ * costs as much as the lookup) and not copied (`live`); undefined for other filters or while the postings
+ * are not ready.
+ */
+function equalityLabels(request: VectorSelectRequest): Candidates | undefined {
+  const { postings, filter, isIndexed } = request;
+  if (!postings?.ready) return undefined;
+  const entry = singleEquality(filter, isIndexed);
+  const labels = entry && postings.equalNow(entry.indexPath, entry.value, entry.entry);
+  return labels === undefined ? undefined : { allowed: new LabelSet(labels), verified: false, tight: true, live: true };
+}
 
 /** The filter's candidates: from the cache while no write has committed since they were read. */
 async function allowedLabels(request: VectorSelectRequest): Promise<Candidates> {

@@ -196,6 +196,13 @@ export function topK(
 }
 
 /**
+ * selectTopK's heap, kept between calls (grown as needed): a typed array allocation costs more than the
+ * selection itself on a small candidate list. It calls out to nothing while it uses it.
+ */
+let heapScores = new Float64Array(64);
+let heapRows = new Uint32Array(64);
+
+/**
  * The k best of `rows[0 .. count)` given `dots[i]` = query . row(rows[i]) and `qq` = |query|^2, as
  * topK: the scoring and selection half, shared by the JS and the WebAssembly SIMD dot products.
  */
@@ -212,8 +219,12 @@ export function selectTopK(
   const qNorm = Math.sqrt(qq);
   const size = Math.min(k, count);
   // Bounded min-heap on (score, -row): the root is the worst kept row.
-  const hScore = new Float64Array(size);
-  const hRow = new Uint32Array(size);
+  if (heapScores.length < size) {
+    heapScores = new Float64Array(size);
+    heapRows = new Uint32Array(size);
+  }
+  const hScore = heapScores;
+  const hRow = heapRows;
   let n = 0;
   for (let i = 0; i < count; i++) {
     const row = rows[i];

@@ -86,6 +86,13 @@ describe('FlatVectorStore', () => {
     const got = s.exactSearch([1, 0], 10, [3, 1, 1, 2, 99, -1, 3, 1.5]);
     expect(got.map((r) => r.label)).toEqual([1, 3]);
     expect(s.exactSearch([1, 0], 10, Uint32Array.from([3, 1, 1, 2, 99, 3]))).toEqual(got);
+    // Ascending candidates (the postings' sets) take the path without repeat stamps: still no deleted label,
+    // and one stored again is back.
+    expect(s.exactSearch([1, 0], 10, Uint32Array.from([1, 2, 3, 99]))).toEqual(got);
+    expect(s.exactSearch([1, 0], 10, [0, 1, 2, 3, 4]).map((r) => r.label)).toEqual([1, 3]);
+    s.set(2, [0.9, 0.1]);
+    expect(s.exactSearch([1, 0], 10, Uint32Array.from([1, 2, 3])).map((r) => r.label)).toEqual([1, 2, 3]);
+    s.delete(2);
     expect(got[0]?.score).toBeCloseTo(1, 12);
     expect(s.exactSearch([1, 0], 10, [])).toEqual([]);
     expect(s.exactSearch([1, 0], 0)).toEqual([]);

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FlatVectorStore, type ScoredLabel } from '../../src/vector/flat-store.js';
-import { dotRows } from '../../src/vector/kernels.js';
+import { dotRows, selectTopK, squaredNorm } from '../../src/vector/kernels.js';
 import { METRICS, type Metric } from '../../src/vector/metric.js';
 import { NO_SIMD_ENV, simdAvailable, WasmRowMemory } from '../../src/vector/simd/wasm-kernels.js';
 import { clustered, naiveTopK, rng, row } from './data.js';
@@ -200,5 +200,54 @@ describe('FlatVectorStore: SIMD and JS paths give the same top-k', () => {
     expect(Array.from(simd.get(5) ?? [])).toEqual(Array.from(row(data, 5, dim)));
     const query = row(clustered(12, 1, dim, 4, 0.3), 0, dim);
     expect(simd.exactSearch(query, 10)).toEqual(js.exactSearch(query, 10));
+  });
+
+  /** The SIMD store's top k by its float64 kernel over all of `labels` (distinct, stored) and selectTopK. */
+  function float64TopK(store: FlatVectorStore, query: Float32Array, k: number, labels: readonly number[]): ScoredLabel[] {
+    const inner = store as unknown as { wasm: WasmRowMemory; sqNorms: Float64Array; metric: Metric };
+    const rows = Uint32Array.from(labels);
+    const q = Float64Array.from(query);
+    const dots = inner.wasm.dotRows(q, rows, rows.length)!.slice();
+    return selectTopK(inner.metric, squaredNorm(q, 0, q.length), dots, inner.sqNorms, rows, rows.length, k).map((r) => ({ label: r.row, score: r.score }));
+  }
+
+  /** Rows that differ from `base` by one float32 ulp in one component each: their float32 dots tie. */
+  function nearTies(base: Float32Array, n: number, scale: number): Float32Array {
+    const dim = base.length;
+    const data = new Float32Array(n * dim);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < dim; j++) data[i * dim + j] = (base[j] as number) * scale;
+      const at = i * dim + (i % dim);
+      const x = data[at] as number;
+      // One ulp up or down (the next float32 in either direction), and a few rows left equal.
+      if (i % 7 !== 0) data[at] = Math.fround(x + (i % 2 === 0 ? 1 : -1) * Math.abs(x) * 2 ** -23);
+    }
+    return data;
+  }
+
+  it.each(METRICS)('%s: the float32 first pass never changes the top k (near-ties, tiny and huge magnitudes)', (metric) => {
+    const dim = 384;
+    const base = row(clustered(77, 1, dim, 1, 0.5, true), 0, dim);
+    // 1e-20: products fall into float32 subnormals; 1e17: float32 dots of |q||v| ~ 1e34 * dim stay finite;
+    // 3e18: |q| |row| near float32's range; 1e19: past the bound that rules out a float32 overflow, so
+    // cosine takes the per-row path (shortlistTopK) instead of one bound for the scan (shortlistCosine).
+    for (const scale of [1, 1e-20, 1e17, 3e18, 1e19]) {
+      if (metric !== 'cosine' && scale > 1) continue; // euclidean/dot_product: |q|^2 overflows the float64 check at 1e17+
+      const n = 300;
+      const data = nearTies(base, n, scale);
+      const labels = Array.from({ length: n }, (_, i) => 2 * i + 1);
+      const [simd] = pair(metric, dim, data, labels);
+      const rand = rng(scale === 1 ? 5 : 6);
+      for (let qi = 0; qi < 4; qi++) {
+        const query = Float32Array.from(base, (x) => Math.fround((x + (rand() - 0.5) * 1e-3) * scale));
+        for (const k of [1, 10, 50]) {
+          const cand = labels.filter((_, i) => i % 3 !== qi % 3);
+          // Identical to the float64 kernel over every candidate (the ranking before the first pass existed),
+          // not merely close. (The JS path sums in another order: at ties this close it may rank otherwise.)
+          expect(simd.exactSearch(query, k, cand)).toEqual(float64TopK(simd, query, k, cand));
+          expect(simd.exactSearch(query, k)).toEqual(float64TopK(simd, query, k, labels));
+        }
+      }
+    }
   });
 });

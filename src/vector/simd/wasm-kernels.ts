@@ -1,7 +1,7 @@
 /**
- * The WebAssembly SIMD scan kernel at run time: compiles the module embedded in kernels-wasm.ts once per
+ * The WebAssembly SIMD scan kernels at run time: compiles the module embedded in kernels-wasm.ts once per
  * process and gives each FlatVectorStore a WasmRowMemory, its own growable WebAssembly.Memory holding
- * the store's rows (read in place by the kernel) followed by per-search scratch. No documents, no I/O.
+ * the store's rows (read in place by the kernels) followed by per-search scratch. No documents, no I/O.
  */
 import { KERNELS_WASM_BASE64 } from './kernels-wasm.js';
 
@@ -64,16 +64,32 @@ export function simdAvailable(): boolean {
 const align16 = (n: number): number => Math.ceil(n / 16) * 16;
 
 /**
- * Rows of `dim` float32 at byte 0 of a WebAssembly memory, then scratch for one search: the query
- * (float64), the dot products (float64) and the row list (uint32). Growing the memory detaches every
- * view of the old buffer: `rows` re-creates its view whenever the buffer changed.
+ * One search's scratch after the rows: the query as float64 and as float32, the row list, and the dot
+ * products. Views of the memory as it was when they were made (see WasmRowMemory.scratch).
+ */
+export interface ScanScratch {
+  readonly q64: Float64Array;
+  readonly q32: Float32Array;
+  /** Room for `capacity` rows: the caller writes the rows to scan here. */
+  readonly list: Uint32Array;
+  /** The dot products, out[i] for list[i]. */
+  readonly out: Float64Array;
+  readonly capacity: number;
+}
+
+/**
+ * Rows of `dim` float32 at byte 0 of a WebAssembly memory, then scratch for one search (ScanScratch).
+ * Growing the memory detaches every view of the old buffer: `rows` and `scratch` re-create their views
+ * whenever the buffer changed.
  */
 export class WasmRowMemory {
   readonly dimension: number;
   private readonly memory: WasmMemory;
   private readonly kernel: DotRowsFn;
+  private readonly kernelF32: DotRowsFn;
   private slots: number;
   private view: Float32Array;
+  private scan: ScanScratch | undefined;
 
   private constructor(api: WasmApi, module: WasmModule, dimension: number, slots: number) {
     this.dimension = dimension;
@@ -82,6 +98,7 @@ export class WasmRowMemory {
     this.memory = new api.Memory({ initial: pagesFor(this.rowBytes()) });
     const instance = new api.Instance(module, { env: { memory: this.memory } });
     this.kernel = instance.exports.dotRows as DotRowsFn;
+    this.kernelF32 = instance.exports.dotRowsF32 as DotRowsFn;
     this.view = new Float32Array(this.memory.buffer, 0, slots * dimension);
   }
 
@@ -113,28 +130,64 @@ export class WasmRowMemory {
     this.ensureBytes(slots * this.dimension * 4);
     this.slots = slots;
     this.view = new Float32Array(this.memory.buffer, 0, slots * this.dimension);
+    this.scan = undefined; // the scratch starts after the rows
   }
 
   /**
-   * out[i] = query . row(rows[i]) for i < count, by the SIMD kernel. The result is a view into the
-   * scratch, valid until the next call or growth; undefined when the scratch cannot be allocated (the
-   * caller then runs the JS kernel over `rows`).
+   * The scratch for a search of up to `count` rows (kept between searches: no allocation per query), or
+   * undefined when the memory cannot grow for it. Valid until the next call of `scratch` or `reserve`.
    */
-  dotRows(query: Float64Array, rows: Uint32Array, count: number): Float64Array | undefined {
+  scratch(count: number): ScanScratch | undefined {
+    const scan = this.scan;
+    if (scan !== undefined && scan.capacity >= count && scan.out.buffer === this.memory.buffer) return scan;
     const dim = this.dimension;
-    const qAt = align16(this.rowBytes());
-    const outAt = qAt + align16(dim * 8);
-    const rowsAt = outAt + align16(count * 8);
+    // Grown by half again at least: a search a little larger than the last does not grow it each time.
+    const capacity = Math.max(count, Math.ceil((scan?.capacity ?? 0) * 1.5), 256);
+    const q64At = align16(this.rowBytes());
+    const q32At = q64At + align16(dim * 8);
+    const listAt = q32At + align16(dim * 4);
+    const outAt = listAt + align16(capacity * 4);
     try {
-      this.ensureBytes(rowsAt + count * 4);
+      this.ensureBytes(outAt + capacity * 8);
     } catch {
       return undefined;
     }
     const buffer = this.memory.buffer;
-    new Float64Array(buffer, qAt, dim).set(query.subarray(0, dim));
-    new Uint32Array(buffer, rowsAt, count).set(rows.subarray(0, count));
-    this.kernel(0, dim, qAt, rowsAt, count, outAt);
-    return new Float64Array(buffer, outAt, count);
+    this.scan = {
+      q64: new Float64Array(buffer, q64At, dim),
+      q32: new Float32Array(buffer, q32At, dim),
+      list: new Uint32Array(buffer, listAt, capacity),
+      out: new Float64Array(buffer, outAt, capacity),
+      capacity,
+    };
+    return this.scan;
+  }
+
+  /** scan.out[i] = scan.q64 . row(scan.list[i]) for i < count, in float64 (the exact ranking's). */
+  dotScratch(scan: ScanScratch, count: number): void {
+    this.kernel(0, this.dimension, scan.q64.byteOffset, scan.list.byteOffset, count, scan.out.byteOffset);
+  }
+
+  /**
+   * scan.out[i] ~ scan.q32 . row(scan.list[i]) for i < count, in float32: at most
+   * float32DotError(dim) * |q| * |row| (+ subnormal losses, see kernels.ts) from the float64 product.
+   */
+  dotScratchF32(scan: ScanScratch, count: number): void {
+    this.kernelF32(0, this.dimension, scan.q32.byteOffset, scan.list.byteOffset, count, scan.out.byteOffset);
+  }
+
+  /**
+   * out[i] = query . row(rows[i]) for i < count, by the SIMD kernel (float64). The result is a view into
+   * the scratch, valid until the next call or growth; undefined when the scratch cannot be allocated (the
+   * caller then runs the JS kernel over `rows`).
+   */
+  dotRows(query: Float64Array, rows: Uint32Array, count: number): Float64Array | undefined {
+    const scan = this.scratch(count);
+    if (scan === undefined) return undefined;
+    scan.q64.set(query.subarray(0, this.dimension));
+    scan.list.set(rows.subarray(0, count));
+    this.dotScratch(scan, count);
+    return scan.out.subarray(0, count);
   }
 
   private rowBytes(): number {
