@@ -49,6 +49,8 @@ export type ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]
 
 export interface StagedVectors {
   readonly labels: ReadonlyMap<string, number>;
+  /** Labels the changes retire (deleted documents' and replaced vectors'): never search hits again. */
+  readonly retired?: readonly number[] | undefined;
   readonly afterCommit?: (() => void) | undefined;
 }
 
@@ -58,6 +60,16 @@ export interface StagedWrite {
   readonly afterCommit?: (() => void) | undefined;
   /** Documents added minus documents removed. */
   readonly countDelta: number;
+  /** What the hit cache learns once the write commits (vector collections). */
+  readonly hits?: WrittenHits | undefined;
+}
+
+/** The hit cache's part of a staged write: bodies stored under vector labels, and labels retired. */
+interface WrittenHits {
+  readonly labels: number[];
+  readonly keys: string[];
+  readonly texts: string[];
+  readonly retired: readonly number[];
 }
 
 /** A search hit whose body is not cached: its position among the hits, its label and document key. */
@@ -93,8 +105,8 @@ export class DocumentStore {
   #generation = 0;
   /** The number of documents, once counted, kept by every commit since (undefined: not counted). */
   #count: number | undefined;
-  /** Parsed bodies of recent vector search hits, by label (read side only; valid for one generation). */
-  readonly #hitCache = new HitCache(HIT_CACHE_BYTES, HIT_CACHE_MAX_BODY_BYTES);
+  /** Parsed bodies of recent vector search hits and writes, by label. */
+  readonly #hitCache = new HitCache(HIT_CACHE_BYTES, HIT_CACHE_MAX_BODY_BYTES, parseBodyText);
 
   /** `dimension`: of the collection's vectors (0 without vectors). */
   constructor(kv: KvStore, cid: number, dimension = 0) {
@@ -154,7 +166,7 @@ export class DocumentStore {
     const missed: MissedHit[] = [];
     for (let i = 0; i < hits.length; i++) {
       const label = hits[i]!.label;
-      const cached = shared ? this.#hitCache.peek(label, generation) : this.#hitCache.get(label, generation);
+      const cached = shared ? this.#hitCache.peek(label) : this.#hitCache.get(label);
       if (cached !== undefined) {
         found[i] = cached;
         continue;
@@ -173,7 +185,8 @@ export class DocumentStore {
       if (value === undefined) continue;
       const body = parseBody(value);
       if (!hasVectorOf(body, label)) continue;
-      this.#hitCache.fill(label, key, body, value.byteLength, generation);
+      // A write committed during the read may have changed the document since: not kept.
+      if (this.#generation === generation) this.#hitCache.fill(label, key, body, value.byteLength);
       found[at] = { key, doc: shared ? body : copyJson(body) };
     }
     return found;
@@ -334,6 +347,7 @@ export class DocumentStore {
   stage(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): StagedWrite {
     const ops: KvOperation[] = [];
     const staged = hook?.(changes, ops);
+    const hits: WrittenHits | undefined = staged && { labels: [], keys: [], texts: [], retired: staged.retired ?? [] };
     let countDelta = 0;
     for (const change of changes) {
       if ((change.before === null) !== (change.after === null)) countDelta += change.after === null ? -1 : 1;
@@ -351,10 +365,20 @@ export class DocumentStore {
           if (!oldEntries.has(entry)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: INDEX_VALUE });
         }
       }
-      if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: bodyText(storedBody(change.after, staged)) });
-      else ops.push({ type: 'del', key: this.#docPrefix + change.key });
+      if (change.after) {
+        const text = bodyText(storedBody(change.after, staged));
+        ops.push({ type: 'put', key: this.#docPrefix + change.key, value: text });
+        const label = change.after.vector === null ? undefined : staged?.labels.get(change.key);
+        if (hits && label !== undefined) {
+          hits.labels.push(label);
+          hits.keys.push(change.key);
+          hits.texts.push(text);
+        }
+      } else {
+        ops.push({ type: 'del', key: this.#docPrefix + change.key });
+      }
     }
-    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit, countDelta };
+    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit, countDelta, hits };
   }
 
   /** Writes a staged batch atomically, then applies its in-memory effects (vectors) once it is durable. */
@@ -362,7 +386,17 @@ export class DocumentStore {
     await staged.batch.write();
     this.#generation++;
     if (this.#count !== undefined) this.#count += staged.countDelta;
+    if (staged.hits) this.#rememberWritten(staged.hits);
     staged.afterCommit?.();
+  }
+
+  /**
+   * The hit cache after a commit: retired labels go, and each body stored under a vector label is kept
+   * (as text; a search soon after a write, a bulk load's first queries, finds it without a read).
+   */
+  #rememberWritten(hits: WrittenHits): void {
+    for (const label of hits.retired) this.#hitCache.invalidate(label);
+    for (let i = 0; i < hits.labels.length; i++) this.#hitCache.fillWritten(hits.labels[i]!, hits.keys[i]!, hits.texts[i]!);
   }
 
   /** Drops a staged batch that will not be committed (its vector labels are never used). */
@@ -397,6 +431,7 @@ export class DocumentStore {
     } finally {
       this.#generation++;
       this.#count = undefined;
+      this.#hitCache.clear();
     }
   }
 }
@@ -430,7 +465,10 @@ function bodyText(doc: Document): string {
 }
 
 function parseBody(value: Uint8Array): Document {
-  const text = bytesToString(value);
+  return parseBodyText(bytesToString(value));
+}
+
+function parseBodyText(text: string): Document {
   return (text.startsWith(EXACT_BODY) ? parseLosslessJsonText(text.slice(1)) : JSON.parse(text)) as Document;
 }
 

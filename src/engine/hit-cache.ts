@@ -1,15 +1,18 @@
 /**
- * The parsed bodies of a collection's recent vector search hits, by vector label. Reading the hits is
- * the per-query work of a vector search besides the graph: a cached hit costs a lookup in a small Map
- * and a copy, where a read costs the label's document key (a lookup in the collection's large label
- * map), a row cache lookup under a concatenated LevelDB key, a UTF-8 decode and a JSON.parse.
+ * The bodies of a vector collection's documents most likely to be search hits, by vector label: those
+ * recent searches read, and those recent writes stored. Reading the hits is the per-query work of a vector
+ * search besides the graph: a cached hit costs a lookup in a Map and a copy, where a read costs the
+ * label's document key (a lookup in the collection's large label map), a row cache lookup under a
+ * concatenated LevelDB key or a LevelDB Get (3-5 us), a UTF-8 decode and a JSON.parse.
  *
- * Entries hold for one generation of the document store (its count of committed writes): the first
- * lookup at a newer generation empties the cache, and a body read while a write committed is never
- * kept, so a cached body is never older than the last acknowledged write. Within a generation a label
- * names one document and one body. The cached objects stay private: `get` returns a deep copy, since
- * callers change the documents they get (restoring `$vector`, updates, user code holding results);
- * `peek` lends the body itself to a caller that copies what it keeps (find's projection).
+ * An entry holds the body a label's document has now: a committed write that keeps a document's label
+ * (same vector) drops that label's entry (or replaces it with the body written), a label whose document
+ * was deleted or got another vector is never a hit again (labels are never reused), and a body read while
+ * a write committed is never kept (the store checks). Written bodies are kept as their JSON text and
+ * parsed at their first hit, so writes pay nothing for bodies no search finds. The cached objects stay
+ * private: `get` returns a deep copy, since callers change the documents they get (restoring `$vector`,
+ * updates, user code holding results); `peek` lends the body itself to a caller that copies what it
+ * keeps (find's projection).
  */
 import { copyJson, type Document } from '../query/json.js';
 import { FifoCache } from '../storage/fifo-cache.js';
@@ -18,46 +21,71 @@ import type { StoredDocument } from './document-store.js';
 /** A rough per-entry cost beyond the body's JSON bytes (Map slot, entry, object headers). */
 const ENTRY_OVERHEAD = 256;
 
+interface Entry {
+  readonly key: string;
+  /** The parsed body, or its JSON text (as stored) until the first hit parses it. */
+  doc: Document | string;
+}
+
 export class HitCache {
   readonly #maxBodyBytes: number;
+  readonly #parse: (text: string) => Document;
   /** Bodies by label; past the budget, the bodies cached first go first (a hit does not move its entry). */
-  readonly #entries: FifoCache<number, StoredDocument>;
-  /** The store generation every entry was read at. */
-  #generation = 0;
+  readonly #entries: FifoCache<number, Entry>;
 
-  /** `maxBytes` bounds the cached bodies' JSON bytes (plus overhead); bodies over `maxBodyBytes` are not kept. */
-  constructor(maxBytes: number, maxBodyBytes: number) {
+  /**
+   * `maxBytes` bounds the cached bodies' JSON bytes (plus overhead); bodies over `maxBodyBytes` are not
+   * kept. `parse` reads a stored body's text (as a read would).
+   */
+  constructor(maxBytes: number, maxBodyBytes: number, parse: (text: string) => Document) {
     this.#maxBodyBytes = maxBytes === 0 ? -1 : maxBodyBytes;
     this.#entries = new FifoCache(maxBytes);
+    this.#parse = parse;
   }
 
   get size(): number {
     return this.#entries.size;
   }
 
-  /** The key and a copy of the body cached for `label`, if read at `generation` (the store's current one). */
-  get(label: number, generation: number): StoredDocument | undefined {
-    const entry = this.peek(label, generation);
+  /** The key and a copy of the body cached for `label`, if any. */
+  get(label: number): StoredDocument | undefined {
+    const entry = this.peek(label);
     return entry === undefined ? undefined : { key: entry.key, doc: copyJson(entry.doc) };
   }
 
   /** As `get`, but the cached body itself: the caller must not change it (nor hand it out unchanged). */
-  peek(label: number, generation: number): StoredDocument | undefined {
-    if (generation !== this.#generation) {
-      this.#entries.clear();
-      this.#generation = generation;
-      return undefined;
-    }
-    return this.#entries.get(label);
+  peek(label: number): StoredDocument | undefined {
+    const entry = this.#entries.get(label);
+    if (entry === undefined) return undefined;
+    if (typeof entry.doc === 'string') entry.doc = this.#parse(entry.doc);
+    return entry as StoredDocument;
   }
 
   /**
    * Keeps the body of `label`'s document (parsed from `bodyBytes` bytes of JSON; the caller must not
-   * change it afterwards), read by a read that started at `readGeneration`: dropped when a write
-   * committed since.
+   * change it afterwards), read by a read no write committed during.
    */
-  fill(label: number, key: string, body: Document, bodyBytes: number, readGeneration: number): void {
-    if (readGeneration !== this.#generation || bodyBytes > this.#maxBodyBytes) return;
+  fill(label: number, key: string, body: Document, bodyBytes: number): void {
+    if (bodyBytes > this.#maxBodyBytes) return;
     this.#entries.set(label, { key, doc: body }, bodyBytes + ENTRY_OVERHEAD);
+  }
+
+  /** Keeps the body a committed write stored for `label`, as its JSON text (parsed at its first hit). */
+  fillWritten(label: number, key: string, text: string): void {
+    // UTF-16 length: the UTF-8 bytes of most bodies, within 3x of any.
+    if (text.length > this.#maxBodyBytes) {
+      this.#entries.delete(label);
+      return;
+    }
+    this.#entries.set(label, { key, doc: text }, text.length + ENTRY_OVERHEAD);
+  }
+
+  /** Drops the bodies of labels whose documents a committed write changed. */
+  invalidate(label: number): void {
+    this.#entries.delete(label);
+  }
+
+  clear(): void {
+    this.#entries.clear();
   }
 }
