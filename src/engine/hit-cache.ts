@@ -13,38 +13,50 @@
  * private: `get` returns a deep copy, since callers change the documents they get (restoring `$vector`,
  * updates, user code holding results); `peek` lends the body itself to a caller that copies what it
  * keeps (find's projection).
+ *
+ * Entries sit in an array indexed by label (labels are dense: the collection numbers its vectors), not a
+ * Map: a search's hits are scattered over the collection, so each lookup is a cache miss or several,
+ * and a hash table adds two (measured: 10 cold lookups 2.5-4.3 us through a Map, 0.6-1.4 us by index).
+ * Past the budget, the bodies cached first go first (a hit does not move its entry).
  */
 import { copyJson, type Document } from '../query/json.js';
-import { FifoCache } from '../storage/fifo-cache.js';
 import type { StoredDocument } from './document-store.js';
 
-/** A rough per-entry cost beyond the body's JSON bytes (Map slot, entry, object headers). */
+/** A rough per-entry cost beyond the body's JSON bytes (array slot, entry, object headers). */
 const ENTRY_OVERHEAD = 256;
 
 interface Entry {
+  readonly label: number;
   readonly key: string;
   /** The parsed body, or its JSON text (as stored) until the first hit parses it. */
   doc: Document | string;
+  readonly cost: number;
 }
 
 export class HitCache {
+  readonly #maxCost: number;
   readonly #maxBodyBytes: number;
   readonly #parse: (text: string) => Document;
-  /** Bodies by label; past the budget, the bodies cached first go first (a hit does not move its entry). */
-  readonly #entries: FifoCache<number, Entry>;
+  /** Entries by label (undefined: none). */
+  #byLabel: (Entry | undefined)[] = [];
+  /** Entries in the order they came, oldest from `#head` (some replaced or dropped since). */
+  #order: Entry[] = [];
+  #head = 0;
+  #cost = 0;
+  #size = 0;
 
   /**
    * `maxBytes` bounds the cached bodies' JSON bytes (plus overhead); bodies over `maxBodyBytes` are not
    * kept. `parse` reads a stored body's text (as a read would).
    */
   constructor(maxBytes: number, maxBodyBytes: number, parse: (text: string) => Document) {
+    this.#maxCost = maxBytes;
     this.#maxBodyBytes = maxBytes === 0 ? -1 : maxBodyBytes;
-    this.#entries = new FifoCache(maxBytes);
     this.#parse = parse;
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#size;
   }
 
   /** The key and a copy of the body cached for `label`, if any. */
@@ -55,7 +67,7 @@ export class HitCache {
 
   /** As `get`, but the cached body itself: the caller must not change it (nor hand it out unchanged). */
   peek(label: number): StoredDocument | undefined {
-    const entry = this.#entries.get(label);
+    const entry = label < this.#byLabel.length ? this.#byLabel[label] : undefined;
     if (entry === undefined) return undefined;
     if (typeof entry.doc === 'string') entry.doc = this.#parse(entry.doc);
     return entry as StoredDocument;
@@ -66,26 +78,53 @@ export class HitCache {
    * change it afterwards), read by a read no write committed during.
    */
   fill(label: number, key: string, body: Document, bodyBytes: number): void {
-    if (bodyBytes > this.#maxBodyBytes) return;
-    this.#entries.set(label, { key, doc: body }, bodyBytes + ENTRY_OVERHEAD);
+    if (bodyBytes <= this.#maxBodyBytes) this.#set({ label, key, doc: body, cost: bodyBytes + ENTRY_OVERHEAD });
   }
 
   /** Keeps the body a committed write stored for `label`, as its JSON text (parsed at its first hit). */
   fillWritten(label: number, key: string, text: string): void {
     // UTF-16 length: the UTF-8 bytes of most bodies, within 3x of any.
-    if (text.length > this.#maxBodyBytes) {
-      this.#entries.delete(label);
-      return;
-    }
-    this.#entries.set(label, { key, doc: text }, text.length + ENTRY_OVERHEAD);
+    if (text.length <= this.#maxBodyBytes) this.#set({ label, key, doc: text, cost: text.length + ENTRY_OVERHEAD });
+    else this.invalidate(label);
   }
 
-  /** Drops the bodies of labels whose documents a committed write changed. */
+  /** Drops the body of a label whose document a committed write changed. */
   invalidate(label: number): void {
-    this.#entries.delete(label);
+    const entry = label < this.#byLabel.length ? this.#byLabel[label] : undefined;
+    if (entry === undefined) return;
+    this.#byLabel[label] = undefined;
+    this.#cost -= entry.cost;
+    this.#size--;
   }
 
   clear(): void {
-    this.#entries.clear();
+    this.#byLabel = [];
+    this.#order = [];
+    this.#head = 0;
+    this.#cost = 0;
+    this.#size = 0;
+  }
+
+  #set(entry: Entry): void {
+    const label = entry.label;
+    this.invalidate(label);
+    // Grown a slot at a time (labels come in increasing order): an array grown by index could turn sparse.
+    while (this.#byLabel.length <= label) this.#byLabel.push(undefined);
+    this.#byLabel[label] = entry;
+    this.#order.push(entry);
+    this.#cost += entry.cost;
+    this.#size++;
+    while (this.#cost > this.#maxCost && this.#head < this.#order.length) {
+      const oldest = this.#order[this.#head++]!;
+      if (this.#byLabel[oldest.label] === oldest) this.invalidate(oldest.label);
+    }
+    // The queue also holds entries replaced or dropped since: rebuilt once those outnumber the live ones.
+    if (this.#order.length - this.#head > 2 * this.#size + 1024) {
+      this.#order = this.#order.slice(this.#head).filter((e) => this.#byLabel[e.label] === e);
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#head);
+      this.#head = 0;
+    }
   }
 }

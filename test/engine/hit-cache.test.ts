@@ -245,7 +245,7 @@ describe('HitCache', () => {
     const cache = newCache();
     cache.fillWritten(1, 'k1', JSON.stringify(body(1)));
     const lent = cache.peek(1)!;
-    expect(lent).toEqual({ key: 'k1', doc: body(1) });
+    expect({ key: lent.key, doc: lent.doc }).toEqual({ key: 'k1', doc: body(1) });
     expect(cache.peek(1)!.doc).toBe(lent.doc); // parsed once, then lent as is
     expect(cache.get(1)!.doc).not.toBe(lent.doc);
     cache.fillWritten(1, 'k1', JSON.stringify({ _id: 1, changed: true }));
@@ -269,5 +269,30 @@ describe('HitCache', () => {
     // A written body too big to keep also drops the label's older body.
     cache.fillWritten(4, 'k4', JSON.stringify({ _id: 4, text: 'x'.repeat(300) }));
     expect(cache.get(4)).toBeUndefined();
+  });
+
+  it('labels far apart and out of order, replaced and dropped entries, over many evictions', () => {
+    const cache = newCache(100 * (10 + 256), 1 << 10);
+    const live = new Map<number, string>();
+    for (let i = 0; i < 5000; i++) {
+      const label = (i * 7919) % 3001;
+      if (i % 5 === 4) {
+        cache.invalidate(label);
+        live.delete(label);
+      } else {
+        cache.fill(label, `k${label}.${i}`, { i }, 10);
+        live.set(label, `k${label}.${i}`);
+      }
+    }
+    expect(cache.size).toBeLessThanOrEqual(100);
+    let found = 0;
+    for (let label = 0; label < 3001; label++) {
+      const entry = cache.get(label);
+      if (entry === undefined) continue;
+      found++;
+      expect(entry.key).toBe(live.get(label)); // never an older body of the label
+    }
+    expect(found).toBe(cache.size);
+    expect(cache.get(1e6)).toBeUndefined();
   });
 });
