@@ -6,7 +6,7 @@
 import { parseLosslessJsonText, toJsonText } from '../query/exact-number.js';
 import { copyJson, type Document } from '../query/json.js';
 import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore, type PreparedBatch } from '../storage/index.js';
-import { HitCache } from './hit-cache.js';
+import { HitCache, WrittenHits } from './hit-cache.js';
 import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from './vector-records.js';
@@ -62,14 +62,6 @@ export interface StagedWrite {
   readonly countDelta: number;
   /** What the hit cache learns once the write commits (vector collections). */
   readonly hits?: WrittenHits | undefined;
-}
-
-/** The hit cache's part of a staged write: bodies stored under vector labels, and labels retired. */
-interface WrittenHits {
-  readonly labels: number[];
-  readonly keys: string[];
-  readonly texts: string[];
-  readonly retired: readonly number[];
 }
 
 /** A search hit whose body is not cached: its position among the hits, its label and document key. */
@@ -347,7 +339,7 @@ export class DocumentStore {
   stage(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): StagedWrite {
     const ops: KvOperation[] = [];
     const staged = hook?.(changes, ops);
-    const hits: WrittenHits | undefined = staged && { labels: [], keys: [], texts: [], retired: staged.retired ?? [] };
+    const hits = staged && new WrittenHits(staged.retired ?? []);
     let countDelta = 0;
     for (const change of changes) {
       if ((change.before === null) !== (change.after === null)) countDelta += change.after === null ? -1 : 1;
@@ -369,11 +361,7 @@ export class DocumentStore {
         const text = bodyText(storedBody(change.after, staged));
         ops.push({ type: 'put', key: this.#docPrefix + change.key, value: text });
         const label = change.after.vector === null ? undefined : staged?.labels.get(change.key);
-        if (hits && label !== undefined) {
-          hits.labels.push(label);
-          hits.keys.push(change.key);
-          hits.texts.push(text);
-        }
+        if (hits && label !== undefined) hits.add(label, change.key, text);
       } else {
         ops.push({ type: 'del', key: this.#docPrefix + change.key });
       }
@@ -386,17 +374,8 @@ export class DocumentStore {
     await staged.batch.write();
     this.#generation++;
     if (this.#count !== undefined) this.#count += staged.countDelta;
-    if (staged.hits) this.#rememberWritten(staged.hits);
+    if (staged.hits) this.#hitCache.remember(staged.hits);
     staged.afterCommit?.();
-  }
-
-  /**
-   * The hit cache after a commit: retired labels go, and each body stored under a vector label is kept
-   * (as text; a search soon after a write, a bulk load's first queries, finds it without a read).
-   */
-  #rememberWritten(hits: WrittenHits): void {
-    for (const label of hits.retired) this.#hitCache.invalidate(label);
-    for (let i = 0; i < hits.labels.length; i++) this.#hitCache.fillWritten(hits.labels[i]!, hits.keys[i]!, hits.texts[i]!);
   }
 
   /** Drops a staged batch that will not be committed (its vector labels are never used). */

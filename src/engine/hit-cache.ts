@@ -33,6 +33,24 @@ interface Entry {
   readonly cost: number;
 }
 
+/**
+ * What a staged write tells the hit cache once it commits: the bodies it stores under vector labels (as
+ * their JSON text), and the labels it retires.
+ */
+export class WrittenHits {
+  readonly labels: number[] = [];
+  readonly keys: string[] = [];
+  readonly texts: string[] = [];
+
+  constructor(readonly retired: readonly number[]) {}
+
+  add(label: number, key: string, text: string): void {
+    this.labels.push(label);
+    this.keys.push(key);
+    this.texts.push(text);
+  }
+}
+
 export class HitCache {
   readonly #maxCost: number;
   readonly #maxBodyBytes: number;
@@ -86,6 +104,15 @@ export class HitCache {
     // UTF-16 length: the UTF-8 bytes of most bodies, within 3x of any.
     if (text.length <= this.#maxBodyBytes) this.#set({ label, key, doc: text, cost: text.length + ENTRY_OVERHEAD });
     else this.invalidate(label);
+  }
+
+  /**
+   * After a commit: retired labels go, and each body stored under a vector label is kept (as text; a
+   * search soon after a write, a bulk load's first queries, finds it without a read).
+   */
+  remember(hits: WrittenHits): void {
+    for (const label of hits.retired) this.invalidate(label);
+    for (let i = 0; i < hits.labels.length; i++) this.fillWritten(hits.labels[i]!, hits.keys[i]!, hits.texts[i]!);
   }
 
   /** Drops the body of a label whose document a committed write changed. */
