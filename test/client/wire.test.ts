@@ -49,6 +49,17 @@ describe('vectorArray', () => {
     expect(vectorArray(plain)).toEqual([1, 2]);
   });
 
+  it('is its own JSON when every value is finite (not copied again); otherwise toJson still names the bad value', () => {
+    const out = vectorArray(new Float32Array([0.5, -1]));
+    const sort = toJson({ $vector: out }, 'sort') as { $vector: number[] };
+    expect(sort.$vector).toBe(out);
+    expect(sort.$vector).toEqual([0.5, -1]);
+    const other = [0.5, -1];
+    expect((toJson({ $vector: other }, 'sort') as { $vector: number[] }).$vector).not.toBe(other); // a caller's array is copied
+    expect(() => toJson({ $vector: vectorArray([1, Number.NaN]) }, 'sort')).toThrow('sort.$vector[1]: NaN is not a JSON number');
+    expect(() => toJson({ $vector: vectorArray(new Float32Array([Infinity])) }, 'sort')).toThrow('sort.$vector[0]: Infinity is not a JSON number');
+  });
+
   it('refuses anything else', () => {
     expect(() => vectorArray('1,2' as never)).toThrow(TypeError);
     expect(() => vectorArray(new Float64Array([1]) as never)).toThrow('vector must be an array of numbers or a Float32Array');
