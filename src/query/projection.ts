@@ -51,6 +51,8 @@ export function parseProjection(raw: unknown): Projection {
   if (keys.length === 1 && keys[0] === '*') {
     return includeFlag('*', raw['*']) ? INCLUDE_ALL : EXCLUDE_ALL;
   }
+  // `{"_id": 1}` (what clients send for "just the ids") shows what the default shows: no Collector for it.
+  if (keys.length === 1 && keys[0] === '_id' && includeFlag('_id', raw._id)) return DEFAULT_PROJECTION;
   return new Collector().collect(raw, []).build();
 }
 
