@@ -306,7 +306,7 @@ export class VectorDBCollection<T extends object = JsonDocument> {
     if (Array.isArray(source) || source instanceof Float32Array) {
       const options = (args[0] ?? {}) as FindVectorOptions;
       rejectUnknownMembers(options, FIND_VECTOR_OPTIONS, 'FindVectorOptions');
-      query = { ...vectorQuery(source as Vector, options), ...(options.limit !== undefined ? { limit: options.limit } : {}) };
+      query = vectorQuery(source as Vector, options);
     } else {
       query = selectQueryOf(source as SelectQueryLike);
       if (!isVectorSort(query.sort)) throw new TypeError('findVector(query): the query needs a $vector sort (SelectQuery.builder().orderByVector(...))');

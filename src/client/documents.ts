@@ -4,7 +4,7 @@
  */
 import type { JsonObject } from '../query/json.js';
 import type { DataObject, DataValue, DocumentId, Vector } from './types.js';
-import { parseJson, toJson, toJsonObject } from './wire.js';
+import { parseJson, toJson, toJsonObject, wireReady } from './wire.js';
 
 /**
  * A schemaless JSON document. `_id` is optional on input (the database generates one); `$vector` holds
@@ -200,12 +200,28 @@ export function documentJson(document: unknown, what = 'document'): JsonObject {
 
 function vectorOf(vector: Vector): number[] {
   if (!Array.isArray(vector) && !(vector instanceof Float32Array)) throw new TypeError('vector must be an array of numbers or a Float32Array');
-  return Array.from(vector as ArrayLike<number>, Number);
+  // A loop, not Array.from: that took 5-6 us for 384 float32s (a tenth of a query's own cost), this 0.5.
+  const values = vector as ArrayLike<unknown>;
+  const out = new Array<number>(values.length);
+  for (let i = 0; i < out.length; i++) out[i] = Number(values[i]);
+  return out;
 }
 
-/** The vector of a query as a plain array (TypeError for anything else). @internal */
+/**
+ * The vector of a query as a plain array (TypeError for anything else), its own JSON when every value is
+ * finite (the command then carries it without another copy; else toJson names the bad value). @internal
+ */
 export function vectorArray(vector: Vector): number[] {
-  return vectorOf(vector);
+  if (!Array.isArray(vector) && !(vector instanceof Float32Array)) throw new TypeError('vector must be an array of numbers or a Float32Array');
+  const values = vector as ArrayLike<unknown>;
+  const out = new Array<number>(values.length);
+  let finite = true;
+  for (let i = 0; i < out.length; i++) {
+    const x = Number(values[i]);
+    out[i] = x;
+    if (x - x !== 0) finite = false; // NaN or an infinity
+  }
+  return finite ? wireReady(out) : out;
 }
 
 function withoutKey(fields: Readonly<JsonObject>, key: string): JsonObject {

@@ -169,7 +169,10 @@ export class VectorDB {
   command(command: JsonObject, target: CommandTargetOptions = {}): Promise<CommandResponse> {
     if (target.keyspace === null && target.collection !== undefined) throw new TypeError('VectorDB.command: a collection needs a keyspace (give none for the working keyspace, not null)');
     const keyspace = target.keyspace === null ? undefined : (target.keyspace ?? this.#keyspace);
-    return typedErrors(() => this.#transport.execute(command, { ...(keyspace !== undefined ? { keyspace } : {}), ...(target.collection !== undefined ? { collection: target.collection } : {}) }));
+    const resolved: { keyspace?: string; collection?: string } = {};
+    if (keyspace !== undefined) resolved.keyspace = keyspace;
+    if (target.collection !== undefined) resolved.collection = target.collection;
+    return typedErrors(() => this.#transport.execute(command, resolved));
   }
 
   /**

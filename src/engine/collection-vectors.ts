@@ -377,6 +377,7 @@ export class CollectionVectors {
       }
     }
     if (added.length === 0 && removed.length === 0) return { labels };
+    const retired = removed.map((r) => r.label);
     const afterCommit = () => {
       for (const { key, label } of removed) {
         this.#flat.delete(label);
@@ -395,7 +396,7 @@ export class CollectionVectors {
       this.#countArrivals(added.length);
       this.#scheduleIndexing();
     };
-    return { labels, afterCommit };
+    return { labels, retired, afterCommit };
   };
 
   #countArrivals(count: number): void {

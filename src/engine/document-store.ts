@@ -6,7 +6,7 @@
 import { parseLosslessJsonText, toJsonText } from '../query/exact-number.js';
 import { copyJson, type Document } from '../query/json.js';
 import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore, type PreparedBatch } from '../storage/index.js';
-import { HitCache } from './hit-cache.js';
+import { HitCache, WrittenHits } from './hit-cache.js';
 import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from './vector-records.js';
@@ -49,6 +49,8 @@ export type ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]
 
 export interface StagedVectors {
   readonly labels: ReadonlyMap<string, number>;
+  /** Labels the changes retire (deleted documents' and replaced vectors'): never search hits again. */
+  readonly retired?: readonly number[] | undefined;
   readonly afterCommit?: (() => void) | undefined;
 }
 
@@ -58,6 +60,8 @@ export interface StagedWrite {
   readonly afterCommit?: (() => void) | undefined;
   /** Documents added minus documents removed. */
   readonly countDelta: number;
+  /** What the hit cache learns once the write commits (vector collections). */
+  readonly hits?: WrittenHits | undefined;
 }
 
 /** A search hit whose body is not cached: its position among the hits, its label and document key. */
@@ -93,8 +97,8 @@ export class DocumentStore {
   #generation = 0;
   /** The number of documents, once counted, kept by every commit since (undefined: not counted). */
   #count: number | undefined;
-  /** Parsed bodies of recent vector search hits, by label (read side only; valid for one generation). */
-  readonly #hitCache = new HitCache(HIT_CACHE_BYTES, HIT_CACHE_MAX_BODY_BYTES);
+  /** Parsed bodies of recent vector search hits and writes, by label. */
+  readonly #hitCache = new HitCache(HIT_CACHE_BYTES, HIT_CACHE_MAX_BODY_BYTES, parseBodyText);
 
   /** `dimension`: of the collection's vectors (0 without vectors). */
   constructor(kv: KvStore, cid: number, dimension = 0) {
@@ -154,7 +158,7 @@ export class DocumentStore {
     const missed: MissedHit[] = [];
     for (let i = 0; i < hits.length; i++) {
       const label = hits[i]!.label;
-      const cached = shared ? this.#hitCache.peek(label, generation) : this.#hitCache.get(label, generation);
+      const cached = shared ? this.#hitCache.peek(label) : this.#hitCache.get(label);
       if (cached !== undefined) {
         found[i] = cached;
         continue;
@@ -173,7 +177,8 @@ export class DocumentStore {
       if (value === undefined) continue;
       const body = parseBody(value);
       if (!hasVectorOf(body, label)) continue;
-      this.#hitCache.fill(label, key, body, value.byteLength, generation);
+      // A write committed during the read may have changed the document since: not kept.
+      if (this.#generation === generation) this.#hitCache.fill(label, key, body, value.byteLength);
       found[at] = { key, doc: shared ? body : copyJson(body) };
     }
     return found;
@@ -334,6 +339,7 @@ export class DocumentStore {
   stage(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): StagedWrite {
     const ops: KvOperation[] = [];
     const staged = hook?.(changes, ops);
+    const hits = staged && new WrittenHits(staged.retired ?? []);
     let countDelta = 0;
     for (const change of changes) {
       if ((change.before === null) !== (change.after === null)) countDelta += change.after === null ? -1 : 1;
@@ -351,10 +357,16 @@ export class DocumentStore {
           if (!oldEntries.has(entry)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: INDEX_VALUE });
         }
       }
-      if (change.after) ops.push({ type: 'put', key: this.#docPrefix + change.key, value: bodyText(storedBody(change.after, staged)) });
-      else ops.push({ type: 'del', key: this.#docPrefix + change.key });
+      if (change.after) {
+        const text = bodyText(storedBody(change.after, staged));
+        ops.push({ type: 'put', key: this.#docPrefix + change.key, value: text });
+        const label = change.after.vector === null ? undefined : staged?.labels.get(change.key);
+        if (hits && label !== undefined) hits.add(label, change.key, text);
+      } else {
+        ops.push({ type: 'del', key: this.#docPrefix + change.key });
+      }
     }
-    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit, countDelta };
+    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit, countDelta, hits };
   }
 
   /** Writes a staged batch atomically, then applies its in-memory effects (vectors) once it is durable. */
@@ -362,6 +374,7 @@ export class DocumentStore {
     await staged.batch.write();
     this.#generation++;
     if (this.#count !== undefined) this.#count += staged.countDelta;
+    if (staged.hits) this.#hitCache.remember(staged.hits);
     staged.afterCommit?.();
   }
 
@@ -397,6 +410,7 @@ export class DocumentStore {
     } finally {
       this.#generation++;
       this.#count = undefined;
+      this.#hitCache.clear();
     }
   }
 }
@@ -430,7 +444,10 @@ function bodyText(doc: Document): string {
 }
 
 function parseBody(value: Uint8Array): Document {
-  const text = bytesToString(value);
+  return parseBodyText(bytesToString(value));
+}
+
+function parseBodyText(text: string): Document {
   return (text.startsWith(EXACT_BODY) ? parseLosslessJsonText(text.slice(1)) : JSON.parse(text)) as Document;
 }
 

@@ -51,6 +51,8 @@ export function parseProjection(raw: unknown): Projection {
   if (keys.length === 1 && keys[0] === '*') {
     return includeFlag('*', raw['*']) ? INCLUDE_ALL : EXCLUDE_ALL;
   }
+  // `{"_id": 1}` (what clients send for "just the ids") shows what the default shows: no Collector for it.
+  if (keys.length === 1 && keys[0] === '_id' && includeFlag('_id', raw._id)) return DEFAULT_PROJECTION;
   return new Collector().collect(raw, []).build();
 }
 
@@ -114,6 +116,10 @@ class Collector {
   }
 
   build(): Projection {
+    // No paths and no special field shown but `_id` (`{"_id": 1}`, `{"$vector": 0}`): the default's output.
+    if (this.paths.length === 0 && this.slices.length === 0 && [...this.toggles].every(([field, show]) => field === '_id' ? show : !show)) {
+      return DEFAULT_PROJECTION;
+    }
     const root: Layer = { path: '', terminal: false, children: new Map() };
     for (const p of this.paths) addPath(root, p);
     // Slices go in after plain paths (as in the Data API); they never make a projection inclusive.
@@ -184,13 +190,16 @@ class TrieProjection implements Projection {
     // `_id` is kept unless explicitly excluded, the other special fields only if explicitly included,
     // whichever the mode.
     if (doc._id !== undefined && this.toggles.get('_id') !== false) out._id = doc._id;
-    for (const [key, value] of Object.entries(doc)) {
+    // A key loop, not Object.entries: no pair arrays per field of every result.
+    const keys = Object.keys(doc);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
       if (key === '_id') continue;
-      if (SPECIAL_FIELDS.includes(key)) {
-        if (this.toggles.get(key as SpecialField) === true) setField(out, key, value);
+      if (isSpecialField(key)) {
+        if (this.toggles.get(key as SpecialField) === true) setField(out, key, doc[key]!);
         continue;
       }
-      const projected = projectEntry(this.root, key, value, this.inclusion);
+      const projected = projectEntry(this.root, key, doc[key]!, this.inclusion);
       if (projected !== undefined) setField(out, key, projected);
     }
     return withSimilarity(out, similarity);

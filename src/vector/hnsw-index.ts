@@ -9,6 +9,14 @@ import type { IndexParams, ScoredLabel, SearchOptions, VectorIndex } from './ind
 import { scoreFromHnswDistance, type Metric } from './metric.js';
 import { checkLabel, checkVector, invalid } from './validate.js';
 
+const byScoreThenLabel = (a: ScoredLabel, b: ScoredLabel): number => b.score - a.score || a.label - b.label;
+
+/** Whether the hits are best first, ties by label (the order `search` returns). */
+function inOrder(hits: readonly ScoredLabel[]): boolean {
+  for (let i = 1; i < hits.length; i++) if (byScoreThenLabel(hits[i - 1]!, hits[i]!) > 0) return false;
+  return true;
+}
+
 /** hnswlib's random seed: fixed so that builds are reproducible. */
 export const HNSW_SEED = 100;
 /** Slots kept free: wasm refuses even an update when the element count equals max elements. */
@@ -282,7 +290,8 @@ export class HnswIndex implements VectorIndex {
       if (this.live[slot] !== 1) continue; // defensive: hnswlib never returns deleted elements
       out.push({ label: labels[slot] as number, score: scoreFromHnswDistance(this.metric, hits.distances[i] as number) });
     }
-    out.sort((a, b) => b.score - a.score || a.label - b.label);
+    // hnswlib answers nearest first: sorting is only needed to order ties by label (and costs a work array).
+    if (!inOrder(out)) out.sort(byScoreThenLabel);
     return out;
   }
 

@@ -45,6 +45,43 @@ describe('VectorDBCollection reads', () => {
     expect((await c.findById('bulb'))?.price).toBe(5);
   });
 
+  it('findVector and findOneByVector apply each option given, and only those (every combination)', async () => {
+    const c = await products();
+    const v = new Float32Array([0.9, 0.1, 0.1]);
+    const sent: unknown[] = [];
+    const run = ctx.db.command.bind(ctx.db);
+    ctx.db.command = (command, target) => {
+      sent.push(command);
+      return run(command, target);
+    };
+    try {
+      for (let mask = 0; mask < 32; mask++) {
+        const options = {
+          ...(mask & 1 ? { filter: { price: { $lt: 100 } } } : {}),
+          ...(mask & 2 ? { projection: { name: 1 } } : {}),
+          ...(mask & 4 ? { includeSimilarity: true } : {}),
+          ...(mask & 8 ? { efSearch: 40 } : {}),
+        };
+        const found = await c.findVector(v, { ...options, ...(mask & 16 ? { limit: 1 } : {}) });
+        expect(found.map((d) => d._id)).toEqual(mask & 16 ? ['lamp'] : mask & 1 ? ['lamp', 'bulb'] : ['lamp', 'bulb', 'chair']);
+        expect(Object.keys(found[0]!).sort()).toEqual([...(mask & 4 ? ['$similarity'] : []), '_id', 'name', ...(mask & 2 ? [] : ['added', 'price'])].sort());
+        const one = await c.findOneByVector(v, options);
+        expect(one?._id).toBe('lamp');
+        expect(one?.$similarity !== undefined).toBe((mask & 4) !== 0);
+        const [find, findOne] = sent.splice(0) as { find: Record<string, unknown> }[] & { findOne: Record<string, unknown> }[];
+        const want = {
+          sort: { $vector: [v[0], v[1], v[2]] },
+          ...(mask & 1 ? { filter: { price: { $lt: 100 } } } : {}),
+          ...(mask & 2 ? { projection: { name: 1 } } : {}),
+        };
+        expect(find).toEqual({ find: { ...want, options: { ...(mask & 16 ? { limit: 1 } : {}), ...(mask & 4 ? { includeSimilarity: true } : {}), ...(mask & 8 ? { efSearch: 40 } : {}) } } });
+        expect(findOne).toEqual({ findOne: { ...want, options: { ...(mask & 4 ? { includeSimilarity: true } : {}), ...(mask & 8 ? { efSearch: 40 } : {}) } } });
+      }
+    } finally {
+      ctx.db.command = run;
+    }
+  });
+
   it('an options object with a member its type lacks is a TypeError, and nothing runs', async () => {
     const c = await products();
     const v = [0.9, 0.1, 0.1];

@@ -11,6 +11,7 @@ import { HitCache } from '../../src/engine/hit-cache.js';
 import { parseFilter } from '../../src/query/filter.js';
 import type { JsonObject } from '../../src/query/json.js';
 import type { SortSpec } from '../../src/query/sort.js';
+import { toJsonText } from '../../src/query/exact-number.js';
 import { tempDir } from '../support/temp.js';
 
 const KS = { keyspace: 'default_keyspace' };
@@ -31,7 +32,7 @@ async function withDocuments(documents: JsonObject[]): Promise<Database> {
   const db = await Database.open(tempDir(), { vectorBackend: 'wasm' });
   opened.push(db);
   await executeCommand(db, { createCollection: { name: 'docs', options: { vector: { dimension: 3, metric: 'euclidean' } } } }, KS);
-  await run(db, { insertMany: { documents } });
+  if (documents.length > 0) await run(db, { insertMany: { documents } });
   return db;
 }
 
@@ -114,7 +115,7 @@ describe('vector find with cached hit bodies', () => {
         expect(one.document).toEqual(want);
         mutate(one.document as JsonObject);
       }
-      // The second round reads every body again after a write: not from the cache.
+      // The second round after a write to the other document (this one's body stays cached).
       await run(db, { updateOne: { filter: { title: 'second' }, update: { $set: { seen: true } } } });
     }
   });
@@ -142,43 +143,156 @@ describe('vector find with cached hit bodies', () => {
   });
 });
 
+/** What a plain find by `_id` (no hit cache: the row cache and LevelDB) returns for each of `docs`. */
+async function readBack(db: Database, docs: JsonObject[], projection: JsonObject = {}): Promise<JsonObject[]> {
+  const out: JsonObject[] = [];
+  for (const doc of docs) {
+    const response = await run(db, { find: { filter: { _id: doc._id! }, projection } });
+    out.push(...(((response.data as JsonObject).documents as JsonObject[]) ?? []));
+  }
+  return out;
+}
+
+describe('cached hit bodies across writes (kept per label, written bodies kept as written)', () => {
+  it('a vector find right after a write returns the documents exactly as a read does (exact numbers, unicode, nesting)', async () => {
+    const docs: JsonObject[] = [
+      { _id: 'big', n: 12345678901234567890n as unknown as JsonObject, neg: -0, s: 'é\u2028😀', deep: { a: [1, { b: null }] }, $vector: [1, 0, 0] },
+      // Over the cache's body limit (16 KiB): always read from LevelDB.
+      { _id: 2.5, ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`t${i}`, 'x'.repeat(4000)])), $vector: [0.9, 0.1, 0] },
+      { _id: { $date: 5 }, empty: {}, list: [], $vector: [0, 1, 0] },
+    ];
+    const db = await withDocuments(docs);
+    const found = await nearest(db, [1, 0, 0]);
+    expect(found.map((d) => d._id)).toEqual(['big', 2.5, { $date: 5 }]);
+    expect(found).toEqual(await readBack(db, found));
+    expect(toJsonText(found)).toBe(toJsonText(await readBack(db, found)));
+    // And a second time (the bodies now parsed in the cache), and with $vector restored.
+    expect(await nearest(db, [1, 0, 0])).toEqual(found);
+    const withVector = await nearest(db, [1, 0, 0], { projection: { '*': 1 } });
+    expect(withVector).toEqual(await readBack(db, withVector, { '*': 1 }));
+  });
+
+  it('after a random sequence of writes every hit equals what a read returns, and deleted documents are never hits', async () => {
+    const db = await withDocuments([]);
+    let seed = 7;
+    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const vector = (): number[] => [random(), random(), random()];
+    const live = new Set<number>();
+    for (let step = 0; step < 160; step++) {
+      const id = Math.floor(random() * 24);
+      const action = random();
+      if (action < 0.35) {
+        await run(db, { findOneAndReplace: { filter: { _id: id }, replacement: { v: step, $vector: vector() }, options: { upsert: true } } });
+        live.add(id);
+      } else if (action < 0.6) {
+        // Same vector kept (label kept): only the body changes.
+        await run(db, { updateOne: { filter: { _id: id }, update: { $set: { v: step, nested: { at: step } } } } });
+      } else if (action < 0.75) {
+        await run(db, { updateOne: { filter: { _id: id }, update: { $set: { $vector: vector() } } } });
+      } else if (action < 0.85) {
+        await run(db, { deleteOne: { filter: { _id: id } } });
+        live.delete(id);
+      } else {
+        await run(db, { insertMany: { documents: [{ _id: 100 + step, v: step, $vector: vector() }], options: { ordered: false } } });
+        live.add(100 + step);
+      }
+      const response = await run(db, { find: { sort: { $vector: vector() }, options: { limit: 5 } } });
+      const hits = (response.data as JsonObject).documents as JsonObject[];
+      expect(hits.length).toBe(Math.min(5, live.size));
+      for (const hit of hits) expect(live.has(hit._id as number)).toBe(true);
+      expect(hits).toEqual(await readBack(db, hits));
+    }
+  });
+
+  it('a find racing a write: once the write is acknowledged no find returns the old body', async () => {
+    const db = await withDocuments(DOCS);
+    for (let round = 0; round < 20; round++) {
+      const before = nearest(db, [1, 0, 0]); // may see either body
+      const write = run(db, { updateOne: { filter: { _id: 'a' }, update: { $set: { title: `round ${round}` } } } });
+      const during = nearest(db, [1, 0, 0]);
+      await Promise.all([before, write, during]);
+      expect((await nearest(db, [1, 0, 0]))[0]!.title).toBe(`round ${round}`);
+    }
+  });
+
+  it('an emptied collection (deleteMany) and its new documents', async () => {
+    const db = await withDocuments(DOCS);
+    await nearest(db, [1, 0, 0]);
+    await run(db, { deleteMany: {} });
+    await run(db, { insertMany: { documents: [{ _id: 'a', title: 'new', $vector: [1, 0, 0] }] } });
+    expect(await nearest(db, [1, 0, 0])).toEqual([{ _id: 'a', title: 'new' }]);
+  });
+});
+
 describe('HitCache', () => {
   const body = (n: number): JsonObject => ({ _id: n, nested: { list: [n, { deep: n }] } });
+  const newCache = (maxBytes = 1 << 20, maxBodyBytes = 1 << 10): HitCache => new HitCache(maxBytes, maxBodyBytes, (text) => JSON.parse(text) as JsonObject);
 
   it('returns a deep copy with the key, and nothing for an unknown label', () => {
-    const cache = new HitCache(1 << 20, 1 << 10);
-    expect(cache.get(1, 0)).toBeUndefined();
+    const cache = newCache();
+    expect(cache.get(1)).toBeUndefined();
     const original = body(1);
-    cache.fill(1, 'k1', original, 40, 0);
-    const copy = cache.get(1, 0)!;
+    cache.fill(1, 'k1', original, 40);
+    const copy = cache.get(1)!;
     expect(copy).toEqual({ key: 'k1', doc: original });
     expect(copy.doc).not.toBe(original);
     expect(copy.doc.nested).not.toBe(original.nested);
     ((copy.doc.nested as JsonObject).list as JsonObject[])[1]!.deep = 'changed';
-    expect(cache.get(1, 0)!.doc).toEqual(body(1));
+    expect(cache.get(1)!.doc).toEqual(body(1));
   });
 
-  it('empties at a newer generation, and drops bodies read before a write committed', () => {
-    const cache = new HitCache(1 << 20, 1 << 10);
-    cache.get(1, 0);
-    cache.fill(1, 'k1', body(1), 40, 0);
-    expect(cache.get(1, 1)).toBeUndefined();
+  it('keeps written bodies as text, parsed once at their first hit; invalidate and clear drop entries', () => {
+    const cache = newCache();
+    cache.fillWritten(1, 'k1', JSON.stringify(body(1)));
+    const lent = cache.peek(1)!;
+    expect({ key: lent.key, doc: lent.doc }).toEqual({ key: 'k1', doc: body(1) });
+    expect(cache.peek(1)!.doc).toBe(lent.doc); // parsed once, then lent as is
+    expect(cache.get(1)!.doc).not.toBe(lent.doc);
+    cache.fillWritten(1, 'k1', JSON.stringify({ _id: 1, changed: true }));
+    expect(cache.get(1)!.doc).toEqual({ _id: 1, changed: true });
+    cache.fill(2, 'k2', body(2), 40);
+    cache.invalidate(1);
+    expect(cache.get(1)).toBeUndefined();
+    expect(cache.get(2)?.key).toBe('k2');
+    cache.clear();
     expect(cache.size).toBe(0);
-    // A read that started at generation 1 finishes after a lookup at generation 2 (a write committed).
-    cache.get(2, 2);
-    cache.fill(2, 'k2', body(2), 40, 1);
-    expect(cache.get(2, 2)).toBeUndefined();
-    cache.fill(2, 'k2', body(2), 40, 2);
-    expect(cache.get(2, 2)?.key).toBe('k2');
   });
 
   it('keeps within its budget, dropping the oldest bodies first, and skips big bodies', () => {
-    const cache = new HitCache(3 * (100 + 256), 200);
-    for (let label = 0; label < 5; label++) cache.fill(label, `k${label}`, body(label), 100, 0);
+    const cache = newCache(3 * (100 + 256), 200);
+    for (let label = 0; label < 5; label++) cache.fill(label, `k${label}`, body(label), 100);
     expect(cache.size).toBe(3);
-    expect(cache.get(0, 0)).toBeUndefined();
-    expect(cache.get(4, 0)?.key).toBe('k4');
-    cache.fill(9, 'k9', body(9), 201, 0);
-    expect(cache.get(9, 0)).toBeUndefined();
+    expect(cache.get(0)).toBeUndefined();
+    expect(cache.get(4)?.key).toBe('k4');
+    cache.fill(9, 'k9', body(9), 201);
+    expect(cache.get(9)).toBeUndefined();
+    // A written body too big to keep also drops the label's older body.
+    cache.fillWritten(4, 'k4', JSON.stringify({ _id: 4, text: 'x'.repeat(300) }));
+    expect(cache.get(4)).toBeUndefined();
+  });
+
+  it('labels far apart and out of order, replaced and dropped entries, over many evictions', () => {
+    const cache = newCache(100 * (10 + 256), 1 << 10);
+    const live = new Map<number, string>();
+    for (let i = 0; i < 5000; i++) {
+      const label = (i * 7919) % 3001;
+      if (i % 5 === 4) {
+        cache.invalidate(label);
+        live.delete(label);
+      } else {
+        cache.fill(label, `k${label}.${i}`, { i }, 10);
+        live.set(label, `k${label}.${i}`);
+      }
+    }
+    expect(cache.size).toBeLessThanOrEqual(100);
+    let found = 0;
+    for (let label = 0; label < 3001; label++) {
+      const entry = cache.get(label);
+      if (entry === undefined) continue;
+      found++;
+      expect(entry.key).toBe(live.get(label)); // never an older body of the label
+    }
+    expect(found).toBe(cache.size);
+    expect(cache.get(1e6)).toBeUndefined();
   });
 });

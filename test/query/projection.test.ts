@@ -175,6 +175,17 @@ describe('parseProjection / apply', () => {
     expect(Object.keys(out).at(-1)).toBe('$similarity');
   });
 
+  it('projections that show what the default shows are the default itself (no trie per query)', () => {
+    const fallback = parseProjection(undefined);
+    for (const same of [{ _id: 1 }, { _id: true }, { $vector: 0 }, { _id: 1, $vector: false, $vectorize: 0, $lexical: 0 }]) {
+      expect(parseProjection(same)).toBe(fallback);
+    }
+    for (const other of [{ _id: 0 }, { $vector: 1 }, { _id: 1, name: 1 }, { _id: 1, name: 0 }, { tags: { $slice: 1 } }]) {
+      expect(parseProjection(other)).not.toBe(fallback);
+    }
+    expectExact(parseProjection({ _id: 1, $vector: 0 }).apply(DOC, 0.5), { ...PLAIN, $similarity: 0.5 });
+  });
+
   it('a stale $similarity in the document is replaced and moved last', () => {
     expectExact(parseProjection(undefined).apply({ _id: 1, $similarity: 9, a: 2 }, 0.5), { _id: 1, a: 2, $similarity: 0.5 });
   });

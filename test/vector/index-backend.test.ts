@@ -52,6 +52,21 @@ async function errorOf(p: Promise<unknown> | (() => unknown)): Promise<VectorDbE
 describe.each([{ backend: 'wasm' as const }, { backend: 'native' as const }])('$backend backend', ({ backend }) => {
   const skip = backend === 'native' && !nativeOk;
 
+  it.skipIf(skip)('hits come best first, equal scores by label (whatever order hnswlib gives them in)', async () => {
+    const index = await createVectorIndex({ dimension: 4, metric: 'euclidean', backend, capacity: 64 });
+    // Copies of three vectors under labels added in decreasing order: ties at every score.
+    const labels = [90, 70, 50, 30, 10, 80, 60, 40, 20, 0];
+    const vectors = labels.map((label) => [label % 3, 1, 0, 0]);
+    index.add(labels, Float32Array.from(vectors.flat()));
+    const got = index.search(Float32Array.from([0, 1, 0, 0]), 10, { ef: 50 });
+    const want = labels
+      .map((label) => ({ label, score: 1 / (1 + (label % 3) ** 2) }))
+      .sort((a, b) => b.score - a.score || a.label - b.label)
+      .map((h) => h.label);
+    expect(got.map((h) => h.label)).toEqual(want);
+    index.dispose();
+  });
+
   it.skipIf(skip).each(METRICS)(
     '%s: recall@10 >= 0.9 against exact search, Data API scores, growth from a small capacity',
     async (metric) => {

@@ -1,0 +1,120 @@
+/**
+ * The unfiltered vector query's own cost, for A/B work on it: builds of vectordb-local (each a dist/
+ * directory) and raw hnswlib-node in one process, on one workload, each of ours loaded through its client
+ * as the peers bench does, then queried with vectors none of them has seen, in interleaved bursts.
+ *
+ *   node bench/find-vector-bench.js [--dist dist/,../base/dist/] [--n 20000] [--dim 384] [--ef 24]
+ *                                   [--rounds 7] [--burst-ms 400] [--api findVector|command]
+ *
+ * `findVector`: `collection.findVector(vector, { limit: 10, efSearch, projection: { _id: 1 } })` (as
+ * bench/peers/systems/ours.js); `command`: `db.command({ find: ... })` with the vector as a plain array (as
+ * bench/duel-bench.js). Raw: `searchKnn(Array.from(vector), 10)` at the same ef. Prints the medians of CPU
+ * us per query (this process's, all threads: on a shared machine wall time mostly measures the others) and
+ * each build's ratio to raw. A dist outside this repository must see its node_modules (e.g. a symlink).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { mixture, sample } from './lib/vector-data.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    dist: { type: 'string', default: 'dist/' },
+    n: { type: 'string', default: '20000' },
+    dim: { type: 'string', default: '384' },
+    ef: { type: 'string', default: '24' },
+    rounds: { type: 'string', default: '7' },
+    'burst-ms': { type: 'string', default: '400' },
+    api: { type: 'string', default: 'findVector' },
+  },
+});
+const N = Number(flags.n);
+const DIM = Number(flags.dim);
+const EF = Number(flags.ef);
+const K = 10;
+const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
+
+const mix = mixture(2020, DIM, 100);
+const vectors = sample(mix, 2021, N, 1.0);
+const row = (i) => vectors.subarray(i * DIM, (i + 1) * DIM);
+/** Unseen queries: seeded chunks of the mixture, never repeated. */
+let chunk = 0;
+let pool;
+let at = 256;
+const nextQuery = () => {
+  if (at === 256) {
+    pool = sample(mix, 1_000_000 + chunk++, 256, 1.0);
+    at = 0;
+  }
+  const i = at++;
+  return pool.subarray(i * DIM, (i + 1) * DIM);
+};
+
+const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
+const raw = new HierarchicalNSW('cosine', DIM);
+raw.initIndex(N, 16, 200, 100);
+for (let i = 0; i < N; i++) raw.addPoint(Array.from(row(i)), i);
+raw.setEf(EF);
+const systems = { raw: (v) => raw.searchKnn(Array.from(v), K).neighbors };
+
+const opened = [];
+for (const [i, dist] of flags.dist.split(',').entries()) {
+  const { VectorDB } = await import(pathToFileURL(join(resolve(dist), 'index.js')).href);
+  const dir = mkdtempSync(join(tmpdir(), 'vdb-find-'));
+  const db = new VectorDB('find', dir, undefined, { vectorBackend: 'native' });
+  opened.push({ db, dir });
+  const collection = await db.createCollection({ name: 'find', options: { vector: { dimension: DIM, metric: 'cosine', index: { m: 16, efConstruction: 200 } } } });
+  const started = performance.now();
+  for (let from = 0; from < N; from += 1000) {
+    const documents = [];
+    for (let j = from; j < Math.min(N, from + 1000); j++) documents.push({ _id: j, cat: j % 100, $vector: Array.from(row(j)) });
+    await collection.insertMany(documents);
+  }
+  await collection.waitForIndex();
+  log(`${dist}: loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const target = { collection: 'find' };
+  systems[`${i}:${dist}`] =
+    flags.api === 'command'
+      ? async (v) => (await db.command({ find: { sort: { $vector: Array.from(v) }, projection: { _id: 1 }, options: { limit: K, efSearch: EF } } }, target)).data.documents.map((d) => d._id)
+      : async (v) => (await collection.findVector(v, { limit: K, efSearch: EF, projection: { _id: 1 } })).map((d) => d._id);
+}
+
+/** CPU us per query over a burst (queries drawn before the clock starts, 64 at a time). */
+async function burst(search) {
+  let cpu = 0;
+  let count = 0;
+  let elapsed = 0;
+  while (elapsed < Number(flags['burst-ms'])) {
+    const batch = Array.from({ length: 64 }, nextQuery);
+    const from = performance.now();
+    const cpuFrom = process.cpuUsage();
+    for (const v of batch) await search(v);
+    const used = process.cpuUsage(cpuFrom);
+    elapsed += performance.now() - from;
+    cpu += used.user + used.system;
+    count += batch.length;
+  }
+  return cpu / count;
+}
+
+for (const search of Object.values(systems)) for (let i = 0; i < 500; i++) await search(nextQuery());
+const samples = Object.fromEntries(Object.keys(systems).map((name) => [name, []]));
+for (let r = 0; r < Number(flags.rounds); r++) {
+  const order = Object.entries(systems);
+  if (r % 2 === 1) order.reverse();
+  for (const [name, search] of order) samples[name].push(await burst(search));
+}
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const rawUs = median(samples.raw);
+console.log(`${N / 1000}k x ${DIM}, ef ${EF}, ${flags.api}, unseen queries: CPU us per query (median of ${flags.rounds} rounds)`);
+for (const [name, list] of Object.entries(samples)) {
+  const us = median(list);
+  console.log(`  ${name.padEnd(40)} ${us.toFixed(1).padStart(7)}${name === 'raw' ? '' : `  ${(rawUs / us).toFixed(2)}x raw`}`);
+}
+for (const { db, dir } of opened) {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+}
