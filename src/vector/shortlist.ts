@@ -91,28 +91,8 @@ export function shortlistTopK(
     }
     approx[i] = score + error;
     const low = score - error;
-    if (size < k) {
-      let c = size++;
-      while (c > 0) {
-        const p = (c - 1) >> 1;
-        if (heap[p]! <= low) break;
-        heap[c] = heap[p]!;
-        c = p;
-      }
-      heap[c] = low;
-    } else if (low > heap[0]!) {
-      let c = 0;
-      for (;;) {
-        const l = 2 * c + 1;
-        if (l >= k) break;
-        const r = l + 1;
-        const m = r < k && heap[r]! < heap[l]! ? r : l;
-        if (heap[m]! >= low) break;
-        heap[c] = heap[m]!;
-        c = m;
-      }
-      heap[c] = low;
-    }
+    if (size < k) siftUp(heap, size++, low);
+    else if (low > heap[0]!) replaceRoot(heap, k, low);
   }
   const threshold = size < k ? -Infinity : heap[0]!;
   let kept = 0;
@@ -166,6 +146,18 @@ export function shortlistCosine(
 /** Makes heap[0 .. n) a min-heap. */
 function heapify(heap: Float64Array, n: number): void {
   for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(heap, n, i, heap[i]!);
+}
+
+/** Puts `value` into a min-heap at position `at` (its new last slot) and restores the order. */
+function siftUp(heap: Float64Array, at: number, value: number): void {
+  let c = at;
+  while (c > 0) {
+    const p = (c - 1) >> 1;
+    if (heap[p]! <= value) break;
+    heap[c] = heap[p]!;
+    c = p;
+  }
+  heap[c] = value;
 }
 
 /** Replaces a min-heap's root with `value` and restores the order. */
