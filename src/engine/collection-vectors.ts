@@ -57,6 +57,8 @@ export interface VectorSettings {
 const STEP_MS = 30;
 /** At most this many vectors per step. */
 const MAX_CHUNK = 512;
+/** While the graph lags, a search lets the event loop turn once this long (ms) has passed since the last. */
+const SEARCH_YIELD_MS = 10;
 /**
  * Vectors arriving at this rate per second (a bulk load), or this many pending that are also at least
  * an eighth of the graph (the worker starts from a copy of it), are built on a worker thread instead of
@@ -95,6 +97,8 @@ export class CollectionVectors {
   #pendingRemoves: number[] = [];
   #changesSinceSnapshot = 0;
   #indexing: Promise<void> | undefined;
+  /** When a search last yielded to the event loop for the indexing (see turnDue). */
+  #lastSearchTurn = 0;
   /** The snapshot being saved (saves run one at a time). */
   #saving: Promise<void> | undefined;
   /** Set while a snapshot serializes the graph: the indexer leaves it alone meanwhile. */
@@ -313,6 +317,20 @@ export class CollectionVectors {
   /** Resolves once every live vector's values are in memory (benchmarks, tests). */
   async valuesReady(): Promise<void> {
     await this.#late?.done;
+  }
+
+  /**
+   * A macrotask to await before searching when the graph lacks vectors and no search has let the event
+   * loop turn for SEARCH_YIELD_MS; else undefined (no await). Searches answered from memory never wait
+   * on I/O, so a tight loop of them would otherwise starve the background indexing and the worker
+   * build's hand-over for good, and every search would stay an exact scan of what the graph lacks.
+   */
+  turnDue(): Promise<void> | undefined {
+    if (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0) return undefined;
+    const now = performance.now();
+    if (now - this.#lastSearchTurn < SEARCH_YIELD_MS) return undefined;
+    this.#lastSearchTurn = now;
+    return yieldToEventLoop();
   }
 
   /** Vectors not yet in the graph (searched exactly meanwhile). */

@@ -280,6 +280,8 @@ export class Table {
         if (label !== undefined) allowed.add(label);
       }
     }
+    const turn = vectors.turnDue();
+    if (turn !== undefined) await turn;
     const hits = vectors.search(sort.vector, k, allowed, undefined, request.withSimilarity ?? true);
     const rows = await this.#store.getMany(hits.map((hit) => vectors.keyOf(hit.label) ?? ''));
     const found: FoundRow[] = [];

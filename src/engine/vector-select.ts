@@ -80,6 +80,8 @@ export class CandidateCache {
 /** The k documents nearest to the query among those the filter matches, best first, with similarity. */
 export async function selectByVector(request: VectorSelectRequest): Promise<FoundDocument[]> {
   const { store, vectors, filter, query, k, withVector, efSearch } = request;
+  const turn = vectors.turnDue();
+  if (turn !== undefined) await turn;
   // Restoring `$vector` changes the documents: those must be copies.
   const shared = request.shared === true && !withVector;
   // An unfiltered search (the common case) needs no candidates: no await for them.
