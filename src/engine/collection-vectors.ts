@@ -144,9 +144,15 @@ export class CollectionVectors {
     if (early !== undefined && kv.syncReads) {
       // With the graph there, the first answer needs only the keys and what the graph lacks: the other
       // values are read after (synchronous point reads fill in whatever a search needs first).
-      const [records, loaded] = await Promise.all([readVectorKeys(kv, settings.cid), early]);
+      // The keys are registered as they arrive, while hnswlib may still be reading (usually the later of
+      // the two); what the graph lacks is marked pending once it is there.
+      const keysRead = readVectorKeys(kv, settings.cid).then((records) => {
+        records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!, true));
+        return records;
+      });
+      const [records, loaded] = await Promise.all([keysRead, early]);
       if (loaded !== undefined) {
-        records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!, loaded.graph.has(label)));
+        for (const label of records.labels) if (!loaded.graph.has(label)) vectors.#pendingAdds.add(label);
         vectors.#changesSinceSnapshot = vectors.#pendingAdds.size;
         vectors.#adoptGraph(loaded);
         const pending = [...vectors.#pendingAdds];

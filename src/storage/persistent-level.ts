@@ -7,6 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import type { AbstractLevel } from 'abstract-level';
+import { IdleFlush } from './idle-flush.js';
 import { recordHolder } from './lock-holder.js';
 
 export { describeHolder } from './lock-holder.js';
@@ -17,12 +18,21 @@ export { describeHolder } from './lock-holder.js';
  */
 const WRITE_BUFFER_BYTES = 32 * 1024 * 1024;
 
+/**
+ * After this long without a write, a memtable holding at least IDLE_FLUSH_MIN_BYTES is written to a table
+ * file, giving its memory back (it would otherwise stay resident until the next burst or close).
+ */
+const IDLE_FLUSH_MS = 1000;
+const IDLE_FLUSH_MIN_BYTES = 4 * 1024 * 1024;
+
 /** A key below every key the engine writes: compacting [SEP_KEY, SEP_KEY] touches no table. */
 const SEP_KEY = '\u0000';
 
 export interface PersistentLevel {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the stores differ only in their input formats
   readonly db: AbstractLevel<any, string, Uint8Array>;
+  /** Called after each write with about how many bytes it added (LevelDB: counts toward an idle flush). */
+  wrote(bytes: number): void;
   /** Called before closing (LevelDB: flush the memtable so the next open replays no log). */
   beforeClose(): Promise<void>;
   /** Called after closing (releases a lock held outside the store, if any). */
@@ -36,12 +46,18 @@ export async function openPersistentLevel(location: string): Promise<PersistentL
   const db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view', writeBufferSize: WRITE_BUFFER_BYTES });
   await db.open({ createIfMissing: true });
   recordHolder(location);
+  // A compaction of an empty range only writes the memtable to disk (on the thread pool; writes go on
+  // into a fresh memtable meanwhile). If that fails, the log is still there: the next open replays it.
+  const flushMemtable = async (): Promise<void> => {
+    if (db.status === 'open') await db.compactRange(SEP_KEY, SEP_KEY).catch(() => undefined);
+  };
+  const idle = new IdleFlush({ flush: flushMemtable, idleMs: IDLE_FLUSH_MS, minBytes: IDLE_FLUSH_MIN_BYTES, bufferBytes: WRITE_BUFFER_BYTES });
   return {
     db,
-    // A compaction of an empty range only writes the memtable to disk. If that fails, the log is still
-    // there: the next open replays it, so closing goes on.
+    wrote: (bytes) => idle.wrote(bytes),
     beforeClose: async () => {
-      if (db.status === 'open') await db.compactRange(SEP_KEY, SEP_KEY).catch(() => undefined);
+      await idle.close();
+      await flushMemtable();
     },
     afterClose: async () => undefined,
     diskBytes: () => directoryBytes(location),

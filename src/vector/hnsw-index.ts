@@ -8,6 +8,7 @@ import { encodeIndexHead, type BackendBytes, type BackendName, type IndexHeader 
 import type { IndexParams, ScoredLabel, SearchOptions, VectorIndex } from './index-backend.js';
 import { scoreFromHnswDistance, type Metric } from './metric.js';
 import { checkLabel, checkVector, invalid } from './validate.js';
+import { LabelSlots } from './label-slots.js';
 
 const byScoreThenLabel = (a: ScoredLabel, b: ScoredLabel): number => b.score - a.score || a.label - b.label;
 
@@ -95,7 +96,7 @@ export class HnswIndex implements VectorIndex {
   /** slot -> label, and whether the slot is live; sized to the driver's capacity. */
   private slotLabels: Uint32Array;
   private live: Uint8Array;
-  private readonly labelSlot = new Map<number, number>();
+  private readonly labelSlot = new LabelSlots();
   /** Deleted slots (recyclable). */
   private readonly dead: number[] = [];
   /** Slots used so far (== hnswlib's element count). */
@@ -137,6 +138,15 @@ export class HnswIndex implements VectorIndex {
     const liveFlags = new Uint8Array(cap);
     liveFlags.set(live);
     const index = new HnswIndex(identity, driver, labels, liveFlags, slots);
+    let limit = 0;
+    let liveCount = 0;
+    for (let s = 0; s < slots; s++) {
+      if (liveFlags[s] === 1) {
+        limit = Math.max(limit, (labels[s] as number) + 1);
+        liveCount++;
+      }
+    }
+    index.labelSlot.reserve(limit, liveCount);
     for (let s = 0; s < slots; s++) {
       if (liveFlags[s] === 1) index.labelSlot.set(labels[s] as number, s);
       else index.dead.push(s);

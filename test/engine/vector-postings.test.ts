@@ -187,4 +187,26 @@ describe('filtered vector search from the in-memory postings', () => {
     await run(db, { insertMany: { documents: docs as unknown as JsonObject[] } });
     await check('after emptying and refilling');
   });
+
+  it('answers a query made at once after a reopen, closes before the postings build starts, and builds them next time', async () => {
+    const dir = tempDir();
+    let db = await open(dir);
+    await executeCommand(db, { createCollection: { name: 'things', options: { vector: { dimension: DIM, metric: 'euclidean' } } } }, KS);
+    const docs = Array.from({ length: 200 }, (_, i) => ({ _id: i, cat: i % 5, $vector: Array.from({ length: DIM }, (_, d) => Math.sin(i * 7 + d) + 1.5) }));
+    await run(db, { insertMany: { documents: docs.slice(0, 100) } });
+    await run(db, { insertMany: { documents: docs.slice(100) } });
+    await db.close();
+
+    db = await open(dir);
+    const query = docs[17]!.$vector;
+    const first = await run(db, { find: { sort: { $vector: query }, projection: { _id: 1 }, options: { limit: 1 } } });
+    expect(((first.data as JsonObject).documents as JsonObject[])[0]?._id).toBe(17);
+    await db.close(); // the postings build, started a macrotask after the vectors opened, may not have begun
+
+    db = await open(dir);
+    expect(await db.collection('default_keyspace', 'things').postingsBuilt()).toBe(true);
+    const filtered = await run(db, { find: { filter: { cat: 2 }, sort: { $vector: query }, projection: { _id: 1 }, options: { limit: 200 } } });
+    const ids = ((filtered.data as JsonObject).documents as JsonObject[]).map((d) => d._id as number);
+    expect(ids.sort((a, b) => a - b)).toEqual(docs.filter((d) => d.cat === 2).map((d) => d._id));
+  });
 });

@@ -1,0 +1,86 @@
+/**
+ * An HNSW index's slot by label (hnsw-index.ts), with a Map's get/set/has/delete/clear/size. Labels are
+ * usually dense from 0 (a collection numbers its vectors), so they index a typed array: a reopened
+ * index of 100k fills it in a fraction of a Map's time, and each lookup is one load instead of a hash
+ * probe. A label far past the others (labels go up to 2^32 - 1) moves everything into a Map for good.
+ */
+
+/** Dense while the highest label stays below this many times the entries (plus a floor). */
+const DENSE_FACTOR = 4;
+const DENSE_FLOOR = 65_536;
+const NONE = -1;
+
+export class LabelSlots {
+  /** Slot + 0 by label, NONE where absent (dense mode). */
+  #dense: Int32Array | undefined = new Int32Array(0);
+  #sparse: Map<number, number> | undefined;
+  #size = 0;
+
+  get size(): number {
+    return this.#sparse?.size ?? this.#size;
+  }
+
+  get(label: number): number | undefined {
+    if (this.#sparse !== undefined) return this.#sparse.get(label);
+    const dense = this.#dense!;
+    if (label >= dense.length) return undefined;
+    const slot = dense[label]!;
+    return slot === NONE ? undefined : slot;
+  }
+
+  has(label: number): boolean {
+    return this.get(label) !== undefined;
+  }
+
+  set(label: number, slot: number): void {
+    if (this.#sparse !== undefined) {
+      this.#sparse.set(label, slot);
+      return;
+    }
+    let dense = this.#dense!;
+    if (label >= dense.length) {
+      if (label >= DENSE_FACTOR * (this.#size + 1) + DENSE_FLOOR) {
+        this.#toSparse().set(label, slot);
+        return;
+      }
+      const grown = new Int32Array(Math.max(label + 1, dense.length * 2, 1024)).fill(NONE);
+      grown.set(dense);
+      this.#dense = dense = grown;
+    }
+    if (dense[label] === NONE) this.#size++;
+    dense[label] = slot;
+  }
+
+  /** Room for labels below `limit` at once (a restored index: no regrowing), unless that would not be dense. */
+  reserve(limit: number, entries: number): void {
+    const dense = this.#dense;
+    if (dense === undefined || limit <= dense.length || limit > DENSE_FACTOR * (entries + 1) + DENSE_FLOOR) return;
+    const grown = new Int32Array(limit).fill(NONE);
+    grown.set(dense);
+    this.#dense = grown;
+  }
+
+  delete(label: number): boolean {
+    if (this.#sparse !== undefined) return this.#sparse.delete(label);
+    const dense = this.#dense!;
+    if (label >= dense.length || dense[label] === NONE) return false;
+    dense[label] = NONE;
+    this.#size--;
+    return true;
+  }
+
+  clear(): void {
+    this.#dense = new Int32Array(0);
+    this.#sparse = undefined;
+    this.#size = 0;
+  }
+
+  #toSparse(): Map<number, number> {
+    const sparse = new Map<number, number>();
+    const dense = this.#dense!;
+    for (let label = 0; label < dense.length; label++) if (dense[label] !== NONE) sparse.set(label, dense[label]!);
+    this.#dense = undefined;
+    this.#sparse = sparse;
+    return sparse;
+  }
+}
