@@ -115,8 +115,9 @@ export async function importFile(file: string, flags: ImportFlags): Promise<numb
     console.error(`vectordb-local import: ${messageOf(error)}`);
     return 1;
   } finally {
-    process.off('SIGINT', onSigint);
+    // Still ours while the database closes (it may be saving its graph): a Ctrl+C then says so instead of killing it.
     await db.close().catch(() => undefined);
+    process.off('SIGINT', onSigint);
   }
 }
 

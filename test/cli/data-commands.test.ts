@@ -104,12 +104,13 @@ describe('vectordb-local import and export', () => {
   it('Ctrl+C in the middle of an import, then the same import again: nothing lost, nothing twice', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'big.ndjson');
-    const total = 10_000;
+    // Large enough that the Ctrl+C lands mid-import on a busy machine (10,000 took ~0.7 s, and once all were in).
+    const total = 30_000;
     writeDocuments(file, total, 16, 4); // a quarter without _id: their ids come from line and text
     const data = path.join(dir, 'data');
     expect((await cli(['import', '-', '--data', data, '-c', 'docs', '--create', '--dimension', '16'], { input: '' })).code).toBe(0);
     const run = start(['import', file, '--data', data, '-c', 'docs', '--concurrency', '1', '--progress-interval', '0.1']);
-    await waitFor(run.output, /import: [1-9][\d,]* of 10,000/, run.exited);
+    await waitFor(run.output, /import: [1-9][\d,]* of 30,000/, run.exited);
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     expect(run.output()).toMatch(/interrupted/);
