@@ -4,13 +4,13 @@
  * vector search and no acknowledged delete is ever returned. Kills happen after a count of acknowledgements;
  * with the native backend, while bursts are built on a worker thread and its graph files become snapshots.
  */
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { VectorDB } from '../../src/index.js';
 import { tempDir } from '../support/temp.js';
 import { buildPackage, finish, startFixture } from './built-package.js';
 import { vectorOf } from '../fixtures/vector-crash-docs.mjs';
+import { nativeLoads } from '../support/native.js';
 
 beforeAll(async () => {
   await buildPackage();
@@ -33,15 +33,6 @@ async function runUntilKilled(dir: string, killAfter: number, backend: 'wasm' | 
   expect(result.signal, result.stderr).toBe('SIGKILL');
   return { inserted, deleted };
 }
-
-const nativeLoads = (() => {
-  try {
-    createRequire(import.meta.url)('hnswlib-node');
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const runs: { backend: 'wasm' | 'native'; killAfter: number }[] = [
   { backend: 'wasm', killAfter: 420 },

@@ -6,7 +6,6 @@
  * carry it, and that a store without a directory (memory) keeps the graph in LevelDB as before.
  */
 import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
@@ -16,15 +15,7 @@ import { loadVectorIndex } from '../../src/vector/index.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { KvStore } from '../../src/storage/index.js';
 import { tempDir } from '../support/temp.js';
-
-const nativeLoads = (() => {
-  try {
-    createRequire(import.meta.url)('hnswlib-node');
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { nativeLoads } from '../support/native.js';
 
 const KS = { keyspace: 'default_keyspace' };
 const N = 600;

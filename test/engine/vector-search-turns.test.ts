@@ -4,22 +4,13 @@
  * search lets the event loop turn now and then. Both ways of building: in steps on the event loop
  * (wasm) and on a worker thread (native, when hnswlib-node loads here; the worker is a compiled file).
  */
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, buildPackage } from '../durability/built-package.js';
 import { tempDir } from '../support/temp.js';
 import { clustered } from '../vector/data.js';
-
-const nativeLoads = (() => {
-  try {
-    createRequire(import.meta.url)('hnswlib-node');
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { nativeLoads } from '../support/native.js';
 
 const target = { keyspace: 'default_keyspace', collection: 'loop' };
 const N = 3000;

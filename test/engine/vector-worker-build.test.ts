@@ -4,22 +4,13 @@
  * in graph answers every vector (native backend, when hnswlib-node loads here).
  */
 import { readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, buildPackage } from '../durability/built-package.js';
 import { tempDir } from '../support/temp.js';
 import { clustered } from '../vector/data.js';
-
-const nativeLoads = (() => {
-  try {
-    createRequire(import.meta.url)('hnswlib-node');
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { nativeLoads } from '../support/native.js';
 
 const target = { keyspace: 'default_keyspace', collection: 'bulk' };
 const N = 2000;
