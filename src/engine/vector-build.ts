@@ -3,7 +3,8 @@
  * (vector/graph-builder.ts) while the collection keeps searching its current graph (what that lacks is
  * scanned exactly). Vectors that arrive meanwhile are streamed to the worker too; once it has caught up
  * and nothing new came for a moment, the new graph comes back and is loaded here for the collection
- * to swap in. Only the serialized bytes cross threads; the event loop never runs hnswlib's inserts.
+ * to swap in: as a file hnswlib writes and reads itself where the backend does (native, with a data
+ * directory), else as serialized bytes. The event loop never runs hnswlib's inserts.
  */
 import { removeFile } from '../storage/index.js';
 import { GraphBuilder, loadVectorIndex, loadVectorIndexFile, type BuiltGraph, type CreateVectorIndexOptions, type VectorIndex } from '../vector/index.js';
