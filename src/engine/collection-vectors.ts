@@ -7,7 +7,8 @@
  * always sees every acknowledged vector.
  */
 import { VectorDbError } from '../errors/index.js';
-import { macrotask } from '../platform/macrotask.js';
+import { yieldToEventLoop } from '../platform/macrotask.js';
+import { sideFileDir, type KvOperation, type KvStore } from '../storage/index.js';
 import {
   FlatVectorStore,
   graphBuilderAvailable,
@@ -22,7 +23,6 @@ import { buildOffThread } from './vector-build.js';
 import { LateValues } from './vector-late-values.js';
 import { loadGraph, loadLiveVectors, newGraph } from './vector-open.js';
 import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
-import { sideFileDir, type KvOperation, type KvStore } from '../storage/index.js';
 import { deleteSnapshot, graphFilePath, newGraphFileName, readSnapshotMeta, removeGraphFile, removeGraphFiles, writeSnapshot } from './vector-snapshot.js';
 
 import type { VectorProgress } from './progress.js';
@@ -254,11 +254,10 @@ export class CollectionVectors {
   /** Builds the pending vectors on a worker thread and swaps the result in; how many it took. */
   async #buildOffThread(): Promise<number> {
     await this.#graphUnfrozen(); // one serialization at a time
-    const { dimension, metric, name, cid } = this.#settings;
+    const { dimension, metric, name } = this.#settings;
     const graph = this.#graph;
     // The worker's graph file becomes the snapshot as it is (no second write of the graph).
-    const fileName = graph.savesToFile && (await sideFileDir(this.#kv)) !== undefined ? newGraphFileName(cid) : undefined;
-    const file = fileName === undefined ? undefined : graphFilePath(this.#kv, fileName);
+    const { name: fileName, path: file } = await this.#newGraphFile(graph);
     this.#arrivals = [];
     const pendingNow = (): ReadonlySet<number> => this.#pendingAdds;
     const built = await buildOffThread({
@@ -526,6 +525,16 @@ export class CollectionVectors {
     await this.#queueSave(() => this.#writeSnapshot());
   }
 
+  /**
+   * A new side file for `graph` to be written to, where the store has a directory and the backend writes
+   * files (hnswlib-node); else nothing (the graph goes to LevelDB as bytes).
+   */
+  async #newGraphFile(graph: VectorIndex): Promise<{ name?: string; path?: string }> {
+    if (!graph.savesToFile || (await sideFileDir(this.#kv)) === undefined) return {};
+    const name = newGraphFileName(this.#settings.cid);
+    return { name, path: graphFilePath(this.#kv, name) };
+  }
+
   /** Runs a save after those before it (saves run one at a time); #saving is the last one queued. */
   async #queueSave(save: () => Promise<void>): Promise<void> {
     while (this.#saving) await this.#saving.catch(() => undefined);
@@ -544,9 +553,7 @@ export class CollectionVectors {
     const covered = this.#changesSinceSnapshot;
     const labelLimit = this.#nextLabel;
     const { cid } = this.#settings;
-    // Where the store has a directory and the backend writes files, hnswlib writes the graph to a side file.
-    const fileName = this.#graph.savesToFile && (await sideFileDir(this.#kv)) !== undefined ? newGraphFileName(cid) : undefined;
-    const file = fileName === undefined ? undefined : graphFilePath(this.#kv, fileName);
+    const { name: fileName, path: file } = await this.#newGraphFile(this.#graph);
     const serializing = file === undefined ? this.#graph.serializeParts() : this.#graph.serializeToFile(file).then((head) => [head]);
     this.#graphFrozen = serializing;
     try {
@@ -648,11 +655,6 @@ export class CollectionVectors {
     const { name } = this.#settings;
     this.#failure = error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error });
   }
-}
-
-/** Lets timers, I/O and other requests run (a macrotask: in Node, after pending I/O callbacks). */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise<void>((resolve) => macrotask(resolve));
 }
 
 /** Below this fraction of the collection, a filtered search scans its candidates exactly. */

@@ -5,6 +5,7 @@
  * the command layer shapes envelopes and applies projections.
  */
 import { VectorDbError } from '../errors/index.js';
+import { yieldToEventLoop } from '../platform/macrotask.js';
 import type { Filter } from '../query/filter.js';
 import { upsertSeed } from '../query/filter.js';
 import { jsonEquals, type Document } from '../query/json.js';
@@ -18,7 +19,6 @@ import { DocumentStore, type ChangeHook, type DocumentChange, type ReadOptions, 
 import { alreadyExists, insertDocuments } from './collection-insert.js';
 import type { Limits } from './limits.js';
 import { Mutex } from './mutex.js';
-import { macrotask } from '../platform/macrotask.js';
 import { decodePageState, encodePageState } from './page-state.js';
 import { canSortWithIndex, sortWithIndex } from './index-sort.js';
 import { CandidateCache, selectByVector } from './vector-select.js';
@@ -476,7 +476,7 @@ export class Collection {
    * the labels of 100k vectors takes ~15 ms of the event loop).
    */
   #buildPostings(vectors: CollectionVectors): void {
-    const started = new Promise<void>((resolve) => macrotask(resolve)).then(() => this.#mutex.run(async () => {
+    const started = yieldToEventLoop().then(() => this.#mutex.run(async () => {
       if (this.#dropped || this.#closing) return undefined;
       return { build: this.#postings.startBuild(), snapshot: this.#store.snapshot(), labels: vectors.labelsNow() };
     }));

@@ -23,3 +23,8 @@ function messageChannelTask(): (callback: Callback) => void {
 
 /** Runs `callback` in a later macrotask. */
 export const macrotask: (callback: Callback) => void = typeof setImmediate === 'function' ? (callback) => void setImmediate(callback) : messageChannelTask();
+
+/** Resolves in a later macrotask: lets timers, I/O and other requests run (in Node, after pending I/O callbacks). */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise<void>((resolve) => macrotask(resolve));
+}
