@@ -4,16 +4,14 @@
  * Float32Arrays; the engine keeps the _id <-> label map and stores `serialize()` bytes where it likes.
  */
 import { type ScoredLabel } from './flat-store.js';
-import { HnswIndex, type HnswDriver, type HnswDriverFactory, type IndexIdentity } from './hnsw-index.js';
+import { HnswIndex, type HnswDriverFactory, type IndexIdentity } from './hnsw-index.js';
 import {
   decodeIndex,
   decodeIndexStream,
-  type BackendBytes,
   incompatible,
   IndexFormatError,
   readIndexHeader,
   type BackendName,
-  type DecodedIndex,
   type IndexHeader,
 } from './index-format.js';
 import { type Metric } from './metric.js';
@@ -131,30 +129,16 @@ export async function createVectorIndex(opts: CreateVectorIndexOptions): Promise
 export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>, opts: LoadVectorIndexOptions): Promise<VectorIndex> {
   checkDimension(opts.dimension);
   const name = opts.name ?? '';
-  const choice = opts.backend ?? 'auto';
-  let decoded: DecodedIndex;
-  let backendBytes: BackendBytes;
-  try {
-    if (Symbol.asyncIterator in bytes) {
-      const { head, rest } = await decodeIndexStream(bytes);
-      decoded = head;
-      backendBytes = rest;
-    } else {
-      decoded = decodeIndex(bytes);
-      backendBytes = decoded.backendBytes;
+  const { decoded, backendBytes } = await asIncompatible(opts.backend ?? 'auto', name, async () => {
+    if (!(Symbol.asyncIterator in bytes)) {
+      const whole = decodeIndex(bytes);
+      return { decoded: whole, backendBytes: whole.backendBytes };
     }
-  } catch (e) {
-    throw e instanceof IndexFormatError ? incompatible(e.message, choice, name) : e;
-  }
+    const { head, rest } = await decodeIndexStream(bytes);
+    return { decoded: head, backendBytes: rest };
+  });
   const { identity, factory, capacity } = await checkLoad(decoded.header, opts);
-  const backend = identity.backend;
-  const h = decoded.header;
-  let driver: HnswDriver;
-  try {
-    driver = await factory.load(identity, backendBytes, capacity, h);
-  } catch (e) {
-    throw e instanceof IndexFormatError ? incompatible(e.message, backend, name) : e;
-  }
+  const driver = await asIncompatible(identity.backend, name, () => factory.load(identity, backendBytes, capacity, decoded.header));
   return HnswIndex.restored(identity, driver, decoded.slotLabels, decoded.live);
 }
 
@@ -164,21 +148,21 @@ export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[] 
  */
 export async function loadVectorIndexFile(head: Uint8Array, file: string, opts: LoadVectorIndexOptions): Promise<VectorIndex> {
   const name = opts.name ?? '';
-  let decoded: DecodedIndex;
-  try {
-    decoded = decodeIndex([head], true);
-  } catch (e) {
-    throw e instanceof IndexFormatError ? incompatible(e.message, opts.backend ?? 'auto', name) : e;
-  }
+  const decoded = await asIncompatible(opts.backend ?? 'auto', name, () => decodeIndex([head], true));
   const { identity, factory, capacity } = await checkLoad(decoded.header, opts);
-  if (factory.loadFile === undefined) throw incompatible(`the ${identity.backend} backend does not read graph files`, identity.backend, name);
-  let driver: HnswDriver;
-  try {
-    driver = await factory.loadFile(identity, file, capacity, decoded.header);
-  } catch (e) {
-    throw e instanceof IndexFormatError ? incompatible(e.message, identity.backend, name) : e;
-  }
+  const loadFile = factory.loadFile?.bind(factory);
+  if (loadFile === undefined) throw incompatible(`the ${identity.backend} backend does not read graph files`, identity.backend, name);
+  const driver = await asIncompatible(identity.backend, name, () => loadFile(identity, file, capacity, decoded.header));
   return HnswIndex.restored(identity, driver, decoded.slotLabels, decoded.live);
+}
+
+/** Runs `work`; bytes or a file in a form it cannot read (IndexFormatError) become VECTOR_INDEX_INCOMPATIBLE. */
+async function asIncompatible<T>(backend: BackendChoice, name: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    throw e instanceof IndexFormatError ? incompatible(e.message, backend, name) : e;
+  }
 }
 
 /** The identity and factory to load a serialized index with; VECTOR_INDEX_INCOMPATIBLE when it does not fit `opts`. */
