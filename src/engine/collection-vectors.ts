@@ -21,8 +21,8 @@ import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
 import { LateValues } from './vector-late-values.js';
-import { loadGraph, loadLiveVectors, newGraph } from './vector-open.js';
-import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
+import { loadGraph, loadLiveVectors, newGraph, readRecentVectors, type LiveRecords } from './vector-open.js';
+import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorKeySync, readVectorValues } from './vector-records.js';
 import { deleteSnapshot, graphFilePath, newGraphFileName, readSnapshotMeta, removeGraphFile, removeGraphFiles, writeSnapshot } from './vector-snapshot.js';
 
 import type { VectorProgress } from './progress.js';
@@ -93,6 +93,13 @@ export class CollectionVectors {
    * are all there, a label may be live without values in the flat store, and #ensureValues reads them.
    */
   #late: LateValues | undefined;
+  /**
+   * Set while the keys are read after open (openForSearch): the doc keys of labels looked up meanwhile
+   * (null: not live). Until then only the labels at or past the snapshot's coveredBelow are registered.
+   */
+  #keysLate: Map<number, string | null> | undefined;
+  /** Settles once every key is registered (at once unless openForSearch answered before). */
+  #keysRead: Promise<void> = Promise.resolve();
   /** Labels gone from the flat store but still in the graph. */
   #pendingRemoves: number[] = [];
   #changesSinceSnapshot = 0;
@@ -123,13 +130,20 @@ export class CollectionVectors {
     this.#graph = graph;
   }
 
+  /** Opens the collection's vectors (openForSearch) and resolves once every key is read: ready for any use. */
+  static async open(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
+    return (await CollectionVectors.openForSearch(kv, settings)).keysRead();
+  }
+
   /**
    * Loads the live vectors and the graph snapshot; what the snapshot lacks is indexed afterwards, what it
-   * has in excess is removed. A graph file (native) is loaded with the keys and the collection answers
-   * then: the values follow in the background (read at once where a search needs them first). A graph in
-   * LevelDB chunks is loaded in the background after the values (searches scan them exactly meanwhile).
+   * has in excess is removed. A graph file (native) is loaded first and the collection answers an
+   * unfiltered search (`search`, `keyOf`, `vectorOf`) as soon as it is there: the keys and then the
+   * values follow in the background, and whatever a search needs first is read at once. Anything else
+   * (writes, filters, label maps) waits for keysRead(). A graph in LevelDB chunks is loaded in the
+   * background after the values (searches scan them exactly meanwhile).
    */
-  static async open(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
+  static async openForSearch(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
     const meta = await readSnapshotMeta(kv, settings.cid);
     // Files an interrupted save or build left (nothing of this collection runs yet).
     await removeGraphFiles(kv, settings.cid, meta?.file);
@@ -141,6 +155,16 @@ export class CollectionVectors {
     // Sized for the highest label saved at once: growing copies the norms.
     const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: Math.max(1024, meta?.labelLimit ?? 0) });
     const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
+    if (early !== undefined && kv.syncReads && meta?.coveredBelow !== undefined) {
+      // What the graph may lack is read while hnswlib reads the graph.
+      const recent = readRecentVectors(kv, settings, meta.coveredBelow);
+      recent.catch(() => undefined); // awaited only with a graph
+      const loaded = await early;
+      if (loaded !== undefined) {
+        vectors.#answerBeforeKeys(loaded, await recent);
+        return vectors;
+      }
+    }
     if (early !== undefined && kv.syncReads) {
       // With the graph there, the first answer needs only the keys and what the graph lacks: the other
       // values are read after (synchronous point reads fill in whatever a search needs first).
@@ -188,6 +212,51 @@ export class CollectionVectors {
     return vectors;
   }
 
+  /**
+   * Takes in the graph before the keys (see openForSearch), with the live vectors it may lack: those at
+   * or past the snapshot's coveredBelow (`recent`). Every other key, and then the values, are read in the
+   * background; meanwhile a label's liveness and doc key are looked up in its record when asked.
+   */
+  #answerBeforeKeys(loaded: { graph: VectorIndex; labelLimit: number }, recent: LiveRecords & { values: (Float32Array | undefined)[] }): void {
+    const kv = this.#kv;
+    const { cid } = this.#settings;
+    this.#keysLate = new Map();
+    this.#graph.dispose();
+    this.#graph = loaded.graph;
+    this.#nextLabel = Math.max(this.#nextLabel, loaded.labelLimit);
+    recent.labels.forEach((label, i) => {
+      this.#addLoaded(label, recent.docKeys[i]!, loaded.graph.has(label));
+      if (recent.values[i] !== undefined) this.#flat.set(label, recent.values[i]!);
+    });
+    const allKeys = readVectorKeys(kv, cid).then((records) => {
+      this.#registerLateKeys(records.labels, records.docKeys);
+      return records.labels;
+    });
+    this.#keysRead = allKeys.then(() => undefined);
+    this.#keysRead.catch(() => undefined); // reported by keysRead() and by the values' reader
+    const late = new LateValues(kv, this.#settings, this.#flat, allKeys, (label) => this.#isLive(label), () => this.#closed);
+    this.#late = late;
+    void late.done.then((damage) => {
+      if (this.#late === late) this.#late = undefined;
+      if (damage) this.#failure ??= damage;
+    });
+  }
+
+  /** Every key, read after openForSearch answered: registered, and the graph's stale labels found. */
+  #registerLateKeys(labels: readonly number[], docKeys: readonly string[]): void {
+    labels.forEach((label, i) => this.#addLoaded(label, docKeys[i]!, this.#graph.has(label)));
+    this.#keysLate = undefined;
+    this.#pendingRemoves = this.#staleInGraph();
+    this.#changesSinceSnapshot = this.#pendingAdds.size + this.#pendingRemoves.length;
+    this.#scheduleIndexing();
+  }
+
+  /** Resolves (to this) once every key is registered: until then only an unfiltered search may be made. */
+  async keysRead(): Promise<this> {
+    await this.#keysRead;
+    return this;
+  }
+
   /** Registers a loaded vector (its values are in the flat store; pending unless the graph being taken in holds it). */
   #addLoaded(label: number, docKey: string, inGraph: boolean): void {
     this.#labelOf.set(docKey, label);
@@ -198,7 +267,23 @@ export class CollectionVectors {
 
   /** Whether a label is a live vector's (its values may still be on their way: #ensureValues). */
   #isLive(label: number): boolean {
-    return this.#keyOf[label] !== undefined;
+    return this.#keyOf[label] !== undefined || (this.#keysLate !== undefined && this.#lateKeyOf(label) !== undefined);
+  }
+
+  /** While the keys are read after open: a label's doc key from its record (remembered), undefined when not live. */
+  #lateKeyOf(label: number): string | undefined {
+    const keysLate = this.#keysLate!;
+    let key = keysLate.get(label);
+    if (key === undefined) {
+      key = readVectorKeySync(this.#kv, this.#settings.cid, label) ?? null;
+      keysLate.set(label, key);
+    }
+    return key ?? undefined;
+  }
+
+  /** Guards what needs every key (writes, label maps) against a caller that did not wait for keysRead(). */
+  #checkKeysRead(): void {
+    if (this.#keysLate !== undefined) throw new Error(`the vector keys of '${this.#settings.name}' are still being read: wait for keysRead()`);
   }
 
   /** While the values are read after open: reads those of `labels` a caller is about to use, at once. */
@@ -231,11 +316,16 @@ export class CollectionVectors {
     const left = new Set<number>();
     for (const label of this.#pendingAdds) if (!graph.has(label)) left.add(label);
     this.#pendingAdds = left;
+    this.#pendingRemoves = this.#staleInGraph();
+    return before - this.#pendingAdds.size;
+  }
+
+  /** Labels the graph holds whose vectors are gone (deleted since it was built or saved). */
+  #staleInGraph(): number[] {
     const stale: number[] = [];
     // The cheap array test first: nearly every label is live.
-    for (let label = 0; label < this.#nextLabel; label++) if (!this.#isLive(label) && graph.has(label)) stale.push(label);
-    this.#pendingRemoves = stale;
-    return before - this.#pendingAdds.size;
+    for (let label = 0; label < this.#nextLabel; label++) if (!this.#isLive(label) && this.#graph.has(label)) stale.push(label);
+    return stale;
   }
 
   async #graphUnfrozen(): Promise<void> {
@@ -291,7 +381,7 @@ export class CollectionVectors {
     this.#offThreadBuilds++;
     const labelLimit = this.#nextLabel;
     const took = this.#swapGraph(built.graph);
-    if (built.file !== undefined && fileName !== undefined) this.#adoptGraphFile(fileName, built.file.head, labelLimit);
+    if (built.file !== undefined && fileName !== undefined) this.#adoptGraphFile(fileName, built.file.head, labelLimit, this.#coveredBelow(labelLimit));
     return took;
   }
 
@@ -299,19 +389,20 @@ export class CollectionVectors {
    * Makes the graph file a worker wrote (and the graph now swapped in was read from) the snapshot: it
    * lacks only what is pending now. In the save queue, like any save.
    */
-  #adoptGraphFile(fileName: string, head: Uint8Array, labelLimit: number): void {
+  #adoptGraphFile(fileName: string, head: Uint8Array, labelLimit: number, coveredBelow: number): void {
     const before = this.#changesSinceSnapshot;
     this.#changesSinceSnapshot = this.#pendingAdds.size + this.#pendingRemoves.length;
     const { cid } = this.#settings;
-    const adopting = this.#queueSave(() => writeSnapshot(this.#kv, cid, { graph: [head], labelLimit, file: fileName }));
+    const adopting = this.#queueSave(() => writeSnapshot(this.#kv, cid, { graph: [head], labelLimit, coveredBelow, file: fileName }));
     adopting.catch(async () => {
       this.#changesSinceSnapshot += before; // not saved: what it covered still counts toward the next save
       await removeGraphFile(this.#kv, fileName).catch(() => undefined);
     });
   }
 
+  /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */
   get size(): number {
-    return this.#labelOf.size; // live vectors (the flat store may still be filling after open)
+    return this.#keysLate === undefined ? this.#labelOf.size : this.#graph.size + this.#pendingAdds.size;
   }
 
   /** False while the values are still being read after open (tests). */
@@ -359,16 +450,19 @@ export class CollectionVectors {
   }
 
   labelOf(docKey: string): number | undefined {
+    this.#checkKeysRead();
     return this.#labelOf.get(docKey);
   }
 
   /** Every document's label as of now (a copy: later writes do not change it). */
   labelsNow(): ReadonlyMap<string, number> {
+    this.#checkKeysRead();
     return new Map(this.#labelOf);
   }
 
+  /** A live label's document key (undefined when the label is not live). */
   keyOf(label: number): string | undefined {
-    return this.#keyOf[label];
+    return this.#keyOf[label] ?? (this.#keysLate === undefined ? undefined : this.#lateKeyOf(label));
   }
 
   /**
@@ -376,6 +470,7 @@ export class CollectionVectors {
    * never reused) and applies them in memory once the batch is durable.
    */
   readonly hook: ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => {
+    this.#checkKeysRead();
     const { cid } = this.#settings;
     const labels = new Map<string, number>();
     const added: { key: string; label: number; vector: Float32Array }[] = [];
@@ -465,12 +560,17 @@ export class CollectionVectors {
       return this.#flat.exactSearch(query, k, allowed);
     }
     const keyOf = this.#keyOf;
-    const live = (label: number) => keyOf[label] !== undefined && (allowed === undefined || allowed.has(label));
+    const keysLate = this.#keysLate !== undefined;
+    const isLive = keysLate ? (label: number) => this.#isLive(label) : (label: number) => keyOf[label] !== undefined;
+    const live = (label: number) => isLive(label) && (allowed === undefined || allowed.has(label));
     const needFilter = allowed !== undefined || this.#pendingRemoves.length > 0;
     // A filter hides part of the graph: widen the search in proportion so recall holds.
     const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / total, EXACT_FRACTION);
     const ef = Math.ceil(Math.max(efSearch ?? this.#graph.params.efSearch, k) / Math.sqrt(selectivity));
-    const fromGraph = this.#graph.search(query, k, needFilter ? { ef, filter: live } : { ef });
+    let fromGraph = this.#graph.search(query, k, needFilter ? { ef, filter: live } : { ef });
+    // While the keys are read after open, the graph may still hold vectors deleted since its snapshot:
+    // the hits are checked, and only when one is gone is the search made again with the check as filter.
+    if (keysLate && !needFilter && fromGraph.some((hit) => !isLive(hit.label))) fromGraph = this.#graph.search(query, k, { ef, filter: live });
     if (this.#pendingAdds.size === 0) return fromGraph;
     const pending = allowed === undefined ? this.#pendingAdds : [...this.#pendingAdds].filter((l) => allowed.has(l));
     this.#ensureValues(pending);
@@ -535,6 +635,16 @@ export class CollectionVectors {
     return { name, path: graphFilePath(this.#kv, name) };
   }
 
+  /**
+   * The snapshot's coveredBelow for the graph as it is now (SnapshotMeta): every live label below it is
+   * in the graph, since the pending ones are all at or past it.
+   */
+  #coveredBelow(labelLimit: number): number {
+    let covered = labelLimit;
+    for (const label of this.#pendingAdds) if (label < covered) covered = label;
+    return covered;
+  }
+
   /** Runs a save after those before it (saves run one at a time); #saving is the last one queued. */
   async #queueSave(save: () => Promise<void>): Promise<void> {
     while (this.#saving) await this.#saving.catch(() => undefined);
@@ -552,6 +662,7 @@ export class CollectionVectors {
     // Changes made while saving may be missing from it: they still count toward the next one.
     const covered = this.#changesSinceSnapshot;
     const labelLimit = this.#nextLabel;
+    const coveredBelow = this.#coveredBelow(labelLimit);
     const { cid } = this.#settings;
     const { name: fileName, path: file } = await this.#newGraphFile(this.#graph);
     const serializing = file === undefined ? this.#graph.serializeParts() : this.#graph.serializeToFile(file).then((head) => [head]);
@@ -563,7 +674,7 @@ export class CollectionVectors {
       } finally {
         this.#graphFrozen = undefined;
       }
-      await writeSnapshot(this.#kv, cid, { graph, labelLimit, ...(fileName === undefined ? {} : { file: fileName }) });
+      await writeSnapshot(this.#kv, cid, { graph, labelLimit, coveredBelow, ...(fileName === undefined ? {} : { file: fileName }) });
     } catch (error) {
       if (fileName !== undefined) await removeGraphFile(this.#kv, fileName).catch(() => undefined);
       throw error;
@@ -580,6 +691,7 @@ export class CollectionVectors {
 
   async #stopIndexing(): Promise<void> {
     await this.#graphLoading; // adopt the snapshot first: closing must never save a graph that lacks it
+    await this.#keysRead.catch(() => undefined);
     this.#closed = true;
     await this.#late?.done; // it stops at its next chunk (and never throws)
     while (this.#indexing) await this.#indexing.catch(() => undefined);
@@ -587,6 +699,8 @@ export class CollectionVectors {
   }
 
   #scheduleIndexing(): void {
+    // While the keys are read after open, what the graph lacks or holds in excess is not known yet.
+    if (this.#keysLate !== undefined) return;
     if (this.#indexing || this.#closed || (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0)) return;
     this.#indexing = this.#indexLoop().finally(() => {
       this.#indexing = undefined;

@@ -78,6 +78,8 @@ export class Collection {
   readonly #shred: ShredContext;
   readonly #kv: KvStore;
   readonly #settings: EngineSettings;
+  /** The vectors once they answer an unfiltered search; #vectors once every key is read too. */
+  #vectorsForSearch: Promise<CollectionVectors> | undefined;
   #vectors: Promise<CollectionVectors> | undefined;
   readonly #candidates = new CandidateCache();
   /** The secondary index by vector label (vector collections), built in the background at open. */
@@ -104,11 +106,33 @@ export class Collection {
     if (deniesPositions(this.record.options)) await this.#store.refileIndex(this.#shred);
   }
 
-  /** The collection's vectors, loaded on first use; undefined for a collection without vectors. */
+  /** The collection's vectors, loaded on first use and ready for any use; undefined for a collection without vectors. */
   vectors(): Promise<CollectionVectors> | undefined {
+    const forSearch = this.#vectorsOpening();
+    if (!forSearch) return undefined;
+    this.#vectors ??= forSearch
+      .then((vectors) => vectors.keysRead())
+      .then(
+        (vectors) => {
+          this.#buildPostings(vectors);
+          return vectors;
+        },
+        (error: unknown) => {
+          this.#vectors = undefined;
+          throw error;
+        },
+      );
+    return this.#vectors;
+  }
+
+  /**
+   * The collection's vectors as soon as they answer an unfiltered search (CollectionVectors.openForSearch:
+   * a reopened collection answers before every key is read); starts the rest of the loading (vectors()).
+   */
+  #vectorsOpening(): Promise<CollectionVectors> | undefined {
     const vector = this.record.options.vector;
     if (!vector) return undefined;
-    this.#vectors ??= CollectionVectors.open(this.#kv, {
+    this.#vectorsForSearch ??= CollectionVectors.openForSearch(this.#kv, {
       name: `${this.record.keyspace}.${this.record.name}`,
       cid: this.record.cid,
       dimension: vector.dimension,
@@ -119,15 +143,14 @@ export class Collection {
     }).then(
       (vectors) => {
         this.#store.useVectorLookup((label) => vectors.vectorOf(label));
-        this.#buildPostings(vectors);
         return vectors;
       },
       (error: unknown) => {
-        this.#vectors = undefined;
+        this.#vectorsForSearch = undefined;
         throw error;
       },
     );
-    return this.#vectors;
+    return this.#vectorsForSearch;
   }
 
   get name(): string {
@@ -298,7 +321,9 @@ export class Collection {
   }
 
   async #vectorSelect(options: SelectOptions): Promise<FoundDocument[]> {
-    const pending = this.vectors();
+    const ready = this.vectors();
+    // An unfiltered search needs neither the label maps nor the postings: it is answered as soon as it can be.
+    const pending = options.filter.isEmpty ? this.#vectorsForSearch : ready;
     const settings = this.record.options.vector;
     if (!pending || !settings || options.sort.kind !== 'vector') {
       throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', { keyspace: this.record.keyspace, collection: this.record.name });
@@ -515,7 +540,8 @@ export class Collection {
     await this.drain();
     this.#postings.clear(); // abandons a build still reading
     await this.#postingsBuild;
-    const vectors = this.#vectors;
+    const vectors = this.#vectorsForSearch;
+    this.#vectorsForSearch = undefined;
     this.#vectors = undefined;
     if (vectors) await (await vectors.catch(() => undefined))?.close(!this.#dropped);
   }

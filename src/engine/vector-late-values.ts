@@ -21,10 +21,11 @@ export class LateValues {
   readonly done: Promise<VectorDbError | undefined>;
 
   /**
-   * Starts reading the values of `labels` (every live label at open) into `flat`; `isLive` says which
-   * are still wanted as it goes (deleted ones are skipped), `stopped` ends it early (close, reset).
+   * Starts reading the values of `labels` (every live label at open, or a promise of them while the keys
+   * are still being read: `ensure` works meanwhile) into `flat`; `isLive` says which are still wanted as
+   * it goes (deleted ones are skipped), `stopped` ends it early (close, reset).
    */
-  constructor(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, labels: readonly number[], isLive: (label: number) => boolean, stopped: () => boolean) {
+  constructor(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, labels: readonly number[] | Promise<readonly number[]>, isLive: (label: number) => boolean, stopped: () => boolean) {
     this.#kv = kv;
     this.#settings = settings;
     this.#flat = flat;
@@ -36,8 +37,10 @@ export class LateValues {
     return this.#loading;
   }
 
-  async #read(labels: readonly number[], stopped: () => boolean): Promise<VectorDbError | undefined> {
+  async #read(labelsRead: readonly number[] | Promise<readonly number[]>, stopped: () => boolean): Promise<VectorDbError | undefined> {
+    let labels: readonly number[];
     try {
+      labels = await labelsRead;
       await streamLiveValues(this.#kv, this.#settings, this.#flat, this.#isLive, stopped);
     } catch (error) {
       if (stopped()) return undefined;

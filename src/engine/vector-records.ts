@@ -20,12 +20,12 @@ export function decodeVectorValues(bytes: Uint8Array, dimension: number): Float3
   return vector;
 }
 
-/** Every live label with its doc key, labels ascending (the small `vkey:` records only). */
-export async function readVectorKeys(kv: KvStore, cid: number): Promise<{ labels: number[]; docKeys: string[] }> {
+/** Every live label (from `from` on) with its doc key, labels ascending (the small `vkey:` records only). */
+export async function readVectorKeys(kv: KvStore, cid: number, from = 0): Promise<{ labels: number[]; docKeys: string[] }> {
   const prefix = keys.vectorKeyPrefix(cid);
   const labels: number[] = [];
   const docKeys: string[] = [];
-  for await (const chunk of kv.textEntryChunks({ gte: prefix, lt: prefix + keys.HIGH })) {
+  for await (const chunk of kv.textEntryChunks({ gte: from === 0 ? prefix : keys.vectorKeyKey(cid, from), lt: prefix + keys.HIGH })) {
     for (const [key, docKey] of chunk) {
       labels.push(Number.parseInt(key.slice(prefix.length), 16));
       docKeys.push(docKey);
@@ -33,6 +33,14 @@ export async function readVectorKeys(kv: KvStore, cid: number): Promise<{ labels
   }
   return { labels, docKeys };
 }
+
+/** A label's doc key, on the calling thread (KvStore.syncReads); undefined when the label is not live. */
+export function readVectorKeySync(kv: KvStore, cid: number, label: number): string | undefined {
+  const [value] = kv.getManySync([keys.vectorKeyKey(cid, label)]);
+  return value === undefined ? undefined : textDecoder.decode(value);
+}
+
+const textDecoder = new TextDecoder();
 
 /** The values of these labels (undefined where a label has none). */
 export async function readVectorValues(kv: KvStore, cid: number, labels: readonly number[], dimension: number): Promise<(Float32Array | undefined)[]> {

@@ -21,6 +21,12 @@ export interface SnapshotMeta {
   readonly bytes: number;
   /** Every label the snapshot's graph holds is below this (labels only grow). */
   readonly labelLimit: number;
+  /**
+   * Every label below this that was live when the snapshot was saved is in its graph (the pending ones
+   * were all at or past it), so only labels from here on can be live and missing from the graph. Absent
+   * in snapshots saved before it was kept: open then reads every key before it answers.
+   */
+  readonly coveredBelow?: number;
   readonly tableChunks?: number;
   readonly tableBytes?: number;
   readonly savedAt: string;
@@ -40,6 +46,8 @@ export interface Snapshot {
   /** The serialized graph, as pieces to concatenate. */
   readonly graph: readonly Uint8Array[];
   readonly labelLimit: number;
+  /** See SnapshotMeta.coveredBelow (left out only by tests that write an older build's snapshot). */
+  readonly coveredBelow?: number;
   /** The encoded vector table (engine/vector-table.ts), as pieces to concatenate: the engine no longer writes one. */
   readonly table?: readonly Uint8Array[];
   /** The side file with hnswlib's bytes (`graph` is then the head alone); flushed to disk before the metadata names it. */
@@ -98,7 +106,7 @@ async function readChunks(kv: KvStore, cid: number, slot: Slot, part: SnapshotPa
  * the old slot cleared. A crash at any point leaves one whole snapshot under the metadata.
  */
 export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot): Promise<void> {
-  const { graph, labelLimit, table, file } = snapshot;
+  const { graph, labelLimit, coveredBelow, table, file } = snapshot;
   const old = await readSnapshotMeta(kv, cid);
   const slot: Slot = old !== undefined && slotOf(old) === 'a' ? 's' : 'a';
   // Without metadata, whatever chunks there are belong to no snapshot: clear both slots.
@@ -110,7 +118,7 @@ export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot
     if (path === undefined) throw new Error('this store keeps no side files');
     await makeDurable(path);
   }
-  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, ...tableParts, savedAt: new Date().toISOString(), slot, ...(file === undefined ? {} : { file }) };
+  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, ...(coveredBelow === undefined ? {} : { coveredBelow }), ...tableParts, savedAt: new Date().toISOString(), slot, ...(file === undefined ? {} : { file }) };
   await kv.batch([{ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) }]);
   if (old !== undefined) await clearSlot(kv, cid, slotOf(old));
   if (old?.file !== undefined && old.file !== file) await removeGraphFile(kv, old.file);
