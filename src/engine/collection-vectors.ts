@@ -20,9 +20,10 @@ import {
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
+import { LateKeys } from './vector-late-keys.js';
 import { LateValues } from './vector-late-values.js';
-import { loadGraph, loadLiveVectors, newGraph, readRecentVectors, type LiveRecords } from './vector-open.js';
-import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorKeySync, readVectorValues } from './vector-records.js';
+import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './vector-open.js';
+import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
 import { deleteSnapshot, graphFilePath, newGraphFileName, readSnapshotMeta, removeGraphFile, removeGraphFiles, writeSnapshot } from './vector-snapshot.js';
 
 import type { VectorProgress } from './progress.js';
@@ -92,12 +93,12 @@ export class CollectionVectors {
    * Set while the values are read after open (a graph file let the collection answer first): until they
    * are all there, a label may be live without values in the flat store, and #ensureValues reads them.
    */
-  #late: LateValues | undefined;
+  #lateValues: LateValues | undefined;
   /**
-   * Set while the keys are read after open (openForSearch): the doc keys of labels looked up meanwhile
-   * (null: not live). Until then only the labels at or past the snapshot's coveredBelow are registered.
+   * Set while the keys are read after open (openForSearch): until then only the labels at or past the
+   * snapshot's coveredBelow are registered, and any other is looked up in its record.
    */
-  #keysLate: Map<number, string | null> | undefined;
+  #lateKeys: LateKeys | undefined;
   /** Settles once every key is registered (at once unless openForSearch answered before). */
   #keysRead: Promise<void> = Promise.resolve();
   /** Labels gone from the flat store but still in the graph. */
@@ -155,42 +156,15 @@ export class CollectionVectors {
     // Sized for the highest label saved at once: growing copies the norms.
     const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: Math.max(1024, meta?.labelLimit ?? 0) });
     const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
-    if (early !== undefined && kv.syncReads && meta?.coveredBelow !== undefined) {
-      // What the graph may lack is read while hnswlib reads the graph.
-      const recent = readRecentVectors(kv, settings, meta.coveredBelow);
+    if (early !== undefined && kv.syncReads) {
+      // While hnswlib reads the graph, the keys it may lack are read: those at or past the snapshot's
+      // coveredBelow (every key, for a snapshot saved before it was kept).
+      const from = meta?.coveredBelow ?? 0;
+      const recent = readVectorKeys(kv, settings.cid, from);
       recent.catch(() => undefined); // awaited only with a graph
       const loaded = await early;
       if (loaded !== undefined) {
-        vectors.#answerBeforeKeys(loaded, await recent);
-        return vectors;
-      }
-    }
-    if (early !== undefined && kv.syncReads) {
-      // With the graph there, the first answer needs only the keys and what the graph lacks: the other
-      // values are read after (synchronous point reads fill in whatever a search needs first).
-      // The keys are registered as they arrive, while hnswlib may still be reading (usually the later of
-      // the two); what the graph lacks is marked pending once it is there.
-      const keysRead = readVectorKeys(kv, settings.cid).then((records) => {
-        records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!, true));
-        return records;
-      });
-      const [records, loaded] = await Promise.all([keysRead, early]);
-      if (loaded !== undefined) {
-        for (const label of records.labels) if (!loaded.graph.has(label)) vectors.#pendingAdds.add(label);
-        vectors.#changesSinceSnapshot = vectors.#pendingAdds.size;
-        vectors.#adoptGraph(loaded);
-        const pending = [...vectors.#pendingAdds];
-        const values = await readVectorValues(kv, settings.cid, pending, settings.dimension);
-        pending.forEach((label, i) => {
-          if (values[i] !== undefined) flat.set(label, values[i]!);
-        });
-        const late = new LateValues(kv, settings, flat, records.labels, (label) => vectors.#isLive(label), () => vectors.#closed);
-        vectors.#late = late;
-        void late.done.then((damage) => {
-          if (vectors.#late === late) vectors.#late = undefined;
-          if (damage) vectors.#failure ??= damage;
-        });
-        vectors.#scheduleIndexing();
+        await vectors.#takeGraphFirst(loaded, await recent, from);
         return vectors;
       }
     }
@@ -213,39 +187,47 @@ export class CollectionVectors {
   }
 
   /**
-   * Takes in the graph before the keys (see openForSearch), with the live vectors it may lack: those at
-   * or past the snapshot's coveredBelow (`recent`). Every other key, and then the values, are read in the
-   * background; meanwhile a label's liveness and doc key are looked up in its record when asked.
+   * Takes in a loaded graph file before the values (see openForSearch), with the keys of the live vectors
+   * it may lack (`recent`: every label from `from` on) and those vectors' values. The values of the rest
+   * are read in the background, and so are the other keys when `from` > 0: until they land, a label's
+   * liveness and document key are looked up in its record when asked.
    */
-  #answerBeforeKeys(loaded: { graph: VectorIndex; labelLimit: number }, recent: LiveRecords & { values: (Float32Array | undefined)[] }): void {
+  async #takeGraphFirst(loaded: { graph: VectorIndex; labelLimit: number }, recent: LiveRecords, from: number): Promise<void> {
     const kv = this.#kv;
-    const { cid } = this.#settings;
-    this.#keysLate = new Map();
+    const { cid, dimension } = this.#settings;
     this.#graph.dispose();
     this.#graph = loaded.graph;
     this.#nextLabel = Math.max(this.#nextLabel, loaded.labelLimit);
-    recent.labels.forEach((label, i) => {
-      this.#addLoaded(label, recent.docKeys[i]!, loaded.graph.has(label));
-      if (recent.values[i] !== undefined) this.#flat.set(label, recent.values[i]!);
+    recent.labels.forEach((label, i) => this.#addLoaded(label, recent.docKeys[i]!, loaded.graph.has(label)));
+    const pending = [...this.#pendingAdds];
+    const values = await readVectorValues(kv, cid, pending, dimension);
+    pending.forEach((label, i) => {
+      if (values[i] !== undefined) this.#flat.set(label, values[i]!);
     });
-    const allKeys = readVectorKeys(kv, cid).then((records) => {
-      this.#registerLateKeys(records.labels, records.docKeys);
-      return records.labels;
-    });
-    this.#keysRead = allKeys.then(() => undefined);
-    this.#keysRead.catch(() => undefined); // reported by keysRead() and by the values' reader
-    const late = new LateValues(kv, this.#settings, this.#flat, allKeys, (label) => this.#isLive(label), () => this.#closed);
-    this.#late = late;
+    let labels: readonly number[] | Promise<readonly number[]> = recent.labels;
+    if (from === 0) {
+      this.#keysComplete();
+    } else {
+      this.#lateKeys = new LateKeys(kv, cid);
+      labels = readVectorKeys(kv, cid).then((records) => {
+        records.labels.forEach((label, i) => this.#addLoaded(label, records.docKeys[i]!, this.#graph.has(label)));
+        this.#keysComplete();
+        return records.labels;
+      });
+      this.#keysRead = labels.then(() => undefined);
+      this.#keysRead.catch(() => undefined); // reported by keysRead() and by the values' reader
+    }
+    const late = new LateValues(kv, this.#settings, this.#flat, labels, (label) => this.#isLive(label), () => this.#closed);
+    this.#lateValues = late;
     void late.done.then((damage) => {
-      if (this.#late === late) this.#late = undefined;
+      if (this.#lateValues === late) this.#lateValues = undefined;
       if (damage) this.#failure ??= damage;
     });
   }
 
-  /** Every key, read after openForSearch answered: registered, and the graph's stale labels found. */
-  #registerLateKeys(labels: readonly number[], docKeys: readonly string[]): void {
-    labels.forEach((label, i) => this.#addLoaded(label, docKeys[i]!, this.#graph.has(label)));
-    this.#keysLate = undefined;
+  /** Every key is registered (after #takeGraphFirst): the graph's stale labels are found, and the indexer can start. */
+  #keysComplete(): void {
+    this.#lateKeys = undefined;
     this.#pendingRemoves = this.#staleInGraph();
     this.#changesSinceSnapshot = this.#pendingAdds.size + this.#pendingRemoves.length;
     this.#scheduleIndexing();
@@ -267,28 +249,17 @@ export class CollectionVectors {
 
   /** Whether a label is a live vector's (its values may still be on their way: #ensureValues). */
   #isLive(label: number): boolean {
-    return this.#keyOf[label] !== undefined || (this.#keysLate !== undefined && this.#lateKeyOf(label) !== undefined);
-  }
-
-  /** While the keys are read after open: a label's doc key from its record (remembered), undefined when not live. */
-  #lateKeyOf(label: number): string | undefined {
-    const keysLate = this.#keysLate!;
-    let key = keysLate.get(label);
-    if (key === undefined) {
-      key = readVectorKeySync(this.#kv, this.#settings.cid, label) ?? null;
-      keysLate.set(label, key);
-    }
-    return key ?? undefined;
+    return this.#keyOf[label] !== undefined || this.#lateKeys?.keyOf(label) !== undefined;
   }
 
   /** Guards what needs every key (writes, label maps) against a caller that did not wait for keysRead(). */
   #checkKeysRead(): void {
-    if (this.#keysLate !== undefined) throw new Error(`the vector keys of '${this.#settings.name}' are still being read: wait for keysRead()`);
+    if (this.#lateKeys !== undefined) throw new Error(`the vector keys of '${this.#settings.name}' are still being read: wait for keysRead()`);
   }
 
   /** While the values are read after open: reads those of `labels` a caller is about to use, at once. */
   #ensureValues(labels: Iterable<number>): void {
-    this.#late?.ensure(labels);
+    this.#lateValues?.ensure(labels);
   }
 
   /** Swaps in the loaded snapshot (the indexer has waited for it, so the current graph is still empty). */
@@ -402,17 +373,17 @@ export class CollectionVectors {
 
   /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */
   get size(): number {
-    return this.#keysLate === undefined ? this.#labelOf.size : this.#graph.size + this.#pendingAdds.size;
+    return this.#lateKeys === undefined ? this.#labelOf.size : this.#graph.size + this.#pendingAdds.size;
   }
 
   /** False while the values are still being read after open (tests). */
   get valuesLoaded(): boolean {
-    return this.#late?.loading !== true;
+    return this.#lateValues?.loading !== true;
   }
 
   /** Resolves once every live vector's values are in memory (benchmarks, tests). */
   async valuesReady(): Promise<void> {
-    await this.#late?.done;
+    await this.#lateValues?.done;
   }
 
   /**
@@ -462,7 +433,7 @@ export class CollectionVectors {
 
   /** A live label's document key (undefined when the label is not live). */
   keyOf(label: number): string | undefined {
-    return this.#keyOf[label] ?? (this.#keysLate === undefined ? undefined : this.#lateKeyOf(label));
+    return this.#keyOf[label] ?? this.#lateKeys?.keyOf(label);
   }
 
   /**
@@ -560,7 +531,7 @@ export class CollectionVectors {
       return this.#flat.exactSearch(query, k, allowed);
     }
     const keyOf = this.#keyOf;
-    const keysLate = this.#keysLate !== undefined;
+    const keysLate = this.#lateKeys !== undefined;
     const isLive = keysLate ? (label: number) => this.#isLive(label) : (label: number) => keyOf[label] !== undefined;
     const live = (label: number) => isLive(label) && (allowed === undefined || allowed.has(label));
     const needFilter = allowed !== undefined || this.#pendingRemoves.length > 0;
@@ -693,14 +664,14 @@ export class CollectionVectors {
     await this.#graphLoading; // adopt the snapshot first: closing must never save a graph that lacks it
     await this.#keysRead.catch(() => undefined);
     this.#closed = true;
-    await this.#late?.done; // it stops at its next chunk (and never throws)
+    await this.#lateValues?.done; // it stops at its next chunk (and never throws)
     while (this.#indexing) await this.#indexing.catch(() => undefined);
     while (this.#saving) await this.#saving.catch(() => undefined);
   }
 
   #scheduleIndexing(): void {
     // While the keys are read after open, what the graph lacks or holds in excess is not known yet.
-    if (this.#keysLate !== undefined) return;
+    if (this.#lateKeys !== undefined) return;
     if (this.#indexing || this.#closed || (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0)) return;
     this.#indexing = this.#indexLoop().finally(() => {
       this.#indexing = undefined;

@@ -82,13 +82,6 @@ async function loadTableValues(kv: KvStore, settings: VectorSettings, flat: Flat
   });
 }
 
-/** The live vectors from label `from` on: their keys and values (what a snapshot's graph may lack, SnapshotMeta.coveredBelow). */
-export async function readRecentVectors(kv: KvStore, settings: VectorSettings, from: number): Promise<LiveRecords & { values: (Float32Array | undefined)[] }> {
-  const { cid, dimension } = settings;
-  const records = await readVectorKeys(kv, cid, from);
-  return { ...records, values: await readVectorValues(kv, cid, records.labels, dimension) };
-}
-
 /**
  * The values of the labels `wanted` says are still wanted (live, and not in the flat store yet), read
  * in label order into `flat` a chunk at a time, until `stopped`: the collection searches meanwhile,
