@@ -138,11 +138,12 @@ export async function loadGraph(kv: KvStore, settings: VectorSettings, meta: Sna
   const options = { dimension: settings.dimension, metric: settings.metric, backend: settings.backend, name: settings.name, params: indexParams(settings) };
   try {
     if (meta.file !== undefined) {
-      // hnswlib reads its side file on a libuv thread; the chunks hold only our head.
+      // hnswlib reads its side file on a libuv thread (from the start, when its length was saved); the
+      // chunks hold only our head.
       const path = graphFilePath(kv, meta.file);
-      const head = path === undefined ? undefined : await readSnapshotGraph(kv, settings.cid, meta);
-      if (path === undefined || head === undefined) return undefined;
-      return { graph: await loadVectorIndexFile(head, path, options), labelLimit: meta.labelLimit };
+      if (path === undefined) return undefined;
+      const head = readSnapshotGraph(kv, settings.cid, meta).then((bytes) => bytes ?? Promise.reject(VectorDbError.of('VECTOR_INDEX_INCOMPATIBLE', { reason: 'the snapshot head is incomplete', backend: 'saved', collection: settings.name })));
+      return { graph: await loadVectorIndexFile(head, path, options, meta.fileBytes), labelLimit: meta.labelLimit };
     }
     const graph = await loadVectorIndex(streamSnapshotGraph(kv, settings.cid, meta), options);
     return { graph, labelLimit: meta.labelLimit };

@@ -13,7 +13,7 @@
  * replays what changed since it from the records); for the length of a save both are stored.
  */
 import { VectorDbError } from '../errors/index.js';
-import { keys, makeDurable, removeFile, removeSideFiles, sideFilePath, type KvOperation, type KvStore } from '../storage/index.js';
+import { fileSize, keys, makeDurable, removeFile, removeSideFiles, sideFilePath, type KvOperation, type KvStore } from '../storage/index.js';
 
 /** Snapshot metadata: which chunks hold the graph's bytes and the vector table's. */
 export interface SnapshotMeta {
@@ -37,6 +37,8 @@ export interface SnapshotMeta {
    * chunks then hold only the index head. An older build reads such a snapshot as incomplete (rebuilds).
    */
   readonly file?: string;
+  /** The side file's length as saved: hnswlib may start reading it before the head is read. */
+  readonly fileBytes?: number;
 }
 
 /** `a`: the chunk keys of the first format (graph `<n>`, table `t<n>`); `s`: the same keys after an `s`. */
@@ -113,12 +115,14 @@ export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot
   for (const leftover of old === undefined ? SLOTS : [slot]) await clearSlot(kv, cid, leftover);
   const chunks = await putChunks(kv, cid, slot, 'graph', graph);
   const tableParts = table === undefined ? {} : { tableChunks: await putChunks(kv, cid, slot, 'table', table), tableBytes: byteLength(table) };
+  let fileParts = {};
   if (file !== undefined) {
     const path = sideFilePath(kv, file);
     if (path === undefined) throw new Error('this store keeps no side files');
     await makeDurable(path);
+    fileParts = { file, fileBytes: await fileSize(path) };
   }
-  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, ...(coveredBelow === undefined ? {} : { coveredBelow }), ...tableParts, savedAt: new Date().toISOString(), slot, ...(file === undefined ? {} : { file }) };
+  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, ...(coveredBelow === undefined ? {} : { coveredBelow }), ...tableParts, savedAt: new Date().toISOString(), slot, ...fileParts };
   await kv.batch([{ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) }]);
   if (old !== undefined) await clearSlot(kv, cid, slotOf(old));
   if (old?.file !== undefined && old.file !== file) await removeGraphFile(kv, old.file);

@@ -145,15 +145,23 @@ export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[] 
 /**
  * Loads what serializeToFile wrote: its head and the file (read by hnswlib on a libuv thread). Throws
  * VECTOR_INDEX_INCOMPATIBLE as loadVectorIndex does, and when the file is missing or of another length.
+ * Given the file's length as saved (`fileBytes`), hnswlib starts reading it while `head` is still on
+ * its way; the head must then agree.
  */
-export async function loadVectorIndexFile(head: Uint8Array, file: string, opts: LoadVectorIndexOptions): Promise<VectorIndex> {
+export async function loadVectorIndexFile(head: Uint8Array | Promise<Uint8Array>, file: string, opts: LoadVectorIndexOptions, fileBytes?: number): Promise<VectorIndex> {
   const name = opts.name ?? '';
-  const decoded = await asIncompatible(opts.backend ?? 'auto', name, () => decodeIndex([head], true));
+  checkDimension(opts.dimension);
+  // Only hnswlib-node reads files.
+  const early = fileBytes === undefined || opts.backend === 'wasm' ? undefined : nativeDriverFactory.readFile!(file, fileBytes, opts);
+  early?.catch(() => undefined); // awaited below, unless the head fails first
+  const decoded = await asIncompatible(opts.backend ?? 'auto', name, async () => decodeIndex([await head], true));
   const { identity, factory, capacity } = await checkLoad(decoded.header, opts);
-  const loadFile = factory.loadFile?.bind(factory);
-  if (loadFile === undefined) throw incompatible(`the ${identity.backend} backend does not read graph files`, identity.backend, name);
-  const driver = await asIncompatible(identity.backend, name, () => loadFile(identity, file, capacity, decoded.header));
-  return HnswIndex.restored(identity, driver, decoded.slotLabels, decoded.live);
+  const readFile = factory.readFile?.bind(factory);
+  if (readFile === undefined) throw incompatible(`the ${identity.backend} backend does not read graph files`, identity.backend, name);
+  const { backendBytes } = decoded.header;
+  if (fileBytes !== undefined && fileBytes !== backendBytes) throw incompatible(`the graph file was saved with ${fileBytes} bytes, the header says ${backendBytes}`, identity.backend, name);
+  const read = await asIncompatible(identity.backend, name, () => early ?? readFile(file, backendBytes, identity));
+  return HnswIndex.restored(identity, read.fit(identity, capacity), decoded.slotLabels, decoded.live);
 }
 
 /** Runs `work`; bytes or a file in a form it cannot read (IndexFormatError) become VECTOR_INDEX_INCOMPATIBLE. */

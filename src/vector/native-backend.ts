@@ -1,7 +1,7 @@
 /**
  * The hnswlib-node backend (native, optional dependency): same slots and spaces as the wasm one,
  * about 2x faster, no heap cap. hnswlib-node reads and writes only files: index bytes go through a
- * temporary one, or straight to and from a file the engine names (saveFile / loadFile).
+ * temporary one, or straight to and from a file the engine names (saveFile / readFile).
  * Private to vector/; the engine sees only VectorIndex.
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { HNSW_SEED, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './hnsw-index.js';
+import { HNSW_SEED, type GraphFileRead, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './hnsw-index.js';
 import { IndexFormatError, type BackendBytes, type IndexHeader } from './index-format.js';
-import { hnswSpace } from './metric.js';
+import { hnswSpace, type Metric } from './metric.js';
 
 /** What we use of hnswlib-node 3 (it wants plain arrays, not typed arrays). */
 interface NativeHnsw {
@@ -250,42 +250,44 @@ export const nativeDriverFactory: HnswDriverFactory = {
       const file = join(dir, 'index.bin');
       // Streamed pieces go to the file as they come: the graph is never held whole beside hnswlib's copy.
       await writeFile(file, bytes);
-      return await loadFile(identity, file, capacity, header);
+      return (await readGraphFile(file, header.backendBytes, identity)).fit(identity, Math.max(capacity, header.capacity));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   },
 
-  loadFile,
+  readFile: readGraphFile,
 };
 
-/** A driver over the graph file saveFile wrote (read on a libuv thread, never through JS memory). */
-async function loadFile(identity: IndexIdentity, file: string, capacity: number, header: IndexHeader): Promise<HnswDriver> {
+/** Reads a graph file saveFile wrote (on a libuv thread, never through JS memory), then fits it to its identity. */
+async function readGraphFile(file: string, bytes: number, space: { readonly dimension: number; readonly metric: Metric }): Promise<GraphFileRead> {
   const mod = await requireNative();
-  const { dimension, metric, params } = identity;
-  // hnswlib trusts the file it reads: one of another length is not the one the header describes.
+  // hnswlib trusts the file it reads: one of another length is not the one saved.
   const size = await stat(file).then(
     (s) => s.size,
     () => undefined,
   );
-  if (size !== header.backendBytes) throw new IndexFormatError(size === undefined ? `the graph file ${file} is missing` : `the graph file is ${size} bytes, the header says ${header.backendBytes}`);
-  const h = new mod.HierarchicalNSW(hnswSpace(metric), dimension);
+  if (size !== bytes) throw new IndexFormatError(size === undefined ? `the graph file ${file} is missing` : `the graph file is ${size} bytes, ${bytes} were saved`);
+  const h = new mod.HierarchicalNSW(hnswSpace(space.metric), space.dimension);
   try {
     await h.readIndex(file, false); // on a libuv worker thread
   } catch (e) {
     throw failure('readIndex', e);
   }
-  const driver = new NativeDriver(h, identity);
-  const want = Math.max(capacity, header.capacity);
-  if (want > driver.capacity() && !driver.tryResize(want)) {
-    throw VectorDbError.of('VECTOR_INDEX_CAPACITY', {
-      backend: driver.library,
-      collection: identity.name,
-      max: driver.capacity(),
-      dimension,
-      reason: `growing the loaded index to ${want} vectors ran out of memory`,
-    });
-  }
-  h.setEf(params.efSearch);
-  return driver;
+  return {
+    fit(identity: IndexIdentity, capacity: number): HnswDriver {
+      const driver = new NativeDriver(h, identity);
+      if (capacity > driver.capacity() && !driver.tryResize(capacity)) {
+        throw VectorDbError.of('VECTOR_INDEX_CAPACITY', {
+          backend: driver.library,
+          collection: identity.name,
+          max: driver.capacity(),
+          dimension: identity.dimension,
+          reason: `growing the loaded index to ${capacity} vectors ran out of memory`,
+        });
+      }
+      h.setEf(identity.params.efSearch);
+      return driver;
+    },
+  };
 }
