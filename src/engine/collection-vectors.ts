@@ -8,7 +8,7 @@
  */
 import { VectorDbError } from '../errors/index.js';
 import { yieldToEventLoop } from '../platform/macrotask.js';
-import { sideFileDir, type KvOperation, type KvStore } from '../storage/index.js';
+import type { KvOperation, KvStore } from '../storage/index.js';
 import {
   FlatVectorStore,
   graphBuilderAvailable,
@@ -24,7 +24,8 @@ import { LateKeys } from './vector-late-keys.js';
 import { LateValues } from './vector-late-values.js';
 import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './vector-open.js';
 import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
-import { deleteSnapshot, graphFilePath, newGraphFileName, readSnapshotMeta, removeGraphFile, removeGraphFiles, writeSnapshot } from './vector-snapshot.js';
+import { GraphSaves } from './vector-saves.js';
+import { deleteSnapshot, readSnapshotMeta, removeGraphFile, removeGraphFiles } from './vector-snapshot.js';
 
 import type { VectorProgress } from './progress.js';
 export type { VectorProgress } from './progress.js';
@@ -68,13 +69,6 @@ const SEARCH_YIELD_MS = 10;
 const OFF_THREAD_MIN = 512;
 /** Removals are applied to the graph in batches of this size (or when idle). */
 const REMOVE_BATCH = 256;
-/**
- * Save a snapshot once the graph is caught up and this many vectors changed since the last one, and
- * at least this fraction of the collection: each save writes the whole graph (66 MB at 100k x 128),
- * so a fixed count would write O(n^2) bytes over a long load.
- */
-const SNAPSHOT_AFTER_CHANGES = 5_000;
-const SNAPSHOT_AFTER_FRACTION = 0.25;
 
 export class CollectionVectors {
   readonly #kv: KvStore;
@@ -103,14 +97,10 @@ export class CollectionVectors {
   #keysRead: Promise<void> = Promise.resolve();
   /** Labels gone from the flat store but still in the graph. */
   #pendingRemoves: number[] = [];
-  #changesSinceSnapshot = 0;
+  readonly #saves: GraphSaves;
   #indexing: Promise<void> | undefined;
   /** When a search last yielded to the event loop for the indexing (see turnDue). */
   #lastSearchTurn = 0;
-  /** The snapshot being saved (saves run one at a time). */
-  #saving: Promise<void> | undefined;
-  /** Set while a snapshot serializes the graph: the indexer leaves it alone meanwhile. */
-  #graphFrozen: Promise<unknown> | undefined;
   /** The snapshot loading in the background; the indexer waits for it. */
   #graphLoading: Promise<void> | undefined;
   #closed = false;
@@ -129,6 +119,12 @@ export class CollectionVectors {
     this.#settings = settings;
     this.#flat = flat;
     this.#graph = graph;
+    this.#saves = new GraphSaves(
+      kv,
+      settings.cid,
+      () => ({ graph: this.#graph, labelLimit: this.#nextLabel, coveredBelow: this.#coveredBelow() }),
+      async () => this.#graphLoading,
+    );
   }
 
   /** Opens the collection's vectors (openForSearch) and resolves once every key is read: ready for any use. */
@@ -171,7 +167,7 @@ export class CollectionVectors {
     const records = await loadLiveVectors(kv, settings, flat, meta);
     const loaded = await early;
     records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!, loaded?.graph.has(label) === true));
-    vectors.#changesSinceSnapshot = vectors.#pendingAdds.size;
+    vectors.#saves.changes = vectors.#pendingAdds.size;
     if (early !== undefined) {
       vectors.#adoptGraph(loaded);
     } else if (meta !== undefined) {
@@ -229,7 +225,7 @@ export class CollectionVectors {
   #keysComplete(): void {
     this.#lateKeys = undefined;
     this.#pendingRemoves = this.#staleInGraph();
-    this.#changesSinceSnapshot = this.#pendingAdds.size + this.#pendingRemoves.length;
+    this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
     this.#scheduleIndexing();
   }
 
@@ -271,7 +267,7 @@ export class CollectionVectors {
     }
     this.#nextLabel = Math.max(this.#nextLabel, loaded.labelLimit);
     this.#swapGraph(loaded.graph);
-    this.#changesSinceSnapshot = this.#pendingAdds.size + this.#pendingRemoves.length;
+    this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
   }
 
   /**
@@ -299,10 +295,6 @@ export class CollectionVectors {
     return stale;
   }
 
-  async #graphUnfrozen(): Promise<void> {
-    while (this.#graphFrozen) await this.#graphFrozen.catch(() => undefined);
-  }
-
   /** Whether the pending vectors are worth a worker thread (see OFF_THREAD_MIN). */
   #offThreadWorthIt(): boolean {
     const pending = this.#pendingAdds.size;
@@ -314,11 +306,11 @@ export class CollectionVectors {
 
   /** Builds the pending vectors on a worker thread and swaps the result in; how many it took. */
   async #buildOffThread(): Promise<number> {
-    await this.#graphUnfrozen(); // one serialization at a time
+    await this.#saves.unfrozen(); // one serialization at a time
     const { dimension, metric, name } = this.#settings;
     const graph = this.#graph;
     // The worker's graph file becomes the snapshot as it is (no second write of the graph).
-    const { name: fileName, path: file } = await this.#newGraphFile(graph);
+    const { name: fileName, path: file } = await this.#saves.newGraphFile(graph);
     this.#arrivals = [];
     const pendingNow = (): ReadonlySet<number> => this.#pendingAdds;
     const built = await buildOffThread({
@@ -343,7 +335,7 @@ export class CollectionVectors {
       if (!this.#closed) this.#offThreadFailed = true;
       return 0;
     }
-    await this.#graphUnfrozen(); // a save may be reading the old graph
+    await this.#saves.unfrozen(); // a save may be reading the old graph
     if (this.#closed) {
       built.graph.dispose();
       if (fileName !== undefined) await removeGraphFile(this.#kv, fileName);
@@ -352,23 +344,13 @@ export class CollectionVectors {
     this.#offThreadBuilds++;
     const labelLimit = this.#nextLabel;
     const took = this.#swapGraph(built.graph);
-    if (built.file !== undefined && fileName !== undefined) this.#adoptGraphFile(fileName, built.file.head, labelLimit, this.#coveredBelow(labelLimit));
+    if (built.file !== undefined && fileName !== undefined) {
+      // The worker's file becomes the snapshot as it is: it lacks only what is pending now.
+      const before = this.#saves.changes;
+      this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
+      this.#saves.adopt(fileName, built.file.head, { labelLimit, coveredBelow: this.#coveredBelow(labelLimit) }, before);
+    }
     return took;
-  }
-
-  /**
-   * Makes the graph file a worker wrote (and the graph now swapped in was read from) the snapshot: it
-   * lacks only what is pending now. In the save queue, like any save.
-   */
-  #adoptGraphFile(fileName: string, head: Uint8Array, labelLimit: number, coveredBelow: number): void {
-    const before = this.#changesSinceSnapshot;
-    this.#changesSinceSnapshot = this.#pendingAdds.size + this.#pendingRemoves.length;
-    const { cid } = this.#settings;
-    const adopting = this.#queueSave(() => writeSnapshot(this.#kv, cid, { graph: [head], labelLimit, coveredBelow, file: fileName }));
-    adopting.catch(async () => {
-      this.#changesSinceSnapshot += before; // not saved: what it covered still counts toward the next save
-      await removeGraphFile(this.#kv, fileName).catch(() => undefined);
-    });
   }
 
   /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */
@@ -481,7 +463,7 @@ export class CollectionVectors {
         this.#pendingAdds.add(label);
         this.#arrivals?.push(label);
       }
-      this.#changesSinceSnapshot += added.length + removed.length;
+      this.#saves.changes += added.length + removed.length;
       this.#countArrivals(added.length);
       this.#scheduleIndexing();
     };
@@ -587,76 +569,25 @@ export class CollectionVectors {
     return { caughtUp: pendingVectors === 0, pendingVectors };
   }
 
-  /**
-   * Saves the graph snapshot now (the records are already durable, and hold the vectors: the snapshot
-   * has only the graph). In steps that yield: the graph is serialized while the indexer waits (the
-   * native backend writes it on a worker thread), and the chunks go to LevelDB a few per batch.
-   */
+  /** Saves the graph snapshot now (GraphSaves.save). */
   async saveSnapshot(): Promise<void> {
-    await this.#queueSave(() => this.#writeSnapshot());
-  }
-
-  /**
-   * A new side file for `graph` to be written to, where the store has a directory and the backend writes
-   * files (hnswlib-node); else nothing (the graph goes to LevelDB as bytes).
-   */
-  async #newGraphFile(graph: VectorIndex): Promise<{ name?: string; path?: string }> {
-    if (!graph.savesToFile || (await sideFileDir(this.#kv)) === undefined) return {};
-    const name = newGraphFileName(this.#settings.cid);
-    return { name, path: graphFilePath(this.#kv, name) };
+    await this.#saves.save();
   }
 
   /**
    * The snapshot's coveredBelow for the graph as it is now (SnapshotMeta): every live label below it is
    * in the graph, since the pending ones are all at or past it.
    */
-  #coveredBelow(labelLimit: number): number {
+  #coveredBelow(labelLimit = this.#nextLabel): number {
     let covered = labelLimit;
     for (const label of this.#pendingAdds) if (label < covered) covered = label;
     return covered;
   }
 
-  /** Runs a save after those before it (saves run one at a time); #saving is the last one queued. */
-  async #queueSave(save: () => Promise<void>): Promise<void> {
-    while (this.#saving) await this.#saving.catch(() => undefined);
-    const saving = save();
-    this.#saving = saving;
-    try {
-      await saving;
-    } finally {
-      if (this.#saving === saving) this.#saving = undefined;
-    }
-  }
-
-  async #writeSnapshot(): Promise<void> {
-    await this.#graphLoading; // a save must never replace the stored graph with one that lacks it
-    // Changes made while saving may be missing from it: they still count toward the next one.
-    const covered = this.#changesSinceSnapshot;
-    const labelLimit = this.#nextLabel;
-    const coveredBelow = this.#coveredBelow(labelLimit);
-    const { cid } = this.#settings;
-    const { name: fileName, path: file } = await this.#newGraphFile(this.#graph);
-    const serializing = file === undefined ? this.#graph.serializeParts() : this.#graph.serializeToFile(file).then((head) => [head]);
-    this.#graphFrozen = serializing;
-    try {
-      let graph: Uint8Array[];
-      try {
-        graph = await serializing;
-      } finally {
-        this.#graphFrozen = undefined;
-      }
-      await writeSnapshot(this.#kv, cid, { graph, labelLimit, coveredBelow, ...(fileName === undefined ? {} : { file: fileName }) });
-    } catch (error) {
-      if (fileName !== undefined) await removeGraphFile(this.#kv, fileName).catch(() => undefined);
-      throw error;
-    }
-    this.#changesSinceSnapshot = Math.max(0, this.#changesSinceSnapshot - covered);
-  }
-
   /** Stops background work, saves the snapshot if anything changed, frees the graph. */
   async close(save = true): Promise<void> {
     await this.#stopIndexing();
-    if (save && this.#changesSinceSnapshot > 0 && !this.#failure) await this.saveSnapshot();
+    if (save && this.#saves.changes > 0 && !this.#failure) await this.saveSnapshot();
     this.#graph.dispose();
   }
 
@@ -666,7 +597,7 @@ export class CollectionVectors {
     this.#closed = true;
     await this.#lateValues?.done; // it stops at its next chunk (and never throws)
     while (this.#indexing) await this.#indexing.catch(() => undefined);
-    while (this.#saving) await this.#saving.catch(() => undefined);
+    await this.#saves.idle();
   }
 
   #scheduleIndexing(): void {
@@ -692,8 +623,8 @@ export class CollectionVectors {
     try {
       while (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) {
         // A snapshot is reading the graph (maybe from a worker thread): no changes until it is done.
-        if (this.#graphFrozen) {
-          await this.#graphFrozen.catch(() => undefined);
+        if (this.#saves.frozen) {
+          await this.#saves.unfrozen();
           continue;
         }
         if (this.#offThreadWorthIt()) {
@@ -728,9 +659,8 @@ export class CollectionVectors {
         await yieldToEventLoop();
       }
       if (onProgress && total >= 10_000) onProgress(progress());
-      const due = Math.max(SNAPSHOT_AFTER_CHANGES, this.size * SNAPSHOT_AFTER_FRACTION);
       // The graph is complete: the save runs beside later work (close waits for it), not inside it.
-      if (!this.#closed && this.#changesSinceSnapshot >= due && !this.#saving) this.saveSnapshot().catch((error: unknown) => this.#fail(error));
+      if (!this.#closed && this.#saves.due(this.size) && !this.#saves.busy) this.saveSnapshot().catch((error: unknown) => this.#fail(error));
     } catch (error) {
       this.#fail(error);
     }

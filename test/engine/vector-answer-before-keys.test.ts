@@ -190,7 +190,7 @@ describe.skipIf(!nativeLoads)('answering before every vector key is read (native
     await db.close();
   });
 
-  it('a snapshot saved while vectors were pending covers them only below the first pending label', async () => {
+  it('a snapshot saved while vectors were pending covers them only below the first pending label, and reopens exact', async () => {
     const dir = tempDir();
     let db = await openDb(dir);
     const settings = await createCollection(db);
@@ -201,9 +201,9 @@ describe.skipIf(!nativeLoads)('answering before every vector key is read (native
     expect(vectors.pendingCount).toBeGreaterThan(0); // no turn of the event loop since: nothing indexed
     await vectors.saveSnapshot();
     const kept = await keepSnapshot(dir, settings.cid, db.kvStore);
-    // Some of labels 300 and on were still pending when the save began (the indexer runs between the inserts).
+    // Labels from 300 on were pending when the save was asked for; the indexer may take some in before
+    // the graph is written, and coveredBelow is the first label still pending then.
     expect(kept.meta.coveredBelow).toBeGreaterThanOrEqual(300);
-    expect(kept.meta.coveredBelow).toBeLessThan(600);
     expect(kept.meta.labelLimit).toBe(600);
     await db.close();
     await restoreSnapshot(dir, settings.cid, kept, { withCoveredBelow: true });
