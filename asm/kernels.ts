@@ -184,3 +184,37 @@ export function dotRowsF32(data: usize, dim: i32, q: usize, rows: usize, count: 
     store<f64>(out + ((<usize>i) << 3), <f64>s);
   }
 }
+
+/**
+ * The sums of the Data API's float32 similarity for rows[i] < count, one component after another in order,
+ * in float32: out[2i] = q . row and out[2i + 1] = row . row, or with `euclidean` set out[2i] = |q - row|^2.
+ * The same arithmetic as the JS float32Similarity (a float32 operation is correctly rounded, and so is a
+ * double one of float32 operands rounded to float32; no fused multiply-add, no reordering), so the scores
+ * are bit for bit the same; a dependent chain of float32 adds here, where V8 converts around each one.
+ * Scalar on purpose: the order of the additions is the result.
+ */
+export function similaritySumsF32(data: usize, dim: i32, q: usize, rows: usize, count: i32, out: usize, euclidean: i32): void {
+  const stride = (<usize>dim) << 2;
+  for (let i = 0; i < count; i++) {
+    const p = data + <usize>load<u32>(rows + ((<usize>i) << 2)) * stride;
+    let a: f32 = 0;
+    let b: f32 = 0;
+    if (euclidean) {
+      for (let j = 0; j < dim; j++) {
+        const o = (<usize>j) << 2;
+        const d: f32 = load<f32>(q + o) - load<f32>(p + o);
+        a = a + d * d;
+      }
+    } else {
+      for (let j = 0; j < dim; j++) {
+        const o = (<usize>j) << 2;
+        const y = load<f32>(p + o);
+        a = a + load<f32>(q + o) * y;
+        b = b + y * y;
+      }
+    }
+    const oi = out + ((<usize>i) << 4);
+    store<f64>(oi, <f64>a);
+    store<f64>(oi, <f64>b, 8);
+  }
+}

@@ -47,12 +47,12 @@ export function float32Similarity(metric: Metric, a: Float32Array, b: Float32Arr
       const d = f(a[i]! - b[bAt + i]!);
       d2 = f(d2 + f(d * d));
     }
-    return f(1 / f(1 + d2));
+    return float32SimilarityOfSums(metric, d2, 0, 0);
   }
   let dot = 0;
   if (metric === 'dot_product') {
     for (let i = 0; i < n; i++) dot = f(dot + f(a[i]! * b[bAt + i]!));
-    return f(f(1 + dot) / 2);
+    return float32SimilarityOfSums(metric, dot, 0, 0);
   }
   let nb = 0;
   for (let i = 0; i < n; i++) {
@@ -60,8 +60,19 @@ export function float32Similarity(metric: Metric, a: Float32Array, b: Float32Arr
     dot = f(dot + f(a[i]! * y));
     nb = f(nb + f(y * y));
   }
-  const na = aSquaredNorm ?? float32SquaredNorm(a);
-  return f(f(1 + f(dot / Math.sqrt(na * nb))) / 2);
+  return float32SimilarityOfSums(metric, dot, nb, aSquaredNorm ?? float32SquaredNorm(a));
+}
+
+/**
+ * float32Similarity from its float32 sums: `sum` is a . b (cosine, dot_product) or |a - b|^2 (euclidean),
+ * `bSquaredNorm` b . b (cosine only), `aSquaredNorm` float32SquaredNorm(a) (cosine only). The WebAssembly
+ * kernel (similaritySumsF32) computes the same sums.
+ */
+export function float32SimilarityOfSums(metric: Metric, sum: number, bSquaredNorm: number, aSquaredNorm: number): number {
+  const f = Math.fround;
+  if (metric === 'euclidean') return f(1 / f(1 + sum));
+  if (metric === 'dot_product') return f(f(1 + sum) / 2);
+  return f(f(1 + f(sum / Math.sqrt(aSquaredNorm * bSquaredNorm))) / 2);
 }
 
 /** The running float32 sum of a vector's squared components, as the cosine similarity sums them. */
