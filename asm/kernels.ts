@@ -190,12 +190,68 @@ export function dotRowsF32(data: usize, dim: i32, q: usize, rows: usize, count: 
  * in float32: out[2i] = q . row and out[2i + 1] = row . row, or with `euclidean` set out[2i] = |q - row|^2.
  * The same arithmetic as the JS float32Similarity (a float32 operation is correctly rounded, and so is a
  * double one of float32 operands rounded to float32; no fused multiply-add, no reordering), so the scores
- * are bit for bit the same; a dependent chain of float32 adds here, where V8 converts around each one.
- * Scalar on purpose: the order of the additions is the result.
+ * are bit for bit the same. Each row's sums are a chain of dependent adds (the order is the result): four
+ * rows go side by side so that their chains overlap, where V8 runs one with conversions around each add.
  */
 export function similaritySumsF32(data: usize, dim: i32, q: usize, rows: usize, count: i32, out: usize, euclidean: i32): void {
   const stride = (<usize>dim) << 2;
-  for (let i = 0; i < count; i++) {
+  let i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const ri = rows + ((<usize>i) << 2);
+    const p0 = data + <usize>load<u32>(ri) * stride;
+    const p1 = data + <usize>load<u32>(ri, 4) * stride;
+    const p2 = data + <usize>load<u32>(ri, 8) * stride;
+    const p3 = data + <usize>load<u32>(ri, 12) * stride;
+    let a0: f32 = 0;
+    let a1: f32 = 0;
+    let a2: f32 = 0;
+    let a3: f32 = 0;
+    let b0: f32 = 0;
+    let b1: f32 = 0;
+    let b2: f32 = 0;
+    let b3: f32 = 0;
+    if (euclidean) {
+      for (let j = 0; j < dim; j++) {
+        const o = (<usize>j) << 2;
+        const x = load<f32>(q + o);
+        const d0: f32 = x - load<f32>(p0 + o);
+        const d1: f32 = x - load<f32>(p1 + o);
+        const d2: f32 = x - load<f32>(p2 + o);
+        const d3: f32 = x - load<f32>(p3 + o);
+        a0 = a0 + d0 * d0;
+        a1 = a1 + d1 * d1;
+        a2 = a2 + d2 * d2;
+        a3 = a3 + d3 * d3;
+      }
+    } else {
+      for (let j = 0; j < dim; j++) {
+        const o = (<usize>j) << 2;
+        const x = load<f32>(q + o);
+        const y0 = load<f32>(p0 + o);
+        const y1 = load<f32>(p1 + o);
+        const y2 = load<f32>(p2 + o);
+        const y3 = load<f32>(p3 + o);
+        a0 = a0 + x * y0;
+        a1 = a1 + x * y1;
+        a2 = a2 + x * y2;
+        a3 = a3 + x * y3;
+        b0 = b0 + y0 * y0;
+        b1 = b1 + y1 * y1;
+        b2 = b2 + y2 * y2;
+        b3 = b3 + y3 * y3;
+      }
+    }
+    const oi = out + ((<usize>i) << 4);
+    store<f64>(oi, <f64>a0);
+    store<f64>(oi, <f64>b0, 8);
+    store<f64>(oi, <f64>a1, 16);
+    store<f64>(oi, <f64>b1, 24);
+    store<f64>(oi, <f64>a2, 32);
+    store<f64>(oi, <f64>b2, 40);
+    store<f64>(oi, <f64>a3, 48);
+    store<f64>(oi, <f64>b3, 56);
+  }
+  for (; i < count; i++) {
     const p = data + <usize>load<u32>(rows + ((<usize>i) << 2)) * stride;
     let a: f32 = 0;
     let b: f32 = 0;

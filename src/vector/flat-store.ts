@@ -256,7 +256,8 @@ export class FlatVectorStore {
     const q = query instanceof Float32Array ? query : Float32Array.from(query);
     const qNorm = float32SquaredNorm(q);
     const metric = this.metric;
-    // The sums by the WebAssembly kernel where the rows live in its memory: the same float32s, ~3x faster.
+    // The sums by the WebAssembly kernel where the rows live in its memory: the same float32s, faster (10 hits
+    // at 128 dims: the whole rescore 6.0 -> 3.4 us).
     const stored: number[] = [];
     for (const hit of hits) if (this.has(hit.label)) stored.push(hit.label);
     const sums = this.wasm?.similaritySums(q, stored, metric === 'euclidean');
