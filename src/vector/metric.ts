@@ -148,13 +148,26 @@ const POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e1
  */
 function scaledShortestFloat32(value: number, magnitude: number): number {
   const exponent = magnitude >= 1 ? 0 : magnitude >= 0.1 ? -1 : magnitude >= 0.01 ? -2 : magnitude >= 0.001 ? -3 : -4;
-  let lo = 1;
-  let hi = 9;
+  // Most float32s need 7 to 9 digits: 7 first, then 6 (when 7 reads back) or 8, then a binary search of
+  // what is left (two probes for most values, where a binary search over 1-9 takes three or four). The
+  // fewest digits that read back, whatever the order: more digits are never further from the value.
+  let lo: number;
+  let hi: number;
   let best = magnitude;
+  const seven = decimalAt(magnitude, 7, exponent);
+  if (Math.fround(seven) === magnitude) {
+    const six = decimalAt(magnitude, 6, exponent);
+    if (Math.fround(six) !== magnitude) return value < 0 ? -seven : seven;
+    best = six;
+    lo = 1;
+    hi = 5;
+  } else {
+    lo = 8;
+    hi = 9;
+  }
   while (lo <= hi) {
     const digits = (lo + hi) >> 1;
-    const scale = POWERS_OF_TEN[digits - 1 - exponent]!;
-    const candidate = Math.round(magnitude * scale) / scale;
+    const candidate = decimalAt(magnitude, digits, exponent);
     if (Math.fround(candidate) === magnitude) {
       best = candidate;
       hi = digits - 1;
@@ -163,6 +176,12 @@ function scaledShortestFloat32(value: number, magnitude: number): number {
     }
   }
   return value < 0 ? -best : best;
+}
+
+/** `magnitude` to `digits` significant digits (its decimal exponent given), as toPrecision's digits read back. */
+function decimalAt(magnitude: number, digits: number, exponent: number): number {
+  const scale = POWERS_OF_TEN[digits - 1 - exponent]!;
+  return Math.round(magnitude * scale) / scale;
 }
 
 /** Score from a dot product, for cosine when the norms are known (both non-zero). */
