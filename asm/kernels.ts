@@ -1,8 +1,9 @@
 /**
  * AssemblyScript source of the WebAssembly SIMD scan kernels (built by asm/build.js into
  * src/vector/simd/kernels-wasm.ts): dot products of one query against many rows of a store kept in the
- * module's imported memory, in float64 (exact ranking) or float32 (a fast first pass). Owns no memory
- * and keeps no state; every argument is a byte offset.
+ * module's imported memory, in float64 (exact ranking) or float32 (a fast first pass), and the float32
+ * sums of the hits' `$similarity` (scalar, in order). Owns no memory and keeps no state; every argument
+ * is a byte offset.
  */
 
 /** Sum of the two lanes of an f64x2. */
@@ -182,5 +183,95 @@ export function dotRowsF32(data: usize, dim: i32, q: usize, rows: usize, count: 
     let s = hsum32(a);
     for (; j < dim; j++) s += load<f32>(q + ((<usize>j) << 2)) * load<f32>(p + ((<usize>j) << 2));
     store<f64>(out + ((<usize>i) << 3), <f64>s);
+  }
+}
+
+/**
+ * The sums of the Data API's float32 similarity for rows[i] < count, one component after another in order,
+ * in float32: out[2i] = q . row and out[2i + 1] = row . row, or with `euclidean` set out[2i] = |q - row|^2.
+ * The same arithmetic as the JS float32Similarity (a float32 operation is correctly rounded, and so is a
+ * double one of float32 operands rounded to float32; no fused multiply-add, no reordering), so the scores
+ * are bit for bit the same. Each row's sums are a chain of dependent adds (the order is the result): four
+ * rows go side by side so that their chains overlap, where V8 runs one with conversions around each add.
+ */
+export function similaritySumsF32(data: usize, dim: i32, q: usize, rows: usize, count: i32, out: usize, euclidean: i32): void {
+  const stride = (<usize>dim) << 2;
+  let i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const ri = rows + ((<usize>i) << 2);
+    const p0 = data + <usize>load<u32>(ri) * stride;
+    const p1 = data + <usize>load<u32>(ri, 4) * stride;
+    const p2 = data + <usize>load<u32>(ri, 8) * stride;
+    const p3 = data + <usize>load<u32>(ri, 12) * stride;
+    let a0: f32 = 0;
+    let a1: f32 = 0;
+    let a2: f32 = 0;
+    let a3: f32 = 0;
+    let b0: f32 = 0;
+    let b1: f32 = 0;
+    let b2: f32 = 0;
+    let b3: f32 = 0;
+    if (euclidean) {
+      for (let j = 0; j < dim; j++) {
+        const o = (<usize>j) << 2;
+        const x = load<f32>(q + o);
+        const d0: f32 = x - load<f32>(p0 + o);
+        const d1: f32 = x - load<f32>(p1 + o);
+        const d2: f32 = x - load<f32>(p2 + o);
+        const d3: f32 = x - load<f32>(p3 + o);
+        a0 = a0 + d0 * d0;
+        a1 = a1 + d1 * d1;
+        a2 = a2 + d2 * d2;
+        a3 = a3 + d3 * d3;
+      }
+    } else {
+      for (let j = 0; j < dim; j++) {
+        const o = (<usize>j) << 2;
+        const x = load<f32>(q + o);
+        const y0 = load<f32>(p0 + o);
+        const y1 = load<f32>(p1 + o);
+        const y2 = load<f32>(p2 + o);
+        const y3 = load<f32>(p3 + o);
+        a0 = a0 + x * y0;
+        a1 = a1 + x * y1;
+        a2 = a2 + x * y2;
+        a3 = a3 + x * y3;
+        b0 = b0 + y0 * y0;
+        b1 = b1 + y1 * y1;
+        b2 = b2 + y2 * y2;
+        b3 = b3 + y3 * y3;
+      }
+    }
+    const oi = out + ((<usize>i) << 4);
+    store<f64>(oi, <f64>a0);
+    store<f64>(oi, <f64>b0, 8);
+    store<f64>(oi, <f64>a1, 16);
+    store<f64>(oi, <f64>b1, 24);
+    store<f64>(oi, <f64>a2, 32);
+    store<f64>(oi, <f64>b2, 40);
+    store<f64>(oi, <f64>a3, 48);
+    store<f64>(oi, <f64>b3, 56);
+  }
+  for (; i < count; i++) {
+    const p = data + <usize>load<u32>(rows + ((<usize>i) << 2)) * stride;
+    let a: f32 = 0;
+    let b: f32 = 0;
+    if (euclidean) {
+      for (let j = 0; j < dim; j++) {
+        const o = (<usize>j) << 2;
+        const d: f32 = load<f32>(q + o) - load<f32>(p + o);
+        a = a + d * d;
+      }
+    } else {
+      for (let j = 0; j < dim; j++) {
+        const o = (<usize>j) << 2;
+        const y = load<f32>(p + o);
+        a = a + load<f32>(q + o) * y;
+        b = b + y * y;
+      }
+    }
+    const oi = out + ((<usize>i) << 4);
+    store<f64>(oi, <f64>a);
+    store<f64>(oi, <f64>b, 8);
   }
 }

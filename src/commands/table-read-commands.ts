@@ -7,7 +7,7 @@ import { VectorDbError, describeValue } from '../errors/index.js';
 import type { RowSort, Table } from '../engine/table.js';
 import { parseTableFilter } from '../engine/table-filter.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
-import { decodeVector } from '../query/vector-value.js';
+import { decodeVector, queryVectorArray } from '../query/vector-value.js';
 import { CommandBody, invalid, type Options } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 import { projectedColumns, projectionSchema, rowToWire } from './table-wire.js';
@@ -24,7 +24,7 @@ function parseRowSort(table: Table, raw: JsonValue | undefined): RowSort {
     if (!type) throw VectorDbError.of('UNKNOWN_TABLE_COLUMNS', { keyspace: record.keyspace, table: record.name, unknownColumns: column, allColumns: Object.keys(record.columns).join(', ') });
     if (type.type === 'vector') {
       if (entries.length > 1) throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: 'a vector sort cannot be combined with other sort columns' });
-      const decoded = decodeVector(value);
+      const decoded = decodeVector(value, queryVectorArray);
       if (!decoded) throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: `the vector sort on '${column}' needs an array of numbers or a $binary vector` });
       if (decoded.values.length !== type.dimension) {
         throw VectorDbError.of('INVALID_VECTOR_LENGTH', { actual: decoded.values.length, expected: type.dimension, collection: `${record.name}.${column}` });

@@ -5,7 +5,7 @@
  */
 import { VectorDbError, jsonTypeName } from '../errors/index.js';
 import { comparableScalar, compareJsonNodes, isDateValue, isObject, kindOf, splitPath, valueAtPath, type Document, type JsonValue } from './json.js';
-import { decodeVector } from './vector-value.js';
+import { decodeVector, queryVectorArray } from './vector-value.js';
 import { compareNumbers, toJsonText, type AnyNumber } from './exact-number.js';
 
 export interface SortField {
@@ -44,7 +44,7 @@ export function parseSort(raw: unknown, options: SortOptions): SortSpec {
     if (keys.length > 1) throw invalid('vector search cannot be used with other sort expressions');
     if ('$vectorize' in raw) throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
     const value = raw.$vector!;
-    const decoded = decodeVector(value);
+    const decoded = decodeVector(value, queryVectorArray);
     if (decoded === null) {
       throw VectorDbError.of('SHRED_BAD_VECTOR_VALUE', { reason: 'sort by $vector needs a vector, got null' });
     }

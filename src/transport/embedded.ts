@@ -61,6 +61,8 @@ export class EmbeddedTransport implements Transport {
   readonly endpoint: string;
   readonly #options: DatabaseOptions;
   #db: Promise<Database> | undefined;
+  /** The database once open (until close): commands then run without an await for it. */
+  #open: Database | undefined;
   #closed = false;
 
   constructor(directory: string, options: DatabaseOptions = {}) {
@@ -73,10 +75,16 @@ export class EmbeddedTransport implements Transport {
     if (this.#closed) {
       return Promise.reject(VectorDbError.of('DATABASE_NOT_OPEN', { location: this.endpoint, state: 'closed' }));
     }
-    this.#db ??= acquire(this.endpoint, this.#options).catch((error: unknown) => {
-      this.#db = undefined;
-      throw error;
-    });
+    this.#db ??= acquire(this.endpoint, this.#options).then(
+      (db) => {
+        if (!this.#closed) this.#open = db;
+        return db;
+      },
+      (error: unknown) => {
+        this.#db = undefined;
+        throw error;
+      },
+    );
     return this.#db;
   }
 
@@ -97,9 +105,10 @@ export class EmbeddedTransport implements Transport {
     await this.database();
   }
 
-  async execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse> {
-    const db = await this.database();
-    return executeCommand(db, command, target);
+  execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse> {
+    const open = this.#open;
+    if (open !== undefined) return executeCommand(open, command, target);
+    return this.database().then((db) => executeCommand(db, command, target));
   }
 
   async close(): Promise<void> {
@@ -107,6 +116,7 @@ export class EmbeddedTransport implements Transport {
     this.#closed = true;
     const db = this.#db;
     this.#db = undefined;
+    this.#open = undefined;
     if (db) await release(await db.catch(() => undefined as never)).catch(() => undefined);
   }
 }

@@ -201,6 +201,8 @@ describe('lifecycle around close', () => {
   it('close is idempotent; commands after close are refused with DATABASE_NOT_OPEN', async () => {
     const db = new VectorDB('token', tempDir());
     await db.connect();
+    // Answered from the open database (no await for it), then refused once closed.
+    expect((await db.command({ findKeyspaces: {} }, { keyspace: null })).status).toEqual({ keyspaces: ['default_keyspace'] });
     await db.close();
     await db.close();
     const error = await db.command({ findKeyspaces: {} }, { keyspace: null }).then(

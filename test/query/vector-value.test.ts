@@ -1,12 +1,13 @@
 /**
  * decodeVector (query/vector-value.ts) on arrays: every kind of JS array gives the same float32s, and a
- * bad element is named as before (the first one, NaN and float32's range checked after the loop).
+ * bad element is named as before (the first one, NaN and float32's range checked after the loop); query
+ * vectors cut from a shared buffer (queryVectorArray) decode the same and stay independent.
  */
 import { describe, expect, it } from 'vitest';
 import { VectorDbError } from '../../src/errors/index.js';
 import { numberFromText } from '../../src/query/exact-number.js';
 import type { JsonValue } from '../../src/query/json.js';
-import { decodeVector } from '../../src/query/vector-value.js';
+import { decodeVector, encodeBinaryVector, queryVectorArray } from '../../src/query/vector-value.js';
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 
@@ -52,5 +53,27 @@ describe('decodeVector of arrays', () => {
     expect(reasonOf([-justPast])).toContain('element 0 is out of range');
     expect(reasonOf([0, Infinity])).toContain('element 1 is out of range');
     expect(reasonOf([0, -1e300])).toContain('element 1 is out of range');
+  });
+});
+
+describe('query vectors from a shared buffer (queryVectorArray)', () => {
+  it('decode to the same float32s as a vector of its own, array or $binary, and refuse the same bad elements', () => {
+    const numbers = [0.1, -2, 3.5e-20, 7, -0, FLOAT32_MAX, -FLOAT32_MAX];
+    const own = decodeVector(numbers)!;
+    const cut = decodeVector(numbers, queryVectorArray)!;
+    expect(cut).toEqual(own);
+    expect(decodeVector({ $binary: encodeBinaryVector(own.values) }, queryVectorArray)).toEqual({ values: own.values, form: 'binary' });
+    expect(() => decodeVector([1, Number.NaN], queryVectorArray)).toThrow(/element 1 is null/);
+  });
+
+  it('many vectors in a row (past one buffer) each keep their own values; large ones get a buffer of their own', () => {
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < 300; i++) vectors.push(decodeVector(Array.from({ length: 128 }, (_, j) => i * 1000 + j), queryVectorArray)!.values);
+    vectors.forEach((v, i) => expect(Array.from(v)).toEqual(Array.from({ length: 128 }, (_, j) => i * 1000 + j)));
+    expect(new Set(vectors.map((v) => v.buffer)).size).toBeGreaterThan(1);
+    const large = queryVectorArray(8192);
+    expect(large.length).toBe(8192);
+    expect(large.byteOffset).toBe(0);
+    expect(large.buffer.byteLength).toBe(8192 * 4);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The WebAssembly SIMD scan kernel against the JS kernels: the committed wasm matches a fresh build,
- * both FlatVectorStore paths give the same top-k (odd dims, every metric, candidate subsets), and rows
+ * both FlatVectorStore paths give the same top-k (odd dims, every metric, candidate subsets) and the
+ * same rescored $similarity (bit for bit), and rows
  * stay readable across memory growth. Tests src/vector/simd/ and the store's use of it.
  */
 import { execFileSync } from 'node:child_process';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FlatVectorStore, type ScoredLabel } from '../../src/vector/flat-store.js';
 import { dotRows, selectTopK, squaredNorm } from '../../src/vector/kernels.js';
-import { METRICS, type Metric } from '../../src/vector/metric.js';
+import { METRICS, float32Similarity, shortestFloat32, type Metric } from '../../src/vector/metric.js';
 import { NO_SIMD_ENV, simdAvailable, WasmRowMemory } from '../../src/vector/simd/wasm-kernels.js';
 import { clustered, naiveTopK, rng, row } from './data.js';
 
@@ -120,6 +121,31 @@ describe('WebAssembly SIMD kernel', () => {
       for (let i = 0; i < count; i++) {
         const first = list.indexOf(list[i] as number);
         expect(got?.[i]).toBe(got?.[first]);
+      }
+    }
+  });
+});
+
+describe('FlatVectorStore.rescore: the WebAssembly float32 sums give the JS path\'s $similarity bit for bit', () => {
+  it.each(METRICS.flatMap((m) => DIMS.map((d) => [m, d] as const)))('%s at dim %i', (metric, dim) => {
+    const n = 120;
+    const data = clustered(dim * 17 + metric.length, n, dim, 5, 0.5, metric === 'dot_product');
+    const labels = Array.from({ length: n }, (_, i) => i * 2 + 1);
+    const [simd, js] = pair(metric, dim, data, labels, 8);
+    const queries = clustered(dim * 17 + 3, 8, dim, 5, 0.5, metric === 'dot_product');
+    const rand = rng(dim + 900);
+    for (let qi = 0; qi < 8; qi++) {
+      const query = row(queries, qi, dim);
+      // Stored labels, absent ones (kept with their score), a repeat; any order.
+      const hits: ScoredLabel[] = Array.from({ length: 12 }, () => ({ label: Math.floor(rand() * (2 * n + 6)), score: rand() }));
+      hits.push({ ...hits[0]! });
+      const got = simd.rescore(query, hits);
+      const want = js.rescore(query, hits);
+      expect(got).toEqual(want);
+      // And each stored hit's score is the reference float32 similarity's shortest decimal.
+      for (const hit of got) {
+        const at = labels.indexOf(hit.label);
+        if (at >= 0) expect(hit.score).toBe(shortestFloat32(float32Similarity(metric, query, data, at * dim)));
       }
     }
   });

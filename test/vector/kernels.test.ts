@@ -173,4 +173,31 @@ describe('Data API scores', () => {
     }
     expect([0.5, 1, 0.1, 0].map((v) => shortestFloat32(Math.fround(v)))).toEqual([0.5, 1, 0.1, 0]);
   });
+
+  it('shortestFloat32 without toPrecision (1e-4 <= |value| < 10) gives the number toPrecision gives: scores, components, the edges', () => {
+    const counting = (value: number): number => {
+      for (let digits = 1; digits < 9; digits++) {
+        const candidate = Number(value.toPrecision(digits));
+        if (Math.fround(candidate) === value) return candidate;
+      }
+      return Number(value.toPrecision(9));
+    };
+    const rand = rng(79);
+    const values: number[] = [];
+    for (let i = 0; i < 20000; i++) values.push(Math.fround(rand()), Math.fround(-rand()), Math.fround(rand() * 10 ** Math.floor(rand() * 6 - 4)));
+    // Each side of the bounds and of the powers of ten that set the decimal exponent, and values that round up to them.
+    const bits = new Uint32Array(1);
+    const float = new Float32Array(bits.buffer);
+    for (const edge of [1e-4, 1e-3, 0.01, 0.1, 1, 10, 0.5, 0.9999999, 9.999999]) {
+      float[0] = edge;
+      for (let d = -3; d <= 3; d++) {
+        const around = new Uint32Array([bits[0]! + d]);
+        const value = new Float32Array(around.buffer)[0]!;
+        values.push(value, -value);
+      }
+    }
+    for (const value of values) expect(shortestFloat32(value)).toBe(counting(value));
+    // Doubles that are not float32s come back unchanged, as before.
+    for (const value of [0.1, 1 / 3, -2.000000000001]) expect(shortestFloat32(value)).toBe(value);
+  });
 });

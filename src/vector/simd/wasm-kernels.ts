@@ -13,6 +13,7 @@ const PAGE = 65536;
 const MAX_PAGES = 65536;
 
 type DotRowsFn = (data: number, dim: number, q: number, rows: number, count: number, out: number) => void;
+type SimilaritySumsFn = (data: number, dim: number, q: number, rows: number, count: number, out: number, euclidean: number) => void;
 
 /** The part of the WebAssembly JS API used here (the project's lib has no DOM types). */
 interface WasmMemory {
@@ -87,6 +88,7 @@ export class WasmRowMemory {
   private readonly memory: WasmMemory;
   private readonly kernel: DotRowsFn;
   private readonly kernelF32: DotRowsFn;
+  private readonly sumsKernel: SimilaritySumsFn;
   private slots: number;
   private view: Float32Array;
   private scan: ScanScratch | undefined;
@@ -99,6 +101,7 @@ export class WasmRowMemory {
     const instance = new api.Instance(module, { env: { memory: this.memory } });
     this.kernel = instance.exports.dotRows as DotRowsFn;
     this.kernelF32 = instance.exports.dotRowsF32 as DotRowsFn;
+    this.sumsKernel = instance.exports.similaritySumsF32 as SimilaritySumsFn;
     this.view = new Float32Array(this.memory.buffer, 0, slots * dimension);
   }
 
@@ -188,6 +191,21 @@ export class WasmRowMemory {
     scan.list.set(rows.subarray(0, count));
     this.dotScratch(scan, count);
     return scan.out.subarray(0, count);
+  }
+
+  /**
+   * The float32 similarity sums of `query` against the rows `labels[i]` for i < count (similaritySumsF32 in
+   * asm/kernels.ts): out[2i] and out[2i + 1]. A view into the scratch, valid until the next call or growth;
+   * undefined when the scratch cannot be allocated (the caller then sums in JS).
+   */
+  similaritySums(query: Float32Array, labels: readonly number[], euclidean: boolean): Float64Array | undefined {
+    const count = labels.length;
+    const scan = this.scratch(2 * count);
+    if (scan === undefined) return undefined;
+    scan.q32.set(query);
+    for (let i = 0; i < count; i++) scan.list[i] = labels[i]!;
+    this.sumsKernel(0, this.dimension, scan.q32.byteOffset, scan.list.byteOffset, count, scan.out.byteOffset, euclidean ? 1 : 0);
+    return scan.out.subarray(0, 2 * count);
   }
 
   private rowBytes(): number {
