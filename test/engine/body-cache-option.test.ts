@@ -48,7 +48,7 @@ async function reads(db: Database): Promise<unknown[]> {
   const out: unknown[] = [];
   for (let q = 0; q < 12; q++) {
     const vector = [Math.cos(q / 3), Math.sin(q / 3), 0.5];
-    for (const filter of [{}, { cat: q % 3 }]) {
+    for (const filter of [{}, { cat: q % 3 }] as JsonObject[]) {
       const found = await run(db, { find: { filter, sort: { $vector: vector }, projection: { $vector: 1, title: 1 }, options: { limit: 5, includeSimilarity: true } } });
       out.push((found.data as JsonObject).documents);
     }
