@@ -5,10 +5,11 @@
  *
  * `run`: loads the dataset into the system (timed), finds its cheapest setting reaching recall 0.95 on the
  * calibration queries, then answers the parent's burst requests (timed queries of one mode) until told to
- * finish (RSS, then close / persist, then the bytes of its data directory). `reopen`: opens the directory
- * a `run` left, at the given setting, and times the first answer (and RSS after it).
+ * finish (RSS as it is and after a full GC, the bytes of bodies it caches, then close / persist, then the
+ * bytes of its data directory). `reopen`: opens the directory a `run` left, at the given setting, and times
+ * the first answer (and RSS after it, after a full GC).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { exactTopK, recallOf } from '../lib/exact.js';
@@ -19,19 +20,43 @@ import { SYSTEMS } from './systems/index.js';
 const [system, dataDir, workDir, task, settingIndex] = process.argv.slice(2);
 const meta = JSON.parse(readFileSync(join(dataDir, 'meta.json'), 'utf8'));
 const { n, dim, k, categories } = meta;
+/**
+ * A file of float32s read straight into its array. Not through readFileSync and a copy: freeing a
+ * temporary buffer of tens of MB raises glibc's mmap and trim thresholds to its size for the rest of the
+ * process, so that every system's freed native memory (LevelDB's write buffer, say) stayed resident: the
+ * bench would set the malloc regime of the systems it measures.
+ */
 const f32 = (file) => {
-  const bytes = new Uint8Array(readFileSync(join(dataDir, file))); // a copy: aligned, its own buffer
-  return new Float32Array(bytes.buffer);
+  const path = join(dataDir, file);
+  const values = new Float32Array(statSync(path).size / 4);
+  const bytes = new Uint8Array(values.buffer);
+  const fd = openSync(path, 'r');
+  try {
+    for (let at = 0; at < bytes.length; ) at += readSync(fd, bytes, at, bytes.length - at, at);
+  } finally {
+    closeSync(fd);
+  }
+  return values;
 };
 const cats = Uint8Array.from({ length: n }, (_, i) => i % categories);
 // A reopening process holds no copy of the vectors: its RSS is the system's alone.
 const vectors = task === 'run' ? f32('vectors.f32') : undefined;
 const ctx = { n, dim, k, cats, vectors, workDir, distUrl: new URL(meta.distUrl), row: (i) => vectors.subarray(i * dim, (i + 1) * dim) };
 const send = (message) => process.send(message);
-const rssMb = () => {
+const MB = 2 ** 20;
+/** The process's RSS as it is (no collection forced). */
+const rssNowMb = () => process.memoryUsage().rss / MB;
+/**
+ * RSS after a full GC (children run with --expose-gc), the same for every system: two major collections a
+ * macrotask apart, so that what the first one found dead and freed through finalizers (native objects,
+ * WebAssembly memories) is gone too.
+ */
+async function rssAfterGcMb() {
   globalThis.gc?.();
-  return process.memoryUsage().rss / 2 ** 20;
-};
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  globalThis.gc?.();
+  return process.memoryUsage().rss / MB;
+}
 
 /** Queries never seen by this process: seeded chunks of the dataset's mixture, the same sequence in every child. */
 const mix = mixture(meta.mixSeed, dim, meta.clusters);
@@ -64,7 +89,7 @@ if (task === 'reopen') {
   const first = await search(query, false);
   const ms = performance.now() - started;
   // `found`: a reopened store that answers with less than k results has not really reopened (the parent says so).
-  send({ type: 'reopened', ms, rssMb: rssMb(), found: first.length });
+  send({ type: 'reopened', ms, rssMb: await rssAfterGcMb(), found: first.length });
   process.exit(0);
 }
 
@@ -145,9 +170,12 @@ async function burst(modeKey, ms) {
 process.on('message', async (message) => {
   if (message.type === 'burst') send({ type: 'burst', ...(await burst(message.mode, message.ms)) });
   else if (message.type === 'finish') {
-    const rss = rssMb();
+    const rss = rssNowMb();
+    const rssGc = await rssAfterGcMb();
+    // The bytes of bodies the system chose to cache (ours: its body caches), read after the RSS.
+    const cachedBytes = (await adapter.cachedBytes?.()) ?? null;
     await adapter.close?.();
-    send({ type: 'finished', rssMb: rss, diskBytes: adapter.persistent === false ? null : bytesUnder(workDir) });
+    send({ type: 'finished', rssMb: rss, rssGcMb: rssGc, cachedBytes, diskBytes: adapter.persistent === false ? null : bytesUnder(workDir) });
     process.exit(0);
   }
 });

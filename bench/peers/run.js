@@ -182,7 +182,13 @@ for (let round = 0; round < config.rounds; round++) {
 for (const name of names.filter((n) => running[n])) {
   try {
     const finished = await running[name].ask({ type: 'finish' }, 'finished', burstTimeoutMs);
-    Object.assign(results[name], { rssMb: finished.rssMb, diskBytes: finished.diskBytes ?? undefined, persistent: finished.diskBytes !== null });
+    Object.assign(results[name], {
+      rssMb: finished.rssMb,
+      rssGcMb: finished.rssGcMb,
+      ...(finished.cachedBytes === null ? {} : { cachedBytes: finished.cachedBytes }),
+      diskBytes: finished.diskBytes ?? undefined,
+      persistent: finished.diskBytes !== null,
+    });
   } catch (error) {
     fail(name, error);
   }

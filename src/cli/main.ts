@@ -12,7 +12,7 @@ import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
 import { gatewayCommand } from './gateway/commands.js';
 import { init } from './init.js';
-import { positiveInt } from './option-parsers.js';
+import { megabytes, positiveInt } from './option-parsers.js';
 import { statsCommand } from './stats.js';
 import { tokenCommand } from './token-command.js';
 import { serve } from './serve.js';
@@ -48,6 +48,7 @@ interface ServeFlags {
   port: number;
   token?: string;
   maxBodyBytes?: number;
+  bodyCacheMb?: number;
   log: boolean;
   cors?: string[];
 }
@@ -67,6 +68,11 @@ function serveCommand(name: string, description: string): Command {
         .default('seed'),
     )
     .addOption(new Option('--limit <name=value>', 'override one limit of the preset (repeatable), e.g. maxCollections=20').argParser(limitPair))
+    .addOption(
+      new Option('--body-cache-mb <mb>', 'memory for document bodies kept per database to answer reads without LevelDB (each vector collection keeps up to half as much of search hits); 0 keeps none')
+        .argParser(megabytes)
+        .default(32 * 1024 * 1024, '32'),
+    )
     .option('--log', 'print one line per request (method, path, status, the error code of a failed command, time; never tokens)', false)
     .addOption(
       new Option('--cors <origin>', "let pages of this origin call the server from a browser (repeatable; null for file:// pages such as Electron renderers, * for any); tokens are required all the same")
@@ -81,6 +87,7 @@ function serveCommand(name: string, description: string): Command {
         port: flags.port,
         token: flags.token !== undefined ? { token: flags.token, source } : undefined,
         maxBodyBytes: flags.maxBodyBytes,
+        ...(flags.bodyCacheMb !== undefined ? { bodyCacheBytes: flags.bodyCacheMb } : {}),
         log: flags.log,
         ...(flags.cors !== undefined ? { corsOrigins: flags.cors } : {}),
         version: VERSION,

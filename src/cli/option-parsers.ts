@@ -12,6 +12,13 @@ export function positiveInt(value: string): number {
   return n;
 }
 
+/** Megabytes (MiB, fractions allowed, 0 too) as a whole number of bytes: --body-cache-mb. */
+export function megabytes(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number of megabytes, 0 or more');
+  return Math.round(n * 1024 * 1024);
+}
+
 export function positiveNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('must be a positive number');

@@ -23,7 +23,10 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
       home,
       host: options.host,
       port: options.port,
-      ...(options.limits ? { databaseOptions: { limits: options.limits } } : {}),
+      databaseOptions: {
+        ...(options.limits ? { limits: options.limits } : {}),
+        ...(options.bodyCacheBytes !== undefined ? { bodyCacheBytes: options.bodyCacheBytes } : {}),
+      },
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(log ? { onRequest: log } : {}),
       ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),

@@ -28,6 +28,8 @@ export interface ServeOptions {
   readonly version: string;
   /** The limits preset and overrides of it (see engine/limits.ts). */
   readonly limits?: LimitsOption;
+  /** The database option bodyCacheBytes (see engine/database.ts), for each database served. */
+  readonly bodyCacheBytes?: number;
 }
 
 /** Runs until a signal; resolves with the process exit code. */
@@ -39,6 +41,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     await mkdir(data, { recursive: true });
     db = await Database.open(data, {
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.bodyCacheBytes !== undefined ? { bodyCacheBytes: options.bodyCacheBytes } : {}),
       onProgress: (p) => console.error(`vectordb-local: building the vector index of ${p.collection}: ${p.done} of ${p.total}`),
     });
   } catch (error) {

@@ -17,7 +17,7 @@ export interface StatsChannel {
 }
 
 /** Stats as reported by a server without the stats commands: no storage figures. */
-export type PartialCollectionStats = Omit<CollectionStats, 'bytesOnDisk' | 'indexEntries' | 'vector'> & Partial<Pick<CollectionStats, 'bytesOnDisk' | 'indexEntries' | 'vector'>>;
+export type PartialCollectionStats = Omit<CollectionStats, 'bytesOnDisk' | 'indexEntries' | 'cachedBytes' | 'vector'> & Partial<Pick<CollectionStats, 'bytesOnDisk' | 'indexEntries' | 'cachedBytes' | 'vector'>>;
 
 export async function databaseStats(channel: StatsChannel, keyspaces: readonly string[] | undefined): Promise<DatabaseStats> {
   // Database-level commands: `keyspace: null` (no keyspace means the working keyspace).
@@ -29,7 +29,7 @@ export async function databaseStats(channel: StatsChannel, keyspaces: readonly s
     const listed = checked(await channel.command({ findCollections: { options: { explain: true } } }, { keyspace })).status?.collections as unknown as { name: string }[];
     for (const { name } of listed) collections.push((await collectionStats(channel, keyspace, name)) as CollectionStats);
   }
-  return { bytesOnDisk: Number.NaN, keyspaces: names, collections };
+  return { bytesOnDisk: Number.NaN, cachedBytes: Number.NaN, keyspaces: names, collections };
 }
 
 export async function collectionStats(channel: StatsChannel, keyspace: string, name: string): Promise<PartialCollectionStats> {

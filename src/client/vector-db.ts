@@ -46,6 +46,13 @@ export interface VectorDBOptions {
    * data is gone when the last VectorDB on it closes). The endpoint names the in-memory database.
    */
   storage?: 'persistent' | 'memory';
+  /**
+   * Memory for document bodies an embedded database keeps to answer reads without LevelDB, in bytes
+   * (default 32 MiB; 0 keeps none): its row cache of values read holds up to this much, and each vector
+   * collection's cache of search hits up to half as much. Only speed depends on it; `db.stats()` reports
+   * what the caches hold (`cachedBytes`).
+   */
+  bodyCacheBytes?: number;
 }
 
 export interface GraphqlOptions {
@@ -66,7 +73,7 @@ export interface CommandTargetOptions {
 }
 
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
-const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage']);
+const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes']);
 
 export class VectorDB {
   /**
@@ -123,6 +130,7 @@ export class VectorDB {
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.vectorBackend ? { vectorBackend: options.vectorBackend } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.bodyCacheBytes !== undefined ? { bodyCacheBytes: checkBodyCacheBytes(options.bodyCacheBytes, remote) } : {}),
     };
     this.#transport = remote
       ? new HttpTransport(apiEndpoint, token)
@@ -390,6 +398,12 @@ function checkStorage(storage: unknown, remote: boolean): void {
   if (storage === undefined) return;
   if (storage !== 'persistent' && storage !== 'memory') throw new TypeError(`VectorDBOptions.storage must be 'persistent' or 'memory', not ${JSON.stringify(storage)}`);
   if (remote) throw new TypeError('VectorDBOptions.storage applies to embedded databases only: an http(s) endpoint stores where its server does');
+}
+
+function checkBodyCacheBytes(bytes: unknown, remote: boolean): number {
+  if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0) throw new TypeError(`VectorDBOptions.bodyCacheBytes must be a whole number of bytes, 0 or more, not ${JSON.stringify(bytes)}`);
+  if (remote) throw new TypeError('VectorDBOptions.bodyCacheBytes applies to embedded databases only: an http(s) endpoint caches in its server (vectordb-local serve --body-cache-mb)');
+  return bytes;
 }
 
 function checkKeyspaceName(keyspace: unknown): void {

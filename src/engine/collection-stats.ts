@@ -16,7 +16,7 @@ export async function collectionStats(kv: KvStore, collection: Collection): Prom
   let bytesOnDisk = 0;
   for (const prefix of keys.collectionDataPrefixes(cid)) bytesOnDisk += await kv.approximateSize(prefix, prefix + keys.HIGH);
   const indexEntries = await kv.countKeys(keys.indexPrefix(cid), keys.indexPrefix(cid) + keys.HIGH);
-  const stats: CollectionStats = { keyspace, name, documents, bytesOnDisk, indexEntries };
+  const stats: CollectionStats = { keyspace, name, documents, bytesOnDisk, indexEntries, cachedBytes: collection.cachedBytes };
   const loading = collection.vectors();
   if (loading === undefined || options.vector === undefined) return stats;
   const vectors = await loading;

@@ -38,6 +38,11 @@ export interface EngineSettings {
   /** HNSW backend: 'auto' (native when hnswlib-node loads, else wasm), 'wasm' or 'native'. */
   readonly vectorBackend: BackendChoice;
   readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
+  /**
+   * The budget of each vector collection's search-hit cache, in bytes of document bodies (0: none;
+   * default DEFAULT_HIT_CACHE_BYTES). Set from the database's bodyCacheBytes.
+   */
+  readonly hitCacheBytes?: number | undefined;
 }
 
 /** Which matches #matching yields and how it reads them. */
@@ -92,7 +97,7 @@ export class Collection {
     this.record = record;
     this.isIndexed = indexingPredicate(record.options);
     this.#kv = kv;
-    this.#store = new DocumentStore(kv, record.cid, record.options.vector?.dimension ?? 0);
+    this.#store = new DocumentStore(kv, record.cid, record.options.vector?.dimension ?? 0, settings.hitCacheBytes);
     this.#limits = settings.limits;
     this.#settings = settings;
     this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed };
@@ -104,6 +109,11 @@ export class Collection {
    */
   async refileLegacyIndex(): Promise<void> {
     if (deniesPositions(this.record.options)) await this.#store.refileIndex(this.#shred);
+  }
+
+  /** About how many bytes of document bodies the collection's search-hit cache holds now (stats). */
+  get cachedBytes(): number {
+    return this.#store.cachedBytes;
   }
 
   /** The collection's vectors, loaded on first use and ready for any use; undefined for a collection without vectors. */

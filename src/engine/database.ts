@@ -4,7 +4,7 @@
  * through), and the collection limit. DDL runs under one mutex; document writes under each collection's.
  */
 import { VectorDbError } from '../errors/index.js';
-import { KvStore, backupStore, bytesToString, keys, restoreStore } from '../storage/index.js';
+import { DEFAULT_ROW_CACHE_BYTES, KvStore, backupStore, bytesToString, keys, restoreStore } from '../storage/index.js';
 import type { StorageKind } from '../storage/storage-kind.js';
 import { Collection, type EngineSettings } from './collection.js';
 import { collectionStats, type CollectionStats, type DatabaseStats } from './collection-stats.js';
@@ -29,7 +29,17 @@ export interface DatabaseOptions {
   readonly onProgress?: (progress: VectorProgress) => void;
   /** 'persistent' (default: LevelDB in Node, IndexedDB in a browser) or 'memory' (memory-level, gone at close). */
   readonly storage?: StorageKind;
+  /**
+   * The memory for document bodies kept to answer reads without LevelDB, in bytes (default
+   * DEFAULT_BODY_CACHE_BYTES, 32 MiB; 0 keeps none): the database's row cache of values read holds up to
+   * this much, and each vector collection's cache of search hits (parsed bodies) up to half as much.
+   * A cache is speed only: every read answers the same without it.
+   */
+  readonly bodyCacheBytes?: number;
 }
+
+/** The default of DatabaseOptions.bodyCacheBytes: the row cache's budget; each hit cache gets half. */
+export const DEFAULT_BODY_CACHE_BYTES = DEFAULT_ROW_CACHE_BYTES;
 
 type State = 'open' | 'closing' | 'closed';
 
@@ -72,7 +82,8 @@ export class Database {
   /** Opens (creating if needed) the database in `location`. Fails at once with DATABASE_LOCKED if another process has it. */
   static async open(location: string, options: DatabaseOptions = {}): Promise<Database> {
     const limits = resolveLimits(options.limits);
-    const kv = await KvStore.open(location, options.storage);
+    const bodyCacheBytes = checkBodyCacheBytes(options.bodyCacheBytes);
+    const kv = await KvStore.open(location, options.storage, { rowCacheBytes: bodyCacheBytes });
     try {
       const format = await kv.getString(keys.META_FORMAT);
       if (format !== undefined && Number(format) > keys.FORMAT_VERSION) {
@@ -80,7 +91,7 @@ export class Database {
       }
       if (format !== undefined && Number(format) < keys.FORMAT_VERSION) await upgradeFormat(kv);
       const seq = Number((await kv.getString(keys.META_SEQ)) ?? '0');
-      const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress };
+      const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress, hitCacheBytes: Math.floor(bodyCacheBytes / 2) };
       const db = new Database(kv, settings, seq + 1, presetOf(options.limits));
       await db.#loadCatalog(format === undefined);
       return db;
@@ -323,7 +334,17 @@ export class Database {
     for (const name of keyspaces) {
       for (const record of this.listCollections(name)) collections.push(await this.collectionStats(name, record.name));
     }
-    return { bytesOnDisk: await this.#kv.diskBytes(), keyspaces, collections };
+    return { bytesOnDisk: await this.#kv.diskBytes(), cachedBytes: this.cachedBytes, keyspaces, collections };
+  }
+
+  /**
+   * About how many bytes of document bodies the caches hold now: the row cache and every open
+   * collection's search-hit cache (estimates from the bytes cached: parsed bodies take more of the heap).
+   */
+  get cachedBytes(): number {
+    let bytes = this.#kv.cachedBytes;
+    for (const collections of this.#collections.values()) for (const collection of collections.values()) bytes += collection.cachedBytes;
+    return bytes;
   }
 
   async collectionStats(keyspace: string, name: string): Promise<CollectionStats> {
@@ -367,6 +388,15 @@ function badName(kind: 'Keyspace' | 'Collection', name: unknown, limits: Limits)
 }
 
 /** Brings a database written by an older version to the current storage format (resumable). */
+/** DatabaseOptions.bodyCacheBytes, checked: a whole number of bytes, 0 or more (default 32 MiB). */
+function checkBodyCacheBytes(value: unknown): number {
+  if (value === undefined) return DEFAULT_BODY_CACHE_BYTES;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw VectorDbError.of('INVALID_ARGUMENT', { reason: `bodyCacheBytes must be a whole number of bytes, 0 or more (0 caches no bodies), not ${String(value)}` });
+  }
+  return value;
+}
+
 async function upgradeFormat(kv: KvStore): Promise<void> {
   await migrateLegacyVectorRecords(kv);
   await kv.batch([{ type: 'put', key: keys.META_FORMAT, value: String(keys.FORMAT_VERSION) }]);

@@ -19,13 +19,14 @@ const { SEP, HIGH, compareKeys } = keys;
 const INDEX_VALUE = new Uint8Array([0x31]);
 
 /**
- * The parsed-body cache of search hits (per collection): its budget in JSON bytes plus a per-entry
- * overhead (parsed, the bodies take a few times that in the heap), and the largest body it keeps
- * (copying a big body costs nearly what parsing it does). 16 MiB holds the hits of 50k small documents:
- * with 4 MiB, searches with new query vectors on 20k documents read ~10 bodies from LevelDB each
- * (about 115 us of CPU a query, against 25 us from the cache; bench/duel-bench.js --layers).
+ * The parsed-body cache of search hits (per collection): its default budget in JSON bytes plus a
+ * per-entry overhead (parsed, the bodies take a few times that in the heap; the database's
+ * bodyCacheBytes option sets it), and the largest body it keeps (copying a big body costs nearly what
+ * parsing it does). 16 MiB holds the hits of 50k small documents: with 4 MiB, searches with new query
+ * vectors on 20k documents read ~10 bodies from LevelDB each (about 115 us of CPU a query, against 25 us
+ * from the cache; bench/duel-bench.js --layers).
  */
-const HIT_CACHE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_HIT_CACHE_BYTES = 16 * 1024 * 1024;
 const HIT_CACHE_MAX_BODY_BYTES = 16 * 1024;
 
 export interface StoredDocument {
@@ -98,10 +99,14 @@ export class DocumentStore {
   /** The number of documents, once counted, kept by every commit since (undefined: not counted). */
   #count: number | undefined;
   /** Parsed bodies of recent vector search hits and writes, by label. */
-  readonly #hitCache = new HitCache(HIT_CACHE_BYTES, HIT_CACHE_MAX_BODY_BYTES, parseBodyText);
+  readonly #hitCache: HitCache;
 
-  /** `dimension`: of the collection's vectors (0 without vectors). */
-  constructor(kv: KvStore, cid: number, dimension = 0) {
+  /**
+   * `dimension`: of the collection's vectors (0 without vectors). `hitCacheBytes`: the budget of the
+   * search-hit cache (0: none).
+   */
+  constructor(kv: KvStore, cid: number, dimension = 0, hitCacheBytes = DEFAULT_HIT_CACHE_BYTES) {
+    this.#hitCache = new HitCache(hitCacheBytes, HIT_CACHE_MAX_BODY_BYTES, parseBodyText);
     this.#kv = kv;
     this.#cid = cid;
     this.#docPrefix = keys.docPrefix(cid);
@@ -116,6 +121,11 @@ export class DocumentStore {
 
   get cid(): number {
     return this.#cid;
+  }
+
+  /** About how many bytes the search-hit cache holds now (stats). */
+  get cachedBytes(): number {
+    return this.#hitCache.bytes;
   }
 
   /** Counts committed writes: what was derived from the documents at one generation holds until the next. */

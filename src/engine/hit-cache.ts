@@ -77,6 +77,11 @@ export class HitCache {
     return this.#size;
   }
 
+  /** About how many bytes the cached bodies take (their JSON bytes plus a per-entry overhead). */
+  get bytes(): number {
+    return this.#cost;
+  }
+
   /** The key and a copy of the body cached for `label`, if any. */
   get(label: number): StoredDocument | undefined {
     const entry = this.peek(label);

@@ -24,12 +24,22 @@ export interface CollectionStats {
   readonly bytesOnDisk: number;
   /** Secondary index entries (one per indexed value of each document). */
   readonly indexEntries: number;
+  /**
+   * About how many bytes of document bodies the collection's search-hit cache holds (vector collections;
+   * 0 otherwise). Its budget is half the database's bodyCacheBytes.
+   */
+  readonly cachedBytes: number;
   readonly vector?: VectorStats;
 }
 
 export interface DatabaseStats {
   /** Bytes of every file of the database directory. */
   readonly bytesOnDisk: number;
+  /**
+   * About how many bytes of document bodies the database's caches hold now (its row cache and every
+   * collection's search-hit cache, of every keyspace), within the bodyCacheBytes option's budgets.
+   */
+  readonly cachedBytes: number;
   readonly keyspaces: readonly string[];
   readonly collections: readonly CollectionStats[];
 }

@@ -31,6 +31,11 @@ export class FifoCache<K, V> {
     return this.#entries.size;
   }
 
+  /** The cost of the entries held (within the budget). */
+  get cost(): number {
+    return this.#cost;
+  }
+
   get(key: K): V | undefined {
     return this.#entries.get(key)?.value;
   }

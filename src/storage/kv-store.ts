@@ -44,9 +44,17 @@ const SYNC_READS = 32;
 /** classic-level's read option for one-off bulk reads; the other stores ignore it. */
 const NO_FILL_CACHE = { fillCache: false } as object;
 
-/** The row cache's budget, and the largest value it keeps (bigger ones are index snapshot chunks). */
-const ROW_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * The row cache's default budget (KvStoreOptions.rowCacheBytes), and the largest value it keeps (bigger
+ * ones are index snapshot chunks).
+ */
+export const DEFAULT_ROW_CACHE_BYTES = 32 * 1024 * 1024;
 const ROW_CACHE_MAX_VALUE = 64 * 1024;
+
+export interface KvStoreOptions {
+  /** The row cache's budget in bytes of keys and values (0: no row cache). Default DEFAULT_ROW_CACHE_BYTES. */
+  readonly rowCacheBytes?: number;
+}
 
 /**
  * A moment of the store that reads can be made against (KvStore.snapshot): the store's own snapshot
@@ -73,11 +81,12 @@ export class KvStore {
   readonly storage: StorageKind;
   readonly #db: LevelDb;
   readonly #persistent: PersistentLevel | undefined;
-  readonly #rows = new RowCache(ROW_CACHE_BYTES, ROW_CACHE_MAX_VALUE);
+  readonly #rows: RowCache;
   /** Holds writes while an emulated snapshot is open (stores without explicit snapshots). */
   readonly #gate = new ReadGate();
 
-  private constructor(location: string, storage: StorageKind, db: LevelDb, persistent: PersistentLevel | undefined) {
+  private constructor(location: string, storage: StorageKind, db: LevelDb, persistent: PersistentLevel | undefined, rowCacheBytes: number) {
+    this.#rows = new RowCache(rowCacheBytes, ROW_CACHE_MAX_VALUE);
     this.location = location;
     this.storage = storage;
     this.#db = db;
@@ -89,15 +98,16 @@ export class KvStore {
    * in a browser, a name within this process for 'memory'. Fails at once with DATABASE_LOCKED if another
    * process (or tab) holds it.
    */
-  static async open(location: string, storage: StorageKind = 'persistent'): Promise<KvStore> {
+  static async open(location: string, storage: StorageKind = 'persistent', options: KvStoreOptions = {}): Promise<KvStore> {
+    const rowCacheBytes = options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
     try {
       if (storage === 'memory') {
         const db = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
         await db.open();
-        return new KvStore(location, storage, db, undefined);
+        return new KvStore(location, storage, db, undefined, rowCacheBytes);
       }
       const persistent = await openPersistentLevel(location);
-      return new KvStore(location, storage, persistent.db, persistent);
+      return new KvStore(location, storage, persistent.db, persistent, rowCacheBytes);
     } catch (error) {
       throw mapLevelError(error, location);
     }
@@ -139,6 +149,11 @@ export class KvStore {
       if (value !== undefined && options?.fillCache !== false) this.#rows.fill(keys[i]!, value, generation);
     });
     return values;
+  }
+
+  /** About how many bytes the row cache holds now (stats). */
+  get cachedBytes(): number {
+    return this.#rows.bytes;
   }
 
   /** Whether getManySync works here (classic-level: LevelDB in Node). */

@@ -18,6 +18,11 @@ export class RowCache {
     this.#rows = new FifoCache(maxBytes);
   }
 
+  /** About how many bytes the cached values hold (keys, values and per-entry overhead). */
+  get bytes(): number {
+    return this.#rows.cost;
+  }
+
   get generation(): number {
     return this.#generation;
   }

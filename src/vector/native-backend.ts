@@ -86,6 +86,8 @@ class NativeDriver implements HnswDriver {
   private maxElements: number;
   private ef = -1;
   private readonly scratch: number[];
+  /** A write of the graph in flight (hnswlib reads it on a libuv thread): dispose frees the graph after it. */
+  private writing: Promise<unknown> | undefined;
 
   constructor(
     h: NativeHnsw,
@@ -206,17 +208,39 @@ class NativeDriver implements HnswDriver {
     const h = this.handle();
     // On a worker thread (the sync writer held the event loop ~300 ms at 100k x 128): HnswIndex
     // refuses changes until this settles, so the graph it reads is the one onWritten describes.
+    const writing = h.writeIndex(file);
+    this.writing = writing;
     try {
-      await h.writeIndex(file);
+      await writing;
     } catch (e) {
       throw failure('writeIndex', e);
+    } finally {
+      if (this.writing === writing) this.writing = undefined;
     }
     onWritten();
     return (await stat(file)).size;
   }
 
+  /**
+   * Frees the graph now. hnswlib-node would free it only once V8 collects its wrapper object, and V8 does
+   * not know that a small object holds a graph of tens of MB: a replaced graph (after a worker build, a
+   * snapshot load) stayed resident until some later full GC. Re-initialising it to one slot deletes the
+   * graph at once; what stays until that GC is the 1-slot index (hnswlib's lock table, about 2.6 MB).
+   */
   dispose(): void {
-    this.h = null; // the addon frees the index when it is collected
+    const h = this.h;
+    if (h === null) return;
+    this.h = null;
+    const { M, efConstruction } = this.identity.params;
+    const free = (): void => {
+      try {
+        h.initIndex(1, M, efConstruction, HNSW_SEED, false);
+      } catch {
+        // out of memory for the small one: the old graph is then freed with the wrapper, as before
+      }
+    };
+    if (this.writing === undefined) free();
+    else void this.writing.then(free, free);
   }
 
   private handle(): NativeHnsw {

@@ -43,6 +43,8 @@ const system = (name: string, qps: number[]) => ({
   name,
   loadMs: 12_345,
   rssMb: 200.4,
+  rssGcMb: 180.2,
+  ...(name.startsWith('ours') ? { cachedBytes: 12.5 * 2 ** 20 } : {}),
   diskBytes: 31_500_000,
   calibration: { unfiltered: { setting: 'ef 16' }, filtered: { setting: 'ef 10' } },
   reopens: [{ ms: 80, rssMb: 90 }, { ms: 60, rssMb: 95 }, { ms: 70, rssMb: 91 }],
@@ -78,6 +80,12 @@ describe('bench:peers report', () => {
     expect(empty.modes['unfiltered-unseen'].recall).toBeNaN();
   });
 
+  it('reads a run from before the RSS after GC was measured apart (its RSS was taken after a GC)', () => {
+    const old = report.summarize({ name: 'hnswlib-node', rssMb: 150 }) as Summary & { rssGcMb: number; cacheMb: number };
+    expect(old.rssGcMb).toBe(150);
+    expect(old.cacheMb).toBeNaN();
+  });
+
   it('renders the markdown table, a failed system on its own row', () => {
     const table = report.markdownTable([report.summarize(system('ours-native', [2500.4])), report.summarize({ name: 'vectra', error: 'vectra (run) exited with 1\nstack' })], workload);
     const lines = table.split('\n');
@@ -85,7 +93,7 @@ describe('bench:peers report', () => {
     const columns = lines[2].split('|').length;
     expect(lines[3]).toMatch(/^\|---\|---\|---:/);
     const row = lines.find((l) => l.startsWith('| ours-native'));
-    expect(row).toBe('| ours-native | ef 16 | 12.3 | 2,500 | 5,001 | 0.900 | 7,501 | 10,002 | 0.900 | ef 10 | 70 | 200 | 91 | 31.5 |');
+    expect(row).toBe('| ours-native | ef 16 | 12.3 | 2,500 | 5,001 | 0.900 | 7,501 | 10,002 | 0.900 | ef 10 | 70 | 200 | 180 | 12.5 | 91 | 31.5 |');
     expect(row!.split('|').length).toBe(columns);
     const failed = lines.find((l) => l.startsWith('| vectra'));
     expect(failed).toContain('failed: vectra (run) exited with 1');
@@ -123,7 +131,8 @@ describe('bench:peers report', () => {
     // js-loop and hnswlib are not "other stores" for the unfiltered comparison, but count for the filtered one.
     expect(lines[0]).toContain("8.00x the fastest other store's (orama)");
     expect(lines[0]).toContain("filtered 1 % 0.40x the fastest other system's (js-loop");
-    expect(lines[0]).toContain("RSS 1.00x and disk 1.00x raw hnswlib-node's");
+    // RSS after a GC; without our body caches: (180.2 - 12.5) / 180.2.
+    expect(lines[0]).toContain("RSS after GC 1.00x, 0.93x without its body caches (target <= 1.5x) and disk 1.00x raw hnswlib-node's");
   });
 
   it('compares QPS as the median of the per-round ratios (bursts seconds apart), not the ratio of the medians', () => {

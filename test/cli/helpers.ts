@@ -56,9 +56,9 @@ export async function waitFor(output: () => string, pattern: RegExp, exited: Pro
   }
 }
 
-/** `serve` of a data directory on port 0 with a token; resolves with its endpoint. */
-export async function serve(data: string, token: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const server = start(['serve', '--data', data, '--port', '0', '--token', token]);
+/** `serve` of a data directory on port 0 with a token (and `extra` flags); resolves with its endpoint. */
+export async function serve(data: string, token: string, extra: readonly string[] = []): Promise<{ url: string; stop: () => Promise<void> }> {
+  const server = start(['serve', '--data', data, '--port', '0', '--token', token, ...extra]);
   const [, url] = await waitFor(server.output, /endpoint:\s+(http:\/\/\S+)/, server.exited);
   return {
     url: url!,

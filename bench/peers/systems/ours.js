@@ -34,6 +34,10 @@ export function ours(backend) {
         const options = { limit: ctx.k, efSearch, projection: { _id: 1 }, ...(cat === undefined ? {} : { filter: { cat } }) };
         return (await collection.findVector(vector, options)).map((d) => d._id);
       },
+      /** What the body caches hold now (db.stats().cachedBytes; undefined on a build without it). */
+      async cachedBytes() {
+        return (await db.stats()).cachedBytes;
+      },
       async close() {
         await db.close();
       },
