@@ -33,6 +33,9 @@ export async function collectionStats(kv: KvStore, collection: Collection): Prom
       vectors: vectors.size,
       inGraph: vectors.size - vectors.pendingCount,
       pending: vectors.pendingCount,
+      graphElements: vectors.footprint().graphElements,
+      compactions: vectors.compactions,
+      flatRows: vectors.footprint().flatRows,
       snapshotSavedAt: meta?.savedAt ?? null,
     },
   };

@@ -20,6 +20,7 @@ import {
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
+import { compactionDue, emptyGraphLike, rebuildOnEventLoop, type LabelView } from './vector-compaction.js';
 import { LateValues } from './vector-late-values.js';
 import { loadGraph, loadLiveVectors, newGraph } from './vector-open.js';
 import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
@@ -111,6 +112,10 @@ export class CollectionVectors {
   #offThreadFailed = false;
   /** Graphs built on a worker thread and swapped in so far (stats, tests). */
   #offThreadBuilds = 0;
+  /** Graphs rebuilt from the live vectors alone and swapped in so far (vector-compaction.ts). */
+  #compactions = 0;
+  /** Set while a compaction runs (searches then let the event loop turn: turnDue). */
+  #compacting = false;
   /** Vectors committed in the current one-second window, and in the one before (the arrival rate). */
   #addsThisSecond = 0;
   #addsLastSecond = 0;
@@ -246,20 +251,28 @@ export class CollectionVectors {
   #offThreadWorthIt(): boolean {
     const pending = this.#pendingAdds.size;
     const arriving = Math.max(this.#addsThisSecond, this.#addsLastSecond) >= OFF_THREAD_MIN;
-    if (this.#offThreadFailed || !graphBuilderAvailable() || this.#graph.backend !== 'native' || pending === 0) return false;
+    if (!this.#offThreadPossible() || pending === 0) return false;
     // While vectors keep arriving, one worker session takes them all: its copy of the graph pays off.
     return arriving || (pending >= OFF_THREAD_MIN && pending * 8 >= this.#graph.size);
   }
 
-  /** Builds the pending vectors on a worker thread and swaps the result in; how many it took. */
-  async #buildOffThread(): Promise<number> {
+  #offThreadPossible(): boolean {
+    return !this.#offThreadFailed && graphBuilderAvailable() && this.#graph.backend === 'native';
+  }
+
+  /**
+   * Builds the pending vectors on a worker thread and swaps the result in; how many it took. With
+   * `compacting` (an empty graph), builds every live vector into it instead of into a copy of the graph.
+   */
+  async #buildOffThread(compacting?: VectorIndex): Promise<number> {
     await this.#graphUnfrozen(); // one serialization at a time
     const { dimension, metric, name } = this.#settings;
-    const graph = this.#graph;
+    const graph = compacting ?? this.#graph;
     // The worker's graph file becomes the snapshot as it is (no second write of the graph).
     const { name: fileName, path: file } = await this.#newGraphFile(graph);
     this.#arrivals = [];
-    const pendingNow = (): ReadonlySet<number> => this.#pendingAdds;
+    const live = compacting === undefined ? undefined : this.#liveView();
+    const pendingNow = (): LabelView => live ?? this.#pendingAdds;
     const built = await buildOffThread({
       graph,
       get pending() {
@@ -277,7 +290,10 @@ export class CollectionVectors {
       options: { dimension, metric, name, backend: graph.backend, params: graph.params },
       stopped: () => this.#closed,
       ...(file === undefined ? {} : { file }),
-    }).finally(() => (this.#arrivals = undefined));
+    }).finally(() => {
+      this.#arrivals = undefined;
+      compacting?.dispose(); // only its backend and parameters were used
+    });
     if (built === undefined) {
       if (!this.#closed) this.#offThreadFailed = true;
       return 0;
@@ -289,6 +305,7 @@ export class CollectionVectors {
       return 0;
     }
     this.#offThreadBuilds++;
+    if (compacting !== undefined) this.#compactions++;
     const labelLimit = this.#nextLabel;
     const took = this.#swapGraph(built.graph);
     if (built.file !== undefined && fileName !== undefined) this.#adoptGraphFile(fileName, built.file.head, labelLimit);
@@ -308,6 +325,67 @@ export class CollectionVectors {
       this.#changesSinceSnapshot += before; // not saved: what it covered still counts toward the next save
       await removeGraphFile(this.#kv, fileName).catch(() => undefined);
     });
+  }
+
+  /** Every live label (a view: a compaction's worker build sends those still live when their turn comes). */
+  #liveView(): LabelView {
+    const labelOf = this.#labelOf;
+    return { get size() { return labelOf.size; }, has: (label) => this.#isLive(label), [Symbol.iterator]: () => labelOf.values() };
+  }
+
+  /**
+   * Rebuilds the graph from the live vectors alone (vector-compaction.ts) while searches use the current
+   * one, and swaps it in: on a worker thread where a build can run there, else on the event loop.
+   */
+  async #compactGraph(): Promise<void> {
+    this.#compacting = true;
+    try {
+      await this.#rebuildGraph();
+    } finally {
+      this.#compacting = false;
+    }
+  }
+
+  async #rebuildGraph(): Promise<void> {
+    const fresh = await emptyGraphLike(this.#graph, this.#settings.name, Math.max(1024, Math.ceil(this.size * 1.25)));
+    if (this.#offThreadPossible()) {
+      await this.#buildOffThread(fresh); // on failure the next compaction runs on the event loop
+      return;
+    }
+    const rebuilt = await rebuildOnEventLoop({
+      target: fresh,
+      labels: [...this.#labelOf.values()],
+      isLive: (label) => this.#isLive(label),
+      copyValues: (label, target, offset) => {
+        this.#ensureValues([label]);
+        this.#flat.copyInto(label, target, offset);
+      },
+      stopped: () => this.#closed,
+    });
+    await this.#graphUnfrozen(); // a save may be reading the old graph
+    if (!rebuilt || this.#closed) {
+      fresh.dispose();
+      return;
+    }
+    this.#compactions++;
+    this.#swapGraph(fresh);
+    this.#changesSinceSnapshot += this.size; // the stored graph is the old one: save the compact one soon
+  }
+
+  /** Graphs rebuilt from the live vectors alone so far (stats, tests). */
+  get compactions(): number {
+    return this.#compactions;
+  }
+
+  /** Whether a compaction is running (tests). */
+  get compacting(): boolean {
+    return this.#compacting;
+  }
+
+  /** The memory churn leaves behind (stats): graph elements live and dead, flat store rows written. */
+  footprint(): { graphElements: number; graphDeleted: number; flatRows: number } {
+    const graph = this.#graph;
+    return { graphElements: graph.size + graph.deletedCount, graphDeleted: graph.deletedCount, flatRows: this.#flat.rowsUsed };
   }
 
   get size(): number {
@@ -331,7 +409,7 @@ export class CollectionVectors {
    * build's hand-over for good, and every search would stay an exact scan of what the graph lacks.
    */
   turnDue(): Promise<void> | undefined {
-    if (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0) return undefined;
+    if (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0 && !this.#compacting) return undefined;
     const now = performance.now();
     if (now - this.#lastSearchTurn < SEARCH_YIELD_MS) return undefined;
     this.#lastSearchTurn = now;
@@ -609,6 +687,10 @@ export class CollectionVectors {
         // A snapshot is reading the graph (maybe from a worker thread): no changes until it is done.
         if (this.#graphFrozen) {
           await this.#graphFrozen.catch(() => undefined);
+          continue;
+        }
+        if (compactionDue(this.size, this.#graph.deletedCount + this.#pendingRemoves.length)) {
+          await this.#compactGraph();
           continue;
         }
         if (this.#offThreadWorthIt()) {

@@ -12,8 +12,8 @@ import { GraphBuilder, loadVectorIndex, loadVectorIndexFile, type BuiltGraph, ty
 export interface BuildSource {
   /** The graph searched meanwhile: the worker starts from a copy of it. */
   readonly graph: VectorIndex;
-  /** Live labels not in the graph (it grows while the build runs). */
-  readonly pending: ReadonlySet<number>;
+  /** Live labels not in the graph (it grows while the build runs); for a compaction, every live label. */
+  readonly pending: { readonly size: number; has(label: number): boolean; [Symbol.iterator](): Iterator<number> };
   /** Labels made pending since the last call (the first call: since the build started). */
   drainArrivals(): readonly number[];
   /** Copies a pending label's values into `target` at `offset`. */
