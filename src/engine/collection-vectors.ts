@@ -20,7 +20,7 @@ import {
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
-import { compactionDue, emptyGraphLike, rebuildOnEventLoop, type LabelView } from './vector-compaction.js';
+import { compactionDue, emptyGraphLike, liveLabels, rebuildOnEventLoop, type LabelView } from './vector-compaction.js';
 import { LateValues } from './vector-late-values.js';
 import { loadGraph, loadLiveVectors, newGraph } from './vector-open.js';
 import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './vector-records.js';
@@ -271,7 +271,7 @@ export class CollectionVectors {
     // The worker's graph file becomes the snapshot as it is (no second write of the graph).
     const { name: fileName, path: file } = await this.#newGraphFile(graph);
     this.#arrivals = [];
-    const live = compacting === undefined ? undefined : this.#liveView();
+    const live = compacting === undefined ? undefined : liveLabels(this.#labelOf, (label) => this.#isLive(label));
     const pendingNow = (): LabelView => live ?? this.#pendingAdds;
     const built = await buildOffThread({
       graph,
@@ -283,10 +283,7 @@ export class CollectionVectors {
         this.#arrivals = [];
         return arrived;
       },
-      copyValues: (label, target, offset) => {
-        this.#ensureValues([label]);
-        this.#flat.copyInto(label, target, offset);
-      },
+      copyValues: this.#copyValues,
       options: { dimension, metric, name, backend: graph.backend, params: graph.params },
       stopped: () => this.#closed,
       ...(file === undefined ? {} : { file }),
@@ -327,65 +324,43 @@ export class CollectionVectors {
     });
   }
 
-  /** Every live label (a view: a compaction's worker build sends those still live when their turn comes). */
-  #liveView(): LabelView {
-    const labelOf = this.#labelOf;
-    return { get size() { return labelOf.size; }, has: (label) => this.#isLive(label), [Symbol.iterator]: () => labelOf.values() };
-  }
-
   /**
    * Rebuilds the graph from the live vectors alone (vector-compaction.ts) while searches use the current
    * one, and swaps it in: on a worker thread where a build can run there, else on the event loop.
    */
   async #compactGraph(): Promise<void> {
     this.#compacting = true;
+    const fresh = await emptyGraphLike(this.#graph, this.#settings.name, Math.max(1024, Math.ceil(this.size * 1.25)));
     try {
-      await this.#rebuildGraph();
+      if (this.#offThreadPossible()) {
+        await this.#buildOffThread(fresh); // if it fails, the next compaction runs on the event loop
+        return;
+      }
+      const labels = [...this.#labelOf.values()];
+      const rebuilt = await rebuildOnEventLoop({ target: fresh, labels, isLive: (label) => this.#isLive(label), copyValues: this.#copyValues, stopped: () => this.#closed });
+      await this.#graphUnfrozen(); // a save may be reading the old graph
+      if (rebuilt && !this.#closed) {
+        this.#compactions++;
+        this.#swapGraph(fresh);
+        this.#changesSinceSnapshot += this.size; // the stored graph is the old one: save the compact one soon
+      } else {
+        fresh.dispose();
+      }
     } finally {
       this.#compacting = false;
     }
   }
 
-  async #rebuildGraph(): Promise<void> {
-    const fresh = await emptyGraphLike(this.#graph, this.#settings.name, Math.max(1024, Math.ceil(this.size * 1.25)));
-    if (this.#offThreadPossible()) {
-      await this.#buildOffThread(fresh); // on failure the next compaction runs on the event loop
-      return;
-    }
-    const rebuilt = await rebuildOnEventLoop({
-      target: fresh,
-      labels: [...this.#labelOf.values()],
-      isLive: (label) => this.#isLive(label),
-      copyValues: (label, target, offset) => {
-        this.#ensureValues([label]);
-        this.#flat.copyInto(label, target, offset);
-      },
-      stopped: () => this.#closed,
-    });
-    await this.#graphUnfrozen(); // a save may be reading the old graph
-    if (!rebuilt || this.#closed) {
-      fresh.dispose();
-      return;
-    }
-    this.#compactions++;
-    this.#swapGraph(fresh);
-    this.#changesSinceSnapshot += this.size; // the stored graph is the old one: save the compact one soon
-  }
+  /** Copies a live label's values into `target` at `offset` (reading them first if they are still on their way). */
+  readonly #copyValues = (label: number, target: Float32Array, offset: number): void => {
+    this.#ensureValues([label]);
+    this.#flat.copyInto(label, target, offset);
+  };
 
-  /** Graphs rebuilt from the live vectors alone so far (stats, tests). */
-  get compactions(): number {
-    return this.#compactions;
-  }
-
-  /** Whether a compaction is running (tests). */
-  get compacting(): boolean {
-    return this.#compacting;
-  }
-
-  /** The memory churn leaves behind (stats): graph elements live and dead, flat store rows written. */
-  footprint(): { graphElements: number; graphDeleted: number; flatRows: number } {
-    const graph = this.#graph;
-    return { graphElements: graph.size + graph.deletedCount, graphDeleted: graph.deletedCount, flatRows: this.#flat.rowsUsed };
+  /** What churn leaves behind (stats, tests): graph elements live and dead, flat store rows written, compactions. */
+  footprint(): { graphElements: number; graphDeleted: number; flatRows: number; compactions: number; compacting: boolean } {
+    const { size, deletedCount } = this.#graph;
+    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: this.#flat.rowsUsed, compactions: this.#compactions, compacting: this.#compacting };
   }
 
   get size(): number {

@@ -29,6 +29,11 @@ export interface LabelView {
   [Symbol.iterator](): Iterator<number>;
 }
 
+/** The live labels of a doc key -> label map, as a view (a build sends those still live when their turn comes). */
+export function liveLabels(labelOf: ReadonlyMap<string, number>, isLive: (label: number) => boolean): LabelView {
+  return { get size() { return labelOf.size; }, has: isLive, [Symbol.iterator]: () => labelOf.values() };
+}
+
 /** A new empty graph with the same backend and parameters as `graph` (the rebuild's target). */
 export function emptyGraphLike(graph: VectorIndex, name: string, capacity: number): Promise<VectorIndex> {
   return createVectorIndex({ dimension: graph.dimension, metric: graph.metric, backend: graph.backend, params: graph.params, name, capacity });
