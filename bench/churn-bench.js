@@ -93,7 +93,8 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 await vectors.waitForIndex();
-console.log(`churn ${ROUNDS} x ${N} updates until the graph caught up: CPU ${cpuSeconds(started).toFixed(1)} s, wall ${((performance.now() - wall) / 1000).toFixed(1)} s`);
+const peak = process.resourceUsage().maxRSS / 1024;
+console.log(`churn ${ROUNDS} x ${N} updates until the graph caught up: CPU ${cpuSeconds(started).toFixed(1)} s, wall ${((performance.now() - wall) / 1000).toFixed(1)} s, peak RSS ${peak.toFixed(0)} MB`);
 await vectors.saveSnapshot();
 await report(`after ${ROUNDS} replacements`, db);
 await db.close();

@@ -89,6 +89,8 @@ export class CollectionVectors {
   #pendingAdds = new Set<number>();
   /** While a worker build runs: labels made pending since it last asked (vector-build.ts's queue). */
   #arrivals: number[] | undefined;
+  /** While a worker build runs: vectors deleted or replaced since it started (its graph's dead to come). */
+  #removedWhileBuilding = 0;
   /**
    * Set while the values are read after open (a graph file let the collection answer first): until they
    * are all there, a label may be live without values in the flat store, and #ensureValues reads them.
@@ -271,6 +273,9 @@ export class CollectionVectors {
     // The worker's graph file becomes the snapshot as it is (no second write of the graph).
     const { name: fileName, path: file } = await this.#newGraphFile(graph);
     this.#arrivals = [];
+    this.#removedWhileBuilding = 0;
+    // The dead the graph will hold once swapped in: a copy of this one has its dead too.
+    const deadBefore = compacting === undefined ? this.#graph.deletedCount + this.#pendingRemoves.length : 0;
     const live = compacting === undefined ? undefined : liveLabels(this.#labelOf, (label) => this.#isLive(label));
     const pendingNow = (): LabelView => live ?? this.#pendingAdds;
     const built = await buildOffThread({
@@ -286,6 +291,7 @@ export class CollectionVectors {
       copyValues: this.#copyValues,
       options: { dimension, metric, name, backend: graph.backend, params: graph.params },
       stopped: () => this.#closed,
+      enough: () => compactionDue(this.size, deadBefore + this.#removedWhileBuilding),
       ...(file === undefined ? {} : { file }),
     }).finally(() => {
       this.#arrivals = undefined;
@@ -469,6 +475,7 @@ export class CollectionVectors {
         this.#arrivals?.push(label);
       }
       this.#changesSinceSnapshot += added.length + removed.length;
+      if (this.#arrivals !== undefined) this.#removedWhileBuilding += removed.length;
       this.#countArrivals(added.length);
       this.#scheduleIndexing();
     };

@@ -22,6 +22,11 @@ export interface BuildSource {
   /** True once the collection closes or resets: the build is dropped. */
   stopped(): boolean;
   /**
+   * True once enough of the vectors sent were deleted since (churn) that the graph should come back now,
+   * caught up, to be compacted (vector-compaction.ts) instead of growing its dead further.
+   */
+  enough?(): boolean;
+  /**
    * Where the worker writes the finished graph when its backend writes files (native): hnswlib reads
    * it back on a libuv thread, so the graph never becomes JS bytes. Without it, bytes cross threads.
    */
@@ -77,7 +82,7 @@ async function build(source: BuildSource, baseFile: string | undefined): Promise
         continue;
       }
       const caughtUp = builder.added === builder.sent;
-      if (caughtUp && (performance.now() - lastSent >= LINGER_MS || builder.sent >= MAX_UNADOPTED)) break;
+      if (caughtUp && (performance.now() - lastSent >= LINGER_MS || builder.sent >= MAX_UNADOPTED || source.enough?.() === true)) break;
       await Promise.race([builder.nextReply(), delay(caughtUp ? LINGER_MS / 4 : 50)]);
     }
     const built = await builder.finish();
