@@ -22,8 +22,8 @@ export interface BuildSource {
   /** True once the collection closes or resets: the build is dropped. */
   stopped(): boolean;
   /**
-   * True once enough of the vectors sent were deleted since (churn) that the graph should come back now,
-   * caught up, to be compacted (vector-compaction.ts) instead of growing its dead further.
+   * True once enough of the vectors sent were deleted since (churn) that the graph should come back now
+   * (with what was sent), to be compacted (vector-compaction.ts) instead of growing its dead further.
    */
   enough?(): boolean;
   /**
@@ -82,7 +82,8 @@ async function build(source: BuildSource, baseFile: string | undefined): Promise
         continue;
       }
       const caughtUp = builder.added === builder.sent;
-      if (caughtUp && (performance.now() - lastSent >= LINGER_MS || builder.sent >= MAX_UNADOPTED || source.enough?.() === true)) break;
+      if (caughtUp && (performance.now() - lastSent >= LINGER_MS || builder.sent >= MAX_UNADOPTED)) break;
+      if (source.enough?.() === true) break; // the worker adds what it was sent, then hands its graph back
       await Promise.race([builder.nextReply(), delay(caughtUp ? LINGER_MS / 4 : 50)]);
     }
     const built = await builder.finish();
