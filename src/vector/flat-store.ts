@@ -103,7 +103,9 @@ export class FlatVectorStore {
   }
 
   has(label: number): boolean {
-    return this.rowOf.has(label);
+    // The dense array read in place (undefined past its end or off the integers): callers test every candidate.
+    const dense = this.rowOf.dense;
+    return dense !== undefined ? (dense[label] as number) >= 0 : this.rowOf.has(label);
   }
 
   /** Stores (or replaces) the vector of a label. */
