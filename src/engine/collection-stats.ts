@@ -23,6 +23,7 @@ export async function collectionStats(kv: KvStore, collection: Collection): Prom
   await vectors.graphLoaded();
   const meta = await readSnapshotMeta(kv, cid);
   const { params, backend } = vectors.indexInfo();
+  const { graphElements, compactions, flatRows } = vectors.footprint();
   return {
     ...stats,
     vector: {
@@ -33,6 +34,9 @@ export async function collectionStats(kv: KvStore, collection: Collection): Prom
       vectors: vectors.size,
       inGraph: vectors.size - vectors.pendingCount,
       pending: vectors.pendingCount,
+      graphElements,
+      compactions,
+      flatRows,
       snapshotSavedAt: meta?.savedAt ?? null,
     },
   };

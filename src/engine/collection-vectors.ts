@@ -20,6 +20,7 @@ import {
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
+import { compactionDue, emptyGraphLike, liveLabels, rebuildOnEventLoop, type LabelView } from './vector-compaction.js';
 import { LateKeys } from './vector-late-keys.js';
 import { LateValues } from './vector-late-values.js';
 import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './vector-open.js';
@@ -83,6 +84,8 @@ export class CollectionVectors {
   #pendingAdds = new Set<number>();
   /** While a worker build runs: labels made pending since it last asked (vector-build.ts's queue). */
   #arrivals: number[] | undefined;
+  /** While a worker build runs: vectors deleted or replaced since it started (its graph's dead to come). */
+  #removedWhileBuilding = 0;
   /**
    * Set while the values are read after open (a graph file let the collection answer first): until they
    * are all there, a label may be live without values in the flat store, and #ensureValues reads them.
@@ -109,6 +112,10 @@ export class CollectionVectors {
   #offThreadFailed = false;
   /** Graphs built on a worker thread and swapped in so far (stats, tests). */
   #offThreadBuilds = 0;
+  /** Graphs rebuilt from the live vectors alone and swapped in so far (vector-compaction.ts). */
+  #compactions = 0;
+  /** Set while a compaction runs (searches then let the event loop turn: turnDue). */
+  #compacting = false;
   /** Vectors committed in the current one-second window, and in the one before (the arrival rate). */
   #addsThisSecond = 0;
   #addsLastSecond = 0;
@@ -299,20 +306,31 @@ export class CollectionVectors {
   #offThreadWorthIt(): boolean {
     const pending = this.#pendingAdds.size;
     const arriving = Math.max(this.#addsThisSecond, this.#addsLastSecond) >= OFF_THREAD_MIN;
-    if (this.#offThreadFailed || !graphBuilderAvailable() || this.#graph.backend !== 'native' || pending === 0) return false;
+    if (!this.#offThreadPossible() || pending === 0) return false;
     // While vectors keep arriving, one worker session takes them all: its copy of the graph pays off.
     return arriving || (pending >= OFF_THREAD_MIN && pending * 8 >= this.#graph.size);
   }
 
-  /** Builds the pending vectors on a worker thread and swaps the result in; how many it took. */
-  async #buildOffThread(): Promise<number> {
+  #offThreadPossible(): boolean {
+    return !this.#offThreadFailed && graphBuilderAvailable() && this.#graph.backend === 'native';
+  }
+
+  /**
+   * Builds the pending vectors on a worker thread and swaps the result in; how many it took. With
+   * `compacting` (an empty graph), builds every live vector into it instead of into a copy of the graph.
+   */
+  async #buildOffThread(compacting?: VectorIndex): Promise<number> {
     await this.#saves.unfrozen(); // one serialization at a time
     const { dimension, metric, name } = this.#settings;
-    const graph = this.#graph;
+    const graph = compacting ?? this.#graph;
     // The worker's graph file becomes the snapshot as it is (no second write of the graph).
     const { name: fileName, path: file } = await this.#saves.newGraphFile(graph);
     this.#arrivals = [];
-    const pendingNow = (): ReadonlySet<number> => this.#pendingAdds;
+    this.#removedWhileBuilding = 0;
+    // The dead the graph will hold once swapped in: a copy of this one has its dead too.
+    const deadBefore = compacting === undefined ? this.#graph.deletedCount + this.#pendingRemoves.length : 0;
+    const live = compacting === undefined ? undefined : liveLabels(this.#labelOf, (label) => this.#isLive(label));
+    const pendingNow = (): LabelView => live ?? this.#pendingAdds;
     const built = await buildOffThread({
       graph,
       get pending() {
@@ -323,14 +341,15 @@ export class CollectionVectors {
         this.#arrivals = [];
         return arrived;
       },
-      copyValues: (label, target, offset) => {
-        this.#ensureValues([label]);
-        this.#flat.copyInto(label, target, offset);
-      },
+      copyValues: this.#copyValues,
       options: { dimension, metric, name, backend: graph.backend, params: graph.params },
       stopped: () => this.#closed,
+      enough: () => compactionDue(this.size, deadBefore + this.#removedWhileBuilding),
       ...(file === undefined ? {} : { file }),
-    }).finally(() => (this.#arrivals = undefined));
+    }).finally(() => {
+      this.#arrivals = undefined;
+      compacting?.dispose(); // only its backend and parameters were used
+    });
     if (built === undefined) {
       if (!this.#closed) this.#offThreadFailed = true;
       return 0;
@@ -342,6 +361,7 @@ export class CollectionVectors {
       return 0;
     }
     this.#offThreadBuilds++;
+    if (compacting !== undefined) this.#compactions++;
     const labelLimit = this.#nextLabel;
     const took = this.#swapGraph(built.graph);
     if (built.file !== undefined && fileName !== undefined) {
@@ -351,6 +371,45 @@ export class CollectionVectors {
       this.#saves.adopt(fileName, built.file.head, { labelLimit, coveredBelow: this.#coveredBelow(labelLimit) }, before);
     }
     return took;
+  }
+
+  /**
+   * Rebuilds the graph from the live vectors alone (vector-compaction.ts) while searches use the current
+   * one, and swaps it in: on a worker thread where a build can run there, else on the event loop.
+   */
+  async #compactGraph(): Promise<void> {
+    this.#compacting = true;
+    const fresh = await emptyGraphLike(this.#graph, this.#settings.name, Math.max(1024, Math.ceil(this.size * 1.25)));
+    try {
+      if (this.#offThreadPossible()) {
+        await this.#buildOffThread(fresh); // if it fails, the next compaction runs on the event loop
+        return;
+      }
+      const labels = [...this.#labelOf.values()];
+      const rebuilt = await rebuildOnEventLoop({ target: fresh, labels, isLive: (label) => this.#isLive(label), copyValues: this.#copyValues, stopped: () => this.#closed });
+      await this.#saves.unfrozen(); // a save may be reading the old graph
+      if (rebuilt && !this.#closed) {
+        this.#compactions++;
+        this.#swapGraph(fresh);
+        this.#saves.changes += this.size; // the stored graph is the old one: save the compact one soon
+      } else {
+        fresh.dispose();
+      }
+    } finally {
+      this.#compacting = false;
+    }
+  }
+
+  /** Copies a live label's values into `target` at `offset` (reading them first if they are still on their way). */
+  readonly #copyValues = (label: number, target: Float32Array, offset: number): void => {
+    this.#ensureValues([label]);
+    this.#flat.copyInto(label, target, offset);
+  };
+
+  /** What churn leaves behind (stats, tests): graph elements live and dead, flat store rows written, compactions. */
+  footprint(): { graphElements: number; graphDeleted: number; flatRows: number; compactions: number; compacting: boolean } {
+    const { size, deletedCount } = this.#graph;
+    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: this.#flat.rowsUsed, compactions: this.#compactions, compacting: this.#compacting };
   }
 
   /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */
@@ -375,7 +434,7 @@ export class CollectionVectors {
    * build's hand-over for good, and every search would stay an exact scan of what the graph lacks.
    */
   turnDue(): Promise<void> | undefined {
-    if (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0) return undefined;
+    if (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0 && !this.#compacting) return undefined;
     const now = performance.now();
     if (now - this.#lastSearchTurn < SEARCH_YIELD_MS) return undefined;
     this.#lastSearchTurn = now;
@@ -464,6 +523,7 @@ export class CollectionVectors {
         this.#arrivals?.push(label);
       }
       this.#saves.changes += added.length + removed.length;
+      if (this.#arrivals !== undefined) this.#removedWhileBuilding += removed.length;
       this.#countArrivals(added.length);
       this.#scheduleIndexing();
     };
@@ -625,6 +685,10 @@ export class CollectionVectors {
         // A snapshot is reading the graph (maybe from a worker thread): no changes until it is done.
         if (this.#saves.frozen) {
           await this.#saves.unfrozen();
+          continue;
+        }
+        if (compactionDue(this.size, this.#graph.deletedCount + this.#pendingRemoves.length)) {
+          await this.#compactGraph();
           continue;
         }
         if (this.#offThreadWorthIt()) {

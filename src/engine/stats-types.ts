@@ -12,6 +12,12 @@ export interface VectorStats {
   /** Vectors in the HNSW graph; the rest are pending (searched exactly until the graph catches up). */
   readonly inGraph: number;
   readonly pending: number;
+  /** HNSW elements held, live and dead (replaced or deleted vectors are only marked until a compaction). */
+  readonly graphElements: number;
+  /** Times the graph was rebuilt from the live vectors alone since the collection opened. */
+  readonly compactions: number;
+  /** Rows the exact-scan store has written (live vectors plus rows freed for reuse). */
+  readonly flatRows: number;
   /** ISO time the graph snapshot was last saved, or null when never. */
   readonly snapshotSavedAt: string | null;
 }

@@ -12,8 +12,8 @@ import { GraphBuilder, loadVectorIndex, loadVectorIndexFile, type BuiltGraph, ty
 export interface BuildSource {
   /** The graph searched meanwhile: the worker starts from a copy of it. */
   readonly graph: VectorIndex;
-  /** Live labels not in the graph (it grows while the build runs). */
-  readonly pending: ReadonlySet<number>;
+  /** Live labels not in the graph (it grows while the build runs); for a compaction, every live label. */
+  readonly pending: { readonly size: number; has(label: number): boolean; [Symbol.iterator](): Iterator<number> };
   /** Labels made pending since the last call (the first call: since the build started). */
   drainArrivals(): readonly number[];
   /** Copies a pending label's values into `target` at `offset`. */
@@ -21,6 +21,11 @@ export interface BuildSource {
   readonly options: CreateVectorIndexOptions;
   /** True once the collection closes or resets: the build is dropped. */
   stopped(): boolean;
+  /**
+   * True once enough of the vectors sent were deleted since (churn) that the graph should come back now
+   * (with what was sent), to be compacted (vector-compaction.ts) instead of growing its dead further.
+   */
+  enough?(): boolean;
   /**
    * Where the worker writes the finished graph when its backend writes files (native): hnswlib reads
    * it back on a libuv thread, so the graph never becomes JS bytes. Without it, bytes cross threads.
@@ -78,6 +83,7 @@ async function build(source: BuildSource, baseFile: string | undefined): Promise
       }
       const caughtUp = builder.added === builder.sent;
       if (caughtUp && (performance.now() - lastSent >= LINGER_MS || builder.sent >= MAX_UNADOPTED)) break;
+      if (source.enough?.() === true) break; // the worker adds what it was sent, then hands its graph back
       await Promise.race([builder.nextReply(), delay(caughtUp ? LINGER_MS / 4 : 50)]);
     }
     const built = await builder.finish();

@@ -1,6 +1,8 @@
 /**
- * FlatVectorStore: vectors kept by slot (the label) in one growable contiguous Float32Array, with
- * squared norms, and exact top-k search over all of them or over a candidate list of labels.
+ * FlatVectorStore: vectors kept as rows of one growable contiguous Float32Array, with squared norms, and
+ * exact top-k search over all of them or over a candidate list of labels. A label maps to its row
+ * (LabelSlots) and a deleted label's row is reused by the next one stored, so the rows track the live
+ * vectors, not the labels ever used (a collection never reuses a label: churn would grow them forever).
  * Used for exact scans of small filtered candidate sets. Owns only its arrays; no documents, no I/O.
  * The rows live in a WebAssembly memory scanned by the SIMD kernel, or in a plain array (JS kernels).
  */
@@ -9,6 +11,7 @@ import { dotRows, selectTopK, squaredNorm, type ScoredRow } from './kernels.js';
 import { float32DotError, shortlistCosine, shortlistTopK } from './shortlist.js';
 import { float32Similarity, float32SimilarityOfSums, float32SquaredNorm, shortestFloat32, type Metric } from './metric.js';
 import { WasmRowMemory, type ScanScratch } from './simd/wasm-kernels.js';
+import { LabelSlots, NO_SLOT } from './label-slots.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
 
 /** A label and its Data API `$similarity` score (higher is closer). */
@@ -20,13 +23,18 @@ export interface ScoredLabel {
 export interface FlatVectorStoreOptions {
   dimension: number;
   metric: Metric;
-  /** Initial number of slots; the store grows by 1.5x as labels need. Default 64. */
+  /** Initial number of rows; the store grows by 1.5x as live vectors need. Default 64. */
   capacity?: number;
 }
 
 /** Typed arrays above 4 GiB are refused by some engines, and wasm32 memory stops there: stay below. */
 const MAX_BYTES = 2 ** 32 - 1;
 const EMPTY = new Float32Array(0);
+/**
+ * The label -> row array stays dense (4 bytes a label) while labels span up to this many per live row:
+ * a row weighs dimension x 4 + 24 bytes, and a dense lookup keeps the candidate scan at one load a label.
+ */
+const LABELS_PER_ROW = 64;
 
 export class FlatVectorStore {
   readonly dimension: number;
@@ -35,6 +43,7 @@ export class FlatVectorStore {
   private data: Float32Array;
   /** The rows' WebAssembly memory, or undefined on the JS path (no SIMD, VECTORDB_NO_SIMD=1, or it could not grow). */
   private wasm: WasmRowMemory | undefined;
+  /** By row, as every per-row array below. */
   private sqNorms: Float64Array;
   /**
    * 1 / |row| (Infinity for a zero vector, 0 for an absent row): the float32 first pass ranks cosine
@@ -45,10 +54,17 @@ export class FlatVectorStore {
   private maxNorm = 0;
   private maxInvNorm = 0;
   private present: Uint8Array;
-  /** Per-slot stamp of the last search that saw it: de-duplicates candidate lists without allocating. */
+  /** The label a row holds (meaningful where present). */
+  private labelOfRow: Uint32Array;
+  /** Per-row stamp of the last search that saw it: de-duplicates candidate lists without allocating. */
   private seen: Uint32Array;
   private generation = 0;
+  /** Rows allocated. */
   private slots: number;
+  /** Rows ever handed out (those past it are untouched); freed ones below it wait in `free`. */
+  private used = 0;
+  private free: number[] = [];
+  private readonly rowOf = new LabelSlots(LABELS_PER_ROW);
   private count = 0;
 
   constructor(options: FlatVectorStoreOptions) {
@@ -62,6 +78,7 @@ export class FlatVectorStore {
     this.sqNorms = new Float64Array(this.slots);
     this.invNorms = new Float64Array(this.slots);
     this.present = new Uint8Array(this.slots);
+    this.labelOfRow = new Uint32Array(this.slots);
     this.seen = new Uint32Array(this.slots);
   }
 
@@ -75,22 +92,37 @@ export class FlatVectorStore {
     return this.wasm === undefined ? 'js' : 'wasm-simd';
   }
 
-  /** Number of slots allocated. */
+  /** Number of rows allocated. */
   get capacity(): number {
     return this.slots;
   }
 
+  /** Rows ever written (live ones plus those freed for reuse): what is resident. */
+  get rowsUsed(): number {
+    return this.used;
+  }
+
   has(label: number): boolean {
-    return Number.isInteger(label) && label >= 0 && label < this.slots && this.present[label] === 1;
+    // The dense array read in place (undefined past its end or off the integers): callers test every candidate.
+    const dense = this.rowOf.dense;
+    return dense !== undefined ? (dense[label] as number) >= 0 : this.rowOf.has(label);
   }
 
   /** Stores (or replaces) the vector of a label. */
   set(label: number, vector: ArrayLike<number>): void {
     checkLabel(label);
     const sq = checkVector(vector, this.dimension, this.metric);
-    if (label >= this.slots) this.grow(label + 1);
-    this.rows().set(vector, label * this.dimension);
-    this.markStored(label, sq);
+    const row = this.rowOf.get(label) ?? this.takeRow();
+    this.rows().set(vector, row * this.dimension);
+    this.markStored(label, row, sq);
+  }
+
+  /** A row for a new label: a freed one, else the next never used (growing when none is left). */
+  private takeRow(): number {
+    const reused = this.free.pop();
+    if (reused !== undefined) return reused;
+    if (this.used >= this.slots) this.grow(this.used + 1);
+    return this.used++;
   }
 
   /**
@@ -104,63 +136,72 @@ export class FlatVectorStore {
     if (values.length !== n * dim) throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `setRows: ${n} labels but ${values.length / dim} rows` });
     if (n === 0) return;
     const norms = new Float64Array(n);
-    let top = 0;
     for (let i = 0; i < n; i++) {
       const label = labels[i] as number;
       checkLabel(label);
       if (i > 0 && label <= (labels[i - 1] as number)) throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: 'setRows: labels must ascend' });
       norms[i] = checkVector(values, dim, this.metric, 'vector', i * dim, false);
-      top = label;
     }
-    if (top >= this.slots) this.grow(top + 1);
+    const fresh = n - this.free.length; // at most this many rows past `used`
+    if (this.used + fresh > this.slots) this.grow(this.used + fresh);
+    const at = new Uint32Array(n);
+    for (let i = 0; i < n; i++) at[i] = this.rowOf.get(labels[i] as number) ?? this.takeRow();
     const rows = this.rows();
     for (let i = 0; i < n; ) {
       let j = i + 1;
-      while (j < n && (labels[j] as number) === (labels[j - 1] as number) + 1) j++;
-      rows.set(values.subarray(i * dim, j * dim), (labels[i] as number) * dim);
+      while (j < n && at[j] === (at[j - 1] as number) + 1) j++;
+      rows.set(values.subarray(i * dim, j * dim), (at[i] as number) * dim);
       i = j;
     }
-    for (let i = 0; i < n; i++) this.markStored(labels[i] as number, norms[i] as number);
+    for (let i = 0; i < n; i++) this.markStored(labels[i] as number, at[i] as number, norms[i] as number);
   }
 
-  /** Records that a label's row now holds a vector of squared norm `sq`. */
-  private markStored(label: number, sq: number): void {
-    this.sqNorms[label] = sq;
+  /** Records that `row` now holds the vector of `label`, of squared norm `sq`. */
+  private markStored(label: number, row: number, sq: number): void {
+    this.sqNorms[row] = sq;
     const norm = Math.sqrt(sq);
-    this.invNorms[label] = 1 / norm;
+    this.invNorms[row] = 1 / norm;
     if (norm > this.maxNorm) this.maxNorm = norm;
     if (1 / norm > this.maxInvNorm) this.maxInvNorm = 1 / norm;
-    if (this.present[label] === 0) {
-      this.present[label] = 1;
+    if (this.present[row] === 0) {
+      this.present[row] = 1;
+      this.labelOfRow[row] = label;
+      this.rowOf.set(label, row);
       this.count++;
     }
   }
 
   /** A copy of a label's vector, or undefined. */
   get(label: number): Float32Array | undefined {
-    if (!this.has(label)) return undefined;
-    const start = label * this.dimension;
+    const row = this.rowOf.get(label);
+    if (row === undefined) return undefined;
+    const start = row * this.dimension;
     return this.rows().slice(start, start + this.dimension);
   }
 
   /** Copies a label's vector into `target` at `offset` (no allocation); false when it has none. */
   copyInto(label: number, target: Float32Array, offset: number): boolean {
-    if (!this.has(label)) return false;
-    const start = label * this.dimension;
+    const row = this.rowOf.get(label);
+    if (row === undefined) return false;
+    const start = row * this.dimension;
     target.set(this.rows().subarray(start, start + this.dimension), offset);
     return true;
   }
 
   delete(label: number): boolean {
-    if (!this.has(label)) return false;
-    this.present[label] = 0;
-    this.invNorms[label] = 0; // absent, as collectRows reads it
+    const row = this.rowOf.get(label);
+    if (row === undefined) return false;
+    this.rowOf.delete(label);
+    this.present[row] = 0;
+    this.invNorms[row] = 0; // absent, as collectRows reads it
+    this.free.push(row);
     this.count--;
     return true;
   }
 
+  /** The stored labels, ascending. */
   *labels(): IterableIterator<number> {
-    for (let i = 0; i < this.slots; i++) if (this.present[i] === 1) yield i;
+    yield* this.rowOf.labels();
   }
 
   /**
@@ -173,38 +214,42 @@ export class FlatVectorStore {
     const list = candidates === undefined || Array.isArray(candidates) || candidates instanceof Uint32Array ? (candidates as ArrayLike<number> | undefined) : Array.from(candidates);
     const size = Math.min(list?.length ?? this.count, this.count);
     const scan = this.wasm?.scratch(size);
+    // selectTopK maps the rows back to labels (and breaks ties by label).
     const hits = scan === undefined ? this.scanJs(query, k, list, size) : this.scanWasm(scan, query, k, list);
     return hits.map((r) => ({ label: r.row, score: r.score }));
   }
 
-  /** Fills `rows` with the stored labels of `list` (each once), or every stored label; how many. */
+  /** Fills `rows` with the rows of the stored labels of `list` (each once), or every stored row; how many. */
   private collectRows(list: ArrayLike<number> | undefined, rows: Uint32Array): number {
     let n = 0;
     if (list === undefined) {
-      for (let i = 0; i < this.slots; i++) if (this.present[i] === 1) rows[n++] = i;
+      const used = this.used;
+      const present = this.present;
+      for (let i = 0; i < used; i++) if (present[i] === 1) rows[n++] = i;
       return n;
     }
+    const dense = this.rowOf.dense;
     // Ascending without repeats (the postings' sets always are): no repeat to look for.
     let ascending = true;
     for (let i = 1; i < list.length && ascending; i++) ascending = (list[i] as number) > (list[i - 1] as number);
-    if (ascending) {
-      // Presence read from invNorms (0 only for an absent row: a zero vector's is Infinity), which the
-      // first pass reads next: one cache miss per row instead of two.
-      const slots = this.slots;
-      const invNorms = this.invNorms;
+    if (ascending && dense !== undefined) {
+      // One load a label (the row, NO_SLOT when absent): the first pass reads the row's norm next.
+      const limit = dense.length;
       for (let i = 0; i < list.length && n < rows.length; i++) {
         const label = list[i] as number;
-        if (label >= 0 && label < slots && invNorms[label] !== 0) rows[n++] = label;
+        if (label >= 0 && label < limit) {
+          const row = dense[label] as number;
+          if (row !== NO_SLOT) rows[n++] = row;
+        }
       }
       return n;
     }
     const gen = this.nextGeneration();
     for (let i = 0; i < list.length && n < rows.length; i++) {
-      const label = list[i] as number;
-      if (!(label >= 0 && label < this.slots) || this.present[label] !== 1) continue;
-      if (this.seen[label] === gen) continue;
-      this.seen[label] = gen;
-      rows[n++] = label;
+      const row = this.rowOf.get(list[i] as number);
+      if (row === undefined || this.seen[row] === gen) continue;
+      this.seen[row] = gen;
+      rows[n++] = row;
     }
     return n;
   }
@@ -232,7 +277,7 @@ export class FlatVectorStore {
           : shortlistTopK(this.metric, qq, gamma, dim, scan.out, this.sqNorms, this.invNorms, scan.list, n, top);
     }
     wasm.dotScratch(scan, kept);
-    return selectTopK(this.metric, qq, scan.out, this.sqNorms, scan.list, kept, top);
+    return selectTopK(this.metric, qq, scan.out, this.sqNorms, scan.list, kept, top, this.labelOfRow);
   }
 
   /** The plain-JS path: float64 dot products of every row. */
@@ -243,7 +288,7 @@ export class FlatVectorStore {
     const q = Float64Array.from(query);
     const dots = new Float64Array(n);
     dotRows(q, this.rows(), dim, rows, n, dots);
-    return selectTopK(this.metric, squaredNorm(q, 0, dim), dots, this.sqNorms, rows, n, Math.floor(k));
+    return selectTopK(this.metric, squaredNorm(q, 0, dim), dots, this.sqNorms, rows, n, Math.floor(k), this.labelOfRow);
   }
 
   /**
@@ -258,15 +303,19 @@ export class FlatVectorStore {
     const metric = this.metric;
     // The sums by the WebAssembly kernel where the rows live in its memory: the same float32s, faster (10 hits
     // at 128 dims: the whole rescore 6.0 -> 3.4 us).
-    const stored: number[] = [];
-    for (const hit of hits) if (this.has(hit.label)) stored.push(hit.label);
-    const sums = this.wasm?.similaritySums(q, stored, metric === 'euclidean');
+    const storedRows: number[] = [];
+    for (const hit of hits) {
+      const row = this.rowOf.get(hit.label);
+      if (row !== undefined) storedRows.push(row);
+    }
+    const sums = this.wasm?.similaritySums(q, storedRows, metric === 'euclidean');
     const rows = this.rows();
     let at = 0;
     const out = hits.map(({ label, score }) => {
-      if (!this.has(label)) return { label, score };
+      const row = this.rowOf.get(label);
+      if (row === undefined) return { label, score };
       const i = at++;
-      const similarity = sums === undefined ? float32Similarity(metric, q, rows, label * dim, qNorm) : float32SimilarityOfSums(metric, sums[2 * i]!, sums[2 * i + 1]!, qNorm);
+      const similarity = sums === undefined ? float32Similarity(metric, q, rows, row * dim, qNorm) : float32SimilarityOfSums(metric, sums[2 * i]!, sums[2 * i + 1]!, qNorm);
       return { label, score: similarity };
     });
     // Float32 scores order as their shortest decimals do: sort first, then convert the ones kept.
@@ -313,18 +362,21 @@ export class FlatVectorStore {
     invNorms.set(this.invNorms);
     const present = new Uint8Array(next);
     present.set(this.present);
+    const labelOfRow = new Uint32Array(next);
+    labelOfRow.set(this.labelOfRow);
     const seen = new Uint32Array(next);
     seen.set(this.seen);
     this.sqNorms = sqNorms;
     this.invNorms = invNorms;
     this.present = present;
+    this.labelOfRow = labelOfRow;
     this.seen = seen;
     this.slots = next;
   }
 
   private checkSlots(slots: number): void {
     if (slots > this.maxSlots()) {
-      throw this.capacityError(`label ${slots - 1} is beyond the largest slot of one typed array (4 GiB)`);
+      throw this.capacityError(`${slots} rows are beyond the largest typed array (4 GiB)`);
     }
   }
 
@@ -333,7 +385,7 @@ export class FlatVectorStore {
     try {
       return new Float32Array(slots * this.dimension);
     } catch (cause) {
-      throw this.capacityError(`allocating ${slots} slots failed (${String(cause)})`);
+      throw this.capacityError(`allocating ${slots} rows failed (${String(cause)})`);
     }
   }
 

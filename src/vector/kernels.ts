@@ -205,6 +205,7 @@ let heapRows = new Uint32Array(64);
 /**
  * The k best of `rows[0 .. count)` given `dots[i]` = query . row(rows[i]) and `qq` = |query|^2, as
  * topK: the scoring and selection half, shared by the JS and the WebAssembly SIMD dot products.
+ * With `labelOf` (a label by row), each hit's `row` is its label, and equal scores rank by label.
  */
 export function selectTopK(
   metric: Metric,
@@ -214,6 +215,7 @@ export function selectTopK(
   rows: Uint32Array,
   count: number,
   k: number,
+  labelOf?: Uint32Array,
 ): ScoredRow[] {
   if (k <= 0 || count <= 0) return [];
   const qNorm = Math.sqrt(qq);
@@ -237,19 +239,20 @@ export function selectTopK(
       score = 1 / (1 + (d2 > 0 ? d2 : 0));
     }
     if (!(score === score)) continue; // NaN
+    const key = labelOf === undefined ? row : labelOf[row];
     if (n < size) {
       // sift up
       let c = n++;
       while (c > 0) {
         const p = (c - 1) >> 1;
-        if (worse(hScore[p], hRow[p], score, row)) break;
+        if (worse(hScore[p], hRow[p], score, key)) break;
         hScore[c] = hScore[p];
         hRow[c] = hRow[p];
         c = p;
       }
       hScore[c] = score;
-      hRow[c] = row;
-    } else if (worse(hScore[0], hRow[0], score, row)) {
+      hRow[c] = key;
+    } else if (worse(hScore[0], hRow[0], score, key)) {
       // replace the root, sift down
       let c = 0;
       for (;;) {
@@ -257,13 +260,13 @@ export function selectTopK(
         if (l >= n) break;
         const r = l + 1;
         const m = r < n && worse(hScore[r], hRow[r], hScore[l], hRow[l]) ? r : l;
-        if (!worse(hScore[m], hRow[m], score, row)) break;
+        if (!worse(hScore[m], hRow[m], score, key)) break;
         hScore[c] = hScore[m];
         hRow[c] = hRow[m];
         c = m;
       }
       hScore[c] = score;
-      hRow[c] = row;
+      hRow[c] = key;
     }
   }
   const out: ScoredRow[] = new Array<ScoredRow>(n);

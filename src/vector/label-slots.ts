@@ -5,19 +5,47 @@
  * probe. A label far past the others (labels go up to 2^32 - 1) moves everything into a Map for good.
  */
 
-/** Dense while the highest label stays below this many times the entries (plus a floor). */
+/** Dense while the highest label stays below this many times the entries (plus a floor), by default. */
 const DENSE_FACTOR = 4;
 const DENSE_FLOOR = 65_536;
-const NONE = -1;
+/** A dense array's value where a label is absent. */
+export const NO_SLOT = -1;
+const NONE = NO_SLOT;
 
 export class LabelSlots {
   /** Slot + 0 by label, NONE where absent (dense mode). */
   #dense: Int32Array | undefined = new Int32Array(0);
   #sparse: Map<number, number> | undefined;
   #size = 0;
+  readonly #factor: number;
+
+  /**
+   * `denseFactor`: how many labels per entry the dense array may span (4 bytes each) before a Map takes
+   * over. A store whose entries weigh far more than 4 bytes (the flat store's rows) affords a larger one.
+   */
+  constructor(denseFactor = DENSE_FACTOR) {
+    this.#factor = denseFactor;
+  }
 
   get size(): number {
     return this.#sparse?.size ?? this.#size;
+  }
+
+  /**
+   * The dense array (slot by label, NO_SLOT where absent; labels past its end are absent), for hot loops;
+   * undefined once a Map holds the slots. Valid until the next set or reserve.
+   */
+  get dense(): Int32Array | undefined {
+    return this.#dense;
+  }
+
+  /** The labels held, ascending. */
+  labels(): number[] {
+    if (this.#sparse !== undefined) return [...this.#sparse.keys()].sort((a, b) => a - b);
+    const out: number[] = [];
+    const dense = this.#dense!;
+    for (let label = 0; label < dense.length; label++) if (dense[label] !== NONE) out.push(label);
+    return out;
   }
 
   get(label: number): number | undefined {
@@ -39,7 +67,7 @@ export class LabelSlots {
     }
     let dense = this.#dense!;
     if (label >= dense.length) {
-      if (label >= DENSE_FACTOR * (this.#size + 1) + DENSE_FLOOR) {
+      if (label >= this.#factor * (this.#size + 1) + DENSE_FLOOR) {
         this.#toSparse().set(label, slot);
         return;
       }
@@ -54,7 +82,7 @@ export class LabelSlots {
   /** Room for labels below `limit` at once (a restored index: no regrowing), unless that would not be dense. */
   reserve(limit: number, entries: number): void {
     const dense = this.#dense;
-    if (dense === undefined || limit <= dense.length || limit > DENSE_FACTOR * (entries + 1) + DENSE_FLOOR) return;
+    if (dense === undefined || limit <= dense.length || limit > this.#factor * (entries + 1) + DENSE_FLOOR) return;
     const grown = new Int32Array(limit).fill(NONE);
     grown.set(dense);
     this.#dense = grown;

@@ -1,6 +1,6 @@
 /**
- * FlatVectorStore: slot bookkeeping and growth, exact search against a naive scan (all labels and
- * candidate lists), and argument errors. Tests src/vector/flat-store.ts only.
+ * FlatVectorStore: row bookkeeping and growth (rows reused under churn), exact search against a naive
+ * scan (all labels and candidate lists), and argument errors. Tests src/vector/flat-store.ts only.
  */
 import { describe, expect, it } from 'vitest';
 import { VectorDbError } from '../../src/errors/vectordb-error.js';
@@ -9,12 +9,13 @@ import { METRICS } from '../../src/vector/metric.js';
 import { clustered, naiveTopK, row } from './data.js';
 
 describe('FlatVectorStore', () => {
-  it('sets, replaces, reads, deletes and grows by slot', () => {
+  it('sets, replaces, reads, deletes and grows by row', () => {
     const s = new FlatVectorStore({ dimension: 3, metric: 'euclidean', capacity: 2 });
     s.set(0, [1, 2, 3]);
     s.set(5, new Float32Array([4, 5, 6]));
     expect(s.size).toBe(2);
-    expect(s.capacity).toBeGreaterThanOrEqual(6);
+    expect(s.capacity).toBeGreaterThanOrEqual(2);
+    expect(s.rowsUsed).toBe(2); // a row per label stored, not per label number
     expect(s.has(5)).toBe(true);
     expect(s.has(4)).toBe(false);
     expect(Array.from(s.get(5) ?? [])).toEqual([4, 5, 6]);
@@ -115,9 +116,56 @@ describe('FlatVectorStore', () => {
     expect(code(() => s.set(1.5, [1, 0]))).toBe('INVALID_ARGUMENT');
     expect(code(() => s.exactSearch([0, 0], 3))).toBe('INVALID_ARGUMENT');
     expect(code(() => new FlatVectorStore({ dimension: 0, metric: 'cosine' }))).toBe('INVALID_ARGUMENT');
-    // A label whose slot cannot exist in one typed array: a capacity error, not a crash.
-    expect(code(() => new FlatVectorStore({ dimension: 768, metric: 'euclidean' }).set(4_000_000_000, new Float32Array(768)))).toBe(
-      'VECTOR_INDEX_CAPACITY',
-    );
+    // A label far past the others takes one row like any other (labels map to rows).
+    const far = new FlatVectorStore({ dimension: 768, metric: 'euclidean' });
+    far.set(4_000_000_000, new Float32Array(768).fill(1));
+    far.set(3, new Float32Array(768));
+    expect(far.rowsUsed).toBe(2);
+    expect(far.exactSearch(new Float32Array(768).fill(1), 2).map((h) => h.label)).toEqual([4_000_000_000, 3]);
+    expect([...far.labels()]).toEqual([3, 4_000_000_000]);
+  });
+
+  it.each(METRICS)('%s: churn (every vector replaced under a new label, 6 times) reuses rows and stays exact', (metric) => {
+    const dim = 16;
+    const n = 300;
+    const s = new FlatVectorStore({ dimension: dim, metric, capacity: 16 });
+    let data = clustered(21, n, dim, 4);
+    let labels = Array.from({ length: n }, (_, i) => i);
+    labels.forEach((label, i) => s.set(label, row(data, i, dim)));
+    let next = n;
+    for (let round = 1; round <= 6; round++) {
+      data = clustered(21 + round, n, dim, 4);
+      // A few rows copy another's vector: equal scores must still rank by label, whichever rows hold them.
+      for (let i = 0; i < n; i += 17) data.copyWithin(i * dim, ((i + 5) % n) * dim, ((i + 5) % n) * dim + dim);
+      // Replaced in a shuffled order, so that reused rows no longer follow the labels' order.
+      const order = labels.map((_, i) => (i * 7919) % n);
+      const fresh = labels.slice();
+      for (const i of order) {
+        expect(s.delete(labels[i] as number)).toBe(true);
+        fresh[i] = next++;
+        s.set(fresh[i] as number, row(data, i, dim));
+      }
+      labels = fresh;
+      expect(s.size).toBe(n);
+      expect(s.rowsUsed).toBeLessThanOrEqual(n);
+      const query = row(clustered(99 + round, 1, dim, 1), 0, dim);
+      const want = naiveTopK(metric, query, data, dim, labels, 12);
+      expect(s.exactSearch(query, 12).map((h) => h.label)).toEqual(want.map((h) => h.label));
+      const allowed = (label: number): boolean => label % 3 !== 0;
+      const cand = labels.filter(allowed).sort((a, b) => a - b);
+      const some = naiveTopK(metric, query, data, dim, labels, 7, allowed).map((h) => h.label);
+      expect(s.exactSearch(query, 7, Uint32Array.from(cand)).map((h) => h.label)).toEqual(some);
+      expect(s.exactSearch(query, 7, cand.slice().reverse()).map((h) => h.label)).toEqual(some);
+      expect(Array.from(s.get(labels[5] as number) ?? [])).toEqual(Array.from(row(data, 5, dim)));
+    }
+    expect([...s.labels()]).toEqual(labels.slice().sort((a, b) => a - b));
+    // setRows over a mix of new labels and freed rows stores as set() does.
+    const freed = labels.slice(0, 50);
+    for (const label of freed) s.delete(label);
+    const bulk = Array.from({ length: 60 }, (_, i) => next + i);
+    const values = clustered(5, 60, dim, 2);
+    s.setRows(Uint32Array.from(bulk), values);
+    expect(s.rowsUsed).toBeLessThanOrEqual(n + 10);
+    bulk.forEach((label, i) => expect(Array.from(s.get(label) ?? [])).toEqual(Array.from(row(values, i, dim))));
   });
 });

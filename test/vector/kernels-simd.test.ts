@@ -230,11 +230,11 @@ describe('FlatVectorStore: SIMD and JS paths give the same top-k', () => {
 
   /** The SIMD store's top k by its float64 kernel over all of `labels` (distinct, stored) and selectTopK. */
   function float64TopK(store: FlatVectorStore, query: Float32Array, k: number, labels: readonly number[]): ScoredLabel[] {
-    const inner = store as unknown as { wasm: WasmRowMemory; sqNorms: Float64Array; metric: Metric };
-    const rows = Uint32Array.from(labels);
+    const inner = store as unknown as { wasm: WasmRowMemory; sqNorms: Float64Array; metric: Metric; labelOfRow: Uint32Array; rowOf: { get(label: number): number } };
+    const rows = Uint32Array.from(labels, (label) => inner.rowOf.get(label));
     const q = Float64Array.from(query);
     const dots = inner.wasm.dotRows(q, rows, rows.length)!.slice();
-    return selectTopK(inner.metric, squaredNorm(q, 0, q.length), dots, inner.sqNorms, rows, rows.length, k).map((r) => ({ label: r.row, score: r.score }));
+    return selectTopK(inner.metric, squaredNorm(q, 0, q.length), dots, inner.sqNorms, rows, rows.length, k, inner.labelOfRow).map((r) => ({ label: r.row, score: r.score }));
   }
 
   /** Rows that differ from `base` by one float32 ulp in one component each: their float32 dots tie. */

@@ -3,7 +3,7 @@
  * array), for a label far past the others (moved into a Map), and across reserve, delete and clear.
  */
 import { describe, expect, it } from 'vitest';
-import { LabelSlots } from '../../src/vector/label-slots.js';
+import { LabelSlots, NO_SLOT } from '../../src/vector/label-slots.js';
 
 /** Applies the same operations to LabelSlots and a Map and compares them after each. */
 function checkAgainstMap(ops: readonly (['set', number, number] | ['delete', number])[], probe: readonly number[]): void {
@@ -65,5 +65,23 @@ describe('LabelSlots', () => {
     expect(slots.has(1)).toBe(false);
     slots.set(3, 1);
     expect(slots.get(3)).toBe(1);
+  });
+
+  it('a larger dense factor keeps the array dense over sparser labels; labels() ascends in both modes', () => {
+    const wide = new LabelSlots(64);
+    const narrow = new LabelSlots();
+    // 3000 entries, one every 60 labels: past 4 x entries + 65536 labels, within 64 x.
+    for (let i = 0; i < 3000; i++) {
+      wide.set(i * 60, i);
+      narrow.set(i * 60, i);
+    }
+    expect(wide.dense).toBeDefined();
+    expect(wide.dense![120]).toBe(2);
+    expect(wide.dense![121]).toBe(NO_SLOT);
+    expect(narrow.dense).toBeUndefined(); // a Map now
+    const want = Array.from({ length: 3000 }, (_, i) => i * 60);
+    expect(wide.labels()).toEqual(want);
+    narrow.set(7, 5000);
+    expect(narrow.labels()).toEqual([0, 7, ...want.slice(1)]);
   });
 });

@@ -194,16 +194,16 @@ export class WasmRowMemory {
   }
 
   /**
-   * The float32 similarity sums of `query` against the rows `labels[i]` for i < count (similaritySumsF32 in
+   * The float32 similarity sums of `query` against the rows `rows[i]` for i < count (similaritySumsF32 in
    * asm/kernels.ts): out[2i] and out[2i + 1]. A view into the scratch, valid until the next call or growth;
    * undefined when the scratch cannot be allocated (the caller then sums in JS).
    */
-  similaritySums(query: Float32Array, labels: readonly number[], euclidean: boolean): Float64Array | undefined {
-    const count = labels.length;
+  similaritySums(query: Float32Array, rows: readonly number[], euclidean: boolean): Float64Array | undefined {
+    const count = rows.length;
     const scan = this.scratch(2 * count);
     if (scan === undefined) return undefined;
     scan.q32.set(query);
-    for (let i = 0; i < count; i++) scan.list[i] = labels[i]!;
+    for (let i = 0; i < count; i++) scan.list[i] = rows[i]!;
     this.sumsKernel(0, this.dimension, scan.q32.byteOffset, scan.list.byteOffset, count, scan.out.byteOffset, euclidean ? 1 : 0);
     return scan.out.subarray(0, 2 * count);
   }
