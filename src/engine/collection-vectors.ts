@@ -428,13 +428,15 @@ export class CollectionVectors {
   }
 
   /**
-   * A macrotask to await before searching when the graph lacks vectors and no search has let the event
-   * loop turn for SEARCH_YIELD_MS; else undefined (no await). Searches answered from memory never wait
-   * on I/O, so a tight loop of them would otherwise starve the background indexing and the worker
-   * build's hand-over for good, and every search would stay an exact scan of what the graph lacks.
+   * A macrotask to await before searching when background work is under way (the graph lacks vectors or
+   * is being compacted, or the keys or values are still being read after open) and no search has let the
+   * event loop turn for SEARCH_YIELD_MS; else undefined (no await). Searches answered from memory never
+   * wait on I/O, so a tight loop of them would otherwise starve that work for good: every search would
+   * stay an exact scan of what the graph lacks, or a point read of the values it needs.
    */
   turnDue(): Promise<void> | undefined {
-    if (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0 && !this.#compacting) return undefined;
+    const busy = this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0 || this.#compacting || this.#lateValues !== undefined || this.#lateKeys !== undefined;
+    if (!busy) return undefined;
     const now = performance.now();
     if (now - this.#lastSearchTurn < SEARCH_YIELD_MS) return undefined;
     this.#lastSearchTurn = now;

@@ -58,4 +58,38 @@ describe('a loop of searches while the graph lags', () => {
       }
     });
   }
+
+  // After a reopen with a graph file (native), the values are read in the background: a loop of searches
+  // must not starve that read either.
+  it.skipIf(!nativeLoads)('lets the values load after a reopen (native)', async () => {
+    const { executeCommand, Database } = dist;
+    const dir = tempDir();
+    let db = await Database.open(dir, { limits: { maxInsertManyDocuments: 100 }, vectorBackend: 'native' });
+    const data = clustered(7, N, DIM, 8);
+    const vectorOf = (i: number) => Array.from(data.subarray(i * DIM, (i + 1) * DIM));
+    try {
+      await executeCommand(db, { createCollection: { name: 'loop', options: { vector: { dimension: DIM, metric: 'cosine' } } } }, { keyspace: 'default_keyspace' });
+      for (let i = 0; i < N; i += 100) {
+        const result = await executeCommand(db, { insertMany: { documents: Array.from({ length: 100 }, (_, j) => ({ _id: i + j, $vector: vectorOf(i + j) })) } }, target);
+        expect(result.errors).toBeUndefined();
+      }
+      await (await db.collection('default_keyspace', 'loop').vectors()).waitForIndex();
+    } finally {
+      await db.close();
+    }
+    db = await Database.open(dir, { vectorBackend: 'native' });
+    try {
+      const find = { find: { sort: { $vector: vectorOf(42) }, projection: { _id: 1 }, options: { limit: 5 } } };
+      expect((await executeCommand(db, find, target)).data.documents[0]?._id).toBe(42);
+      const vectors = await db.collection('default_keyspace', 'loop').vectors();
+      let searches = 0;
+      while (!vectors.valuesLoaded && searches < MAX_SEARCHES) {
+        expect((await executeCommand(db, find, target)).data.documents[0]?._id).toBe(42);
+        searches++;
+      }
+      expect(vectors.valuesLoaded).toBe(true);
+    } finally {
+      await db.close();
+    }
+  });
 });
