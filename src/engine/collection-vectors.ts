@@ -158,7 +158,6 @@ export class CollectionVectors {
     const early = meta?.file !== undefined ? loadGraph(kv, settings, meta).catch(() => undefined) : undefined;
     // Sized for the highest label saved at once: growing copies the norms.
     const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: Math.max(1024, meta?.labelLimit ?? 0) });
-    const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
     if (early !== undefined && kv.syncReads) {
       // While hnswlib reads the graph, the keys it may lack are read: those at or past the snapshot's
       // coveredBelow (every key, for a snapshot saved before it was kept).
@@ -167,10 +166,12 @@ export class CollectionVectors {
       recent.catch(() => undefined); // awaited only with a graph
       const loaded = await early;
       if (loaded !== undefined) {
-        await vectors.#takeGraphFirst(loaded, await recent, from);
+        const vectors = new CollectionVectors(kv, settings, flat, loaded.graph);
+        await vectors.#takeGraphFirst(loaded.labelLimit, await recent, from);
         return vectors;
       }
     }
+    const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
     const records = await loadLiveVectors(kv, settings, flat, meta);
     const loaded = await early;
     records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!, loaded?.graph.has(label) === true));
@@ -190,18 +191,16 @@ export class CollectionVectors {
   }
 
   /**
-   * Takes in a loaded graph file before the values (see openForSearch), with the keys of the live vectors
-   * it may lack (`recent`: every label from `from` on) and those vectors' values. The values of the rest
-   * are read in the background, and so are the other keys when `from` > 0: until they land, a label's
-   * liveness and document key are looked up in its record when asked.
+   * Completes an open from a loaded graph file (the graph this was constructed with; see openForSearch):
+   * the live vectors it may lack are `recent` (every label from `from` on), whose values are read now. The
+   * values of the rest are read in the background, and so are the other keys when `from` > 0: until they
+   * land, a label's liveness and document key are looked up in its record when asked.
    */
-  async #takeGraphFirst(loaded: { graph: VectorIndex; labelLimit: number }, recent: LiveRecords, from: number): Promise<void> {
+  async #takeGraphFirst(labelLimit: number, recent: LiveRecords, from: number): Promise<void> {
     const kv = this.#kv;
     const { cid, dimension } = this.#settings;
-    this.#graph.dispose();
-    this.#graph = loaded.graph;
-    this.#nextLabel = Math.max(this.#nextLabel, loaded.labelLimit);
-    recent.labels.forEach((label, i) => this.#addLoaded(label, recent.docKeys[i]!, loaded.graph.has(label)));
+    this.#nextLabel = Math.max(this.#nextLabel, labelLimit);
+    recent.labels.forEach((label, i) => this.#addLoaded(label, recent.docKeys[i]!, this.#graph.has(label)));
     const pending = [...this.#pendingAdds];
     const values = await readVectorValues(kv, cid, pending, dimension);
     pending.forEach((label, i) => {

@@ -9,7 +9,7 @@ import type { StorageKind } from '../storage/storage-kind.js';
 import { Collection, type EngineSettings } from './collection.js';
 import { collectionStats, type CollectionStats, type DatabaseStats } from './collection-stats.js';
 import type { VectorProgress } from './collection-vectors.js';
-import type { BackendChoice } from '../vector/index.js';
+import { nativeBackendAvailable, type BackendChoice } from '../vector/index.js';
 import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collection-schema.js';
 import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsOption, type LimitsPreset } from './limits.js';
 import { Mutex } from './mutex.js';
@@ -83,7 +83,10 @@ export class Database {
   static async open(location: string, options: DatabaseOptions = {}): Promise<Database> {
     const limits = resolveLimits(options.limits);
     const bodyCacheBytes = checkBodyCacheBytes(options.bodyCacheBytes);
-    const kv = await KvStore.open(location, options.storage, { rowCacheBytes: bodyCacheBytes });
+    const opening = KvStore.open(location, options.storage, { rowCacheBytes: bodyCacheBytes });
+    // The native vector backend's addon loads (synchronously, a few ms) while LevelDB opens, not in a first search.
+    if (options.vectorBackend !== 'wasm') void nativeBackendAvailable();
+    const kv = await opening;
     try {
       const format = await kv.getString(keys.META_FORMAT);
       if (format !== undefined && Number(format) > keys.FORMAT_VERSION) {
