@@ -107,10 +107,11 @@ describe('KvStore flushes LevelDB memtable once writes stop', () => {
     const kv = await KvStore.open(dir);
     const value = 'x'.repeat(1000);
     const keys: string[] = [];
+    // About 4.5 MB: past the idle flush's 4 MB, short of the 8 MB write buffer (LevelDB would flush itself).
     for (let b = 0; b < 10; b++) {
       const ops = [];
-      for (let i = 0; i < 600; i++) {
-        const key = `k${String(b * 600 + i).padStart(6, '0')}`;
+      for (let i = 0; i < 450; i++) {
+        const key = `k${String(b * 450 + i).padStart(6, '0')}`;
         keys.push(key);
         ops.push({ type: 'put' as const, key, value: `${key}:${value}` });
       }
