@@ -59,7 +59,9 @@ const config = {
   calibrationSeed: 2022,
   unseenSeed: 1_000_000,
 };
-const peers = flags.peers ? flags.peers.split(',').map((p) => p.trim()) : ALL;
+/** Systems run only when named in --peers. */
+const ON_REQUEST = new Set(['ours-native-nocache']);
+const peers = flags.peers ? flags.peers.split(',').map((p) => p.trim()) : ALL.filter((p) => !ON_REQUEST.has(p));
 const unknown = peers.filter((p) => !ALL.includes(p));
 if (unknown.length > 0) {
   console.error(`unknown peers: ${unknown.join(', ')} (known: ${ALL.join(', ')})`);

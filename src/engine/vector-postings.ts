@@ -17,6 +17,13 @@ const EMPTY = new Uint32Array(0);
 /** Encoded values longer than this (long texts) are not held: they would cost memory and rarely filter. */
 const MAX_VALUE_CHARS = 128;
 
+/**
+ * Paths whose values are never held: `_id` equalities and `$in` are answered from document keys (the
+ * planner's `ids`), and holding one value per document cost ~130 bytes of heap each (13 MB at 100k). Its
+ * ranges and `$exists` read LevelDB's index, as on a path with values too long to hold.
+ */
+const UNHELD_PATHS: ReadonlySet<string> = new Set(['_id']);
+
 /** A sorted set of labels: a filter's candidates, as CollectionVectors.search takes them. */
 export class LabelSet implements Iterable<number> {
   readonly labels: Uint32Array;
@@ -171,7 +178,7 @@ export class VectorPostings {
    * to be used before the caller awaits anything. `entry` is `indexPath SEP value` when the caller has it.
    */
   equalNow(indexPath: string, value: string, entry = indexPath + SEP + value): Uint32Array | undefined {
-    if (value.length > MAX_VALUE_CHARS) return undefined;
+    if (value.length > MAX_VALUE_CHARS || UNHELD_PATHS.has(indexPath)) return undefined;
     const run = this.#runs.get(entry);
     if (run === undefined) return EMPTY;
     return typeof run === 'number' ? Uint32Array.of(run) : run.values.subarray(0, run.size);
@@ -206,7 +213,7 @@ export class VectorPostings {
     const indexPath = entry.slice(0, split);
     let path = this.#paths.get(indexPath);
     if (path === undefined) this.#paths.set(indexPath, (path = { values: new Set(), sorted: undefined, partial: false }));
-    if (entry.length - split - 1 > MAX_VALUE_CHARS) {
+    if (entry.length - split - 1 > MAX_VALUE_CHARS || UNHELD_PATHS.has(indexPath)) {
       path.partial = true;
       return;
     }

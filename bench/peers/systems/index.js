@@ -11,6 +11,8 @@ import { ours } from './ours.js';
 export const SYSTEMS = {
   'ours-native': ours('native'),
   'ours-wasm': ours('wasm'),
+  // Not in the default run: the RSS of ours with no body cached (issue 20's footprint target), on request.
+  'ours-native-nocache': ours('native', { bodyCacheBytes: 0 }),
   'hnswlib-node': hnswlibNode,
   'hnswlib-wasm': hnswlibWasm,
   'lancedb-flat': lancedb('flat'),

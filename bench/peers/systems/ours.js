@@ -7,10 +7,11 @@ import { EF_SWEEP } from './settings.js';
 
 const NAME = 'peers';
 
-export function ours(backend) {
+/** `options`: more VectorDB options (ours-native-nocache: `bodyCacheBytes: 0`, RSS without the body caches). */
+export function ours(backend, options = {}) {
   return async (ctx) => {
     const { VectorDB } = await import(new URL('index.js', ctx.distUrl));
-    const open = () => new VectorDB('peers', ctx.workDir, undefined, { vectorBackend: backend });
+    const open = () => new VectorDB('peers', ctx.workDir, undefined, { vectorBackend: backend, ...options });
     let db;
     let collection;
     let efSearch;
