@@ -3,19 +3,20 @@
  * database writes its pid and command line beside it (HOLDER), and a refused opener names that process.
  * Best effort on both sides: a missing or unreadable HOLDER only makes the message less specific.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const HOLDER_FILE = 'HOLDER';
 
-/** Records this process as the holder of the (just locked) directory. */
+/**
+ * Records this process as the holder of the (just locked) directory, in the background (a synchronous
+ * write held the event loop for a millisecond or more of every open).
+ */
 export function recordHolder(location: string): void {
   const holder = { pid: process.pid, command: process.argv.map((a) => path.basename(a)).join(' ').slice(0, 200), since: new Date().toISOString() };
-  try {
-    writeFileSync(path.join(location, HOLDER_FILE), JSON.stringify(holder));
-  } catch {
-    // read-only or vanished directory: the lock message will just not name the process
-  }
+  // A read-only or vanished directory: the lock message will just not name the process.
+  writeFile(path.join(location, HOLDER_FILE), JSON.stringify(holder)).catch(() => undefined);
 }
 
 /** " by process 1234 (node main.js serve, since ...)", or '' when unknown. */

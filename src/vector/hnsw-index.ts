@@ -75,16 +75,18 @@ export interface HnswDriverFactory {
   /** `bytes`: hnswlib's, whole or streamed (a backend that needs them whole joins the pieces). */
   load(identity: IndexIdentity, bytes: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver>;
   /**
-   * Reads a graph file saveFile wrote (backends that can: native), `bytes` long: it needs only the space,
-   * so it can start before our head is decoded; `fit` then makes the driver. Throws IndexFormatError
-   * when the file is missing or of another length (hnswlib trusts what it reads).
+   * Starts reading a graph file saveFile wrote (backends that can: native), `bytes` long: it needs only
+   * the space, so it can start before our head is decoded. Resolves once the read is under way; throws
+   * IndexFormatError when the file is missing or of another length (hnswlib trusts what it reads).
    */
   readFile?(file: string, bytes: number, space: { readonly dimension: number; readonly metric: Metric }): Promise<GraphFileRead>;
 }
 
-/** A graph file hnswlib has read (HnswDriverFactory.readFile), to become a driver. */
+/** A graph file being read (HnswDriverFactory.readFile), to become a driver. */
 export interface GraphFileRead {
-  /** The driver over it, grown to `capacity` and searching at identity's efSearch. */
+  /** Settles once the file is read (rejects when it cannot be: the file does not match). */
+  readonly done: Promise<void>;
+  /** The driver over it (once done), grown to `capacity` and searching at identity's efSearch. */
   fit(identity: IndexIdentity, capacity: number): HnswDriver;
 }
 

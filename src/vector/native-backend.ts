@@ -277,7 +277,9 @@ export const nativeDriverFactory: HnswDriverFactory = {
       const file = join(dir, 'index.bin');
       // Streamed pieces go to the file as they come: the graph is never held whole beside hnswlib's copy.
       await writeFile(file, bytes);
-      return (await readGraphFile(file, header.backendBytes, identity)).fit(identity, Math.max(capacity, header.capacity));
+      const read = await readGraphFile(file, header.backendBytes, identity);
+      await read.done;
+      return read.fit(identity, Math.max(capacity, header.capacity));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -286,7 +288,7 @@ export const nativeDriverFactory: HnswDriverFactory = {
   readFile: readGraphFile,
 };
 
-/** Reads a graph file saveFile wrote (on a libuv thread, never through JS memory), then fits it to its identity. */
+/** Starts reading a graph file saveFile wrote (on a libuv thread, never through JS memory); fit makes the driver. */
 async function readGraphFile(file: string, bytes: number, space: { readonly dimension: number; readonly metric: Metric }): Promise<GraphFileRead> {
   const mod = await requireNative();
   // hnswlib trusts the file it reads: one of another length is not the one saved.
@@ -296,12 +298,16 @@ async function readGraphFile(file: string, bytes: number, space: { readonly dime
   );
   if (size !== bytes) throw new IndexFormatError(size === undefined ? `the graph file ${file} is missing` : `the graph file is ${size} bytes, ${bytes} were saved`);
   const h = new mod.HierarchicalNSW(hnswSpace(space.metric), space.dimension);
-  try {
-    await h.readIndex(file, false); // on a libuv worker thread
-  } catch (e) {
-    throw failure('readIndex', e);
-  }
+  // On a libuv worker thread.
+  const done = h.readIndex(file, false).then(
+    () => undefined,
+    (e: unknown) => {
+      throw failure('readIndex', e);
+    },
+  );
+  done.catch(() => undefined); // the caller awaits it, unless it gave up first
   return {
+    done,
     fit(identity: IndexIdentity, capacity: number): HnswDriver {
       const driver = new NativeDriver(h, identity);
       if (capacity > driver.capacity() && !driver.tryResize(capacity)) {
