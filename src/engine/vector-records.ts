@@ -34,13 +34,13 @@ export async function readVectorKeys(kv: KvStore, cid: number, from = 0): Promis
   return { labels, docKeys };
 }
 
+const textDecoder = new TextDecoder();
+
 /** A label's doc key, on the calling thread (KvStore.syncReads); undefined when the label is not live. */
 export function readVectorKeySync(kv: KvStore, cid: number, label: number): string | undefined {
   const [value] = kv.getManySync([keys.vectorKeyKey(cid, label)]);
   return value === undefined ? undefined : textDecoder.decode(value);
 }
-
-const textDecoder = new TextDecoder();
 
 /** The values of these labels (undefined where a label has none). */
 export async function readVectorValues(kv: KvStore, cid: number, labels: readonly number[], dimension: number): Promise<(Float32Array | undefined)[]> {
