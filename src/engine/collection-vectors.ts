@@ -21,6 +21,7 @@ import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
 import { compactionDue, emptyGraphLike, liveLabels, rebuildOnEventLoop, type LabelView } from './vector-compaction.js';
+import { VectorLabels } from './vector-labels.js';
 import { LateKeys } from './vector-late-keys.js';
 import { LateValues } from './vector-late-values.js';
 import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './vector-open.js';
@@ -74,12 +75,10 @@ const REMOVE_BATCH = 256;
 export class CollectionVectors {
   readonly #kv: KvStore;
   readonly #settings: VectorSettings;
-  readonly #labelOf = new Map<string, number>();
-  /** Document key by label (labels are dense from 0 and never reused: an array beats a Map of 100k). */
-  #keyOf: (string | undefined)[] = [];
+  /** The document key <-> label map: which labels are live, and whose. */
+  readonly #labels = new VectorLabels();
   readonly #flat: FlatVectorStore;
   #graph: VectorIndex;
-  #nextLabel = 0;
   /** Live labels not in the graph yet (replaced, not emptied, when a graph is swapped in). */
   #pendingAdds = new Set<number>();
   /** While a worker build runs: labels made pending since it last asked (vector-build.ts's queue). */
@@ -91,11 +90,6 @@ export class CollectionVectors {
    * are all there, a label may be live without values in the flat store, and #ensureValues reads them.
    */
   #lateValues: LateValues | undefined;
-  /**
-   * Set while the keys are read after open (openForSearch): until then only the labels at or past the
-   * snapshot's coveredBelow are registered, and any other is looked up in its record.
-   */
-  #lateKeys: LateKeys | undefined;
   /** Settles once every key is registered (at once unless openForSearch answered before). */
   #keysRead: Promise<void> = Promise.resolve();
   /** Labels gone from the flat store but still in the graph. */
@@ -129,7 +123,7 @@ export class CollectionVectors {
     this.#saves = new GraphSaves(
       kv,
       settings.cid,
-      () => ({ graph: this.#graph, labelLimit: this.#nextLabel, coveredBelow: this.#coveredBelow() }),
+      () => ({ graph: this.#graph, labelLimit: this.#labels.limit, coveredBelow: this.#coveredBelow() }),
       async () => this.#graphLoading,
     );
   }
@@ -199,7 +193,7 @@ export class CollectionVectors {
   async #takeGraphFirst(labelLimit: number, recent: LiveRecords, from: number): Promise<void> {
     const kv = this.#kv;
     const { cid, dimension } = this.#settings;
-    this.#nextLabel = Math.max(this.#nextLabel, labelLimit);
+    this.#labels.reserveBelow(labelLimit);
     recent.labels.forEach((label, i) => this.#addLoaded(label, recent.docKeys[i]!, this.#graph.has(label)));
     const pending = [...this.#pendingAdds];
     const values = await readVectorValues(kv, cid, pending, dimension);
@@ -210,7 +204,8 @@ export class CollectionVectors {
     if (from === 0) {
       this.#keysComplete();
     } else {
-      this.#lateKeys = new LateKeys(kv, cid);
+      // Until then only the labels at or past coveredBelow are registered: any other is looked up in its record.
+      this.#labels.readLate(new LateKeys(kv, cid));
       labels = readVectorKeys(kv, cid).then((records) => {
         records.labels.forEach((label, i) => this.#addLoaded(label, records.docKeys[i]!, this.#graph.has(label)));
         this.#keysComplete();
@@ -229,7 +224,7 @@ export class CollectionVectors {
 
   /** Every key is registered (after #takeGraphFirst): the graph's stale labels are found, and the indexer can start. */
   #keysComplete(): void {
-    this.#lateKeys = undefined;
+    this.#labels.registered();
     this.#pendingRemoves = this.#staleInGraph();
     this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
     this.#scheduleIndexing();
@@ -243,20 +238,18 @@ export class CollectionVectors {
 
   /** Registers a loaded vector (its values are in the flat store; pending unless the graph being taken in holds it). */
   #addLoaded(label: number, docKey: string, inGraph: boolean): void {
-    this.#labelOf.set(docKey, label);
-    this.#keyOf[label] = docKey;
+    this.#labels.set(label, docKey);
     if (!inGraph) this.#pendingAdds.add(label);
-    this.#nextLabel = Math.max(this.#nextLabel, label + 1);
   }
 
   /** Whether a label is a live vector's (its values may still be on their way: #ensureValues). */
   #isLive(label: number): boolean {
-    return this.#keyOf[label] !== undefined || this.#lateKeys?.keyOf(label) !== undefined;
+    return this.#labels.isLive(label);
   }
 
   /** Guards what needs every key (writes, label maps) against a caller that did not wait for keysRead(). */
   #checkKeysRead(): void {
-    if (this.#lateKeys !== undefined) throw new Error(`the vector keys of '${this.#settings.name}' are still being read: wait for keysRead()`);
+    if (this.#labels.late) throw new Error(`the vector keys of '${this.#settings.name}' are still being read: wait for keysRead()`);
   }
 
   /** While the values are read after open: reads those of `labels` a caller is about to use, at once. */
@@ -271,7 +264,7 @@ export class CollectionVectors {
       loaded.graph.dispose();
       return;
     }
-    this.#nextLabel = Math.max(this.#nextLabel, loaded.labelLimit);
+    this.#labels.reserveBelow(loaded.labelLimit);
     this.#swapGraph(loaded.graph);
     this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
   }
@@ -297,7 +290,7 @@ export class CollectionVectors {
   #staleInGraph(): number[] {
     const stale: number[] = [];
     // The cheap array test first: nearly every label is live.
-    for (let label = 0; label < this.#nextLabel; label++) if (!this.#isLive(label) && this.#graph.has(label)) stale.push(label);
+    for (let label = 0; label < this.#labels.limit; label++) if (!this.#isLive(label) && this.#graph.has(label)) stale.push(label);
     return stale;
   }
 
@@ -328,7 +321,7 @@ export class CollectionVectors {
     this.#removedWhileBuilding = 0;
     // The dead the graph will hold once swapped in: a copy of this one has its dead too.
     const deadBefore = compacting === undefined ? this.#graph.deletedCount + this.#pendingRemoves.length : 0;
-    const live = compacting === undefined ? undefined : liveLabels(this.#labelOf, (label) => this.#isLive(label));
+    const live = compacting === undefined ? undefined : liveLabels(this.#labels.byDocKey, (label) => this.#isLive(label));
     const pendingNow = (): LabelView => live ?? this.#pendingAdds;
     const built = await buildOffThread({
       graph,
@@ -361,7 +354,7 @@ export class CollectionVectors {
     }
     this.#offThreadBuilds++;
     if (compacting !== undefined) this.#compactions++;
-    const labelLimit = this.#nextLabel;
+    const labelLimit = this.#labels.limit;
     const took = this.#swapGraph(built.graph);
     if (built.file !== undefined && fileName !== undefined) {
       // The worker's file becomes the snapshot as it is: it lacks only what is pending now.
@@ -384,7 +377,7 @@ export class CollectionVectors {
         await this.#buildOffThread(fresh); // if it fails, the next compaction runs on the event loop
         return;
       }
-      const labels = [...this.#labelOf.values()];
+      const labels = [...this.#labels.labels()];
       const rebuilt = await rebuildOnEventLoop({ target: fresh, labels, isLive: (label) => this.#isLive(label), copyValues: this.#copyValues, stopped: () => this.#closed });
       await this.#saves.unfrozen(); // a save may be reading the old graph
       if (rebuilt && !this.#closed) {
@@ -413,7 +406,7 @@ export class CollectionVectors {
 
   /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */
   get size(): number {
-    return this.#lateKeys === undefined ? this.#labelOf.size : this.#graph.size + this.#pendingAdds.size;
+    return this.#labels.late ? this.#graph.size + this.#pendingAdds.size : this.#labels.size;
   }
 
   /** False while the values are still being read after open (tests). */
@@ -434,7 +427,7 @@ export class CollectionVectors {
    * stay an exact scan of what the graph lacks, or a point read of the values it needs.
    */
   turnDue(): Promise<void> | undefined {
-    const busy = this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0 || this.#compacting || this.#lateValues !== undefined || this.#lateKeys !== undefined;
+    const busy = this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0 || this.#compacting || this.#lateValues !== undefined || this.#labels.late;
     if (!busy) return undefined;
     const now = performance.now();
     if (now - this.#lastSearchTurn < SEARCH_YIELD_MS) return undefined;
@@ -464,18 +457,18 @@ export class CollectionVectors {
 
   labelOf(docKey: string): number | undefined {
     this.#checkKeysRead();
-    return this.#labelOf.get(docKey);
+    return this.#labels.labelOf(docKey);
   }
 
   /** Every document's label as of now (a copy: later writes do not change it). */
   labelsNow(): ReadonlyMap<string, number> {
     this.#checkKeysRead();
-    return new Map(this.#labelOf);
+    return this.#labels.copy();
   }
 
   /** A live label's document key (undefined when the label is not live). */
   keyOf(label: number): string | undefined {
-    return this.#keyOf[label] ?? this.#lateKeys?.keyOf(label);
+    return this.#labels.keyOf(label);
   }
 
   /**
@@ -489,7 +482,7 @@ export class CollectionVectors {
     const added: { key: string; label: number; vector: Float32Array }[] = [];
     const removed: { key: string; label: number }[] = [];
     for (const change of changes) {
-      const oldLabel = this.#labelOf.get(change.key);
+      const oldLabel = this.#labels.labelOf(change.key);
       const vector = change.after?.vector ?? null;
       if (oldLabel !== undefined && vector !== null) this.#ensureValues([oldLabel]);
       if (oldLabel !== undefined && vector !== null && sameVector(this.#flat.get(oldLabel), vector)) {
@@ -501,7 +494,7 @@ export class CollectionVectors {
         removed.push({ key: change.key, label: oldLabel });
       }
       if (vector !== null) {
-        const label = this.#nextLabel++;
+        const label = this.#labels.take();
         putVectorRecord(ops, cid, { label, docKey: change.key, vector });
         added.push({ key: change.key, label, vector });
         labels.set(change.key, label);
@@ -512,14 +505,12 @@ export class CollectionVectors {
     const afterCommit = () => {
       for (const { key, label } of removed) {
         this.#flat.delete(label);
-        this.#keyOf[label] = undefined;
-        if (this.#labelOf.get(key) === label) this.#labelOf.delete(key);
+        this.#labels.delete(label, key);
         if (!this.#pendingAdds.delete(label)) this.#pendingRemoves.push(label);
       }
       for (const { key, label, vector } of added) {
         this.#flat.set(label, vector);
-        this.#labelOf.set(key, label);
-        this.#keyOf[label] = key;
+        this.#labels.set(label, key);
         this.#pendingAdds.add(label);
         this.#arrivals?.push(label);
       }
@@ -570,12 +561,12 @@ export class CollectionVectors {
       return this.#flat.exactSearch(query, k, allowed.labels ?? allowed);
     }
     if (this.#graph.size === 0) {
-      this.#ensureValues(allowed ?? this.#labelOf.values());
+      this.#ensureValues(allowed ?? this.#labels.labels());
       return this.#flat.exactSearch(query, k, allowed);
     }
-    const keyOf = this.#keyOf;
-    const keysLate = this.#lateKeys !== undefined;
-    const isLive = keysLate ? (label: number) => this.#isLive(label) : (label: number) => keyOf[label] !== undefined;
+    const labels = this.#labels;
+    const keysLate = labels.late;
+    const isLive = (label: number) => labels.isLive(label);
     const live = (label: number) => isLive(label) && (allowed === undefined || allowed.has(label));
     const needFilter = allowed !== undefined || this.#pendingRemoves.length > 0;
     // A filter hides part of the graph: widen the search in proportion so recall holds.
@@ -595,8 +586,7 @@ export class CollectionVectors {
   /** Empties everything (the collection was cleared: its records are already gone). */
   async reset(): Promise<void> {
     await this.#stopIndexing();
-    this.#labelOf.clear();
-    this.#keyOf = [];
+    this.#labels.clear();
     for (const label of [...this.#flat.labels()]) this.#flat.delete(label);
     this.#pendingAdds.clear();
     this.#pendingRemoves = [];
@@ -639,7 +629,7 @@ export class CollectionVectors {
    * The snapshot's coveredBelow for the graph as it is now (SnapshotMeta): every live label below it is
    * in the graph, since the pending ones are all at or past it.
    */
-  #coveredBelow(labelLimit = this.#nextLabel): number {
+  #coveredBelow(labelLimit = this.#labels.limit): number {
     let covered = labelLimit;
     for (const label of this.#pendingAdds) if (label < covered) covered = label;
     return covered;
@@ -663,7 +653,7 @@ export class CollectionVectors {
 
   #scheduleIndexing(): void {
     // While the keys are read after open, what the graph lacks or holds in excess is not known yet.
-    if (this.#lateKeys !== undefined) return;
+    if (this.#labels.late) return;
     if (this.#indexing || this.#closed || (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0)) return;
     this.#indexing = this.#indexLoop().finally(() => {
       this.#indexing = undefined;
