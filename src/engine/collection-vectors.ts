@@ -22,6 +22,7 @@ import type { ChangeHook, DocumentChange } from './document-store.js';
 import { buildOffThread } from './vector-build.js';
 import { compactionDue, emptyGraphLike, liveLabels, rebuildOnEventLoop, type LabelView } from './vector-compaction.js';
 import { VectorLabels } from './vector-labels.js';
+import { addStep, FIRST_STEP } from './vector-steps.js';
 import { LateKeys } from './vector-late-keys.js';
 import { LateValues } from './vector-late-values.js';
 import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './vector-open.js';
@@ -57,10 +58,6 @@ export interface VectorSettings {
   readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
 }
 
-/** One background indexing step holds the event loop about this long (ms), then yields. */
-const STEP_MS = 30;
-/** At most this many vectors per step. */
-const MAX_CHUNK = 512;
 /** While the graph lags, a search lets the event loop turn once this long (ms) has passed since the last. */
 const SEARCH_YIELD_MS = 10;
 /**
@@ -664,12 +661,12 @@ export class CollectionVectors {
   /** Moves pending vectors into the graph a chunk at a time, yielding between chunks. */
   async #indexLoop(): Promise<void> {
     await this.#graphLoading;
-    const { dimension, name, onProgress } = this.#settings;
+    const { name, onProgress } = this.#settings;
     const total = this.#pendingAdds.size;
     let done = 0;
     const buildStarted = Date.now();
     let lastReport = buildStarted;
-    let chunk = 8;
+    let chunk = FIRST_STEP;
     const progress = (): VectorProgress => ({ collection: name, phase: 'index', done, total: Math.max(total, done), failed: 0, rate: done / Math.max((Date.now() - buildStarted) / 1000, 0.001) });
     try {
       while (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) {
@@ -696,14 +693,8 @@ export class CollectionVectors {
           if (labels.length === chunk) break;
         }
         if (labels.length > 0) {
-          const vectors = new Float32Array(labels.length * dimension);
           this.#ensureValues(labels);
-          labels.forEach((label, i) => this.#flat.copyInto(label, vectors, i * dimension));
-          const started = performance.now();
-          this.#graph.add(labels, vectors);
-          // Size the next step so that one step holds the event loop for about STEP_MS.
-          const perVector = Math.max((performance.now() - started) / labels.length, 0.001);
-          chunk = Math.min(MAX_CHUNK, Math.max(1, Math.round(STEP_MS / perVector)));
+          chunk = addStep(this.#graph, labels, (label, into, offset) => this.#flat.copyInto(label, into, offset));
           for (const label of labels) this.#pendingAdds.delete(label);
           done += labels.length;
         }

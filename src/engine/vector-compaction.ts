@@ -9,6 +9,7 @@
  */
 import { yieldToEventLoop } from '../platform/macrotask.js';
 import { createVectorIndex, type VectorIndex } from '../vector/index.js';
+import { addStep, FIRST_STEP } from './vector-steps.js';
 
 /**
  * Compact once the graph's dead elements (deleted, or about to be) are as many as the live vectors and at
@@ -50,15 +51,10 @@ export interface EventLoopRebuild {
   stopped(): boolean;
 }
 
-/** One step holds the event loop about this long (ms), then yields; at most MAX_CHUNK vectors a step. */
-const STEP_MS = 30;
-const MAX_CHUNK = 512;
-
 /** Adds the live vectors to the target a step at a time, yielding between steps; false when stopped. */
 export async function rebuildOnEventLoop(rebuild: EventLoopRebuild): Promise<boolean> {
   const { target, labels } = rebuild;
-  const dim = target.dimension;
-  let chunk = 8;
+  let chunk = FIRST_STEP;
   for (let next = 0; next < labels.length; ) {
     if (rebuild.stopped()) return false;
     const batch: number[] = [];
@@ -66,14 +62,7 @@ export async function rebuildOnEventLoop(rebuild: EventLoopRebuild): Promise<boo
       const label = labels[next++]!;
       if (rebuild.isLive(label)) batch.push(label);
     }
-    if (batch.length > 0) {
-      const vectors = new Float32Array(batch.length * dim);
-      batch.forEach((label, i) => rebuild.copyValues(label, vectors, i * dim));
-      const started = performance.now();
-      target.add(batch, vectors);
-      const perVector = Math.max((performance.now() - started) / batch.length, 0.001);
-      chunk = Math.min(MAX_CHUNK, Math.max(1, Math.round(STEP_MS / perVector)));
-    }
+    if (batch.length > 0) chunk = addStep(target, batch, (label, into, offset) => rebuild.copyValues(label, into, offset));
     await yieldToEventLoop();
   }
   return !rebuild.stopped();
