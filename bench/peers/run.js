@@ -2,7 +2,7 @@
  * `npm run bench:peers`: one workload over vectordb-local and the other embedded vector stores for Node,
  * each system in its own child process (child.js), interleaved rounds, medians. See bench/README.md.
  *
- *   node bench/peers/run.js [--n 20000] [--dim 384] [--rounds 5] [--burst-ms 1000] [--reopen-rounds 3]
+ *   node bench/peers/run.js [--n 20000] [--dim 384] [--rounds 5] [--burst-ms 1000] [--reopen-rounds 5]
  *                           [--peers ours-native,orama,...] [--quick] [--readme] [--dist <dir>] [--keep] [--report-only]
  *
  * Installs bench/peers' own packages (LanceDB, Vectra, Orama) on first use; users of vectordb-local never do.
@@ -50,7 +50,7 @@ const config = {
   categories: 100,
   rounds: number('rounds', 5, 2),
   burstMs: number('burst-ms', 1000, 250),
-  reopenRounds: number('reopen-rounds', 3, 1),
+  reopenRounds: number('reopen-rounds', 5, 1),
   calibration: number('calibration', 200, 50),
   clusters: 100,
   spread: 1.0,
@@ -196,9 +196,13 @@ for (const name of names.filter((n) => running[n])) {
   }
 }
 
-// Reopen to first answer, each in a fresh process, interleaved.
+// Reopen to first answer, each in a fresh process, interleaved, the order rotating per round as the bursts'
+// does: the first reopen after a slow one (a big store's exit) is not always the same system's. A pause first
+// lets the run children's exits settle.
+await new Promise((resolve) => setTimeout(resolve, 2000));
+const reopening = names.filter((n) => results[n].persistent);
 for (let round = 0; round < config.reopenRounds; round++) {
-  for (const name of names.filter((n) => results[n].persistent)) {
+  for (const name of reopening.map((_, i) => reopening[(i + round) % reopening.length])) {
     const handle = spawnChild(name, 'reopen', results[name].calibration.unfiltered.settingIndex);
     try {
       const reopened = await handle.next('reopened', burstTimeoutMs);

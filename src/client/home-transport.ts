@@ -57,6 +57,10 @@ export class HomeDatabaseTransport implements Transport {
     await (await this.#open()).connect();
   }
 
+  warm(target: Required<CommandTarget>): void {
+    if (!this.#closed) void this.#resolve().then((inner) => inner.warm(target), () => undefined);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const inner = this.#inner;

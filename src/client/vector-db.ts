@@ -346,6 +346,8 @@ export class VectorDB {
    * @example const products = await db.collection<Product>('products');
    */
   async collection<T extends object = JsonDocument>(name: string): Promise<VectorDBCollection<T>> {
+    // Its vectors (and a reopened graph) start loading while the name is checked.
+    this.#transport.warm?.({ keyspace: this.#keyspace, collection: name });
     const names = await this.findAllCollectionsNames();
     if (!names.includes(name)) {
       throw clientException(

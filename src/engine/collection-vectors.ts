@@ -19,6 +19,7 @@ import {
 } from '../vector/index.js';
 import type { CollectionOptions, Metric } from './collection-schema.js';
 import type { ChangeHook, DocumentChange } from './document-store.js';
+import type { GraphPrefetch } from './graph-prefetch.js';
 import { buildOffThread } from './vector-build.js';
 import { compactionDue, emptyGraphLike, liveLabels, rebuildOnEventLoop, type LabelView } from './vector-compaction.js';
 import { VectorLabels } from './vector-labels.js';
@@ -56,6 +57,8 @@ export interface VectorSettings {
   readonly options: CollectionOptions;
   readonly backend: BackendChoice;
   readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
+  /** A read of the graph file started while the database opened (graph-prefetch.ts), for the open to take if it is this collection's. */
+  readonly prefetch?: GraphPrefetch | undefined;
 }
 
 /** While the graph lags, a search lets the event loop turn once this long (ms) has passed since the last. */
@@ -119,7 +122,7 @@ export class CollectionVectors {
     this.#graph = graph;
     this.#saves = new GraphSaves(
       kv,
-      settings.cid,
+      settings,
       () => ({ graph: this.#graph, labelLimit: this.#labels.limit, coveredBelow: this.#coveredBelow() }),
       async () => this.#graphLoading,
     );

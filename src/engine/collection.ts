@@ -28,6 +28,7 @@ import { deniesPositions, indexEntriesOf, shredDocument, zeroVectorError, type S
 import { isZeroVector } from '../query/vector-value.js';
 import { CollectionVectors, type IndexProgress, type VectorProgress } from './collection-vectors.js';
 import type { BackendChoice } from '../vector/index.js';
+import type { GraphPrefetch } from './graph-prefetch.js';
 import { toJsonText } from '../query/exact-number.js';
 
 export type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './collection-types.js';
@@ -43,6 +44,8 @@ export interface EngineSettings {
    * default DEFAULT_HIT_CACHE_BYTES). Set from the database's bodyCacheBytes.
    */
   readonly hitCacheBytes?: number | undefined;
+  /** A graph file read started while the database opened, for the collection it was started for. */
+  readonly graphPrefetch?: GraphPrefetch | undefined;
 }
 
 /** Which matches #matching yields and how it reads them. */
@@ -150,6 +153,7 @@ export class Collection {
       options: this.record.options,
       backend: this.#settings.vectorBackend,
       onProgress: this.#settings.onProgress,
+      prefetch: this.#settings.graphPrefetch,
     }).then(
       (vectors) => {
         this.#store.useVectorLookup((label) => vectors.vectorOf(label));

@@ -14,6 +14,7 @@ import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOp
 import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsOption, type LimitsPreset } from './limits.js';
 import { Mutex } from './mutex.js';
 import { migrateLegacyVectorRecords } from './vector-records.js';
+import { GraphPrefetch, removeGraphHint } from './graph-prefetch.js';
 import { removeGraphFiles } from './vector-snapshot.js';
 import { TableCatalog } from './table-catalog.js';
 import type { Table } from './table.js';
@@ -42,6 +43,12 @@ export interface DatabaseOptions {
 export const DEFAULT_BODY_CACHE_BYTES = DEFAULT_ROW_CACHE_BYTES;
 
 type State = 'open' | 'closing' | 'closed';
+
+/** A collection by its keyspace and name. */
+export interface CollectionName {
+  readonly keyspace: string;
+  readonly collection: string;
+}
 
 export class Database {
   readonly location: string;
@@ -80,13 +87,23 @@ export class Database {
   }
 
   /** Opens (creating if needed) the database in `location`. Fails at once with DATABASE_LOCKED if another process has it. */
-  static async open(location: string, options: DatabaseOptions = {}): Promise<Database> {
+  /**
+   * Opens (creating if needed) the database at `location`. `first`: the collection the caller will use
+   * first (VectorDB.collection names it): its vectors start loading as soon as the catalog is read, and
+   * hnswlib starts reading its graph file while LevelDB opens (graph-prefetch.ts).
+   */
+  static async open(location: string, options: DatabaseOptions = {}, first?: CollectionName): Promise<Database> {
     const limits = resolveLimits(options.limits);
     const bodyCacheBytes = checkBodyCacheBytes(options.bodyCacheBytes);
     const opening = KvStore.open(location, options.storage, { rowCacheBytes: bodyCacheBytes });
+    const prefetching = (options.storage ?? 'persistent') === 'persistent' && options.vectorBackend !== 'wasm';
+    const graphPrefetch = prefetching && first !== undefined ? GraphPrefetch.start(location, `${first.keyspace}.${first.collection}`) : undefined;
     // The native vector backend's addon loads (synchronously, a few ms) while LevelDB opens, not in a first search.
     if (options.vectorBackend !== 'wasm') void nativeBackendAvailable();
-    const kv = await opening;
+    const kv = await opening.catch((error: unknown) => {
+      graphPrefetch?.discard();
+      throw error;
+    });
     try {
       const format = await kv.getString(keys.META_FORMAT);
       if (format !== undefined && Number(format) > keys.FORMAT_VERSION) {
@@ -94,14 +111,33 @@ export class Database {
       }
       if (format !== undefined && Number(format) < keys.FORMAT_VERSION) await upgradeFormat(kv);
       const seq = Number((await kv.getString(keys.META_SEQ)) ?? '0');
-      const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress, hitCacheBytes: Math.floor(bodyCacheBytes / 2) };
+      const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress, hitCacheBytes: Math.floor(bodyCacheBytes / 2), graphPrefetch };
       const db = new Database(kv, settings, seq + 1, presetOf(options.limits));
       await db.#loadCatalog(format === undefined);
+      if (first !== undefined) db.warm(first);
+      else graphPrefetch?.discard();
       return db;
     } catch (error) {
+      graphPrefetch?.discard();
       await kv.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Starts loading collection `name`'s vectors, if it has any, without waiting: its first command then
+   * finds them loaded or on their way. A read of its graph file started at open is taken or freed by then.
+   */
+  warm(name: CollectionName): void {
+    const collection = this.#state === 'open' ? this.#collections.get(name.keyspace)?.get(name.collection) : undefined;
+    const loading = collection?.vectors()?.catch(() => undefined); // its commands report what failed
+    const prefetch = this.#settings.graphPrefetch;
+    if (prefetch !== undefined) void (loading ?? Promise.resolve()).finally(() => prefetch.discard());
+  }
+
+  /** @internal For tests: what became of the graph file read started at open (graph-prefetch.ts), if any. */
+  get graphPrefetchState(): GraphPrefetch['state'] | undefined {
+    return this.#settings.graphPrefetch?.state;
   }
 
   async #loadCatalog(fresh: boolean): Promise<void> {
@@ -292,6 +328,7 @@ export class Database {
       { type: 'del', key: keys.indexRuleKey(cid) },
     ]);
     await removeGraphFiles(this.#kv, cid);
+    await removeGraphHint(this.#kv, `${keyspace}.${name}`);
   }
 
   #collectionCount(): number {
@@ -375,6 +412,7 @@ export class Database {
         for (const collection of collections.values()) await collection.close();
       }
       await this.#tables.close();
+      this.#settings.graphPrefetch?.discard();
       await this.#kv.close();
       this.#state = 'closed';
     })();

@@ -142,8 +142,9 @@ export async function loadGraph(kv: KvStore, settings: VectorSettings, meta: Sna
       // chunks hold only our head.
       const path = graphFilePath(kv, meta.file);
       if (path === undefined) return undefined;
+      const started = settings.prefetch?.take(settings.name, meta.file, meta.fileBytes, settings);
       const head = readSnapshotGraph(kv, settings.cid, meta).then((bytes) => bytes ?? Promise.reject(VectorDbError.of('VECTOR_INDEX_INCOMPATIBLE', { reason: 'the snapshot head is incomplete', backend: 'saved', collection: settings.name })));
-      return { graph: await loadVectorIndexFile(head, path, options, meta.fileBytes), labelLimit: meta.labelLimit };
+      return { graph: await loadVectorIndexFile(head, path, options, meta.fileBytes, started), labelLimit: meta.labelLimit };
     }
     const graph = await loadVectorIndex(streamSnapshotGraph(kv, settings.cid, meta), options);
     return { graph, labelLimit: meta.labelLimit };

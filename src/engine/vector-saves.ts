@@ -4,8 +4,9 @@
  * one place decides when a save is due. The snapshot's format and storage are vector-snapshot.ts's.
  */
 import { sideFileDir, type KvStore } from '../storage/index.js';
-import type { VectorIndex } from '../vector/index.js';
-import { graphFilePath, newGraphFileName, removeGraphFile, writeSnapshot } from './vector-snapshot.js';
+import type { Metric, VectorIndex } from '../vector/index.js';
+import { removeGraphHint, writeGraphHint } from './graph-prefetch.js';
+import { graphFilePath, newGraphFileName, removeGraphFile, writeSnapshot, type Snapshot } from './vector-snapshot.js';
 
 /**
  * Save once the graph is caught up and this many vectors changed since the last one, and at least this
@@ -24,9 +25,17 @@ export interface GraphState {
   readonly coveredBelow: number;
 }
 
+/** The collection a GraphSaves saves: its id, and its name and space for the graph file's hint (graph-prefetch.ts). */
+export interface SavedCollection {
+  readonly cid: number;
+  readonly name: string;
+  readonly dimension: number;
+  readonly metric: Metric;
+}
+
 export class GraphSaves {
   readonly #kv: KvStore;
-  readonly #cid: number;
+  readonly #collection: SavedCollection;
   readonly #state: () => GraphState;
   /** Settles before a save reads the graph (a snapshot still loading: a save must never drop what it holds). */
   readonly #ready: () => Promise<void>;
@@ -37,9 +46,9 @@ export class GraphSaves {
   /** Set while a save serializes the graph: it must not change meanwhile. */
   #frozen: Promise<unknown> | undefined;
 
-  constructor(kv: KvStore, cid: number, state: () => GraphState, ready: () => Promise<void>) {
+  constructor(kv: KvStore, collection: SavedCollection, state: () => GraphState, ready: () => Promise<void>) {
     this.#kv = kv;
-    this.#cid = cid;
+    this.#collection = collection;
     this.#state = state;
     this.#ready = ready;
   }
@@ -85,7 +94,7 @@ export class GraphSaves {
    */
   adopt(fileName: string, head: Uint8Array, state: Omit<GraphState, 'graph'>, changesBefore: number): void {
     const { labelLimit, coveredBelow } = state;
-    const adopting = this.#queue(() => writeSnapshot(this.#kv, this.#cid, { graph: [head], labelLimit, coveredBelow, file: fileName }));
+    const adopting = this.#queue(() => this.#writeSnapshot({ graph: [head], labelLimit, coveredBelow, file: fileName }));
     adopting.catch(async () => {
       this.changes += changesBefore; // not saved: what it covered still counts toward the next save
       await removeGraphFile(this.#kv, fileName).catch(() => undefined);
@@ -98,8 +107,16 @@ export class GraphSaves {
    */
   async newGraphFile(graph: VectorIndex): Promise<{ name?: string; path?: string }> {
     if (!graph.savesToFile || (await sideFileDir(this.#kv)) === undefined) return {};
-    const name = newGraphFileName(this.#cid);
+    const name = newGraphFileName(this.#collection.cid);
     return { name, path: graphFilePath(this.#kv, name) };
+  }
+
+  /** Writes the snapshot, then the hint that lets a reopening process read its graph file early. */
+  async #writeSnapshot(snapshot: Snapshot): Promise<void> {
+    const { cid, name, dimension, metric } = this.#collection;
+    const { file, fileBytes } = await writeSnapshot(this.#kv, cid, snapshot);
+    if (file !== undefined && fileBytes !== undefined) await writeGraphHint(this.#kv, name, { file, fileBytes, dimension, metric });
+    else await removeGraphHint(this.#kv, name);
   }
 
   /** Runs a save after those before it (saves run one at a time). */
@@ -130,7 +147,7 @@ export class GraphSaves {
       } finally {
         this.#frozen = undefined;
       }
-      await writeSnapshot(this.#kv, this.#cid, { graph: bytes, labelLimit, coveredBelow, ...(fileName === undefined ? {} : { file: fileName }) });
+      await this.#writeSnapshot({ graph: bytes, labelLimit, coveredBelow, ...(fileName === undefined ? {} : { file: fileName }) });
     } catch (error) {
       if (fileName !== undefined) await removeGraphFile(this.#kv, fileName).catch(() => undefined);
       throw error;

@@ -107,7 +107,7 @@ async function readChunks(kv: KvStore, cid: number, slot: Slot, part: SnapshotPa
  * what an interrupted save left there), the metadata switches to them in one batch, and only then is
  * the old slot cleared. A crash at any point leaves one whole snapshot under the metadata.
  */
-export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot): Promise<void> {
+export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot): Promise<SnapshotMeta> {
   const { graph, labelLimit, coveredBelow, table, file } = snapshot;
   const old = await readSnapshotMeta(kv, cid);
   const slot: Slot = old !== undefined && slotOf(old) === 'a' ? 's' : 'a';
@@ -126,6 +126,7 @@ export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot
   await kv.batch([{ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) }]);
   if (old !== undefined) await clearSlot(kv, cid, slotOf(old));
   if (old?.file !== undefined && old.file !== file) await removeGraphFile(kv, old.file);
+  return meta;
 }
 
 /** A new name for a graph side file of collection `cid` (names are never reused). */

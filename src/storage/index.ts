@@ -2,4 +2,4 @@ export { DEFAULT_ROW_CACHE_BYTES, KvSnapshot, KvStore, PreparedBatch, mapLevelEr
 export * as keys from './keys.js';
 export type { IndexScalar } from './keys.js';
 export { backupStore, restoreStore, checkEmptyTarget } from './backup.js';
-export { sideFileDir, sideFilePath, makeDurable, fileSize, removeFile, removeSideFiles, copySideFiles } from './side-files.js';
+export { sideFileDir, sideFilePath, sideFilePathIn, makeDurable, fileSize, removeFile, removeSideFiles, copySideFiles, replaceSideFile, readSideFileBefore } from './side-files.js';

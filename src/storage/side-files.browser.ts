@@ -11,3 +11,6 @@ export const fileSize: typeof NodeSideFiles.fileSize = async () => undefined;
 export const removeFile: typeof NodeSideFiles.removeFile = async () => undefined;
 export const removeSideFiles: typeof NodeSideFiles.removeSideFiles = async () => undefined;
 export const copySideFiles: typeof NodeSideFiles.copySideFiles = async () => undefined;
+export const sideFilePathIn: typeof NodeSideFiles.sideFilePathIn = () => undefined;
+export const replaceSideFile: typeof NodeSideFiles.replaceSideFile = async () => undefined;
+export const readSideFileBefore: typeof NodeSideFiles.readSideFileBefore = () => undefined;

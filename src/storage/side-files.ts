@@ -4,7 +4,8 @@
  * as hnswlib's graph snapshots, so that they never pass through LevelDB or JavaScript memory. A store
  * without a directory (memory-level, a browser) has no side files: callers keep such data in LevelDB.
  */
-import { copyFile, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { KvStore } from './kv-store.js';
 
@@ -22,6 +23,36 @@ export async function sideFileDir(kv: KvStore): Promise<string | undefined> {
 /** The path of side file `name` (undefined when the store has no directory). */
 export function sideFilePath(kv: KvStore, name: string): string | undefined {
   return kv.storage === 'persistent' ? path.join(kv.location, SIDE_DIR, name) : undefined;
+}
+
+/**
+ * Replaces the small side file `name` with `text` whole (a reader sees the old text or the new one). Not
+ * flushed to disk: for notes whose loss costs nothing but time, such as a hint.
+ */
+export async function replaceSideFile(kv: KvStore, name: string, text: string): Promise<void> {
+  const dir = await sideFileDir(kv);
+  if (dir === undefined) return;
+  const temporary = path.join(dir, `${name}.tmp`);
+  await writeFile(temporary, text);
+  await rename(temporary, path.join(dir, name));
+}
+
+/**
+ * The text of the small side file `name` of the database directory `location`, read before its store is
+ * open (synchronously: a few hundred bytes, where a read on the thread pool would wait behind LevelDB's
+ * open); undefined when there is none.
+ */
+export function readSideFileBefore(location: string, name: string): string | undefined {
+  try {
+    return readFileSync(path.join(location, SIDE_DIR, name), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The path of side file `name` of the database directory `location` (before its store is open). */
+export function sideFilePathIn(location: string, name: string): string | undefined {
+  return path.join(location, SIDE_DIR, name);
 }
 
 /** Flushes a written file and its directory entry to the disk (before anything durable names it). */

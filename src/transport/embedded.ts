@@ -5,7 +5,7 @@
  * another process (or tab) gets DATABASE_LOCKED.
  */
 import { executeCommand, type CommandResponse, type CommandTarget } from '../commands/index.js';
-import { Database, type DatabaseOptions } from '../engine/database.js';
+import { Database, type CollectionName, type DatabaseOptions } from '../engine/database.js';
 import type { JsonObject } from '../query/json.js';
 import { VectorDbError } from '../errors/index.js';
 import { prepareLocation, resolveLocation } from './location.js';
@@ -26,16 +26,19 @@ export function resolveDirectory(endpoint: string, options: DatabaseOptions = {}
 /** Memory databases are named apart from persistent ones (no directory or IndexedDB name starts with a NUL). */
 const MEMORY_KEY = '\u0000memory:';
 
-async function acquire(location: string, options: DatabaseOptions): Promise<Database> {
+/** `first`: the collection to load first (Database.open), or to warm if another transport opened the database. */
+async function acquire(location: string, options: DatabaseOptions, first?: CollectionName): Promise<Database> {
   const memory = options.storage === 'memory';
   const name = memory ? location : await prepareLocation(location);
   const key = memory ? MEMORY_KEY + name : name;
   let entry = shared.get(key);
   if (!entry) {
-    const opening = Database.open(name, options);
+    const opening = Database.open(name, options, first);
     entry = { opening, users: 0 };
     shared.set(key, entry);
     opening.catch(() => shared.delete(key));
+  } else if (first !== undefined) {
+    void entry.opening.then((db) => db.warm(first), () => undefined);
   }
   entry.users++;
   try {
@@ -70,12 +73,12 @@ export class EmbeddedTransport implements Transport {
     this.#options = options;
   }
 
-  /** The open database (opened on first use). */
-  database(): Promise<Database> {
+  /** The open database (opened on first use; `first` as acquire's). */
+  database(first?: CollectionName): Promise<Database> {
     if (this.#closed) {
       return Promise.reject(VectorDbError.of('DATABASE_NOT_OPEN', { location: this.endpoint, state: 'closed' }));
     }
-    this.#db ??= acquire(this.endpoint, this.#options).then(
+    this.#db ??= acquire(this.endpoint, this.#options, first).then(
       (db) => {
         if (!this.#closed) this.#open = db;
         return db;
@@ -103,6 +106,14 @@ export class EmbeddedTransport implements Transport {
 
   async connect(): Promise<void> {
     await this.database();
+  }
+
+  warm(target: Required<CommandTarget>): void {
+    if (this.#closed) return;
+    const first = { keyspace: target.keyspace, collection: target.collection };
+    if (this.#open !== undefined) this.#open.warm(first);
+    else if (this.#db !== undefined) void this.#db.then((db) => db.warm(first), () => undefined);
+    else this.database(first).catch(() => undefined); // the commands that follow report the failure
   }
 
   execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse> {

@@ -15,6 +15,11 @@ export interface Transport {
   /** Opens the database (embedded) or checks the endpoint and token (HTTP). */
   connect(): Promise<void>;
   /**
+   * A hint that commands on this collection come next (embedded: its vectors start loading, and while the
+   * database opens, its graph file is read). Never fails; a transport may ignore it.
+   */
+  warm?(target: Required<CommandTarget>): void;
+  /**
    * Copies the whole database, as of one moment, into a new directory `target` (embedded only: a Data API
    * server does not write backups for its clients).
    */

@@ -88,6 +88,8 @@ export interface GraphFileRead {
   readonly done: Promise<void>;
   /** The driver over it (once done), grown to `capacity` and searching at identity's efSearch. */
   fit(identity: IndexIdentity, capacity: number): HnswDriver;
+  /** Frees the graph once read, unless fit took it: for a read started on a guess that proved wrong. */
+  discard(): void;
 }
 
 /**

@@ -4,7 +4,7 @@
  * Float32Arrays; the engine keeps the _id <-> label map and stores `serialize()` bytes where it likes.
  */
 import { type ScoredLabel } from './flat-store.js';
-import { HnswIndex, type HnswDriverFactory, type IndexIdentity } from './hnsw-index.js';
+import { HnswIndex, type GraphFileRead, type HnswDriverFactory, type IndexIdentity } from './hnsw-index.js';
 import {
   decodeIndex,
   decodeIndexStream,
@@ -143,16 +143,24 @@ export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[] 
 }
 
 /**
+ * Starts reading the graph file `file` of `bytes` (hnswlib-node only: it reads files) before its head
+ * is read: loadVectorIndexFile takes the read as `started`, when the head then agrees.
+ */
+export function startGraphFileRead(file: string, bytes: number, space: { readonly dimension: number; readonly metric: Metric }): Promise<GraphFileRead> {
+  return nativeDriverFactory.readFile!(file, bytes, space);
+}
+
+/**
  * Loads what serializeToFile wrote: its head and the file (read by hnswlib on a libuv thread). Throws
  * VECTOR_INDEX_INCOMPATIBLE as loadVectorIndex does, and when the file is missing or of another length.
  * Given the file's length as saved (`fileBytes`), hnswlib starts reading it while `head` is still on
  * its way; the head must then agree.
  */
-export async function loadVectorIndexFile(head: Uint8Array | Promise<Uint8Array>, file: string, opts: LoadVectorIndexOptions, fileBytes?: number): Promise<VectorIndex> {
+export async function loadVectorIndexFile(head: Uint8Array | Promise<Uint8Array>, file: string, opts: LoadVectorIndexOptions, fileBytes?: number, started?: Promise<GraphFileRead>): Promise<VectorIndex> {
   const name = opts.name ?? '';
   checkDimension(opts.dimension);
   // Only hnswlib-node reads files.
-  const early = fileBytes === undefined || opts.backend === 'wasm' ? undefined : nativeDriverFactory.readFile!(file, fileBytes, opts);
+  const early = started ?? (fileBytes === undefined || opts.backend === 'wasm' ? undefined : startGraphFileRead(file, fileBytes, opts));
   early?.catch(() => undefined); // awaited below, unless the head fails first
   const headBytes = await asIncompatible(opts.backend ?? 'auto', name, () => head);
   // Decoding the head holds the event loop (a few ms at 100k): hnswlib starts reading first.

@@ -12,6 +12,7 @@ export {
   loadVectorIndexFile,
   nativeBackendAvailable,
   readIndexHeader,
+  startGraphFileRead,
   type BackendChoice,
   type BackendName,
   type CreateVectorIndexOptions,
@@ -22,5 +23,6 @@ export {
   type SearchOptions,
   type VectorIndex,
 } from './index-backend.js';
+export type { GraphFileRead } from './hnsw-index.js';
 export { wasmBytesPerElement, wasmMaxElements } from './wasm-backend.js';
 export { GraphBuilder, graphBuilderAvailable, type BuiltGraph } from './graph-builder.js';

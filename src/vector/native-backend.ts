@@ -306,9 +306,11 @@ async function readGraphFile(file: string, bytes: number, space: { readonly dime
     },
   );
   done.catch(() => undefined); // the caller awaits it, unless it gave up first
+  let taken = false;
   return {
     done,
     fit(identity: IndexIdentity, capacity: number): HnswDriver {
+      taken = true;
       const driver = new NativeDriver(h, identity);
       if (capacity > driver.capacity() && !driver.tryResize(capacity)) {
         throw VectorDbError.of('VECTOR_INDEX_CAPACITY', {
@@ -321,6 +323,19 @@ async function readGraphFile(file: string, bytes: number, space: { readonly dime
       }
       h.setEf(identity.params.efSearch);
       return driver;
+    },
+    discard(): void {
+      // As NativeDriver.dispose: re-initialising it to one slot frees the graph now, not at some later GC.
+      const free = (): void => {
+        if (taken) return;
+        taken = true;
+        try {
+          h.initIndex(1, 2, 1, HNSW_SEED, false);
+        } catch {
+          // freed with the wrapper instead
+        }
+      };
+      void done.then(free, free);
     },
   };
 }
