@@ -86,11 +86,11 @@ export class Database {
     });
   }
 
-  /** Opens (creating if needed) the database in `location`. Fails at once with DATABASE_LOCKED if another process has it. */
   /**
-   * Opens (creating if needed) the database at `location`. `first`: the collection the caller will use
-   * first (VectorDB.collection names it): its vectors start loading as soon as the catalog is read, and
-   * hnswlib starts reading its graph file while LevelDB opens (graph-prefetch.ts).
+   * Opens (creating if needed) the database in `location`. Fails at once with DATABASE_LOCKED if another
+   * process has it. `first`: the collection the caller will use first (VectorDB.collection names it): its
+   * vectors start loading as soon as the catalog is read, and hnswlib reads its graph file while LevelDB
+   * opens (graph-prefetch.ts).
    */
   static async open(location: string, options: DatabaseOptions = {}, first?: CollectionName): Promise<Database> {
     const limits = resolveLimits(options.limits);
