@@ -114,8 +114,7 @@ export class Database {
       const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress, hitCacheBytes: Math.floor(bodyCacheBytes / 2), graphPrefetch };
       const db = new Database(kv, settings, seq + 1, presetOf(options.limits));
       await db.#loadCatalog(format === undefined);
-      if (first !== undefined) db.warm(first);
-      else graphPrefetch?.discard();
+      db.#warm(first);
       return db;
     } catch (error) {
       graphPrefetch?.discard();
@@ -125,11 +124,12 @@ export class Database {
   }
 
   /**
-   * Starts loading collection `name`'s vectors, if it has any, without waiting: its first command then
-   * finds them loaded or on their way. A read of its graph file started at open is taken or freed by then.
+   * Starts loading the vectors of the collection named first at open, if it has any, without waiting: its
+   * first command then finds them loaded or on their way. The read of its graph file started at open is
+   * taken or freed by then.
    */
-  warm(name: CollectionName): void {
-    const collection = this.#state === 'open' ? this.#collections.get(name.keyspace)?.get(name.collection) : undefined;
+  #warm(first: CollectionName | undefined): void {
+    const collection = first && this.#collections.get(first.keyspace)?.get(first.collection);
     const loading = collection?.vectors()?.catch(() => undefined); // its commands report what failed
     const prefetch = this.#settings.graphPrefetch;
     if (prefetch !== undefined) void (loading ?? Promise.resolve()).finally(() => prefetch.discard());

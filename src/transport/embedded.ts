@@ -26,7 +26,7 @@ export function resolveDirectory(endpoint: string, options: DatabaseOptions = {}
 /** Memory databases are named apart from persistent ones (no directory or IndexedDB name starts with a NUL). */
 const MEMORY_KEY = '\u0000memory:';
 
-/** `first`: the collection to load first (Database.open), or to warm if another transport opened the database. */
+/** `first`: the collection to load first, if this opens the database (Database.open). */
 async function acquire(location: string, options: DatabaseOptions, first?: CollectionName): Promise<Database> {
   const memory = options.storage === 'memory';
   const name = memory ? location : await prepareLocation(location);
@@ -37,8 +37,6 @@ async function acquire(location: string, options: DatabaseOptions, first?: Colle
     entry = { opening, users: 0 };
     shared.set(key, entry);
     opening.catch(() => shared.delete(key));
-  } else if (first !== undefined) {
-    void entry.opening.then((db) => db.warm(first), () => undefined);
   }
   entry.users++;
   try {
@@ -108,12 +106,10 @@ export class EmbeddedTransport implements Transport {
     await this.database();
   }
 
+  /** Opens the database now, if it is not open yet, loading this collection first (later ones load at their first command). */
   warm(target: Required<CommandTarget>): void {
-    if (this.#closed) return;
-    const first = { keyspace: target.keyspace, collection: target.collection };
-    if (this.#open !== undefined) this.#open.warm(first);
-    else if (this.#db !== undefined) void this.#db.then((db) => db.warm(first), () => undefined);
-    else this.database(first).catch(() => undefined); // the commands that follow report the failure
+    if (this.#closed || this.#db !== undefined) return;
+    this.database({ keyspace: target.keyspace, collection: target.collection }).catch(() => undefined); // the commands that follow report the failure
   }
 
   execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse> {

@@ -15,8 +15,9 @@ export interface Transport {
   /** Opens the database (embedded) or checks the endpoint and token (HTTP). */
   connect(): Promise<void>;
   /**
-   * A hint that commands on this collection come next (embedded: its vectors start loading, and while the
-   * database opens, its graph file is read). Never fails; a transport may ignore it.
+   * A hint that commands on this collection come next (embedded, before its database is open: it opens
+   * now, reading that collection's graph file meanwhile, and loads its vectors first). Never fails; a
+   * transport may ignore it.
    */
   warm?(target: Required<CommandTarget>): void;
   /**

@@ -13,6 +13,7 @@ import { VectorDB } from '../../src/index.js';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
 import { readSnapshotMeta } from '../../src/engine/vector-snapshot.js';
+import { EmbeddedTransport } from '../../src/transport/embedded.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { nativeLoads } from '../support/native.js';
 import { tempDir } from '../support/temp.js';
@@ -138,6 +139,19 @@ describe.skipIf(!nativeLoads)('reading the graph file while the database opens (
     const db = await openDb(dir, { keyspace: KS, collection: 'ghost' });
     await expect.poll(() => db.graphPrefetchState).toBe('discarded');
     await expectExact(db);
+  });
+
+  it('the embedded transport passes the collection warmed before its first command to Database.open', async () => {
+    const dir = await savedCollection();
+    const transport = new EmbeddedTransport(dir, { vectorBackend: 'native' });
+    try {
+      transport.warm({ keyspace: KS, collection: NAME });
+      const db = await transport.database();
+      await expectExact(db);
+      expect(db.graphPrefetchState).toBe('taken');
+    } finally {
+      await transport.close();
+    }
   });
 
   it('VectorDB.collection names the collection: a reopened client answers exactly', async () => {
