@@ -197,28 +197,39 @@ for (const name of names.filter((n) => running[n])) {
 }
 
 // Reopen to first answer, each in a fresh process, interleaved, the order rotating per round as the bursts'
-// does: the first reopen after a slow one (a big store's exit) is not always the same system's. First the
-// files the runs wrote are flushed to disk: the kernel's writeback of them (for up to 30 s) slowed the
-// first reopens of whichever stores had written the most (ours 52 -> 43 ms over five reopens; 38-40 ms
-// from the first after a sync).
+// does. Before the timed rounds:
+// - the files the runs wrote are flushed to disk: the kernel's writeback of them (for up to 30 s) slowed
+//   the first reopens of whichever stores had written the most (ours 52 -> 43 ms over five reopens; 38-40 ms
+//   from the first after a sync);
+// - each system reopens once untimed (`coldReopen` in the JSON): a store whose files were written minutes
+//   earlier (at its load) may find them paged out of the page cache (this VM's kernel pages out cold memory,
+//   page cache included), one whose files were written at the end of its run does not, and the first timed
+//   reopen measured that (ours 78 ms, then 42-47).
 if (platform() !== 'win32') execFileSync('sync');
 await new Promise((resolve) => setTimeout(resolve, 1000));
 const reopening = names.filter((n) => results[n].persistent);
+/** One reopen of `name` in a fresh process; undefined if it failed (reopenError says why). */
+async function reopen(name) {
+  const handle = spawnChild(name, 'reopen', results[name].calibration.unfiltered.settingIndex);
+  try {
+    const reopened = await handle.next('reopened', burstTimeoutMs);
+    if (reopened.found < Math.min(config.k, config.n)) {
+      results[name].reopenError = `the first answer after reopening had ${reopened.found} results`;
+      log(`${name}: ${results[name].reopenError}`);
+    }
+    return reopened;
+  } catch (error) {
+    results[name].reopenError = error.message;
+    log(`${name}: reopen FAILED: ${error.message}`);
+    handle.child.kill();
+    return undefined;
+  }
+}
+for (const name of reopening) results[name].coldReopen = await reopen(name);
 for (let round = 0; round < config.reopenRounds; round++) {
   for (const name of reopening.map((_, i) => reopening[(i + round) % reopening.length])) {
-    const handle = spawnChild(name, 'reopen', results[name].calibration.unfiltered.settingIndex);
-    try {
-      const reopened = await handle.next('reopened', burstTimeoutMs);
-      results[name].reopens.push(reopened);
-      if (reopened.found < Math.min(config.k, config.n)) {
-        results[name].reopenError = `the first answer after reopening had ${reopened.found} results`;
-        log(`${name}: ${results[name].reopenError}`);
-      }
-    } catch (error) {
-      results[name].reopenError = error.message;
-      log(`${name}: reopen FAILED: ${error.message}`);
-      handle.child.kill();
-    }
+    const reopened = await reopen(name);
+    if (reopened !== undefined) results[name].reopens.push(reopened);
   }
 }
 if (!flags.keep) rmSync(dataDir, { recursive: true, force: true });
