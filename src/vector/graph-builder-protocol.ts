@@ -12,9 +12,15 @@ export interface BuilderSetup {
   readonly baseFile?: { readonly head: Uint8Array; readonly file: string };
   /** Where to write the finished graph when the backend writes files (serializeToFile); else it comes back as bytes. */
   readonly file?: string;
+  /** One Int32 on a SharedArrayBuffer: non-zero asks the worker to stop at its next vector (see GraphBuilder.terminate). */
+  readonly stop?: Int32Array;
 }
 
-export type BuilderRequest = { readonly type: 'add'; readonly labels: Uint32Array; readonly vectors: Float32Array } | { readonly type: 'finish' };
+export type BuilderRequest =
+  | { readonly type: 'add'; readonly labels: Uint32Array; readonly vectors: Float32Array }
+  | { readonly type: 'finish' }
+  /** Wakes an idle worker to see the stop flag. */
+  | { readonly type: 'stop' };
 
 export type BuilderReply =
   | { readonly type: 'added'; readonly count: number }

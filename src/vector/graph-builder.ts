@@ -21,8 +21,13 @@ export function graphBuilderAvailable(): boolean {
 /** A finished graph: serializeParts' pieces, or serializeToFile's head and the file it wrote. */
 export type BuiltGraph = { readonly parts: Uint8Array[] } | { readonly head: Uint8Array; readonly file: string };
 
+/** How long terminate waits for the worker to stop between two vectors before ending it by force. */
+const STOP_WAIT_MS = 10_000;
+
 export class GraphBuilder {
   readonly #worker: Worker;
+  /** The stop flag shared with the worker (BuilderSetup.stop). */
+  readonly #stop = new Int32Array(new SharedArrayBuffer(4));
   #sent = 0;
   #added = 0;
   #failure: Error | undefined;
@@ -32,7 +37,7 @@ export class GraphBuilder {
 
   private constructor(setup: BuilderSetup) {
     const transfer = [...(setup.base ?? []), ...(setup.baseFile ? [setup.baseFile.head] : [])].map((piece) => piece.buffer as ArrayBuffer);
-    this.#worker = new Worker(workerFile, { workerData: setup, transferList: transfer });
+    this.#worker = new Worker(workerFile, { workerData: { ...setup, stop: this.#stop }, transferList: transfer });
     this.#worker.on('message', (reply: BuilderReply) => {
       if (reply.type === 'added') this.#added += reply.count;
       else if (reply.type === 'error') this.#fail(new Error(reply.message));
@@ -93,9 +98,22 @@ export class GraphBuilder {
     return parts;
   }
 
-  /** Stops the worker, its graph discarded. */
+  /**
+   * Stops the worker, its graph discarded. It is asked to end itself between two vectors: a thread ended
+   * by Worker.terminate inside hnswlib's addPoint aborts the process (the addon's napi_throw fails).
+   * Only one that does not stop within STOP_WAIT_MS is ended by force.
+   */
   async terminate(): Promise<void> {
-    if (!this.#exited) await this.#worker.terminate();
+    if (this.#exited) return;
+    const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
+    Atomics.store(this.#stop, 0, 1);
+    this.#post({ type: 'stop' });
+    const force = setTimeout(() => void this.#worker.terminate(), STOP_WAIT_MS);
+    try {
+      await exited;
+    } finally {
+      clearTimeout(force);
+    }
   }
 
   #post(request: BuilderRequest, transfer: ArrayBuffer[] = []): void {
