@@ -5,7 +5,6 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ClassicLevel } from 'classic-level';
 import type { AbstractLevel } from 'abstract-level';
 import { IdleFlush } from './idle-flush.js';
 import { recordHolder } from './lock-holder.js';
@@ -48,6 +47,8 @@ export interface PersistentLevel {
 
 /** Opens (creating if needed) the LevelDB at `location`; rejects with LEVEL_LOCKED when another process holds it. */
 export async function openPersistentLevel(location: string): Promise<PersistentLevel> {
+  // Loaded at the first open, not at import (classic-level and abstract-level: ~17 ms, 30 files).
+  const { ClassicLevel } = await import('classic-level');
   const db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view', writeBufferSize: WRITE_BUFFER_BYTES });
   await db.open({ createIfMissing: true });
   recordHolder(location);
