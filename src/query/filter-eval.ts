@@ -9,7 +9,7 @@ import type { AnyObject, Options } from 'mingo/types';
 import { ExactDecimal, compareNumbers, isExactNumber, toJsonText, type AnyNumber } from './exact-number.js';
 import type { ComparisonOp, FilterNode } from './filter.js';
 import { ejsonKeyOf, isObject, jsonEquals, valueAtPath, type Document, type JsonObject, type JsonValue } from './json.js';
-import { mingoModules } from './mingo-modules.js';
+import { mingoModules } from './deferred-packages.js';
 
 type Value = JsonValue | undefined;
 type ValueTest = (value: Value) => boolean;
