@@ -1,6 +1,7 @@
 // Cold start benchmark (issue 20, "reopen to first answer" as an app sees it): in fresh processes, how long
 // `import` of the package takes and what it leaves in memory (RSS and heap after a full GC), then how long
-// opening an existing collection and answering a first findVector take. Builds are run alternately, the
+// opening an existing collection and answering a first findVector take (RSS and heap after them too).
+// Builds are run alternately, the
 // same number of times each, and medians printed. A build is a dist/ directory: its package entry is
 // dist/node/index.js (the bundled Node entry) when there is one, else dist/index.js.
 // Run after `npm run build`:
@@ -36,9 +37,11 @@ async function child([entry, dir, dim, backend]) {
   const t3 = performance.now();
   const openCpu = cpuMs(process.cpuUsage(cpu1));
   if (found.length !== 10) throw new Error(`found ${found.length}, not 10`);
+  globalThis.gc();
+  const afterFind = process.memoryUsage();
   await db.close();
   const mb = (bytes) => bytes / 2 ** 20;
-  console.log(JSON.stringify({ importMs: t1 - t0, importCpuMs: importCpu, rssMB: mb(afterImport.rss), heapMB: mb(afterImport.heapUsed), openFindMs: t3 - t2, openFindCpuMs: openCpu, totalMs: t3 - t0 }));
+  console.log(JSON.stringify({ importMs: t1 - t0, importCpuMs: importCpu, rssMB: mb(afterImport.rss), heapMB: mb(afterImport.heapUsed), openFindMs: t3 - t2, openFindCpuMs: openCpu, totalMs: t3 - t0, findRssMB: mb(afterFind.rss), findHeapMB: mb(afterFind.heapUsed) }));
 }
 
 async function makeCollection(entry, dir, n, dim) {

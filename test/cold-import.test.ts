@@ -1,8 +1,9 @@
 /**
  * What a cold `import` of the package loads (scripts/build-node.js, storage/, query/mingo-modules.ts): the
  * packages an app may never need (memory-level, classic-level, mingo, lossless-json, graphql) are loaded at first use, not
- * at import, and everything still works once they are; the bundled Node entry finds the graph builder's
- * worker file (a wrong path would only switch the worker off, silently).
+ * at import, and everything still works once they are; the wasm HNSW backend starts without Node's fetch
+ * (vector/wasm-loader.ts); the bundled Node entry finds the graph builder's worker file (a wrong path would
+ * only switch the worker off, silently).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,7 @@ describe('cold import of the built package', () => {
       compoundFilter: ['memory-level', 'abstract-level', 'mingo'],
       disk: ['memory-level', 'classic-level', 'abstract-level', 'mingo'],
       exactNumber: ['memory-level', 'classic-level', 'abstract-level', 'mingo', 'lossless-json'],
+      wasmUndici: false,
     });
     expect(answers).toEqual({
       unfiltered: ['b', 'a', 'c'],
@@ -36,6 +38,7 @@ describe('cold import of the built package', () => {
       reopened: ['b', 'a', 'c'],
       exactInsert: { insertedIds: ['big'] },
       exactRead: '12345678901234567890123',
+      wasm: ['b', 'a', 'c'],
     });
   });
 
