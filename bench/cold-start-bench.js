@@ -1,13 +1,14 @@
 // Cold start benchmark (issue 20, "reopen to first answer" as an app sees it): in fresh processes, how long
 // `import` of the package takes and what it leaves in memory (RSS and heap after a full GC), then how long
 // opening an existing collection and answering a first findVector take (RSS and heap after them too).
-// Builds are run alternately, the
-// same number of times each, and medians printed. A build is a dist/ directory: its package entry is
-// dist/node/index.js (the bundled Node entry) when there is one, else dist/index.js.
+// Builds are run alternately, the same number of times each, and medians printed. A build is a dist/
+// directory: its package entry is dist/node/index.js (the bundled Node entry) when there is one, else
+// dist/index.js.
 // Run after `npm run build`:
 //   node bench/cold-start-bench.js [--rounds 10] [--n 20000] [--dim 384] [--backend native|wasm] [--dist <dir>]...
 // (each --dist adds a build, e.g. a copy of dist/ from before a change; none: ./dist). The collection is made
-// once per --n/--dim in the temp directory by the first build and kept (delete it to remake it).
+// once per --n/--dim/--backend in the temp directory by the first build and kept (delete it to remake it):
+// one per backend, as a backend may rewrite the saved graph in its own format when it opens it.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,9 +45,9 @@ async function child([entry, dir, dim, backend]) {
   console.log(JSON.stringify({ importMs: t1 - t0, importCpuMs: importCpu, rssMB: mb(afterImport.rss), heapMB: mb(afterImport.heapUsed), openFindMs: t3 - t2, openFindCpuMs: openCpu, totalMs: t3 - t0, findRssMB: mb(afterFind.rss), findHeapMB: mb(afterFind.heapUsed) }));
 }
 
-async function makeCollection(entry, dir, n, dim) {
+async function makeCollection(entry, dir, n, dim, backend) {
   const { VectorDB } = await import(entry);
-  const db = new VectorDB('bench', dir);
+  const db = new VectorDB('bench', dir, undefined, { vectorBackend: backend });
   const collection = await db.createCollection({ name: 'vectors', options: { vector: { dimension: dim, metric: 'cosine' } } });
   let seed = 3;
   const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5);
@@ -80,10 +81,10 @@ if (args[0] === '--child') {
   const dists = args.flatMap((a, i) => (a === '--dist' ? [args[i + 1]] : []));
   if (dists.length === 0) dists.push(fileURLToPath(new URL('../dist/', import.meta.url)));
   const builds = dists.map((dist) => ({ dist, entry: entryOf(dist), rows: [] }));
-  const dir = path.join(tmpdir(), `vdb-cold-start-${n}x${dim}`);
+  const dir = path.join(tmpdir(), `vdb-cold-start-${n}x${dim}-${backend}`);
   if (!existsSync(dir)) {
     console.log(`making ${n} x ${dim} in ${dir} ...`);
-    await makeCollection(builds[0].entry, dir, n, dim);
+    await makeCollection(builds[0].entry, dir, n, dim, backend);
   }
   for (let round = 0; round < rounds; round++) {
     for (const build of builds) {

@@ -1,7 +1,8 @@
 /**
- * What a cold `import` of the package loads (scripts/build-node.js, storage/, query/mingo-modules.ts): the
- * packages an app may never need (memory-level, classic-level, mingo, lossless-json, graphql) are loaded at first use, not
- * at import, and everything still works once they are; the wasm HNSW backend starts without Node's fetch
+ * What a cold `import` of the package loads (scripts/build-node.js, storage/, query/deferred-packages.ts,
+ * engine/collection-schema.ts): the packages an app may never need (memory-level, classic-level, mingo,
+ * lossless-json, fast-json-stable-stringify, graphql) are loaded at first use, not at import, and
+ * everything still works once they are; the wasm HNSW backend starts without Node's fetch
  * (vector/wasm-loader.ts); the bundled Node entry finds the graph builder's worker file (a wrong path would
  * only switch the worker off, silently).
  */
@@ -17,24 +18,28 @@ beforeAll(async () => {
 });
 
 describe('cold import of the built package', () => {
-  it('loads memory-level, classic-level, mingo, lossless-json and graphql only when used, and answers the same', async () => {
+  it('loads memory-level, classic-level, mingo, lossless-json, fast-json-stable-stringify and graphql only when used, and answers the same', async () => {
     const dir = tempDir('vectordb-cold-import-');
     const result = await runFixture('cold-import.mjs', [dir], 60_000);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const { steps, answers } = lastJsonLine(result.stdout);
+    const F = 'fast-json-stable-stringify';
     expect(steps).toEqual({
       import: [],
       memoryFind: ['memory-level', 'abstract-level'],
       compoundFilter: ['memory-level', 'abstract-level', 'mingo'],
-      disk: ['memory-level', 'classic-level', 'abstract-level', 'mingo'],
-      exactNumber: ['memory-level', 'classic-level', 'abstract-level', 'mingo', 'lossless-json'],
+      existingCollection: ['memory-level', 'abstract-level', 'mingo', F],
+      disk: ['memory-level', 'classic-level', 'abstract-level', 'mingo', F],
+      exactNumber: ['memory-level', 'classic-level', 'abstract-level', 'mingo', 'lossless-json', F],
       wasmUndici: false,
     });
     expect(answers).toEqual({
       unfiltered: ['b', 'a', 'c'],
       twoConditions: ['b', 'a'],
       orFilter: ['a', 'c'],
+      sameDefinition: 'ok',
+      otherDefinition: 'EXISTING_COLLECTION_DIFFERENT_SETTINGS',
       reopened: ['b', 'a', 'c'],
       exactInsert: { insertedIds: ['big'] },
       exactRead: '12345678901234567890123',
