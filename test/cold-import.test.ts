@@ -1,10 +1,10 @@
 /**
  * What a cold `import` of the package loads (scripts/build-node.js, storage/, query/deferred-packages.ts,
- * engine/collection-schema.ts): the packages an app may never need (memory-level, classic-level, mingo,
- * lossless-json, fast-json-stable-stringify, graphql) are loaded at first use, not at import, and
- * everything still works once they are; the wasm HNSW backend starts without Node's fetch
- * (vector/wasm-loader.ts); the bundled Node entry finds the graph builder's worker file (a wrong path would
- * only switch the worker off, silently).
+ * engine/collection-schema.ts, client/vector-db-admin.ts): the packages an app may never need (memory-level,
+ * classic-level, mingo, lossless-json, fast-json-stable-stringify, graphql) and the administration layer
+ * (with node:crypto) are loaded at first use, not at import, and everything still works once they are; the
+ * wasm HNSW backend starts without Node's fetch (vector/wasm-loader.ts); the bundled Node entry finds the
+ * graph builder's worker file (a wrong path would only switch the worker off, silently).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -27,12 +27,14 @@ describe('cold import of the built package', () => {
     const F = 'fast-json-stable-stringify';
     expect(steps).toEqual({
       import: [],
+      importCrypto: false,
       memoryFind: ['memory-level', 'abstract-level'],
       compoundFilter: ['memory-level', 'abstract-level', 'mingo'],
       existingCollection: ['memory-level', 'abstract-level', 'mingo', F],
       disk: ['memory-level', 'classic-level', 'abstract-level', 'mingo', F],
       exactNumber: ['memory-level', 'classic-level', 'abstract-level', 'mingo', 'lossless-json', F],
       wasmUndici: false,
+      adminCrypto: true,
     });
     expect(answers).toEqual({
       unfiltered: ['b', 'a', 'c'],
@@ -44,6 +46,7 @@ describe('cold import of the built package', () => {
       exactInsert: { insertedIds: ['big'] },
       exactRead: '12345678901234567890123',
       wasm: ['b', 'a', 'c'],
+      adminCall: 'HOME_NOT_FOUND',
     });
   });
 
