@@ -3,12 +3,19 @@
  * `VectorDB.fromDatabaseId`, which opens a database of a home by its UUID after checking the token. A typed
  * facade over src/admin: every failure is a DataApiException (subclass by code); no token is ever logged.
  */
-import { HomeAdmin, RemoteAdmin, RemoteAdminError, checkDatabaseToken, databaseDirectory, findDatabase, readRegistry, resolveHome } from '../admin/index.js';
+import { resolveHome } from '../admin/home-paths.js';
+import type { HomeAdmin, RemoteAdmin } from '../admin/index.js';
 import type { CreatedToken, DatabaseInfo, TokenInfo, TokenRoleName } from '../admin/types.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import { VectorDbError } from '../errors/index.js';
 import { clientException, exceptionFor, typedErrors } from './errors.js';
 import { VectorDB, type VectorDBOptions } from './vector-db.js';
+
+/**
+ * The administration layer (registry, tokens, scrypt: node:crypto), loaded at the first administration call,
+ * not at import: an app that only opens a database never needs it (~4 ms of a cold import).
+ */
+const adminLayer = (): Promise<typeof import('../admin/index.js')> => import('../admin/index.js');
 
 export interface VectorDBAdminOptions {
   /**
@@ -36,7 +43,7 @@ export class VectorDBAdmin {
   /** The server URL when administering over HTTP. */
   readonly url: string | undefined;
   readonly #token: string;
-  readonly #admin: HomeAdmin | RemoteAdmin;
+  #backend: Promise<HomeAdmin | RemoteAdmin> | undefined;
 
   /**
    * Administration of a home with an Organization Administrator token; the token is checked on every call.
@@ -49,13 +56,22 @@ export class VectorDBAdmin {
     this.url = options.url ?? (options.home !== undefined && /^https?:\/\//i.test(options.home) ? options.home : undefined);
     this.home = this.url ?? resolveHome(options.home);
     this.#token = orgToken;
-    this.#admin = this.url !== undefined ? new RemoteAdmin(orgToken, this.url) : new HomeAdmin(orgToken, this.home);
+  }
+
+  /** The HomeAdmin of the home directory, or the RemoteAdmin of the server URL (made at the first call). */
+  #admin(): Promise<HomeAdmin | RemoteAdmin> {
+    this.#backend ??= adminLayer().then(({ HomeAdmin, RemoteAdmin }) =>
+      this.url !== undefined ? new RemoteAdmin(this.#token, this.url) : new HomeAdmin(this.#token, this.home),
+    );
+    return this.#backend;
   }
 
   /** The local HomeAdmin, for token calls (not available over HTTP). */
-  #local(): HomeAdmin {
-    if (this.#admin instanceof HomeAdmin) return this.#admin;
-    throw VectorDbError.of('INVALID_ARGUMENT', { reason: 'token management needs the home directory: it is not available through a server URL' });
+  async #local(): Promise<HomeAdmin> {
+    if (this.url !== undefined) {
+      throw VectorDbError.of('INVALID_ARGUMENT', { reason: 'token management needs the home directory: it is not available through a server URL' });
+    }
+    return (await this.#admin()) as HomeAdmin;
   }
 
   /**
@@ -64,12 +80,12 @@ export class VectorDBAdmin {
    * @example const orgToken = await VectorDBAdmin.initHome('/srv/vectordb');
    */
   static async initHome(home?: string): Promise<string> {
-    return typed(async () => (await HomeAdmin.initHome(home)).token);
+    return typed(async () => (await (await adminLayer()).HomeAdmin.initHome(home)).token);
   }
 
   /** @example for (const db of await admin.listDatabases()) console.log(db.name, db.id, db.endpoint); */
   listDatabases(): Promise<DatabaseInfo[]> {
-    return typed(() => this.#admin.listDatabases());
+    return typed(async () => (await this.#admin()).listDatabases());
   }
 
   /** @example const names = await admin.listDatabaseNames(); */
@@ -83,7 +99,7 @@ export class VectorDBAdmin {
    * @example const id = await admin.createDatabase('catalog', 'local');
    */
   createDatabase(name: string, region?: string): Promise<string> {
-    return typed(() => this.#admin.createDatabase(name, region));
+    return typed(async () => (await this.#admin()).createDatabase(name, region));
   }
 
   /** @example const info = await admin.findDatabaseById(id); // undefined when there is none */
@@ -98,7 +114,7 @@ export class VectorDBAdmin {
 
   /** @example if (!(await admin.isDatabaseExists('catalog'))) await admin.createDatabase('catalog'); */
   async isDatabaseExists(idOrName: string): Promise<boolean> {
-    return (await typed(() => this.#admin.findDatabase(idOrName))) !== undefined;
+    return (await typed(async () => (await this.#admin()).findDatabase(idOrName))) !== undefined;
   }
 
   /**
@@ -110,9 +126,9 @@ export class VectorDBAdmin {
    */
   database(idOrName: string, keyspace: string = DEFAULT_KEYSPACE, options: VectorDBOptions = {}): Promise<VectorDB> {
     return typed(async () => {
-      const info = await this.#admin.findDatabase(idOrName);
+      const info = await (await this.#admin()).findDatabase(idOrName);
       if (info === undefined) throw VectorDbError.of('DATABASE_NOT_FOUND', { database: idOrName, where: ` in home '${this.home}'` });
-      if (this.url === undefined) await checkDatabaseToken(this.home, info.id, this.#token);
+      if (this.url === undefined) await (await adminLayer()).checkDatabaseToken(this.home, info.id, this.#token);
       return openDatabase(this.#token, info.endpoint, keyspace, options);
     });
   }
@@ -123,17 +139,17 @@ export class VectorDBAdmin {
    * @example await admin.deleteDatabase('catalog');
    */
   deleteDatabase(idOrName: string): Promise<boolean> {
-    return typed(() => this.#admin.deleteDatabase(idOrName));
+    return typed(async () => (await this.#admin()).deleteDatabase(idOrName));
   }
 
   /** KeyspaceAlreadyExistException when it exists. @example await admin.createKeyspace('catalog', 'archive'); */
   createKeyspace(databaseIdOrName: string, keyspace: string): Promise<void> {
-    return typed(() => this.#admin.createKeyspace(databaseIdOrName, keyspace));
+    return typed(async () => (await this.#admin()).createKeyspace(databaseIdOrName, keyspace));
   }
 
   /** Drops it with its collections; KeyspaceNotFoundException when missing. @example await admin.deleteKeyspace('catalog', 'archive'); */
   deleteKeyspace(databaseIdOrName: string, keyspace: string): Promise<void> {
-    return typed(() => this.#admin.deleteKeyspace(databaseIdOrName, keyspace));
+    return typed(async () => (await this.#admin()).deleteKeyspace(databaseIdOrName, keyspace));
   }
 
   /**
@@ -144,17 +160,17 @@ export class VectorDBAdmin {
    * const db = await VectorDB.fromDatabaseId(token, id, { home: admin.home });
    */
   createToken(role: TokenRoleName, databaseIdOrName?: string): Promise<CreatedToken> {
-    return typed(() => this.#local().createToken(role, databaseIdOrName));
+    return typed(async () => (await this.#local()).createToken(role, databaseIdOrName));
   }
 
   /** Revokes a token, given whole or by client id; refuses the last Organization Administrator token. @example await admin.revokeToken(clientId); */
   revokeToken(tokenOrClientId: string): Promise<void> {
-    return typed(() => this.#local().revokeToken(tokenOrClientId));
+    return typed(async () => (await this.#local()).revokeToken(tokenOrClientId));
   }
 
   /** Every token, revoked ones included, without secrets. @example const active = (await admin.listTokens()).filter((t) => !t.revoked); */
   listTokens(): Promise<TokenInfo[]> {
-    return typed(() => this.#local().listTokens());
+    return typed(async () => (await this.#local()).listTokens());
   }
 }
 
@@ -165,6 +181,7 @@ export class VectorDBAdmin {
 export async function connectDatabaseById(token: string, databaseId: string, options: DatabaseByIdOptions = {}): Promise<VectorDB> {
   const { keyspace = DEFAULT_KEYSPACE, region, home, ...vectorDbOptions } = options;
   return typed(async () => {
+    const { checkDatabaseToken, databaseDirectory, findDatabase, readRegistry } = await adminLayer();
     const dir = resolveHome(home);
     await checkDatabaseToken(dir, databaseId, token);
     const record = findDatabase(await readRegistry(dir), databaseId);
@@ -197,7 +214,8 @@ async function typed<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await typedErrors(fn);
   } catch (error) {
-    if (error instanceof RemoteAdminError) throw exceptionFor(error.response);
+    // Only the admin layer throws a RemoteAdminError: it is loaded if one was thrown.
+    if (error instanceof Error && error.name === 'RemoteAdminError' && error instanceof (await adminLayer()).RemoteAdminError) throw exceptionFor(error.response);
     throw error;
   }
 }

@@ -2,7 +2,6 @@
  * A collection's definition: vector settings, indexing policy and defaultId, validated from
  * createCollection options and compared for idempotent re-creation. Also answers "is this path indexed?".
  */
-import stableStringify from 'fast-json-stable-stringify';
 import { VectorDbError, describeValue } from '../errors/index.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { DEFAULT_ID_TYPES, type DefaultIdType } from './document-id.js';
@@ -151,8 +150,12 @@ function invalidOptions(reason: string): VectorDbError {
   return VectorDbError.of('INVALID_CREATE_COLLECTION_OPTIONS', { reason });
 }
 
-/** True when two definitions are the same collection (createCollection is then a no-op). */
-export function sameOptions(a: CollectionOptions, b: CollectionOptions): boolean {
+/**
+ * True when two definitions are the same collection (createCollection is then a no-op). Loads its package
+ * here, not at import: only a createCollection of an existing name needs it (~3 ms of a cold import).
+ */
+export async function sameOptions(a: CollectionOptions, b: CollectionOptions): Promise<boolean> {
+  const { default: stableStringify } = await import('fast-json-stable-stringify');
   return stableStringify(a) === stableStringify(b);
 }
 

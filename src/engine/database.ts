@@ -232,7 +232,7 @@ export class Database {
       const existing = collections.get(name);
       if (this.#tables.table(keyspace, name)) throw VectorDbError.of('EXISTING_TABLE_NOT_DATA_API_COLLECTION', { table: name });
       if (existing) {
-        if (!sameOptions(existing.record.options, options)) throw VectorDbError.of('EXISTING_COLLECTION_DIFFERENT_SETTINGS', { collection: name });
+        if (!(await sameOptions(existing.record.options, options))) throw VectorDbError.of('EXISTING_COLLECTION_DIFFERENT_SETTINGS', { collection: name });
         return false;
       }
       const count = this.#collectionCount();

@@ -5,7 +5,7 @@
  * comparison across the three, and JSON text in and out without losing digits (lossless-json).
  */
 import BigNumber from 'bignumber.js';
-import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import { losslessJsonModule } from './deferred-packages.js';
 
 /**
  * The decimal type of numbers no double names exactly: a bignumber.js BigNumber (`BigNumber.isBigNumber`
@@ -93,7 +93,7 @@ export function toJsonText(value: unknown): string {
     return JSON.stringify(value);
   } catch (error) {
     if (!(error instanceof ExactNumberInJsonError) && !/BigInt/.test(String(error))) throw error;
-    return stringifyLossless(value, null, undefined, NUMBER_WRITERS) as string;
+    return losslessJsonModule().stringify(value, null, undefined, NUMBER_WRITERS) as string;
   }
 }
 
@@ -107,5 +107,5 @@ export function parseJsonText(text: string): unknown {
 
 /** Parses JSON text that is known to hold exact numbers. */
 export function parseLosslessJsonText(text: string): unknown {
-  return parseLossless(text, null, numberFromText);
+  return losslessJsonModule().parse(text, null, numberFromText);
 }

@@ -3,13 +3,13 @@
  * comparisons are our own query operators in a private mingo Context. mingo's built-in comparisons are
  * never used (they follow MongoDB: null matches missing, paths traverse arrays, ranges look inside arrays).
  */
-import { Context } from 'mingo/core';
-import { $and, $or } from 'mingo/operators/query/logical';
-import { Query } from 'mingo/query';
+import type { Context } from 'mingo/core';
+import type { Query } from 'mingo/query';
 import type { AnyObject, Options } from 'mingo/types';
 import { ExactDecimal, compareNumbers, isExactNumber, toJsonText, type AnyNumber } from './exact-number.js';
 import type { ComparisonOp, FilterNode } from './filter.js';
 import { ejsonKeyOf, isObject, jsonEquals, valueAtPath, type Document, type JsonObject, type JsonValue } from './json.js';
+import { mingoModules } from './deferred-packages.js';
 
 type Value = JsonValue | undefined;
 type ValueTest = (value: Value) => boolean;
@@ -182,9 +182,18 @@ function mingoOperator(build: (value: JsonValue, segments: readonly string[]) =>
   };
 }
 
-const queryOps: QueryOps = { $and, $or };
-for (const [name, build] of Object.entries(BUILDERS)) queryOps[name as ComparisonOp] = mingoOperator(build);
-const CONTEXT = Context.init({ query: queryOps });
+let context: Context | undefined;
+
+/** Our operators in a private mingo Context, made at the first filter mingo evaluates (mingo loads then). */
+function mingoContext(): Context {
+  if (context === undefined) {
+    const { Context, $and, $or } = mingoModules();
+    const queryOps: QueryOps = { $and, $or };
+    for (const [name, build] of Object.entries(BUILDERS)) queryOps[name as ComparisonOp] = mingoOperator(build);
+    context = Context.init({ query: queryOps });
+  }
+  return context;
+}
 
 /** mingo rejects `$`-prefixed field keys, and ours are only labels, so `$vector` gets a prefix. */
 const label = (path: string): string => (path.startsWith('$') ? `#${path}` : path);
@@ -210,6 +219,7 @@ export function compileFilter(root: FilterNode): (doc: Document) => boolean {
     const test = BUILDERS[only.op](only.value, segments);
     return (doc) => test(valueAtPath(doc, segments));
   }
-  const query = new Query(toCondition(root), { context: CONTEXT });
+  const { Query: MingoQuery } = mingoModules();
+  const query: Query = new MingoQuery(toCondition(root), { context: mingoContext() });
   return (doc) => query.test(doc);
 }

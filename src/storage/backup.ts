@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ClassicLevel } from 'classic-level';
+import type { ClassicLevel } from 'classic-level';
 import { VectorDbError } from '../errors/index.js';
 import { KvStore, mapLevelError } from './kv-store.js';
 import { copySideFiles } from './side-files.js';
@@ -82,6 +82,7 @@ export async function restoreStore(source: string, target: string, onProgress?: 
 }
 
 async function lockDatabase(location: string): Promise<ClassicLevel<string, Uint8Array>> {
+  const { ClassicLevel } = await import('classic-level');
   const db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view' });
   try {
     await db.open({ createIfMissing: false });

@@ -5,7 +5,6 @@
  * Keys are UTF-8 strings (see keys.ts); values are strings (JSON) or bytes (vectors, index files).
  */
 import type { AbstractLevel } from 'abstract-level';
-import { MemoryLevel } from 'memory-level';
 import { VectorDbError } from '../errors/index.js';
 import { describeHolder, openPersistentLevel, type PersistentLevel } from './persistent-level.js';
 import { ReadGate } from './read-gate.js';
@@ -102,6 +101,8 @@ export class KvStore {
     const rowCacheBytes = options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
     try {
       if (storage === 'memory') {
+        // Loaded here, not at import: most apps never open an in-memory database (memory-level: ~10 ms).
+        const { MemoryLevel } = await import('memory-level');
         const db = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
         await db.open();
         return new KvStore(location, storage, db, undefined, rowCacheBytes);

@@ -11,7 +11,9 @@ import { Worker } from 'node:worker_threads';
 import type { BuilderReply, BuilderRequest, BuilderSetup } from './graph-builder-protocol.js';
 import type { CreateVectorIndexOptions } from './index-backend.js';
 
-const workerFile = fileURLToPath(new URL('./graph-builder-worker.js', import.meta.url));
+// Named from dist/'s folders, not from this file: the package's Node entry bundles this module into
+// dist/node/ (scripts/build-node.js), one folder below dist/ like dist/vector/, so both find the same file.
+const workerFile = fileURLToPath(new URL('../vector/graph-builder-worker.js', import.meta.url));
 
 /** Whether graphs can be built off the main thread here (not when running from TypeScript sources). */
 export function graphBuilderAvailable(): boolean {

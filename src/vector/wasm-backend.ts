@@ -43,7 +43,7 @@ interface WasmModule {
   fileCapacityHint?: number;
 }
 
-type ModuleFactory = (moduleArg: { print: (s: string) => void; printErr: (s: string) => void }) => Promise<WasmModule>;
+type ModuleFactory = (moduleArg: { print: (s: string) => void; printErr: (s: string) => void; wasmBinary?: Uint8Array }) => Promise<WasmModule>;
 
 /** hnswlib's saveIndex size for `count` elements (wasm32: 4-byte labels), a little over rather than under. */
 function wasmFileBytes(count: number, dimension: number, M: number): number {
@@ -247,7 +247,7 @@ async function createRuntime(): Promise<WasmRuntime> {
   } catch (e) {
     throw failure('loading the module', e instanceof Error ? e.message : String(e));
   }
-  const { factory, version } = loaded;
+  const { factory, version, wasmBinary } = loaded;
   const idb = new MemoryIndexedDb();
   const tail: string[] = [];
   const print = (s: string): void => {
@@ -255,7 +255,7 @@ async function createRuntime(): Promise<WasmRuntime> {
     if (tail.length > 20) tail.shift();
   };
   return quietly(async () => {
-    const m = await withWindow(idb, () => factory({ print, printErr: print }));
+    const m = await withWindow(idb, () => factory({ print, printErr: print, ...(wasmBinary ? { wasmBinary } : {}) }));
     const rt = new WasmRuntime(m, idb, tail, `hnswlib-wasm ${version ?? ''}`.trim());
     await rt.syncAfter(() => m.EmscriptenFileSystemManager.initializeFileSystem('IDBFS'));
     return rt;

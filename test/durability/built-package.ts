@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
-const DIST_ENTRY = path.join(ROOT, 'dist', 'index.js');
+/** The package's Node entry (bundled by scripts/build-node.js from tsc's output): written last. */
+const DIST_ENTRY = path.join(ROOT, 'dist', 'node', 'index.js');
 const LOCK = path.join(tmpdir(), `vectordb-local-build-${createHash('sha1').update(ROOT).digest('hex').slice(0, 12)}.lock`);
 
 function newestMtime(dir: string): number {
@@ -52,7 +53,7 @@ async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Builds dist/ with `tsc -p tsconfig.build.json` unless it is newer than every source file. */
+/** Builds dist/ with `tsc -p tsconfig.build.json` and bundles the Node entry, unless it is newer than every source file. */
 export async function buildPackage(): Promise<void> {
   await withBuildLock(async () => {
     if (isFresh()) return;
@@ -67,6 +68,12 @@ export async function buildPackage(): Promise<void> {
       if (!existsSync(DIST_ENTRY)) throw new Error(`build failed:\n${outcome.output}`);
       console.warn(`tsc -p tsconfig.build.json reported errors (dist/ was still emitted):\n${outcome.output.slice(0, 4000)}`);
     }
+    const bundle = await new Promise<{ code: number; output: string }>((resolve) => {
+      execFile(process.execPath, [path.join(ROOT, 'scripts', 'build-node.js')], { cwd: ROOT }, (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
+      });
+    });
+    if (bundle.code !== 0) throw new Error(`bundling the Node entry failed:\n${bundle.output}`);
   });
 }
 
