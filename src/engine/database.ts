@@ -95,9 +95,10 @@ export class Database {
   static async open(location: string, options: DatabaseOptions = {}, first?: CollectionName): Promise<Database> {
     const limits = resolveLimits(options.limits);
     const bodyCacheBytes = checkBodyCacheBytes(options.bodyCacheBytes);
-    const opening = KvStore.open(location, options.storage, { rowCacheBytes: bodyCacheBytes });
+    // Before the store opens: loading classic-level (the first open) holds the event loop ~10 ms, which hnswlib spends reading.
     const prefetching = (options.storage ?? 'persistent') === 'persistent' && options.vectorBackend !== 'wasm';
     const graphPrefetch = prefetching && first !== undefined ? GraphPrefetch.start(location, `${first.keyspace}.${first.collection}`) : undefined;
+    const opening = KvStore.open(location, options.storage, { rowCacheBytes: bodyCacheBytes });
     // The native vector backend's addon loads (synchronously, a few ms) while LevelDB opens, not in a first search.
     if (options.vectorBackend !== 'wasm') void nativeBackendAvailable();
     const kv = await opening.catch((error: unknown) => {

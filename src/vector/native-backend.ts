@@ -4,6 +4,7 @@
  * temporary one, or straight to and from a file the engine names (saveFile / readFile).
  * Private to vector/; the engine sees only VectorIndex.
  */
+import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -32,29 +33,31 @@ interface NativeModule {
   HierarchicalNSW: new (space: string, dimension: number) => NativeHnsw;
 }
 
-let nativeModule: Promise<NativeModule | null> | null = null;
+/** hnswlib-node once loaded (null: it does not load here, loadError says why); undefined before the first try. */
+let nativeModule: NativeModule | null | undefined;
 let loadError = '';
 
-function loadNative(): Promise<NativeModule | null> {
-  nativeModule ??= (async () => {
+/** Loads hnswlib-node (synchronously, a few ms, once). */
+function loadNativeNow(): NativeModule | null {
+  if (nativeModule === undefined) {
     try {
       // CommonJS addon: require keeps its exports object as is.
       const mod = createRequire(import.meta.url)('hnswlib-node') as NativeModule;
-      return typeof mod.HierarchicalNSW === 'function' ? mod : null;
+      nativeModule = typeof mod.HierarchicalNSW === 'function' ? mod : null;
     } catch (e) {
       loadError = e instanceof Error ? e.message : String(e);
-      return null;
+      nativeModule = null;
     }
-  })();
+  }
   return nativeModule;
 }
 
 export async function nativeAvailable(): Promise<boolean> {
-  return (await loadNative()) !== null;
+  return loadNativeNow() !== null;
 }
 
-async function requireNative(): Promise<NativeModule> {
-  const mod = await loadNative();
+function requireNativeNow(): NativeModule {
+  const mod = loadNativeNow();
   if (mod === null) {
     throw VectorDbError.of('INVALID_ARGUMENT', { reason: `the native vector backend needs hnswlib-node, which does not load: ${loadError}` });
   }
@@ -251,7 +254,7 @@ class NativeDriver implements HnswDriver {
 
 export const nativeDriverFactory: HnswDriverFactory = {
   async create(identity: IndexIdentity, capacity: number): Promise<HnswDriver> {
-    const mod = await requireNative();
+    const mod = requireNativeNow();
     const { dimension, metric, params } = identity;
     const h = new mod.HierarchicalNSW(hnswSpace(metric), dimension);
     try {
@@ -289,13 +292,28 @@ export const nativeDriverFactory: HnswDriverFactory = {
 };
 
 /** Starts reading a graph file saveFile wrote (on a libuv thread, never through JS memory); fit makes the driver. */
-async function readGraphFile(file: string, bytes: number, space: { readonly dimension: number; readonly metric: Metric }): Promise<GraphFileRead> {
-  const mod = await requireNative();
+/** The file's size, or undefined when it cannot be read. */
+function fileSizeNow(file: string): number | undefined {
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts hnswlib's read before it returns (a prefetch at open is followed by classic-level's synchronous load). */
+function readGraphFile(file: string, bytes: number, space: { readonly dimension: number; readonly metric: Metric }): Promise<GraphFileRead> {
+  try {
+    return Promise.resolve(startGraphRead(file, bytes, space));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function startGraphRead(file: string, bytes: number, space: { readonly dimension: number; readonly metric: Metric }): GraphFileRead {
+  const mod = requireNativeNow();
   // hnswlib trusts the file it reads: one of another length is not the one saved.
-  const size = await stat(file).then(
-    (s) => s.size,
-    () => undefined,
-  );
+  const size = fileSizeNow(file);
   if (size !== bytes) throw new IndexFormatError(size === undefined ? `the graph file ${file} is missing` : `the graph file is ${size} bytes, ${bytes} were saved`);
   const h = new mod.HierarchicalNSW(hnswSpace(space.metric), space.dimension);
   // On a libuv worker thread.

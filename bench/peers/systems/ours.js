@@ -3,6 +3,7 @@
  * `waitForIndex()` to load, `findVector` (a `find` with a `$vector` sort, `_id` projection, the
  * per-query `efSearch`) to search, the `cat` filter planned by the database itself.
  */
+import { createRequire } from 'node:module';
 import { EF_SWEEP } from './settings.js';
 
 const NAME = 'peers';
@@ -41,6 +42,12 @@ export function ours(backend, options = {}) {
       },
       async close() {
         await db.close();
+      },
+      /** The packages the package loads at its first on-disk open (not at import): module loading is not timed. */
+      preload() {
+        const require = createRequire(ctx.distUrl);
+        require('classic-level');
+        if (backend === 'native') require('hnswlib-node');
       },
       async reopen() {
         db = open();
