@@ -162,21 +162,27 @@ export async function loadVectorIndexFile(head: Uint8Array | Promise<Uint8Array>
   // Only hnswlib-node reads files.
   const early = started ?? (fileBytes === undefined || opts.backend === 'wasm' ? undefined : startGraphFileRead(file, fileBytes, opts));
   early?.catch(() => undefined); // awaited below, unless the head fails first
-  const headBytes = await asIncompatible(opts.backend ?? 'auto', name, () => head);
-  // Decoding the head holds the event loop (a few ms at 100k): hnswlib starts reading first.
-  await early?.catch(() => undefined);
-  const decoded = await asIncompatible(opts.backend ?? 'auto', name, () => decodeIndex([headBytes], true));
-  const { identity, factory, capacity } = await checkLoad(decoded.header, opts);
-  const readFile = factory.readFile?.bind(factory);
-  if (readFile === undefined) throw incompatible(`the ${identity.backend} backend does not read graph files`, identity.backend, name);
-  const { backendBytes } = decoded.header;
-  if (fileBytes !== undefined && fileBytes !== backendBytes) throw incompatible(`the graph file was saved with ${fileBytes} bytes, the header says ${backendBytes}`, identity.backend, name);
-  const read = await asIncompatible(identity.backend, name, async () => {
-    const reading = await (early ?? readFile(file, backendBytes, identity));
-    await reading.done;
-    return reading;
-  });
-  return HnswIndex.restored(identity, read.fit(identity, capacity), decoded.slotLabels, decoded.live);
+  try {
+    const headBytes = await asIncompatible(opts.backend ?? 'auto', name, () => head);
+    // Decoding the head holds the event loop (a few ms at 100k): hnswlib starts reading first.
+    await early?.catch(() => undefined);
+    const decoded = await asIncompatible(opts.backend ?? 'auto', name, () => decodeIndex([headBytes], true));
+    const { identity, factory, capacity } = await checkLoad(decoded.header, opts);
+    const readFile = factory.readFile?.bind(factory);
+    if (readFile === undefined) throw incompatible(`the ${identity.backend} backend does not read graph files`, identity.backend, name);
+    const { backendBytes } = decoded.header;
+    if (fileBytes !== undefined && fileBytes !== backendBytes) throw incompatible(`the graph file was saved with ${fileBytes} bytes, the header says ${backendBytes}`, identity.backend, name);
+    const read = await asIncompatible(identity.backend, name, async () => {
+      const reading = await (early ?? readFile(file, backendBytes, identity));
+      await reading.done;
+      return reading;
+    });
+    return HnswIndex.restored(identity, read.fit(identity, capacity), decoded.slotLabels, decoded.live);
+  } catch (error) {
+    // A graph read but not taken (the head or the header disagreed) is freed now, not at some later GC.
+    void early?.then((reading) => reading.discard(), () => undefined);
+    throw error;
+  }
 }
 
 /** Runs `work`; bytes or a file in a form it cannot read (IndexFormatError) become VECTOR_INDEX_INCOMPATIBLE. */
