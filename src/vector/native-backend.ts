@@ -234,14 +234,7 @@ class NativeDriver implements HnswDriver {
     const h = this.h;
     if (h === null) return;
     this.h = null;
-    const { M, efConstruction } = this.identity.params;
-    const free = (): void => {
-      try {
-        h.initIndex(1, M, efConstruction, HNSW_SEED, false);
-      } catch {
-        // out of memory for the small one: the old graph is then freed with the wrapper, as before
-      }
-    };
+    const free = (): void => freeGraph(h);
     if (this.writing === undefined) free();
     else void this.writing.then(free, free);
   }
@@ -291,7 +284,19 @@ export const nativeDriverFactory: HnswDriverFactory = {
   readFile: readGraphFile,
 };
 
-/** Starts reading a graph file saveFile wrote (on a libuv thread, never through JS memory); fit makes the driver. */
+/**
+ * Frees a graph now (NativeDriver.dispose, a discarded read): hnswlib-node would free it only once V8
+ * collects its wrapper, and V8 does not know that a small object holds tens of MB. Re-initialising it to
+ * one slot (the smallest parameters: nothing is added to it again) deletes the graph at once.
+ */
+function freeGraph(h: NativeHnsw): void {
+  try {
+    h.initIndex(1, 2, 1, HNSW_SEED, false);
+  } catch {
+    // out of memory for the small one: the old graph is then freed with the wrapper, as before
+  }
+}
+
 /** The file's size, or undefined when it cannot be read. */
 function fileSizeNow(file: string): number | undefined {
   try {
@@ -301,7 +306,11 @@ function fileSizeNow(file: string): number | undefined {
   }
 }
 
-/** Starts hnswlib's read before it returns (a prefetch at open is followed by classic-level's synchronous load). */
+/**
+ * Starts reading a graph file saveFile wrote (on a libuv thread, never through JS memory); fit makes the
+ * driver. hnswlib's read starts before this returns: a prefetch at open is followed by classic-level's
+ * synchronous load.
+ */
 function readGraphFile(file: string, bytes: number, space: { readonly dimension: number; readonly metric: Metric }): Promise<GraphFileRead> {
   try {
     return Promise.resolve(startGraphRead(file, bytes, space));
@@ -343,15 +352,10 @@ function startGraphRead(file: string, bytes: number, space: { readonly dimension
       return driver;
     },
     discard(): void {
-      // As NativeDriver.dispose: re-initialising it to one slot frees the graph now, not at some later GC.
       const free = (): void => {
         if (taken) return;
         taken = true;
-        try {
-          h.initIndex(1, 2, 1, HNSW_SEED, false);
-        } catch {
-          // freed with the wrapper instead
-        }
+        freeGraph(h);
       };
       void done.then(free, free);
     },
