@@ -1,6 +1,6 @@
 /**
  * Builds the WebAssembly SIMD scan kernel: compiles asm/kernels.ts with AssemblyScript's asc (pure JS,
- * a devDependency) and writes the binary as base64 into src/vector/simd/kernels-wasm.ts, which is
+ * a devDependency) and writes the binary as base64 into src/vector-index/simd/kernels-wasm.ts, which is
  * committed so vitest on src and a fresh clone find it. `--check`: exit 1 when that file is stale.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
 
 const source = fileURLToPath(new URL('./kernels.ts', import.meta.url));
-const target = fileURLToPath(new URL('../src/vector/simd/kernels-wasm.ts', import.meta.url));
+const target = fileURLToPath(new URL('../src/vector-index/simd/kernels-wasm.ts', import.meta.url));
 const ascVersion = createRequire(import.meta.url)('assemblyscript/package.json').version;
 
 // SIMD on; memory imported from the store (no own memory, no runtime, no abort import).
@@ -46,5 +46,5 @@ if (process.argv.includes('--check')) {
   }
 } else if (current !== text) {
   await writeFile(target, text);
-  console.log(`asm/build.js: wrote ${binary.length} bytes of wasm to src/vector/simd/kernels-wasm.ts`);
+  console.log(`asm/build.js: wrote ${binary.length} bytes of wasm to src/vector-index/simd/kernels-wasm.ts`);
 }

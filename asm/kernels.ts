@@ -1,6 +1,6 @@
 /**
  * AssemblyScript source of the WebAssembly SIMD scan kernels (built by asm/build.js into
- * src/vector/simd/kernels-wasm.ts): dot products of one query against many rows of a store kept in the
+ * src/vector-index/simd/kernels-wasm.ts): dot products of one query against many rows of a store kept in the
  * module's imported memory, in float64 (exact ranking) or float32 (a fast first pass), and the float32
  * sums of the hits' `$similarity` (scalar, in order). Owns no memory and keeps no state; every argument
  * is a byte offset.

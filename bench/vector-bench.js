@@ -59,7 +59,7 @@ if (flag('--report-only')) {
 // the code under test half-way. Under node_modules/ so that the copy resolves the same packages.
 // --dist <dir>: another build to measure (e.g. a copy of dist/ from before a change), same bench code.
 const distSource = option('--dist', join(here, '..', 'dist'));
-if (!existsSync(join(distSource, 'vector', 'index.js'))) {
+if (!existsSync(join(distSource, 'vector-index', 'index.js'))) {
   console.error('vector-bench: dist/ is missing: run `npm run build` first');
   process.exit(1);
 }
@@ -69,7 +69,7 @@ cpSync(distSource, distDir, { recursive: true });
 writeFileSync(join(snapshotRoot, 'package.json'), '{"type":"module"}');
 process.on('exit', () => rmSync(snapshotRoot, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
-const { DEFAULT_PARAMS, nativeBackendAvailable } = await import(pathToFileURL(join(distDir, 'vector', 'index.js')).href);
+const { DEFAULT_PARAMS, nativeBackendAvailable } = await import(pathToFileURL(join(distDir, 'vector-index', 'index.js')).href);
 
 const params = {
   k: 10,

@@ -1,6 +1,6 @@
 /**
- * Benchmark of the exact-scan kernels at 768 dims: the JS kernels (src/vector/kernels.ts) and the
- * WebAssembly SIMD kernel (src/vector/simd/) against a naive JS loop and against this machine's memory
+ * Benchmark of the exact-scan kernels at 768 dims: the JS kernels (src/vector-index/kernels.ts) and the
+ * WebAssembly SIMD kernel (src/vector-index/simd/) against a naive JS loop and against this machine's memory
  * bandwidth measured in the same run (a large typed-array copy), raw and through FlatVectorStore.
  * Not a test: run after a build with `npm run build && node bench/vector-kernels.js [dim] [vectors]`.
  * Set VECTOR_KERNELS to another compiled kernels.js (its simd/ and flat-store.js beside it) to compare builds.
@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 
 const kernelsUrl = process.env.VECTOR_KERNELS
   ? pathToFileURL(process.env.VECTOR_KERNELS).href
-  : new URL('../dist/vector/kernels.js', import.meta.url).href;
+  : new URL('../dist/vector-index/kernels.js', import.meta.url).href;
 const { dot, dotRows, squaredNorm, topK } = await import(kernelsUrl);
 // Builds from before the SIMD kernel have neither: their rows are left out.
 const simd = await import(new URL('./simd/wasm-kernels.js', kernelsUrl).href).catch(() => undefined);

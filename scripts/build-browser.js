@@ -36,7 +36,7 @@ const glue = {
   setup(build) {
     build.onResolve({ filter: new RegExp(`^${GLUE}$`) }, () => ({ path: GLUE, namespace: 'glue' }));
     build.onLoad({ filter: /.*/, namespace: 'glue' }, async () => {
-      const { glueChunkName, patchGlue } = await import(join(dist, 'vector', 'wasm-glue.js'));
+      const { glueChunkName, patchGlue } = await import(join(dist, 'vector-index', 'wasm-glue.js'));
       const require = createRequire(join(root, 'package.json'));
       const entry = require.resolve('hnswlib-wasm/dist/hnswlib.js');
       const chunk = glueChunkName(readFileSync(entry, 'utf8'));

@@ -1,9 +1,9 @@
 /**
  * What a cold `import` of the package loads (scripts/build-node.js, storage/, query/deferred-packages.ts,
- * engine/collection-schema.ts, client/vector-db-admin.ts): the packages an app may never need (memory-level,
+ * engine/collections/schema.ts, client/vector-db-admin.ts): the packages an app may never need (memory-level,
  * classic-level, mingo, lossless-json, fast-json-stable-stringify, graphql) and the administration layer
  * (with node:crypto) are loaded at first use, not at import, and everything still works once they are; the
- * wasm HNSW backend starts without Node's fetch (vector/wasm-loader.ts); the bundled Node entry finds the
+ * wasm HNSW backend starts without Node's fetch (vector-index/wasm-loader.ts); the bundled Node entry finds the
  * graph builder's worker file (a wrong path would only switch the worker off, silently).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';

@@ -218,7 +218,7 @@ async function ours(backend) {
     let vectors = await db.collection(KS, NAME).vectors();
     if (backend === 'wasm') {
       // Which of our hnswlib-wasm glue patches this build applied (a missing one costs query time).
-      result.gluePatches = (await import(new URL('vector/wasm-glue.js', dist))).appliedPatches;
+      result.gluePatches = (await import(new URL('vector-index/wasm-glue.js', dist))).appliedPatches;
       log(`hnswlib-wasm glue patches: ${result.gluePatches.join(', ') || 'none'}`);
     }
 
@@ -373,7 +373,7 @@ async function ours(backend) {
 async function components(db, vectors, find, queries) {
   const dist = new URL(opts.distUrl ?? '../../dist/', import.meta.url);
   const { planCandidates } = await import(new URL('engine/planner.js', dist));
-  const { DocumentStore } = await import(new URL('engine/document-store.js', dist));
+  const { DocumentStore } = await import(new URL('engine/collections/document-store.js', dist));
   const { parseFilter } = await import(new URL('query/filter.js', dist));
   const { docKey } = await import(new URL('storage/keys.js', dist));
   const collection = db.collection('default_keyspace', 'bench');

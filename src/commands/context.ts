@@ -3,9 +3,9 @@
  * query parts (filter, sort, projection, update) bound to the target collection's indexing and limits.
  */
 import { VectorDbError } from '../errors/index.js';
-import type { Collection } from '../engine/collection.js';
+import type { Collection } from '../engine/collections/collection.js';
 import type { Database } from '../engine/database.js';
-import type { Table } from '../engine/table.js';
+import type { Table } from '../engine/tables/table.js';
 import { parseFilter, type Filter } from '../query/filter.js';
 import { parseProjection, type Projection } from '../query/projection.js';
 import { parseSort, type SortSpec } from '../query/sort.js';

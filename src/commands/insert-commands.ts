@@ -3,7 +3,7 @@
  * documentResponses plus errors); a failure of the whole command (shape, limit) writes nothing.
  */
 import { VectorDbError } from '../errors/index.js';
-import type { Collection, InsertOutcome } from '../engine/collection.js';
+import type { Collection, InsertOutcome } from '../engine/collections/collection.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { CommandBody, invalid } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';

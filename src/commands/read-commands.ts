@@ -4,11 +4,11 @@
  * `$similarity` and `status.sortVector`.
  */
 import { VectorDbError } from '../errors/index.js';
-import type { FoundDocument } from '../engine/collection.js';
+import type { FoundDocument } from '../engine/collections/collection.js';
 import { copyNestedValues, type JsonObject, type JsonValue } from '../query/json.js';
 import type { Projection } from '../query/projection.js';
 import type { SortSpec } from '../query/sort.js';
-import { INDEX_OPTION_BOUNDS } from '../engine/collection-schema.js';
+import { INDEX_OPTION_BOUNDS } from '../engine/collections/schema.js';
 import { CommandBody, invalid, type Options } from './command-body.js';
 import { QueryParts, type CommandHandler, type CommandSpec } from './context.js';
 

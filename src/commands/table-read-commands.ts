@@ -4,8 +4,8 @@
  * projectionSchema of what it returns and the Data API's warnings when the filter reads the whole table.
  */
 import { VectorDbError, describeValue } from '../errors/index.js';
-import type { RowSort, Table } from '../engine/table.js';
-import { parseTableFilter } from '../engine/table-filter.js';
+import type { RowSort, Table } from '../engine/tables/table.js';
+import { parseTableFilter } from '../engine/tables/filter.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { decodeVector, queryVectorArray } from '../query/vector-value.js';
 import { CommandBody, invalid, type Options } from './command-body.js';

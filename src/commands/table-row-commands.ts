@@ -4,10 +4,10 @@
  * and deleteMany (primary key columns only; an empty filter truncates).
  */
 import { VectorDbError } from '../errors/index.js';
-import type { RowOutcome, Table } from '../engine/table.js';
-import { parseTableFilter, requiredConditions, filterColumns, type TableFilter } from '../engine/table-filter.js';
-import { primaryKeyColumns } from '../engine/table-schema.js';
-import { coerceValue } from '../engine/table-values.js';
+import type { RowOutcome, Table } from '../engine/tables/table.js';
+import { parseTableFilter, requiredConditions, filterColumns, type TableFilter } from '../engine/tables/filter.js';
+import { primaryKeyColumns } from '../engine/tables/schema.js';
+import { coerceValue } from '../engine/tables/values.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { CommandBody } from './command-body.js';
 import { readInsertMany } from './insert-commands.js';

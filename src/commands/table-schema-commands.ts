@@ -3,7 +3,7 @@
  * createIndex, createVectorIndex, createTextIndex and listIndexes (on a table). Responses as the Data API
  * shapes them.
  */
-import { describeIndex, describeTable } from '../engine/table-schema.js';
+import { describeIndex, describeTable } from '../engine/tables/schema.js';
 import { CommandBody } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 

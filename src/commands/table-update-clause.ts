@@ -5,8 +5,8 @@
  * only on list, set and map columns. Produces the engine's RowUpdate; values are coerced by the engine.
  */
 import { VectorDbError } from '../errors/index.js';
-import type { RowUpdate } from '../engine/table.js';
-import { primaryKeyColumns, type TableRecord } from '../engine/table-schema.js';
+import type { RowUpdate } from '../engine/tables/table.js';
+import { primaryKeyColumns, type TableRecord } from '../engine/tables/schema.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 
 const OPERATORS = ['$set', '$unset', '$push', '$pullAll'] as const;

@@ -4,9 +4,9 @@
  * primaryKeySchema for inserts), which clients such as astra-db-ts need to decode the values.
  */
 import { VectorDbError, describeValue } from '../errors/index.js';
-import type { Table } from '../engine/table.js';
-import { describeColumnType, primaryKeyColumns } from '../engine/table-schema.js';
-import { valueToWire } from '../engine/table-values.js';
+import type { Table } from '../engine/tables/table.js';
+import { describeColumnType, primaryKeyColumns } from '../engine/tables/schema.js';
+import { valueToWire } from '../engine/tables/values.js';
 import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 
 /** The columns a read returns, in table order. */

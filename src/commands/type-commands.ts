@@ -1,7 +1,7 @@
 /**
  * User-defined type commands (keyspace level): createType, listTypes, alterType, dropType.
  */
-import { describeFields } from '../engine/table-schema.js';
+import { describeFields } from '../engine/tables/schema.js';
 import { CommandBody } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 

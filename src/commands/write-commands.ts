@@ -3,7 +3,7 @@
  * the status counts, upsertedId, moreData / nextPageState paging and returnDocument of the Data API.
  */
 import { VectorDbError } from '../errors/index.js';
-import type { SingleChange, UpdateOutcome } from '../engine/collection.js';
+import type { SingleChange, UpdateOutcome } from '../engine/collections/collection.js';
 import { isObject, type JsonObject } from '../query/json.js';
 import { CommandBody, invalid, type Options } from './command-body.js';
 import { QueryParts, type CommandHandler, type CommandSpec } from './context.js';

@@ -6,18 +6,18 @@
 import { VectorDbError } from '../errors/index.js';
 import { DEFAULT_ROW_CACHE_BYTES, KvStore, backupStore, bytesToString, keys, restoreStore } from '../storage/index.js';
 import type { StorageKind } from '../storage/storage-kind.js';
-import { Collection, type EngineSettings } from './collection.js';
-import { collectionStats, type CollectionStats, type DatabaseStats } from './collection-stats.js';
-import type { VectorProgress } from './collection-vectors.js';
-import { nativeBackendAvailable, type BackendChoice } from '../vector/index.js';
-import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collection-schema.js';
+import { Collection, type EngineSettings } from './collections/collection.js';
+import { collectionStats, type CollectionStats, type DatabaseStats } from './stats.js';
+import type { VectorProgress } from './vectors/collection-vectors.js';
+import { nativeBackendAvailable, type BackendChoice } from '../vector-index/index.js';
+import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collections/schema.js';
 import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsOption, type LimitsPreset } from './limits.js';
 import { Mutex } from './mutex.js';
-import { migrateLegacyVectorRecords } from './vector-records.js';
-import { GraphPrefetch, removeGraphHint } from './graph-prefetch.js';
-import { removeGraphFiles } from './vector-snapshot.js';
-import { TableCatalog } from './table-catalog.js';
-import type { Table } from './table.js';
+import { migrateLegacyVectorRecords } from './vectors/records.js';
+import { GraphPrefetch, removeGraphHint } from './vectors/graph-prefetch.js';
+import { removeGraphFiles } from './vectors/snapshot.js';
+import { TableCatalog } from './tables/catalog.js';
+import type { Table } from './tables/table.js';
 
 export const DEFAULT_KEYSPACE = 'default_keyspace';
 

@@ -10,9 +10,9 @@
 import type { Filter, FilterNode } from '../query/filter.js';
 import { ejsonKeyOf, isObject, type JsonValue } from '../query/json.js';
 import { HIGH, SEP, TYPE_TAG, compareKeys, encodeIndexScalar, sortKeys, type IndexScalar } from '../storage/keys.js';
-import { idKey, validateId } from './document-id.js';
-import type { DocumentStore, IndexBounds, IndexRun } from './document-store.js';
-import { indexPathOf, indexScalarOf, isFiled } from './shredder.js';
+import { idKey, validateId } from './collections/document-id.js';
+import type { DocumentStore, IndexBounds, IndexRun } from './collections/document-store.js';
+import { indexPathOf, indexScalarOf, isFiled } from './collections/shredder.js';
 
 /** Candidate document keys, or `scan` when no indexed clause narrows the filter. */
 export type CandidatePlan = { readonly kind: 'keys'; readonly keys: readonly string[] } | { readonly kind: 'scan' };

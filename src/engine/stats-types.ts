@@ -1,5 +1,5 @@
 /**
- * The shapes of `stats` (collection-stats.ts computes them): a leaf module, so the public declarations reach
+ * The shapes of `stats` (stats.ts computes them): a leaf module, so the public declarations reach
  * them without the engine's or storage's internals.
  */
 export interface VectorStats {

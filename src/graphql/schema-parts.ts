@@ -1,6 +1,6 @@
 /**
- * A keyspace schema is assembled from one part per entity (collections: collection-schema.ts; tables:
- * table-schema.ts; service.ts lists both). Parts whose type or root field names clash with ones already taken
+ * A keyspace schema is assembled from one part per entity (collections: collections/schema.ts; tables:
+ * tables/schema.ts; service.ts lists both). Parts whose type or root field names clash with ones already taken
  * are skipped with a warning, as Stargate does.
  */
 import {

@@ -7,14 +7,14 @@
  *   ks:<keyspace>                             -> keyspace record (JSON)
  *   coll:<keyspace>\0<collection>             -> collection record (JSON, holds its number <cid>)
  *   doc:<cid>\0<docKey>                       -> document JSON, exactly as stored; '#' then lossless JSON when it
- *                                                holds numbers no double names (engine/document-store.ts)
+ *                                                holds numbers no double names (engine/collections/document-store.ts)
  *   idx:<cid>\0<path>\0<typed value>\0<docKey> -> '1' (secondary index entry; value unused, was '' before)
- *   vkey:<cid>\0<label>                       -> docKey of the vector's document (UTF-8)     } engine/vector-records.ts
+ *   vkey:<cid>\0<label>                       -> docKey of the vector's document (UTF-8)     } engine/vectors/records.ts
  *   vval:<cid>\0<label>                       -> the vector's float32 LE values               }
  *   vec:<cid>\0<label>                        -> retired (format 1: [u32 key length][docKey][values]; migrated at open)
- *   vidx:<cid>\0<chunk>                       -> chunks of the vector snapshot, in two slots (engine/vector-snapshot.ts)
+ *   vidx:<cid>\0<chunk>                       -> chunks of the vector snapshot, in two slots (engine/vectors/snapshot.ts)
  *   vmeta:<cid>                               -> HNSW index metadata (JSON)
- *   ixrule:<cid>                              -> INDEX_RULE: entries filed by index path (engine/shredder.ts isFiled);
+ *   ixrule:<cid>                              -> INDEX_RULE: entries filed by index path (engine/collections/shredder.ts isFiled);
  *                                                absent: the collection was created by an earlier build
  *   set:<name>                                -> a database setting (string), e.g. the server's token hash
  *
@@ -24,11 +24,11 @@
  *   tbl:<keyspace>\0<table>                   -> table record (JSON: columns, primary key, indexes, <tid>)
  *   udt:<keyspace>\0<type>                    -> user-defined type record (JSON)
  *   row:<tid>\0<row key>                      -> the row (JSON object of its non-null columns, stored forms of
- *                                                engine/table-values.ts: a vector as its float32 $binary text)
+ *                                                engine/tables/values.ts: a vector as its float32 $binary text)
  *   ridx:<tid>\0<index>\0<value key>\0<row key> -> <row key> (a secondary index entry; the value key of an index
- *     whose record says analyzed: true is that of the analyzed text, engine/table-text-analysis.ts)
+ *     whose record says analyzed: true is that of the analyzed text, engine/tables/text-analysis.ts)
  * A <row key> is the primary key's columns (partition columns, then clustering columns) each encoded
- * by engine/table-key-codec.ts and joined by \0; no encoded part holds \0, and each is order-preserving
+ * by engine/tables/key-codec.ts and joined by \0; no encoded part holds \0, and each is order-preserving
  * for its type (a descending clustering column is inverted), so a partition is one key range and a
  * partition's rows lie in clustering order. A <value key> is one indexed value encoded the same way
  * (a map entry: key part \0 value part).

@@ -1,11 +1,11 @@
 /**
- * The per-collection cache of filters' candidate label sets (engine/vector-select.ts CandidateCache):
+ * The per-collection cache of filters' candidate label sets (engine/collections/vector-select.ts CandidateCache):
  * an entry holds for the store generation it was read at, at most 64 sets are kept, and the labels
  * kept in all stay within a million (large sets evict more of the oldest).
  */
 import { describe, expect, it } from 'vitest';
-import { CandidateCache } from '../../src/engine/vector-select.js';
-import { LabelSet } from '../../src/engine/vector-postings.js';
+import { CandidateCache } from '../../src/engine/collections/vector-select.js';
+import { LabelSet } from '../../src/engine/vectors/postings.js';
 import { parseFilter } from '../../src/query/filter.js';
 
 const filterOf = (n: number) => parseFilter({ n }, { isIndexed: () => true });

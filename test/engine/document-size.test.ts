@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/engine/limits.js';
-import { MAX_NUMBER_CHARS, shredDocument, type ShredContext } from '../../src/engine/shredder.js';
+import { MAX_NUMBER_CHARS, shredDocument, type ShredContext } from '../../src/engine/collections/shredder.js';
 import { VectorDbError } from '../../src/errors/index.js';
 import type { JsonObject } from '../../src/query/json.js';
 

@@ -1,5 +1,5 @@
 /**
- * Reading a collection's graph file while its database opens (engine/graph-prefetch.ts): a saved graph
+ * Reading a collection's graph file while its database opens (engine/vectors/graph-prefetch.ts): a saved graph
  * file leaves a hint naming it; Database.open, told which collection comes first, starts hnswlib's read
  * from the hint, and the collection takes that read only when its snapshot names the same file. These
  * check the hint's upkeep (written with each file snapshot, gone with the collection), that the read is
@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { VectorDB } from '../../src/index.js';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { readSnapshotMeta } from '../../src/engine/vector-snapshot.js';
+import { readSnapshotMeta } from '../../src/engine/vectors/snapshot.js';
 import { EmbeddedTransport } from '../../src/transport/embedded.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { nativeLoads } from '../support/native.js';

@@ -1,5 +1,5 @@
 /**
- * The parsed-body cache of vector search hits (engine/hit-cache.ts): what a vector find returns is never
+ * The parsed-body cache of vector search hits (engine/collections/hit-cache.ts): what a vector find returns is never
  * older than the last acknowledged write, and documents handed out are the caller's own (changing them
  * never changes what later queries return). Over a real LevelDB through the command layer, plus the
  * cache's own generation rules.
@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { HitCache } from '../../src/engine/hit-cache.js';
+import { HitCache } from '../../src/engine/collections/hit-cache.js';
 import { parseFilter } from '../../src/query/filter.js';
 import type { JsonObject } from '../../src/query/json.js';
 import type { SortSpec } from '../../src/query/sort.js';

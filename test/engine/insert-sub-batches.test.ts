@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
-import { INSERT_SUB_BATCH } from '../../src/engine/collection-insert.js';
+import { INSERT_SUB_BATCH } from '../../src/engine/collections/insert.js';
 import { Database } from '../../src/engine/database.js';
 import { VectorDbError } from '../../src/errors/index.js';
 import type { JsonObject } from '../../src/query/json.js';

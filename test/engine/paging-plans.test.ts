@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { DocumentStore } from '../../src/engine/document-store.js';
+import { DocumentStore } from '../../src/engine/collections/document-store.js';
 import { parseFilter } from '../../src/query/filter.js';
 import type { JsonObject, JsonValue } from '../../src/query/json.js';
 import { compareKeys } from '../../src/storage/keys.js';

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
 import type { JsonObject } from '../../src/query/json.js';
-import { dataApiSimilarity } from '../../src/vector/metric.js';
+import { dataApiSimilarity } from '../../src/vector-index/metric.js';
 import { tempDir } from '../support/temp.js';
-import { rng } from '../vector/data.js';
+import { rng } from '../vector-index/data.js';
 
 const KS = { keyspace: 'default_keyspace' };
 const ONES = [1, 1, 1, 1, 1];

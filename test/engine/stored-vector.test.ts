@@ -7,9 +7,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { idKey } from '../../src/engine/document-id.js';
-import { DocumentStore } from '../../src/engine/document-store.js';
-import { float32Numbers, vectorRefOf } from '../../src/engine/stored-vector.js';
+import { idKey } from '../../src/engine/collections/document-id.js';
+import { DocumentStore } from '../../src/engine/collections/document-store.js';
+import { float32Numbers, vectorRefOf } from '../../src/engine/collections/stored-vector.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { keys } from '../../src/storage/index.js';
 import { tempDir } from '../support/temp.js';

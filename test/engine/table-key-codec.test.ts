@@ -1,12 +1,12 @@
 /**
- * The order-preserving key encoding of table values (engine/table-key-codec.ts): for random values of each
+ * The order-preserving key encoding of table values (engine/tables/key-codec.ts): for random values of each
  * key type, LevelDB's order of the encodings (compareKeys) is the order of the values, ascending and, with
  * invertPart, descending; and parts joined by the separator sort part by part, prefixes first.
  */
 import { describe, expect, it } from 'vitest';
-import { encodeKeyPart, invertPart, joinKeyParts } from '../../src/engine/table-key-codec.js';
-import { coerceValue } from '../../src/engine/table-values.js';
-import type { ScalarType } from '../../src/engine/table-schema.js';
+import { encodeKeyPart, invertPart, joinKeyParts } from '../../src/engine/tables/key-codec.js';
+import { coerceValue } from '../../src/engine/tables/values.js';
+import type { ScalarType } from '../../src/engine/tables/schema.js';
 import { keys } from '../../src/storage/index.js';
 
 const { compareKeys } = keys;

@@ -1,7 +1,7 @@
 /**
  * Vector churn (every vector replaced several times: each change takes a new label): the exact-scan
  * store's rows and the graph's elements stay within a small multiple of the live vectors (rows reused,
- * graph compacted: engine/vector-compaction.ts), searches stay exact before, during and after a
+ * graph compacted: engine/vectors/compaction.ts), searches stay exact before, during and after a
  * compaction and after reopening, and the reopened collection finds every vector. Both backends: on the
  * event loop from the sources, and the native backend's worker-thread rebuild from the built package.
  */

@@ -1,11 +1,11 @@
 /**
- * The compaction policy and the event-loop rebuild (src/engine/vector-compaction.ts): when a graph is due,
+ * The compaction policy and the event-loop rebuild (src/engine/vectors/compaction.ts): when a graph is due,
  * and that the rebuild takes the labels still live when their turn comes, and stops when told.
  */
 import { describe, expect, it } from 'vitest';
-import { compactionDue, COMPACT_MIN_DEAD, emptyGraphLike, liveLabels, rebuildOnEventLoop } from '../../src/engine/vector-compaction.js';
-import { createVectorIndex } from '../../src/vector/index.js';
-import { clustered } from '../vector/data.js';
+import { compactionDue, COMPACT_MIN_DEAD, emptyGraphLike, liveLabels, rebuildOnEventLoop } from '../../src/engine/vectors/compaction.js';
+import { createVectorIndex } from '../../src/vector-index/index.js';
+import { clustered } from '../vector-index/data.js';
 
 describe('graph compaction', () => {
   it('is due once the dead reach the live and the floor', () => {

@@ -1,5 +1,5 @@
 /**
- * Filtered vector search from memory (engine/vector-postings.ts): after random inserts, field updates,
+ * Filtered vector search from memory (engine/vectors/postings.ts): after random inserts, field updates,
  * vector updates, deletes and a reopen, every filter ($eq, $in, ranges, $and, $or, $exists, arrays, long
  * values) returns exactly the documents a brute-force scan finds, nearest first; and once the postings
  * are built, answering the filters that they can answer reads none of LevelDB's index entries.
@@ -7,9 +7,9 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { DocumentStore } from '../../src/engine/document-store.js';
+import { DocumentStore } from '../../src/engine/collections/document-store.js';
 import type { JsonObject } from '../../src/query/json.js';
-import { similarityScore } from '../../src/vector/metric.js';
+import { similarityScore } from '../../src/vector-index/metric.js';
 import { rng } from '../support/random.js';
 import { tempDir } from '../support/temp.js';
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, buildPackage } from '../durability/built-package.js';
 import { tempDir } from '../support/temp.js';
-import { clustered } from '../vector/data.js';
+import { clustered } from '../vector-index/data.js';
 import { nativeLoads } from '../support/native.js';
 
 const target = { keyspace: 'default_keyspace', collection: 'loop' };

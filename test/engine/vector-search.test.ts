@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
 import type { JsonObject } from '../../src/query/json.js';
-import { dataApiSimilarity, similarityScore, type Metric } from '../../src/vector/metric.js';
+import { dataApiSimilarity, similarityScore, type Metric } from '../../src/vector-index/metric.js';
 import { tempDir } from '../support/temp.js';
-import { clustered, rng } from '../vector/data.js';
+import { clustered, rng } from '../vector-index/data.js';
 
 const KS = { keyspace: 'default_keyspace' };
 const opened: Database[] = [];

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { readSnapshotGraph, readSnapshotMeta, writeSnapshot } from '../../src/engine/vector-snapshot.js';
+import { readSnapshotGraph, readSnapshotMeta, writeSnapshot } from '../../src/engine/vectors/snapshot.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { KvStore, keys } from '../../src/storage/index.js';
 import { tempDir } from '../support/temp.js';

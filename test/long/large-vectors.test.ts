@@ -9,9 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
 import type { JsonObject } from '../../src/query/json.js';
-import { similarityScore } from '../../src/vector/metric.js';
+import { similarityScore } from '../../src/vector-index/metric.js';
 import { tempDir } from '../support/temp.js';
-import { clustered } from '../vector/data.js';
+import { clustered } from '../vector-index/data.js';
 
 const LONG = process.env.VECTORDB_LONG_TESTS === '1';
 const N = 20_000;

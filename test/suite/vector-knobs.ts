@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { VectorDBCollection } from '../../src/index.js';
 import type { DbFactory } from '../support/factory.js';
-import { clustered, naiveTopK, row } from '../vector/data.js';
+import { clustered, naiveTopK, row } from '../vector-index/data.js';
 import { expectError, expectNoErrors, onCollection, useDatabase } from './helpers.js';
 
 const DIM = 24;

@@ -1,0 +1,562 @@
+/**
+ * A collection's operations: select (filter, sort, paging, vector sort), insert, update, replace,
+ * delete and count, with the limits and rules of the engine. Writes run under the collection's mutex
+ * and land as one atomic batch each. Inputs are already parsed (query/); outputs are plain documents:
+ * the command layer shapes envelopes and applies projections.
+ */
+import { VectorDbError } from '../../errors/index.js';
+import { yieldToEventLoop } from '../../platform/macrotask.js';
+import type { Filter } from '../../query/filter.js';
+import { upsertSeed } from '../../query/filter.js';
+import { jsonEquals, type Document } from '../../query/json.js';
+import { documentComparator, type SortSpec } from '../../query/sort.js';
+import type { Update } from '../../query/update.js';
+import type { KvStore } from '../../storage/index.js';
+import { type CollectionRecord, indexingPredicate } from './schema.js';
+import { generateId } from './document-id.js';
+import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './types.js';
+import { DocumentStore, type ChangeHook, type DocumentChange, type ReadOptions, type StoredDocument } from './document-store.js';
+import { alreadyExists, insertDocuments } from './insert.js';
+import type { Limits } from '../limits.js';
+import { Mutex } from '../mutex.js';
+import { decodePageState, encodePageState } from '../page-state.js';
+import { canSortWithIndex, sortWithIndex } from './index-sort.js';
+import { CandidateCache, selectByVector } from './vector-select.js';
+import { VectorPostings } from '../vectors/postings.js';
+import { keyOrderedRuns, keysAfter, planCandidates, type CandidatePlan } from '../planner.js';
+import { deniesPositions, indexEntriesOf, shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
+import { isZeroVector } from '../../query/vector-value.js';
+import { CollectionVectors, type IndexProgress, type VectorProgress } from '../vectors/collection-vectors.js';
+import type { BackendChoice } from '../../vector-index/index.js';
+import type { GraphPrefetch } from '../vectors/graph-prefetch.js';
+import { toJsonText } from '../../query/exact-number.js';
+
+export type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './types.js';
+
+/** Database-wide settings every collection needs. */
+export interface EngineSettings {
+  readonly limits: Limits;
+  /** HNSW backend: 'auto' (native when hnswlib-node loads, else wasm), 'wasm' or 'native'. */
+  readonly vectorBackend: BackendChoice;
+  readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
+  /**
+   * The budget of each vector collection's search-hit cache, in bytes of document bodies (0: none;
+   * default DEFAULT_HIT_CACHE_BYTES). Set from the database's bodyCacheBytes.
+   */
+  readonly hitCacheBytes?: number | undefined;
+  /** A graph file read started while the database opened, for the collection it was started for. */
+  readonly graphPrefetch?: GraphPrefetch | undefined;
+}
+
+/** Which matches #matching yields and how it reads them. */
+interface MatchScope {
+  /** Only keys after this one (paging). */
+  readonly afterKey?: string | undefined;
+  /** A plan already made (else the planner makes one). */
+  readonly plan?: CandidatePlan | undefined;
+  /** Whether documents come back with their `$vector` values (default true). */
+  readonly withVector?: boolean;
+  /** Every match will be read (an in-memory sort), not just a page: plan for all of them. */
+  readonly readsAll?: boolean;
+}
+
+/**
+ * How many candidates the planner collects for a page of matches before it gives up: past this many,
+ * one equality clause's index runs are read in key order instead (a page reads about as many candidates
+ * as it needs; a filter that is that one clause skips the planner), and without one a scan finds a page
+ * sooner. Past READ_ALL_CANDIDATES, a read of every match scans.
+ */
+const PAGE_CANDIDATES_WITH_RUNS = 1000;
+const PAGE_CANDIDATES = 2000;
+const READ_ALL_CANDIDATES = 100_000;
+
+/**
+ * At most this many candidates, a sort runs in memory rather than through an index. Finding out costs
+ * reading up to this many index keys per clause, so it stays small: at 100k documents, 5,000 made a
+ * top-10 sort with a 4 % filter take 27 ms, 1,000 takes 8 ms (the walk itself 2 ms).
+ */
+const SMALL_SORT = 1000;
+
+export class Collection {
+  readonly record: CollectionRecord;
+  readonly isIndexed: (path: string) => boolean;
+  readonly #store: DocumentStore;
+  readonly #limits: Limits;
+  readonly #mutex = new Mutex();
+  readonly #shred: ShredContext;
+  readonly #kv: KvStore;
+  readonly #settings: EngineSettings;
+  /** The vectors once they answer an unfiltered search; #vectors once every key is read too. */
+  #vectorsForSearch: Promise<CollectionVectors> | undefined;
+  #vectors: Promise<CollectionVectors> | undefined;
+  readonly #candidates = new CandidateCache();
+  /** The secondary index by vector label (vector collections), built in the background at open. */
+  readonly #postings = new VectorPostings();
+  #postingsBuild: Promise<void> | undefined;
+  #dropped = false;
+  #closing = false;
+
+  constructor(kv: KvStore, record: CollectionRecord, settings: EngineSettings) {
+    this.record = record;
+    this.isIndexed = indexingPredicate(record.options);
+    this.#kv = kv;
+    this.#store = new DocumentStore(kv, record.cid, record.options.vector?.dimension ?? 0, settings.hitCacheBytes);
+    this.#limits = settings.limits;
+    this.#settings = settings;
+    this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed };
+  }
+
+  /**
+   * A collection created by a build before isFiled, with a deny rule naming an array position, lacks the
+   * index entries of those elements: they are written once, at open, before it serves reads.
+   */
+  async refileLegacyIndex(): Promise<void> {
+    if (deniesPositions(this.record.options)) await this.#store.refileIndex(this.#shred);
+  }
+
+  /** About how many bytes of document bodies the collection's search-hit cache holds now (stats). */
+  get cachedBytes(): number {
+    return this.#store.cachedBytes;
+  }
+
+  /** The collection's vectors, loaded on first use and ready for any use; undefined for a collection without vectors. */
+  vectors(): Promise<CollectionVectors> | undefined {
+    const forSearch = this.#vectorsOpening();
+    if (!forSearch) return undefined;
+    this.#vectors ??= forSearch
+      .then((vectors) => vectors.keysRead())
+      .then(
+        (vectors) => {
+          this.#buildPostings(vectors);
+          return vectors;
+        },
+        (error: unknown) => {
+          this.#vectors = undefined;
+          throw error;
+        },
+      );
+    return this.#vectors;
+  }
+
+  /**
+   * The collection's vectors as soon as they answer an unfiltered search (CollectionVectors.openForSearch:
+   * a reopened collection answers before every key is read); starts the rest of the loading (vectors()).
+   */
+  #vectorsOpening(): Promise<CollectionVectors> | undefined {
+    const vector = this.record.options.vector;
+    if (!vector) return undefined;
+    this.#vectorsForSearch ??= CollectionVectors.openForSearch(this.#kv, {
+      name: `${this.record.keyspace}.${this.record.name}`,
+      cid: this.record.cid,
+      dimension: vector.dimension,
+      metric: vector.metric,
+      options: this.record.options,
+      backend: this.#settings.vectorBackend,
+      onProgress: this.#settings.onProgress,
+      prefetch: this.#settings.graphPrefetch,
+    }).then(
+      (vectors) => {
+        this.#store.useVectorLookup((label) => vectors.vectorOf(label));
+        return vectors;
+      },
+      (error: unknown) => {
+        this.#vectorsForSearch = undefined;
+        throw error;
+      },
+    );
+    return this.#vectorsForSearch;
+  }
+
+  get name(): string {
+    return this.record.name;
+  }
+
+  get limits(): Limits {
+    return this.#limits;
+  }
+
+  /** Marks the collection dropped: later calls fail as if it never existed. */
+  markDropped(): void {
+    this.#dropped = true;
+  }
+
+  // ---- reads --------------------------------------------------------------------------------
+
+  /** Finds documents: one page of an unsorted scan, or the single page of a sorted or vector query. */
+  async select(options: SelectOptions): Promise<SelectResult> {
+    const { sort } = options;
+    if (sort.kind === 'vector') return { documents: await this.#vectorSelect(options), nextPageState: null };
+    if (sort.kind === 'fields') {
+      const skip = options.skip ?? 0;
+      const count = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.pageSize);
+      const sorted = await this.#sorted(options.filter, sort, skip + count, options.withVector ?? true);
+      return { documents: sorted.slice(skip, skip + count), nextPageState: null };
+    }
+    return this.#pagedSelect(options);
+  }
+
+  /** The first document the filter and sort select, or null. */
+  async selectOne(filter: Filter, sort: SortSpec, read: Pick<SelectOptions, 'withVector' | 'efSearch' | 'shared' | 'withSimilarity'> = {}): Promise<FoundDocument | null> {
+    if (sort.kind === 'none' && filter.idLookup !== undefined && filter.idLookup.length <= 1) {
+      // findOne's common case, an unsorted `_id` lookup: the planner's one key is read directly, without paging.
+      this.#checkLive();
+      const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: 1 });
+      if (plan.kind === 'keys' && plan.keys.length <= 1) return this.#candidate(plan.keys[0], filter, read.withVector ?? true);
+    }
+    const result = await this.select({ filter, sort, limit: 1, ...read });
+    return result.documents[0] ?? null;
+  }
+
+  /** The document under `key` when the filter matches it. */
+  async #candidate(key: string | undefined, filter: Filter, withVector: boolean): Promise<FoundDocument | null> {
+    if (key === undefined) return null;
+    const doc = await this.#store.get(key, { withVector });
+    return doc !== null && filter.matches(doc) ? { key, doc } : null;
+  }
+
+  async countDocuments(filter: Filter): Promise<{ count: number; moreData: boolean }> {
+    const cap = this.#limits.maxCountDocuments;
+    let count = 0;
+    for await (const _ of this.#matching(filter, { withVector: false })) {
+      count++;
+      if (count > cap) return { count: cap, moreData: true };
+    }
+    return { count, moreData: false };
+  }
+
+  async estimatedDocumentCount(): Promise<number> {
+    this.#checkLive();
+    return this.#store.count();
+  }
+
+  /**
+   * Waits, at most `maxTimeMs`, until the HNSW graph holds every acknowledged vector (bulk loads and
+   * benchmarks; searches are exact meanwhile). A collection without vectors is always caught up.
+   */
+  async waitForIndex(maxTimeMs: number): Promise<IndexProgress> {
+    this.#checkLive();
+    const vectors = await this.vectors();
+    return vectors ? vectors.waitForIndexWithin(maxTimeMs) : { caughtUp: true, pendingVectors: 0 };
+  }
+
+  async #pagedSelect(options: SelectOptions): Promise<SelectResult> {
+    const state = options.pageState ? decodePageState(options.pageState) : undefined;
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const remaining = limit - (state?.returned ?? 0);
+    const pageSize = Math.min(this.#limits.pageSize, remaining);
+    const documents: FoundDocument[] = [];
+    if (pageSize <= 0) return { documents, nextPageState: null };
+    let more = false;
+    for await (const found of this.#matching(options.filter, { afterKey: state?.after, withVector: options.withVector ?? true })) {
+      if (documents.length === pageSize) {
+        more = true;
+        break;
+      }
+      documents.push(found);
+    }
+    const returned = (state?.returned ?? 0) + documents.length;
+    const nextPageState = more && returned < limit ? encodePageState({ after: documents.at(-1)!.key, returned }) : null;
+    return { documents, nextPageState };
+  }
+
+  /**
+   * Matching documents in key order, after `afterKey`: from the planner's candidates when they are few
+   * (or the plan given), else from an equality clause's index runs, else by a scan.
+   */
+  async *#matching(filter: Filter, scope: MatchScope = {}): AsyncGenerator<StoredDocument> {
+    this.#checkLive();
+    const { afterKey } = scope;
+    const read = { withVector: scope.withVector ?? true };
+    const ordered = scope.plan || scope.readsAll ? undefined : keyOrderedRuns(filter, this);
+    const cap = scope.readsAll ? READ_ALL_CANDIDATES : ordered ? PAGE_CANDIDATES_WITH_RUNS : PAGE_CANDIDATES;
+    // A lone equality's runs are its candidates already: planning would only read them all first.
+    const plan = scope.plan ?? (ordered?.whole ? undefined : await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap }));
+    if (plan?.kind === 'keys') {
+      yield* this.#matchingKeys(filter, keysAfter(plan, afterKey), read);
+    } else if (ordered) {
+      yield* this.#matchingKeys(filter, this.#store.indexRunKeys(ordered.runs, afterKey), read);
+    } else {
+      for await (const stored of this.#store.scan(afterKey, read)) {
+        if (filter.matches(stored.doc)) yield stored;
+      }
+    }
+  }
+
+  /** The documents of candidate keys (in key order) that match the filter, read 64 at a time. */
+  async *#matchingKeys(filter: Filter, candidates: Iterable<string> | AsyncIterable<string>, read: ReadOptions): AsyncGenerator<StoredDocument> {
+    const store = this.#store;
+    let slice: string[] = [];
+    const readSlice = async (): Promise<StoredDocument[]> => {
+      const docs = await store.getMany(slice, read);
+      const found: StoredDocument[] = [];
+      slice.forEach((key, i) => {
+        const doc = docs[i];
+        if (doc && filter.matches(doc)) found.push({ key, doc });
+      });
+      slice = [];
+      return found;
+    };
+    for await (const key of candidates) {
+      slice.push(key);
+      if (slice.length === 64) yield* await readSlice();
+    }
+    if (slice.length > 0) yield* await readSlice();
+  }
+
+  /**
+   * A regular sort: few candidates (from the planner) are sorted in memory; otherwise a sort on one indexed
+   * path walks that path's index and stops after `need` documents; otherwise every match is sorted in memory.
+   */
+  async #sorted(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, need: number, withVector: boolean): Promise<FoundDocument[]> {
+    const field = sort.fields[0]!;
+    const indexable = sort.fields.length === 1 && canSortWithIndex(filter, field, this.isIndexed);
+    // Fewer candidates than the in-memory limit, or the index walk (which has no such limit) decides.
+    const cap = indexable ? Math.min(SMALL_SORT, this.#limits.maxSortCandidates - 1) : READ_ALL_CANDIDATES;
+    const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap });
+    if (indexable && plan.kind === 'scan') {
+      const walked = await sortWithIndex({ store: this.#store, filter, field, need, maxReads: 10 * this.#limits.maxSortCandidates, withVector });
+      if (walked) return walked;
+    }
+    // A small plan that gave up (the walk could not answer) is planned again by #matching, for every match;
+    // a non-indexable sort's plan was already made for every match.
+    return this.#sortedInMemory(filter, sort, { withVector, readsAll: true, ...(plan.kind === 'keys' || !indexable ? { plan } : {}) });
+  }
+
+  async #sortedInMemory(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, scope: MatchScope): Promise<FoundDocument[]> {
+    const max = this.#limits.maxSortCandidates;
+    const all: FoundDocument[] = [];
+    for await (const found of this.#matching(filter, scope)) {
+      all.push(found);
+      // The Data API reads at most `max` rows and fails when it got them all: `max` matches is too many.
+      if (all.length >= max) throw VectorDbError.of('OVERLOADED_SORT_ROW_LIMIT', { max });
+    }
+    const compare = documentComparator(sort.fields);
+    return all.sort((a, b) => compare(a.doc, b.doc));
+  }
+
+  async #vectorSelect(options: SelectOptions): Promise<FoundDocument[]> {
+    const ready = this.vectors();
+    // An unfiltered search needs neither the label maps nor the postings: it is answered as soon as it can be.
+    const pending = options.filter.isEmpty ? this.#vectorsForSearch : ready;
+    const settings = this.record.options.vector;
+    if (!pending || !settings || options.sort.kind !== 'vector') {
+      throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', { keyspace: this.record.keyspace, collection: this.record.name });
+    }
+    const query = options.sort.vector;
+    if (query.length !== settings.dimension) {
+      throw VectorDbError.of('INVALID_VECTOR_LENGTH', { actual: query.length, expected: settings.dimension, collection: this.record.name });
+    }
+    if (settings.metric === 'cosine' && isZeroVector(query)) throw zeroVectorError();
+    const k = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.maxVectorSearchLimit);
+    const withVector = options.withVector ?? true;
+    return selectByVector({
+      store: this.#store,
+      vectors: await pending,
+      isIndexed: this.isIndexed,
+      filter: options.filter,
+      query,
+      k,
+      withVector,
+      efSearch: options.efSearch,
+      shared: options.shared,
+      withSimilarity: options.withSimilarity,
+      candidates: this.#candidates,
+      postings: this.#postings,
+    });
+  }
+
+  // ---- writes -------------------------------------------------------------------------------
+
+  /** Inserts documents: ordered stops at the first failure (the rest are SKIPPED); unordered tries each. */
+  async insertMany(rawDocuments: readonly unknown[], ordered: boolean): Promise<InsertOutcome[]> {
+    return this.#write(async () => {
+      const hook = this.#vectorHook(await this.vectors());
+      return insertDocuments({ store: this.#store, shred: this.#shred, hook }, rawDocuments, ordered);
+    });
+  }
+
+  /**
+   * Selects one document (filter + sort) and updates, replaces or upserts it: updateOne,
+   * findOneAndUpdate and findOneAndReplace.
+   */
+  async changeOne(filter: Filter, sort: SortSpec, change: SingleChange): Promise<UpdateOutcome> {
+    return this.#write(async () => {
+      const found = await this.selectOne(filter, sort);
+      if (found === null) {
+        if (!change.upsert) return { matchedCount: 0, modifiedCount: 0, before: null, after: null };
+        const created = this.#upsertDocument(filter, change);
+        if (await this.#store.has(created.key)) throw alreadyExists(created.id);
+        await this.#commit([{ key: created.key, before: null, after: created }]);
+        return { matchedCount: 0, modifiedCount: 0, upsertedId: created.id, before: null, after: created.doc };
+      }
+      const next = this.#changed(found.doc, change);
+      if (next === null) return { matchedCount: 1, modifiedCount: 0, before: found.doc, after: found.doc };
+      await this.#commit([{ key: found.key, before: found.doc, after: next }]);
+      return { matchedCount: 1, modifiedCount: 1, before: found.doc, after: next.doc };
+    });
+  }
+
+  /** updateMany: one page of matching documents per call, resumable with the returned page state. */
+  async updateMany(filter: Filter, update: Update, upsert: boolean, pageState: string | undefined): Promise<UpdateManyOutcome> {
+    return this.#write(async () => {
+      const page = await this.#pagedSelect({ filter, sort: { kind: 'none' }, pageState });
+      if (page.documents.length === 0 && upsert && pageState === undefined) {
+        const created = this.#upsertDocument(filter, { kind: 'update', update, upsert });
+        await this.#commit([{ key: created.key, before: null, after: created }]);
+        return { matchedCount: 0, modifiedCount: 0, upsertedId: created.id, nextPageState: null };
+      }
+      const changes: DocumentChange[] = [];
+      for (const found of page.documents) {
+        const next = this.#changed(found.doc, { kind: 'update', update, upsert: false });
+        if (next !== null) changes.push({ key: found.key, before: found.doc, after: next });
+      }
+      await this.#commit(changes);
+      return { matchedCount: page.documents.length, modifiedCount: changes.length, nextPageState: page.nextPageState };
+    });
+  }
+
+  /** Deletes the one document filter + sort select; returns it (findOneAndDelete, deleteOne). */
+  async deleteOne(filter: Filter, sort: SortSpec): Promise<Document | null> {
+    return this.#write(async () => {
+      const found = await this.selectOne(filter, sort);
+      if (found === null) return null;
+      await this.#commit([{ key: found.key, before: found.doc, after: null }]);
+      return found.doc;
+    });
+  }
+
+  /** Deletes up to maxDeleteManyDocuments matches; an empty filter empties the collection (count -1). */
+  async deleteMany(filter: Filter): Promise<{ deletedCount: number; moreData: boolean }> {
+    return this.#write(async () => {
+      if (filter.isEmpty) {
+        await this.#store.clear();
+        await (await this.vectors())?.reset();
+        this.#postings.reset();
+        return { deletedCount: -1, moreData: false };
+      }
+      const max = this.#limits.maxDeleteManyDocuments;
+      const victims: StoredDocument[] = [];
+      let moreData = false;
+      for await (const found of this.#matching(filter)) {
+        if (victims.length === max) {
+          moreData = true;
+          break;
+        }
+        victims.push(found);
+      }
+      await this.#commit(victims.map((v) => ({ key: v.key, before: v.doc, after: null })));
+      return { deletedCount: victims.length, moreData };
+    });
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  #shredDoc(raw: unknown): ShreddedDocument {
+    return shredDocument(raw, this.#shred);
+  }
+
+  /** The new version of a document, or null when the change leaves it as it is. */
+  #changed(doc: Document, change: SingleChange): ShreddedDocument | null {
+    if (change.kind === 'update') {
+      const result = change.update.apply(doc, { isInsert: false, now: Date.now() });
+      if (!result.modified) return null;
+      return this.#shredDoc(result.doc);
+    }
+    const replacement = change.replacement;
+    if (replacement._id !== undefined && !jsonEquals(replacement._id, doc._id)) {
+      throw VectorDbError.of('DOCUMENT_REPLACE_DIFFERENT_DOCID', { replacementId: toJsonText(replacement._id), documentId: toJsonText(doc._id) });
+    }
+    const next = this.#shredDoc({ ...replacement, _id: doc._id });
+    return jsonEquals(next.doc, doc) ? null : next;
+  }
+
+  #upsertDocument(filter: Filter, change: SingleChange): ShreddedDocument {
+    const seed = upsertSeed(filter);
+    if (change.kind === 'update') {
+      const result = change.update.apply(seed, { isInsert: true, now: Date.now() });
+      return this.#shredDoc(result.doc);
+    }
+    const id = seed._id ?? change.replacement._id ?? generateId(this.record.options.defaultId?.type);
+    return this.#shredDoc({ ...change.replacement, _id: id });
+  }
+
+  async #commit(changes: readonly DocumentChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.#store.write(changes, this.#shred, this.#vectorHook(await this.vectors()));
+  }
+
+  async #write<T>(fn: () => Promise<T>): Promise<T> {
+    this.#checkLive();
+    await this.vectors(); // the label map must be loaded before a write can change vectors
+    return this.#mutex.run(async () => {
+      this.#checkLive();
+      return fn();
+    });
+  }
+
+  /** The vectors' write hook, keeping the postings in step once a write is durable. */
+  #vectorHook(vectors: CollectionVectors | undefined): ChangeHook | undefined {
+    if (!vectors) return undefined;
+    return (changes, ops) => {
+      const oldLabels = changes.map((change) => vectors.labelOf(change.key));
+      const staged = vectors.hook(changes, ops);
+      const afterCommit = () => {
+        staged.afterCommit?.();
+        this.#postings.apply(changes, oldLabels, staged.labels, (doc) => indexEntriesOf(doc, this.#shred));
+      };
+      return { labels: staged.labels, afterCommit };
+    };
+  }
+
+  /**
+   * Builds the postings from the index in the background (searches read LevelDB meanwhile). Its snapshot
+   * and labels are taken between two writes; writes go on during the build and are replayed after it.
+   * It starts a macrotask after the vectors open: a query waiting for them is answered first (copying
+   * the labels of 100k vectors takes ~15 ms of the event loop).
+   */
+  #buildPostings(vectors: CollectionVectors): void {
+    const started = yieldToEventLoop().then(() => this.#mutex.run(async () => {
+      if (this.#dropped || this.#closing) return undefined;
+      return { build: this.#postings.startBuild(), snapshot: this.#store.snapshot(), labels: vectors.labelsNow() };
+    }));
+    const building = started.then(async (start) => {
+      if (start === undefined) return;
+      try {
+        await start.build(this.#store.allIndexEntries(start.snapshot), start.labels);
+      } finally {
+        await start.snapshot.close();
+      }
+    });
+    this.#postingsBuild = building.catch(() => this.#postings.clear()); // the database closed meanwhile: searches read LevelDB
+  }
+
+  #checkLive(): void {
+    if (this.#dropped) {
+      throw VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: this.record.name, keyspace: this.record.keyspace, known: '' });
+    }
+  }
+
+  /** Resolves once the postings build started at open has ended (tests, benchmarks). */
+  async postingsBuilt(): Promise<boolean> {
+    await this.vectors();
+    await this.#postingsBuild;
+    return this.#postings.ready;
+  }
+
+  /** Waits for queued writes (used before close). */
+  async drain(): Promise<void> {
+    await this.#mutex.run(async () => undefined);
+  }
+
+  /** Finishes writes, then stops vector indexing and saves its snapshot (unless dropped). */
+  async close(): Promise<void> {
+    this.#closing = true; // a postings build not started yet does not start
+    await this.drain();
+    this.#postings.clear(); // abandons a build still reading
+    await this.#postingsBuild;
+    const vectors = this.#vectorsForSearch;
+    this.#vectorsForSearch = undefined;
+    this.#vectors = undefined;
+    if (vectors) await (await vectors.catch(() => undefined))?.close(!this.#dropped);
+  }
+}

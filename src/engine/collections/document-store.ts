@@ -1,0 +1,476 @@
+/**
+ * One collection's documents in LevelDB: reading by key, scanning in key order, and writing a set of
+ * changes as ONE atomic batch (document bodies, secondary index entries and vector records together).
+ * Knows the key layout; knows nothing about filters or the protocol.
+ */
+import { parseLosslessJsonText, toJsonText } from '../../query/exact-number.js';
+import { copyJson, type Document } from '../../query/json.js';
+import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore, type PreparedBatch } from '../../storage/index.js';
+import { HitCache, WrittenHits } from './hit-cache.js';
+import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shredder.js';
+import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
+import { decodeVectorValues } from '../vectors/records.js';
+
+const { SEP, HIGH, compareKeys } = keys;
+/**
+ * Index entries carry everything in their key; the value is one byte, not empty, because classic-level
+ * 3 never frees its copy of an empty value (32 bytes of native heap lost per index entry written).
+ */
+const INDEX_VALUE = new Uint8Array([0x31]);
+
+/**
+ * The parsed-body cache of search hits (per collection): its default budget in JSON bytes plus a
+ * per-entry overhead (parsed, the bodies take a few times that in the heap; the database's
+ * bodyCacheBytes option sets it), and the largest body it keeps (copying a big body costs nearly what
+ * parsing it does). 16 MiB holds the hits of 50k small documents: with 4 MiB, searches with new query
+ * vectors on 20k documents read ~10 bodies from LevelDB each (about 115 us of CPU a query, against 25 us
+ * from the cache; bench/duel-bench.js --layers).
+ */
+export const DEFAULT_HIT_CACHE_BYTES = 16 * 1024 * 1024;
+const HIT_CACHE_MAX_BODY_BYTES = 16 * 1024;
+
+export interface StoredDocument {
+  readonly key: string;
+  readonly doc: Document;
+}
+
+/** One document's change: insert (before null), replace, or delete (after null). */
+export interface DocumentChange {
+  readonly key: string;
+  readonly before: Document | null;
+  readonly after: ShreddedDocument | null;
+}
+
+/**
+ * Adds the operations a change needs beyond the document and its index entries (vector records) to
+ * the batch. Returns the vector label of each changed document that has a vector (its body stores a
+ * reference to it) and what to do in memory once the batch is durable.
+ */
+export type ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => StagedVectors;
+
+export interface StagedVectors {
+  readonly labels: ReadonlyMap<string, number>;
+  /** Labels the changes retire (deleted documents' and replaced vectors'): never search hits again. */
+  readonly retired?: readonly number[] | undefined;
+  readonly afterCommit?: (() => void) | undefined;
+}
+
+/** One atomic batch built by DocumentStore.stage, handed to LevelDB but not yet written. */
+export interface StagedWrite {
+  readonly batch: PreparedBatch;
+  readonly afterCommit?: (() => void) | undefined;
+  /** Documents added minus documents removed. */
+  readonly countDelta: number;
+  /** What the hit cache learns once the write commits (vector collections). */
+  readonly hits?: WrittenHits | undefined;
+}
+
+/** A search hit whose body is not cached: its position among the hits, its label and document key. */
+interface MissedHit {
+  readonly at: number;
+  readonly label: number;
+  readonly key: string;
+}
+
+/** The document key of each live vector label (the collection's vectors), for reading search hits. */
+export interface LabelKeys {
+  keyOf(label: number): string | undefined;
+}
+
+/** Where a read finds the values of a vector label without going to LevelDB (the collection's memory). */
+export type VectorLookup = (label: number) => Float32Array | undefined;
+
+export interface ReadOptions {
+  /**
+   * Whether documents come back with their `$vector` values (default true). False leaves the stored
+   * reference in its place (it still answers `$exists`), for callers that do not return `$vector`.
+   */
+  readonly withVector?: boolean;
+}
+
+export class DocumentStore {
+  readonly #kv: KvStore;
+  readonly #cid: number;
+  readonly #docPrefix: string;
+  readonly #indexPrefix: string;
+  readonly #dimension: number;
+  #vectorLookup: VectorLookup = () => undefined;
+  #generation = 0;
+  /** The number of documents, once counted, kept by every commit since (undefined: not counted). */
+  #count: number | undefined;
+  /** Parsed bodies of recent vector search hits and writes, by label. */
+  readonly #hitCache: HitCache;
+
+  /**
+   * `dimension`: of the collection's vectors (0 without vectors). `hitCacheBytes`: the budget of the
+   * search-hit cache (0: none).
+   */
+  constructor(kv: KvStore, cid: number, dimension = 0, hitCacheBytes = DEFAULT_HIT_CACHE_BYTES) {
+    this.#hitCache = new HitCache(hitCacheBytes, HIT_CACHE_MAX_BODY_BYTES, parseBodyText);
+    this.#kv = kv;
+    this.#cid = cid;
+    this.#docPrefix = keys.docPrefix(cid);
+    this.#indexPrefix = keys.indexPrefix(cid);
+    this.#dimension = dimension;
+  }
+
+  /** Reads take vector values from memory when it has them (else from the vector record). */
+  useVectorLookup(lookup: VectorLookup): void {
+    this.#vectorLookup = lookup;
+  }
+
+  get cid(): number {
+    return this.#cid;
+  }
+
+  /** About how many bytes the search-hit cache holds now (stats). */
+  get cachedBytes(): number {
+    return this.#hitCache.bytes;
+  }
+
+  /** Counts committed writes: what was derived from the documents at one generation holds until the next. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  async get(key: string, options?: ReadOptions): Promise<Document | null> {
+    const [doc] = await this.getMany([key], options);
+    return doc ?? null;
+  }
+
+  /** Documents for the keys, in the same order; missing ones are null. */
+  async getMany(docKeys: readonly string[], options?: ReadOptions): Promise<(Document | null)[]> {
+    const values = await this.#kv.getMany(docKeys.map((k) => this.#docPrefix + k));
+    const withVector = options?.withVector ?? true;
+    const docs: (Document | null)[] = [];
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      if (value === undefined) {
+        docs.push(null);
+        continue;
+      }
+      const doc = parseBody(value);
+      docs.push(withVector && vectorRefOf(doc) !== undefined ? await this.#finish(docKeys[i]!, doc) : doc);
+    }
+    return docs;
+  }
+
+  /**
+   * The documents of vector search hits (with their keys) as `withVector: false` reads them: null where
+   * the document is gone or no longer has the vector the hit found (it changed after the search).
+   * Recent hits come from the hit cache; `labelKeys` names the documents of the others. `shared`: the
+   * bodies may be the cache's own (no copy): the caller must not change them, and copies what it keeps.
+   * When every hit is cached the answer comes at once, not as a promise (no turn of the microtask queue).
+   */
+  getHits(hits: readonly { readonly label: number }[], labelKeys: LabelKeys, shared = false): (StoredDocument | null)[] | Promise<(StoredDocument | null)[]> {
+    const generation = this.#generation;
+    const found = new Array<StoredDocument | null>(hits.length).fill(null);
+    const missed: MissedHit[] = [];
+    for (let i = 0; i < hits.length; i++) {
+      const label = hits[i]!.label;
+      const cached = shared ? this.#hitCache.peek(label) : this.#hitCache.get(label);
+      if (cached !== undefined) {
+        found[i] = cached;
+        continue;
+      }
+      const key = labelKeys.keyOf(label);
+      if (key !== undefined) missed.push({ at: i, label, key });
+    }
+    return missed.length === 0 ? found : this.#readHits(found, missed, generation, shared);
+  }
+
+  async #readHits(found: (StoredDocument | null)[], missed: readonly MissedHit[], generation: number, shared: boolean): Promise<(StoredDocument | null)[]> {
+    const values = await this.#kv.getMany(missed.map((miss) => this.#docPrefix + miss.key));
+    for (let j = 0; j < missed.length; j++) {
+      const { at, label, key } = missed[j]!;
+      const value = values[j];
+      if (value === undefined) continue;
+      const body = parseBody(value);
+      if (!hasVectorOf(body, label)) continue;
+      // A write committed during the read may have changed the document since: not kept.
+      if (this.#generation === generation) this.#hitCache.fill(label, key, body, value.byteLength);
+      found[at] = { key, doc: shared ? body : copyJson(body) };
+    }
+    return found;
+  }
+
+  /** A document read with `withVector: false`, with its `$vector` values (null: it was deleted since). */
+  async restoreVector(key: string, doc: Document): Promise<Document | null> {
+    return this.#finish(key, doc);
+  }
+
+  /**
+   * Puts the vector values back into a stored body that refers to them. Memory has a label's values
+   * while it is live; a label deleted since the body was read is looked up in its record, and when that
+   * is gone too the body itself is stale: it is read again. (Callers skip bodies without a reference, so
+   * plain documents cost no extra await.)
+   */
+  async #finish(key: string, doc: Document): Promise<Document | null> {
+    for (let current: Document | null = doc; ; ) {
+      const ref: ReturnType<typeof vectorRefOf> = current === null ? undefined : vectorRefOf(current);
+      if (current === null || ref === undefined) return current;
+      const values = this.#vectorLookup(ref.label) ?? (await this.#readVectorValues(ref.label));
+      if (values !== undefined) {
+        current.$vector = vectorJson(values, ref.form);
+        return current;
+      }
+      const value = await this.#kv.get(this.#docPrefix + key);
+      current = value === undefined ? null : parseBody(value);
+    }
+  }
+
+  async #readVectorValues(label: number): Promise<Float32Array | undefined> {
+    const value = await this.#kv.get(keys.vectorValuesKey(this.#cid, label));
+    return value === undefined ? undefined : decodeVectorValues(value, this.#dimension);
+  }
+
+  async has(key: string): Promise<boolean> {
+    return (await this.#kv.get(this.#docPrefix + key)) !== undefined;
+  }
+
+  /** Every document in key order, starting after `afterKey` when given. */
+  async *scan(afterKey?: string, options?: ReadOptions): AsyncGenerator<StoredDocument> {
+    const range = afterKey === undefined ? { gte: this.#docPrefix, lt: this.#docPrefix + HIGH } : { gt: this.#docPrefix + afterKey, lt: this.#docPrefix + HIGH };
+    const offset = this.#docPrefix.length;
+    const withVector = options?.withVector ?? true;
+    for await (const [prefixed, value] of this.#kv.entries(range)) {
+      const key = prefixed.slice(offset);
+      const body = parseBody(value);
+      const doc = withVector && vectorRefOf(body) !== undefined ? await this.#finish(key, body) : body;
+      if (doc !== null) yield { key, doc };
+    }
+  }
+
+  /**
+   * The number of documents: counted once, then kept by each commit. A count that a commit overlapped is
+   * returned but not kept (the commit may or may not be in it).
+   */
+  async count(): Promise<number> {
+    if (this.#count !== undefined) return this.#count;
+    const generation = this.#generation;
+    let count = 0;
+    for await (const _ of this.scanKeys()) count++;
+    if (this.#generation === generation) this.#count = count;
+    return count;
+  }
+
+  /** Every document key in key order. */
+  async *scanKeys(): AsyncGenerator<string> {
+    const offset = this.#docPrefix.length;
+    for await (const key of this.#kv.keys({ gte: this.#docPrefix, lt: this.#docPrefix + HIGH })) yield key.slice(offset);
+  }
+
+  /**
+   * Document keys of the index entries in [from, to) under `path` (bounds are encoded typed values,
+   * relative to the path), stopping once more than `cap` keys are collected (returns undefined then).
+   */
+  async indexKeys(path: string, bounds: IndexBounds, cap: number): Promise<Set<string> | undefined> {
+    const found = new Set<string>();
+    for await (const entry of this.indexEntries(path, bounds)) {
+      found.add(entry.key);
+      if (found.size > cap) return undefined;
+    }
+    return found;
+  }
+
+  /** A view of the store as of now, for a long read while writes go on (close it after). */
+  snapshot(): KvSnapshot {
+    return this.#kv.snapshot();
+  }
+
+  /** Every index entry of the collection (`path\0encoded value`) with its document key, in key order. */
+  async *allIndexEntries(snapshot?: KvSnapshot): AsyncGenerator<{ entry: string; key: string }> {
+    const offset = this.#indexPrefix.length;
+    for await (const key of this.#kv.keys({ gte: this.#indexPrefix, lt: this.#indexPrefix + HIGH }, 4096, snapshot)) {
+      const keyStart = key.indexOf(SEP, key.indexOf(SEP, offset) + 1);
+      yield { entry: key.slice(offset, keyStart), key: key.slice(keyStart + 1) };
+    }
+  }
+
+  /** Index entries under `path` within bounds, in key order (or reversed): encoded value and doc key. */
+  async *indexEntries(path: string, bounds: IndexBounds, reverse = false): AsyncGenerator<{ value: string; key: string }> {
+    const pathPrefix = `${this.#indexPrefix}${path}${SEP}`;
+    const range: { gte?: string; gt?: string; lt: string; reverse: boolean } = { lt: pathPrefix + (bounds.lt ?? HIGH), reverse };
+    if (bounds.gte !== undefined) range.gte = pathPrefix + bounds.gte;
+    if (bounds.gt !== undefined) range.gt = pathPrefix + bounds.gt;
+    for await (const key of this.#kv.keys(range)) {
+      const valueEnd = key.indexOf(SEP, pathPrefix.length);
+      yield { value: key.slice(pathPrefix.length, valueEnd), key: key.slice(valueEnd + 1) };
+    }
+  }
+
+  /**
+   * Document keys of index runs (one encoded value under one path each), merged in key order without
+   * repeats, after `afterKey` when given. Read for a page of matches: 128 keys of a run at a time. The
+   * runs are read as of one moment, so a document that moves from one run to another meanwhile is in one.
+   */
+  async *indexRunKeys(runs: readonly IndexRun[], afterKey?: string): AsyncGenerator<string> {
+    const heads: { readonly keys: AsyncGenerator<string>; key: string }[] = [];
+    const snapshot = runs.length > 1 ? this.#kv.snapshot() : undefined;
+    try {
+      for (const run of runs) {
+        const valuePrefix = `${this.#indexPrefix}${run.indexPath}${SEP}${run.value}${SEP}`;
+        const range = afterKey === undefined ? { gte: valuePrefix, lt: valuePrefix + HIGH } : { gt: valuePrefix + afterKey, lt: valuePrefix + HIGH };
+        const keys = (async function* (prefixed: AsyncGenerator<string>) {
+          for await (const key of prefixed) yield key.slice(valuePrefix.length);
+        })(this.#kv.keys(range, 128, snapshot));
+        const first = await keys.next();
+        if (!first.done) heads.push({ keys, key: first.value });
+      }
+      let last: string | undefined;
+      while (heads.length > 0) {
+        let min = 0;
+        for (let i = 1; i < heads.length; i++) if (compareKeys(heads[i]!.key, heads[min]!.key) < 0) min = i;
+        const head = heads[min]!;
+        if (head.key !== last) yield head.key;
+        last = head.key;
+        const next = await head.keys.next();
+        if (next.done) heads.splice(min, 1);
+        else head.key = next.value;
+      }
+    } finally {
+      await Promise.all(heads.map((head) => head.keys.return(undefined)));
+      await snapshot?.close();
+    }
+  }
+
+  /** Writes the changes in one atomic batch. */
+  async write(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): Promise<void> {
+    await this.commit(this.stage(changes, ctx, hook));
+  }
+
+  /**
+   * Builds the one atomic batch of the changes and hands it to LevelDB without writing it (the hook runs
+   * now: it assigns vector labels). `commit` writes it; staged writes are committed one at a time, in the
+   * order staged, or discarded (a discarded one's labels are never used). A batch may be staged while an
+   * earlier one is being committed only when the two change different documents (insertMany's
+   * sub-batches).
+   */
+  stage(changes: readonly DocumentChange[], ctx: ShredContext, hook?: ChangeHook): StagedWrite {
+    const ops: KvOperation[] = [];
+    const staged = hook?.(changes, ops);
+    const hits = staged && new WrittenHits(staged.retired ?? []);
+    let countDelta = 0;
+    for (const change of changes) {
+      if ((change.before === null) !== (change.after === null)) countDelta += change.after === null ? -1 : 1;
+      const suffix = SEP + change.key;
+      if (change.before === null) {
+        // An insert (the hot path): every entry is new; the Set drops repeats (a value twice in an array).
+        for (const entry of new Set(change.after?.indexEntries)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: INDEX_VALUE });
+      } else {
+        const oldEntries = new Set(indexEntriesOf(change.before, ctx));
+        const newEntries = new Set(change.after ? change.after.indexEntries : []);
+        for (const entry of oldEntries) {
+          if (!newEntries.has(entry)) ops.push({ type: 'del', key: this.#indexPrefix + entry + suffix });
+        }
+        for (const entry of newEntries) {
+          if (!oldEntries.has(entry)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: INDEX_VALUE });
+        }
+      }
+      if (change.after) {
+        const text = bodyText(storedBody(change.after, staged));
+        ops.push({ type: 'put', key: this.#docPrefix + change.key, value: text });
+        const label = change.after.vector === null ? undefined : staged?.labels.get(change.key);
+        if (hits && label !== undefined) hits.add(label, change.key, text);
+      } else {
+        ops.push({ type: 'del', key: this.#docPrefix + change.key });
+      }
+    }
+    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit, countDelta, hits };
+  }
+
+  /** Writes a staged batch atomically, then applies its in-memory effects (vectors) once it is durable. */
+  async commit(staged: StagedWrite): Promise<void> {
+    await staged.batch.write();
+    this.#generation++;
+    if (this.#count !== undefined) this.#count += staged.countDelta;
+    if (staged.hits) this.#hitCache.remember(staged.hits);
+    staged.afterCommit?.();
+  }
+
+  /** Drops a staged batch that will not be committed (its vector labels are never used). */
+  async discard(staged: StagedWrite): Promise<void> {
+    await staged.batch.discard();
+  }
+
+  /**
+   * Writes every document's index entries again (a put of an entry already there changes nothing), unless
+   * the collection records that its entries already follow the current rule (INDEX_RULE); then records it.
+   * Interrupted, it starts over at the next call.
+   */
+  async refileIndex(ctx: ShredContext): Promise<void> {
+    const ruleKey = keys.indexRuleKey(this.#cid);
+    if ((await this.#kv.getString(ruleKey)) === keys.INDEX_RULE) return;
+    let ops: KvOperation[] = [];
+    for await (const { key, doc } of this.scan(undefined, { withVector: false })) {
+      for (const entry of new Set(indexEntriesOf(doc, ctx))) ops.push({ type: 'put', key: this.#indexPrefix + entry + SEP + key, value: INDEX_VALUE });
+      if (ops.length >= 4096) {
+        await this.#kv.batch(ops);
+        ops = [];
+      }
+    }
+    ops.push({ type: 'put', key: ruleKey, value: keys.INDEX_RULE });
+    await this.#kv.batch(ops);
+  }
+
+  /** Removes every document, index entry and vector record of the collection. */
+  async clear(): Promise<void> {
+    try {
+      for (const prefix of keys.collectionDataPrefixes(this.#cid)) await this.#kv.clearRange(prefix, prefix + HIGH);
+    } finally {
+      this.#generation++;
+      this.#count = undefined;
+      this.#hitCache.clear();
+    }
+  }
+}
+
+/** The body as stored: a document's `$vector` values are replaced by a reference to its vector record. */
+function storedBody(after: ShreddedDocument, staged: StagedVectors | undefined): Document {
+  const label = after.vector === null ? undefined : staged?.labels.get(after.key);
+  return label === undefined ? after.doc : bodyWithVectorRef(after.doc, label, after.vectorForm ?? 'array');
+}
+
+/** Whether a hit's body still has the vector the hit found (it may have changed after the search). */
+function hasVectorOf(body: Document, label: number): boolean {
+  const ref = vectorRefOf(body);
+  // A body without a reference holds its values itself (an older format): any vector is the one found.
+  if (ref === undefined) return body.$vector !== undefined && body.$vector !== null;
+  return ref.label === label;
+}
+
+/**
+ * A body with numbers no double names exactly is stored as EXACT_BODY then its lossless JSON (bigints and
+ * ExactDecimals written digit for digit); every other body is plain JSON, as before this mark existed.
+ */
+const EXACT_BODY = '#';
+
+function bodyText(doc: Document): string {
+  try {
+    return JSON.stringify(doc); // the common case: no exact number (JSON.stringify refuses those)
+  } catch {
+    return EXACT_BODY + toJsonText(doc);
+  }
+}
+
+function parseBody(value: Uint8Array): Document {
+  return parseBodyText(bytesToString(value));
+}
+
+function parseBodyText(text: string): Document {
+  return (text.startsWith(EXACT_BODY) ? parseLosslessJsonText(text.slice(1)) : JSON.parse(text)) as Document;
+}
+
+/** One index value's entries under one path: they list its documents in key order. */
+export interface IndexRun {
+  readonly indexPath: string;
+  /** The encoded value (storage/keys.ts). */
+  readonly value: string;
+}
+
+/** A range over encoded typed values of one path (see storage/keys.ts). */
+export interface IndexBounds {
+  readonly gte?: string;
+  readonly gt?: string;
+  readonly lt?: string;
+}

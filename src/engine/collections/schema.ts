@@ -1,0 +1,186 @@
+/**
+ * A collection's definition: vector settings, indexing policy and defaultId, validated from
+ * createCollection options and compared for idempotent re-creation. Also answers "is this path indexed?".
+ */
+import { VectorDbError, describeValue } from '../../errors/index.js';
+import { isObject, type JsonObject, type JsonValue } from '../../query/json.js';
+import { DEFAULT_ID_TYPES, type DefaultIdType } from './document-id.js';
+import type { Limits } from '../limits.js';
+
+export type Metric = 'cosine' | 'euclidean' | 'dot_product';
+export const METRICS: readonly Metric[] = ['cosine', 'euclidean', 'dot_product'];
+
+const SOURCE_MODELS = ['ada002', 'bert', 'cohere-v3', 'gecko', 'nv-qa-4', 'openai-v3-large', 'openai-v3-small', 'other'] as const;
+
+/** Tuning knobs of a collection's HNSW index (see vector/ for what each trades). */
+export interface VectorIndexOptions {
+  readonly m?: number;
+  readonly efConstruction?: number;
+  readonly efSearch?: number;
+}
+
+export interface CollectionOptions {
+  readonly vector?: {
+    readonly dimension: number;
+    readonly metric: Metric;
+    readonly sourceModel: string;
+    readonly index?: VectorIndexOptions;
+  };
+  readonly indexing?: { readonly allow: readonly string[] } | { readonly deny: readonly string[] };
+  readonly defaultId?: { readonly type: DefaultIdType };
+}
+
+/** A stored collection: its number (key prefix), names and options. */
+export interface CollectionRecord {
+  readonly cid: number;
+  readonly keyspace: string;
+  readonly name: string;
+  readonly options: CollectionOptions;
+}
+
+const OPTION_FIELDS = ['vector', 'indexing', 'defaultId', 'lexical', 'rerank'];
+
+/** Validates createCollection `options` into a normalized definition. */
+export function parseCollectionOptions(raw: unknown, limits: Limits): CollectionOptions {
+  if (raw === undefined || raw === null) return {};
+  if (!isObject(raw)) throw invalidOptions(`'options' must be an Object, got ${describeValue(raw)}`);
+  for (const field of Object.keys(raw)) {
+    if (!OPTION_FIELDS.includes(field)) {
+      throw VectorDbError.of('INVALID_CREATE_COLLECTION_FIELD', { field, known: OPTION_FIELDS.map((f) => `'${f}'`).join(', ') });
+    }
+  }
+  const options: { -readonly [K in keyof CollectionOptions]: CollectionOptions[K] } = {};
+  if (raw.vector !== undefined && raw.vector !== null) options.vector = parseVectorOptions(raw.vector, limits);
+  if (raw.indexing !== undefined && raw.indexing !== null) options.indexing = parseIndexing(raw.indexing);
+  if (raw.defaultId !== undefined && raw.defaultId !== null) options.defaultId = parseDefaultId(raw.defaultId);
+  for (const feature of ['lexical', 'rerank'] as const) {
+    const value = raw[feature];
+    if (value === undefined || value === null) continue;
+    if (!isObject(value) || value.enabled === true) {
+      throw invalidOptions(`'${feature}' is not available in vectordb-local: omit it or send {"enabled": false}`);
+    }
+  }
+  return options;
+}
+
+function parseVectorOptions(raw: JsonValue, limits: Limits): NonNullable<CollectionOptions['vector']> {
+  if (!isObject(raw)) throw invalidOptions(`'vector' must be an Object, got ${describeValue(raw)}`);
+  const known = ['dimension', 'size', 'metric', 'function', 'sourceModel', 'service', 'index'];
+  for (const field of Object.keys(raw)) {
+    if (!known.includes(field)) throw VectorDbError.of('INVALID_CREATE_COLLECTION_FIELD', { field: `vector.${field}`, known: known.map((f) => `'${f}'`).join(', ') });
+  }
+  if (raw.service !== undefined && raw.service !== null) throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
+  const dimension = raw.dimension ?? raw.size;
+  if (dimension === undefined || dimension === null) {
+    throw invalidOptions("The 'dimension' can not be null if 'service' is not provided");
+  }
+  if (typeof dimension !== 'number' || !Number.isInteger(dimension) || dimension <= 0) {
+    throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'dimension', value: describeValue(dimension), reason: 'must be a positive integer' });
+  }
+  if (dimension > limits.maxVectorDimension) {
+    throw VectorDbError.of('VECTOR_SEARCH_TOO_BIG_VALUE', { dimension, max: limits.maxVectorDimension });
+  }
+  const sourceModel = raw.sourceModel ?? 'other';
+  if (typeof sourceModel !== 'string' || !(SOURCE_MODELS as readonly string[]).includes(sourceModel)) {
+    throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'sourceModel', value: describeValue(sourceModel), reason: `sourceModel can only be one of ${SOURCE_MODELS.join(', ')}` });
+  }
+  const metric = raw.metric ?? raw.function ?? (sourceModel === 'other' ? 'cosine' : 'dot_product');
+  if (typeof metric !== 'string' || !(METRICS as readonly string[]).includes(metric)) {
+    throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'metric', value: describeValue(metric), reason: "function name can only be 'dot_product', 'cosine' or 'euclidean'" });
+  }
+  const vector: { dimension: number; metric: Metric; sourceModel: string; index?: VectorIndexOptions } = { dimension, metric: metric as Metric, sourceModel };
+  if (raw.index !== undefined && raw.index !== null) vector.index = parseIndexOptions(raw.index);
+  return vector;
+}
+
+/** The accepted range of each HNSW knob (a find's per-query `efSearch` too). */
+export const INDEX_OPTION_BOUNDS: Readonly<Record<keyof VectorIndexOptions, readonly [number, number]>> = Object.freeze({
+  m: [2, 128],
+  efConstruction: [8, 4096],
+  efSearch: [1, 4096],
+});
+
+function parseIndexOptions(raw: JsonValue): VectorIndexOptions {
+  if (!isObject(raw)) throw invalidOptions(`'vector.index' must be an Object, got ${describeValue(raw)}`);
+  const result: Record<string, number> = {};
+  const bounds: Record<string, readonly [number, number]> = INDEX_OPTION_BOUNDS;
+  for (const [field, value] of Object.entries(raw)) {
+    const range = Object.prototype.hasOwnProperty.call(bounds, field) ? bounds[field] : undefined;
+    if (!range) throw VectorDbError.of('INVALID_CREATE_COLLECTION_FIELD', { field: `vector.index.${field}`, known: "'m', 'efConstruction', 'efSearch'" });
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1]) {
+      throw invalidOptions(`'vector.index.${field}' must be an integer from ${range[0]} to ${range[1]}, got ${describeValue(value)}`);
+    }
+    result[field] = value;
+  }
+  return result;
+}
+
+function parseIndexing(raw: JsonValue): NonNullable<CollectionOptions['indexing']> {
+  if (!isObject(raw)) throw VectorDbError.of('INVALID_INDEXING_DEFINITION', { reason: `'indexing' must be an Object, got ${describeValue(raw)}` });
+  const unknown = Object.keys(raw).filter((k) => k !== 'allow' && k !== 'deny');
+  if (unknown.length > 0) throw VectorDbError.of('INVALID_CREATE_COLLECTION_FIELD', { field: `indexing.${unknown[0]}`, known: "'allow', 'deny'" });
+  const hasAllow = raw.allow !== undefined && raw.allow !== null;
+  const hasDeny = raw.deny !== undefined && raw.deny !== null;
+  if (hasAllow && hasDeny) throw VectorDbError.of('INVALID_INDEXING_DEFINITION', { reason: "'allow' and 'deny' cannot be used together" });
+  if (!hasAllow && !hasDeny) throw VectorDbError.of('INVALID_INDEXING_DEFINITION', { reason: "'allow' or 'deny' should be provided" });
+  const which = hasAllow ? 'allow' : 'deny';
+  const list = raw[which];
+  if (!Array.isArray(list) || list.some((p) => typeof p !== 'string' || p.length === 0)) {
+    throw VectorDbError.of('INVALID_INDEXING_DEFINITION', { reason: `'${which}' must be an array of non-empty path strings` });
+  }
+  const paths = list as string[];
+  if (new Set(paths).size !== paths.length) throw VectorDbError.of('INVALID_INDEXING_DEFINITION', { reason: `'${which}' cannot contain duplicates` });
+  if (paths.includes('*') && paths.length > 1) throw VectorDbError.of('INVALID_INDEXING_DEFINITION', { reason: `'*' must be the only entry of '${which}'` });
+  return which === 'allow' ? { allow: paths } : { deny: paths };
+}
+
+function parseDefaultId(raw: JsonValue): { type: DefaultIdType } {
+  const type = isObject(raw) ? raw.type : undefined;
+  if (!isObject(raw) || typeof type !== 'string' || !(DEFAULT_ID_TYPES as readonly string[]).includes(type)) {
+    throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', {
+      field: 'defaultId',
+      value: describeValue(raw),
+      reason: "Id type can only be 'objectId', 'uuid' , 'uuidv6' or 'uuidv7'",
+    });
+  }
+  return { type: type as DefaultIdType };
+}
+
+function invalidOptions(reason: string): VectorDbError {
+  return VectorDbError.of('INVALID_CREATE_COLLECTION_OPTIONS', { reason });
+}
+
+/**
+ * True when two definitions are the same collection (createCollection is then a no-op). Loads its package
+ * here, not at import: only a createCollection of an existing name needs it (~3 ms of a cold import).
+ */
+export async function sameOptions(a: CollectionOptions, b: CollectionOptions): Promise<boolean> {
+  const { default: stableStringify } = await import('fast-json-stable-stringify');
+  return stableStringify(a) === stableStringify(b);
+}
+
+/** The options as findCollections with `explain` reports them. */
+export function describeOptions(options: CollectionOptions): JsonObject {
+  const out: JsonObject = {};
+  if (options.vector) {
+    const vector: JsonObject = { dimension: options.vector.dimension, metric: options.vector.metric, sourceModel: options.vector.sourceModel };
+    if (options.vector.index) vector.index = { ...options.vector.index };
+    out.vector = vector;
+  }
+  if (options.indexing) out.indexing = 'allow' in options.indexing ? { allow: [...options.indexing.allow] } : { deny: [...options.indexing.deny] };
+  if (options.defaultId) out.defaultId = { type: options.defaultId.type };
+  return out;
+}
+
+/** Builds the "is this path indexed?" predicate of an indexing policy (prefix semantics). */
+export function indexingPredicate(options: CollectionOptions): (path: string) => boolean {
+  const indexing = options.indexing;
+  if (!indexing) return () => true;
+  const covers = (entry: string, path: string): boolean => entry === '*' || path === entry || path.startsWith(`${entry}.`);
+  if ('deny' in indexing) {
+    const deny = indexing.deny;
+    return (path) => !deny.some((entry) => covers(entry, path));
+  }
+  const allow = indexing.allow;
+  return (path) => path === '$vector' || allow.some((entry) => covers(entry, path));
+}

@@ -1,0 +1,88 @@
+/**
+ * How a table read finds its candidate rows, in row key order: one key (the full primary key with $eq),
+ * one partition's key range (every partition column with $eq, narrowed by leading clustering columns),
+ * a secondary index's entries ($eq / $in on an indexed column, $in / $all on an indexed collection), or a
+ * scan of the table, with the Data API's warnings when a filter makes it read every row.
+ */
+import { VectorDbError } from '../../errors/index.js';
+import { keys } from '../../storage/index.js';
+import { filterColumns, isEmptyFilter, requiredConditions, type Condition, type TableFilter } from './filter.js';
+import { joinKeyParts } from './key-codec.js';
+import { primaryKeyColumns, type TableIndex, type TableRecord } from './schema.js';
+import type { StoredRow, TableStore } from './store.js';
+
+export interface RowPlan {
+  readonly kind: 'key' | 'partition' | 'index' | 'scan';
+  /** Candidate rows (a superset of the matches) in row key order, strictly after `afterKey`. */
+  rows(afterKey?: string): AsyncIterable<StoredRow>;
+  readonly warnings: VectorDbError[];
+}
+
+const READ_SLICE = 64;
+
+export function planRows(filter: TableFilter, record: TableRecord, store: TableStore): RowPlan {
+  const warnings = planWarnings(filter, record);
+  const required = requiredConditions(filter);
+  const equal = new Map<string, string>();
+  for (const c of required) if (c.operator === '$eq' && c.target === 'value' && !c.analysis && !equal.has(c.column)) equal.set(c.column, c.keys[0]!);
+  const keyColumns = primaryKeyColumns(record);
+  if (keyColumns.every((column) => equal.has(column))) {
+    const key = joinKeyParts(keyColumns.map((column) => store.keyPart(column, equal.get(column)!)));
+    return {
+      kind: 'key',
+      warnings,
+      rows: async function* (afterKey) {
+        if (afterKey !== undefined && keys.compareKeys(afterKey, key) >= 0) return;
+        const row = await store.get(key);
+        if (row) yield { key, row };
+      },
+    };
+  }
+  const { partitionBy } = record.primaryKey;
+  if (partitionBy.every((column) => equal.has(column))) {
+    const prefix: string[] = [];
+    for (const column of keyColumns) {
+      if (!equal.has(column)) break;
+      prefix.push(store.keyPart(column, equal.get(column)!));
+    }
+    const range = store.prefixRange(prefix);
+    return { kind: 'partition', warnings, rows: (afterKey) => store.scan(afterKey, range) };
+  }
+  for (const condition of required) {
+    const index = record.indexes.find((i) => i.kind !== 'vector' && i.column === condition.column && usesIndex(condition, i));
+    if (!index) continue;
+    // $all and $match need every key: the first one's entries are the candidates.
+    const values = condition.operator === '$all' || condition.operator === '$match' ? condition.keys.slice(0, 1) : condition.keys;
+    return { kind: 'index', warnings, rows: (afterKey) => indexRows(store, index, values, afterKey) };
+  }
+  return { kind: 'scan', warnings, rows: (afterKey) => store.scan(afterKey) };
+}
+
+function usesIndex(condition: Condition, index: TableIndex): boolean {
+  if (condition.operator === '$match' || index.kind === 'text') return condition.operator === '$match' && index.kind === 'text';
+  if (condition.target === 'value') return index.target === undefined && (condition.operator === '$eq' || condition.operator === '$in');
+  return index.target === condition.target && (condition.operator === '$in' || condition.operator === '$all');
+}
+
+async function* indexRows(store: TableStore, index: TableIndex, values: readonly string[], afterKey: string | undefined): AsyncGenerator<StoredRow> {
+  const found = new Set<string>();
+  for (const value of values) for (const key of await store.indexLookup(index, value)) found.add(key);
+  const sorted = keys.sortKeys([...found]).filter((key) => afterKey === undefined || keys.compareKeys(key, afterKey) > 0);
+  for (let i = 0; i < sorted.length; i += READ_SLICE) {
+    const slice = sorted.slice(i, i + READ_SLICE);
+    const rows = await store.getMany(slice);
+    for (let j = 0; j < slice.length; j++) if (rows[j]) yield { key: slice[j]!, row: rows[j]! };
+  }
+}
+
+/** ZERO_FILTER_OPERATIONS for an empty filter; MISSING_INDEX for columns neither in the primary key nor indexed. */
+function planWarnings(filter: TableFilter, record: TableRecord): VectorDbError[] {
+  const primaryKey = `(${primaryKeyColumns(record).join(', ')})`;
+  const indexedColumns = record.indexes.filter((i) => i.kind !== 'vector').map((i) => i.column);
+  const indexed = indexedColumns.join(', ') || '(none)';
+  if (isEmptyFilter(filter)) return [VectorDbError.warning('ZERO_FILTER_OPERATIONS', { keyspace: record.keyspace, table: record.name, primaryKey, indexedColumns: indexed })];
+  const keyColumns = new Set(primaryKeyColumns(record));
+  const unindexed = filterColumns(filter).filter((column) => !keyColumns.has(column) && !indexedColumns.includes(column));
+  if (unindexed.length === 0) return [];
+  return [VectorDbError.warning('MISSING_INDEX', { keyspace: record.keyspace, table: record.name, primaryKey, indexedColumns: indexed, unindexedFilters: unindexed.join(', ') })];
+}

@@ -1,0 +1,178 @@
+/**
+ * One table's rows in LevelDB: row keys from the primary key (tables/key-codec.ts), reads by key, by
+ * partition and by index, and writing row changes as ONE atomic batch with their secondary index entries
+ * and vector records (the collections' vector machinery, one CollectionVectors per vector index).
+ */
+import type { JsonObject } from '../../query/json.js';
+import { decodeBinaryVector } from '../../query/vector-value.js';
+import { bytesToString, keys, type KvOperation, type KvStore } from '../../storage/index.js';
+import type { CollectionVectors } from '../vectors/collection-vectors.js';
+import type { DocumentChange } from '../collections/document-store.js';
+import type { ShreddedDocument } from '../collections/shredder.js';
+import { encodeKeyPart, invertPart, joinKeyParts } from './key-codec.js';
+import { storedKey, targetKeys } from './filter.js';
+import { primaryKeyColumns, type TableIndex, type TableRecord } from './schema.js';
+import { parseAnalyzer, tokenize } from './lexical.js';
+import { analyzeStored, analyzesText, indexAnalysis } from './text-analysis.js';
+
+const { SEP, HIGH } = keys;
+
+export interface StoredRow {
+  readonly key: string;
+  readonly row: JsonObject;
+}
+
+/** One row's change: insert (before null), replace, or delete (after null). */
+export interface RowChange {
+  readonly key: string;
+  readonly before: JsonObject | null;
+  readonly after: JsonObject | null;
+}
+
+export class TableStore {
+  readonly #kv: KvStore;
+  readonly #record: () => TableRecord;
+  readonly #rowPrefix: string;
+
+  /** `record` is read on every use: alterTable and createIndex replace it. */
+  constructor(kv: KvStore, tid: number, record: () => TableRecord) {
+    this.#kv = kv;
+    this.#record = record;
+    this.#rowPrefix = keys.rowPrefix(tid);
+  }
+
+  /** A primary key column's part of a row key, from the value's key encoding (inverted for a descending clustering column). */
+  keyPart(column: string, valueKey: string): string {
+    const record = this.#record();
+    return record.primaryKey.partitionSort.some(([c, order]) => c === column && order === -1) ? invertPart(valueKey) : valueKey;
+  }
+
+  /** The row key of a row's primary key values (stored forms, all present). */
+  rowKeyOf(row: JsonObject): string {
+    const record = this.#record();
+    return joinKeyParts(primaryKeyColumns(record).map((column) => this.keyPart(column, storedKey(row[column]!, record.columns[column]!))));
+  }
+
+  /** The key range of the rows whose leading primary key columns have these encoded parts (a partition). */
+  prefixRange(parts: readonly string[]): { gte: string; lt: string } {
+    const prefix = this.#rowPrefix + joinKeyParts(parts) + SEP;
+    return { gte: prefix, lt: prefix + HIGH };
+  }
+
+  async get(key: string): Promise<JsonObject | null> {
+    const value = await this.#kv.get(this.#rowPrefix + key);
+    return value === undefined ? null : (JSON.parse(bytesToString(value)) as JsonObject);
+  }
+
+  async getMany(rowKeys: readonly string[]): Promise<(JsonObject | null)[]> {
+    const values = await this.#kv.getMany(rowKeys.map((k) => this.#rowPrefix + k));
+    return values.map((v) => (v === undefined ? null : (JSON.parse(bytesToString(v)) as JsonObject)));
+  }
+
+  /** Rows in key order after `afterKey`, optionally within one key range (a partition). */
+  async *scan(afterKey?: string, range?: { gte: string; lt: string }): AsyncGenerator<StoredRow> {
+    const lower = range?.gte ?? this.#rowPrefix;
+    const after = afterKey === undefined ? undefined : this.#rowPrefix + afterKey;
+    const bounds = after !== undefined && after >= lower ? { gt: after, lt: range?.lt ?? this.#rowPrefix + HIGH } : { gte: lower, lt: range?.lt ?? this.#rowPrefix + HIGH };
+    for await (const [key, value] of this.#kv.entries(bounds)) {
+      yield { key: key.slice(this.#rowPrefix.length), row: JSON.parse(bytesToString(value)) as JsonObject };
+    }
+  }
+
+  /** Row keys an index holds for one encoded value (or value prefix: a map key's entries), in row key order. */
+  async indexLookup(index: TableIndex, valueKey: string): Promise<string[]> {
+    const prefix = keys.rowIndexPrefix(this.#tidOf(), index.name) + valueKey + SEP;
+    const found: string[] = [];
+    for await (const [, value] of this.#kv.entries({ gte: prefix, lt: prefix + HIGH })) found.push(bytesToString(value));
+    return keys.sortKeys(found);
+  }
+
+  #tidOf(): number {
+    return this.#record().tid;
+  }
+
+  /** The index entry keys of a row (without the row key) for every regular index. */
+  #indexEntries(row: JsonObject | null): string[] {
+    if (row === null) return [];
+    const record = this.#record();
+    const entries: string[] = [];
+    for (const index of record.indexes) {
+      if (index.kind === 'vector') continue;
+      const stored = row[index.column];
+      if (stored === undefined) continue;
+      if (index.kind === 'text') {
+        for (const token of new Set(tokenize(stored as string, parseAnalyzer(index.analyzer)))) entries.push(keys.rowIndexPrefix(record.tid, index.name) + encodeKeyPart(token, 'text') + SEP);
+        continue;
+      }
+      const type = record.columns[index.column]!;
+      const target = index.target ?? 'value';
+      const analysis = indexAnalysis(index);
+      const indexed = analysis && analyzesText(type, target) ? analyzeStored(stored, type, target, analysis) : stored;
+      for (const valueKey of new Set(targetKeys(indexed, type, target))) {
+        entries.push(keys.rowIndexPrefix(record.tid, index.name) + valueKey + SEP);
+      }
+    }
+    return entries;
+  }
+
+  /** Index entries of every row, written for a new index (in batches). */
+  async fileIndex(index: TableIndex): Promise<void> {
+    const record = this.#record();
+    let ops: KvOperation[] = [];
+    for await (const { key, row } of this.scan()) {
+      for (const entry of this.#indexEntries(row)) if (entry.startsWith(keys.rowIndexPrefix(record.tid, index.name))) ops.push({ type: 'put', key: entry + key, value: key });
+      if (ops.length >= 4096) {
+        await this.#kv.batch(ops);
+        ops = [];
+      }
+    }
+    if (ops.length > 0) await this.#kv.batch(ops);
+  }
+
+  /**
+   * Writes row changes, their index entries and the vector records of each vector index as one atomic
+   * batch; memory (the vector indexes) follows once the batch is durable.
+   */
+  async write(changes: readonly RowChange[], vectors: ReadonlyMap<string, CollectionVectors>): Promise<void> {
+    if (changes.length === 0) return;
+    const ops: KvOperation[] = [];
+    for (const change of changes) {
+      const old = new Set(this.#indexEntries(change.before));
+      const next = new Set(this.#indexEntries(change.after));
+      for (const entry of old) if (!next.has(entry)) ops.push({ type: 'del', key: entry + change.key });
+      for (const entry of next) if (!old.has(entry)) ops.push({ type: 'put', key: entry + change.key, value: change.key });
+      if (change.after === null) ops.push({ type: 'del', key: this.#rowPrefix + change.key });
+      else ops.push({ type: 'put', key: this.#rowPrefix + change.key, value: JSON.stringify(change.after) });
+    }
+    const afterCommit: (() => void)[] = [];
+    for (const [column, columnVectors] of vectors) {
+      const staged = columnVectors.hook(changes.map((change) => vectorChange(change, column)), ops);
+      if (staged.afterCommit) afterCommit.push(staged.afterCommit);
+    }
+    await this.#kv.batch(ops);
+    for (const apply of afterCommit) apply();
+  }
+
+  /** Deletes every row and index entry of the table (its vector records are reset by the caller). */
+  async clear(): Promise<void> {
+    const tid = keys.cidText(this.#tidOf());
+    await this.#kv.clearRange(this.#rowPrefix, this.#rowPrefix + HIGH);
+    await this.#kv.clearRange(`ridx:${tid}${SEP}`, `ridx:${tid}${SEP}${HIGH}`);
+  }
+
+  /** Deletes the entries of one index (dropIndex). */
+  async clearIndex(name: string): Promise<void> {
+    const prefix = keys.rowIndexPrefix(this.#tidOf(), name);
+    await this.#kv.clearRange(prefix, prefix + HIGH);
+  }
+}
+
+/**
+ * A row change as the vector machinery sees a document change: only the key and the new vector are
+ * read (CollectionVectors.hook), so the rest of the shredded form is left out.
+ */
+function vectorChange(change: RowChange, column: string): DocumentChange {
+  const values = change.after?.[column];
+  const vector = typeof values === 'string' ? decodeBinaryVector(values) : null;
+  return { key: change.key, before: null, after: change.after === null ? null : ({ vector } as unknown as ShreddedDocument) };
+}

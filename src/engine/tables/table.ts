@@ -1,0 +1,425 @@
+/**
+ * A table's operations: row inserts (CQL upsert: the given columns replace, the others stay), reads by
+ * primary key, partition, index or scan (planned in tables/plan.ts), sorts, vector sorts on indexed vector
+ * columns, updates and deletes by full primary key. Writes run under the table's mutex and land as one
+ * atomic batch each. Inputs are parsed JSON; outputs are stored rows (the command layer shapes the wire form).
+ */
+import { VectorDbError } from '../../errors/index.js';
+import type { JsonObject, JsonValue } from '../../query/json.js';
+import { keys, type KvStore } from '../../storage/index.js';
+import { CollectionVectors } from '../vectors/collection-vectors.js';
+import type { EngineSettings } from '../collections/collection.js';
+import { Mutex } from '../mutex.js';
+import { decodePageState, encodePageState } from '../page-state.js';
+import { matchesRow, storedKey, type TableFilter } from './filter.js';
+import { planRows, type RowPlan } from './plan.js';
+import { coerceRow, columnProblem } from './rows.js';
+import { primaryKeyColumns, type TableIndex, type TableRecord, type TypeLookup } from './schema.js';
+import { TableStore, type RowChange, type StoredRow } from './store.js';
+import { ValueProblem, coerceValue } from './values.js';
+import { encodeKeyPart } from './key-codec.js';
+import { bm25, lexicalStats, parseAnalyzer, tokenize } from './lexical.js';
+import { pullFromCollection, pushToCollection, type CollectionColumn } from './list-set-map-edit.js';
+
+export type RowOutcome =
+  | { readonly status: 'OK'; readonly row: JsonObject }
+  | { readonly status: 'ERROR'; readonly row?: JsonObject; readonly error: VectorDbError }
+  | { readonly status: 'SKIPPED'; readonly row?: JsonObject };
+
+export interface FoundRow extends StoredRow {
+  readonly similarity?: number;
+}
+
+/** An updateOne's changes: columns set, unset, and elements pushed to / pulled from collection columns. */
+export interface RowUpdate {
+  readonly set: JsonObject;
+  readonly unset: readonly string[];
+  readonly push?: Readonly<Record<string, readonly JsonValue[]>>;
+  readonly pull?: Readonly<Record<string, readonly JsonValue[]>>;
+}
+
+export type RowSort =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'columns'; readonly columns: readonly (readonly [string, 1 | -1])[] }
+  | { readonly kind: 'vector'; readonly column: string; readonly vector: Float32Array }
+  | { readonly kind: 'lexical'; readonly column: string; readonly query: string };
+
+export interface RowSelect {
+  readonly filter: TableFilter;
+  readonly sort: RowSort;
+  readonly limit?: number | undefined;
+  readonly skip?: number | undefined;
+  readonly pageState?: string | undefined;
+  /** A vector sort's rows carry the Data API's `$similarity` (false: the ranking's own score, ~1-2 us a row less). */
+  readonly withSimilarity?: boolean;
+}
+
+export interface RowPage {
+  readonly rows: FoundRow[];
+  readonly nextPageState: string | null;
+  readonly warnings: VectorDbError[];
+}
+
+export class Table {
+  #record: TableRecord;
+  readonly types: TypeLookup;
+  readonly #store: TableStore;
+  readonly #settings: EngineSettings;
+  readonly #kv: KvStore;
+  readonly #mutex = new Mutex();
+  /** Vector index name -> its loaded vectors. */
+  readonly #vectors = new Map<string, Promise<CollectionVectors>>();
+  #dropped = false;
+
+  constructor(kv: KvStore, record: TableRecord, settings: EngineSettings, types: TypeLookup) {
+    this.#record = record;
+    this.#kv = kv;
+    this.#settings = settings;
+    this.types = types;
+    this.#store = new TableStore(kv, record.tid, () => this.#record);
+  }
+
+  get record(): TableRecord {
+    return this.#record;
+  }
+
+  get limits(): EngineSettings['limits'] {
+    return this.#settings.limits;
+  }
+
+  /**
+   * Takes a changed definition (alterTable, an index added or dropped) under the write mutex; `work` runs
+   * with it in place, and the old one is back if work fails.
+   */
+  async redefine(record: TableRecord, work?: (store: TableStore) => Promise<void>): Promise<void> {
+    await this.#write(async () => {
+      const previous = this.#record;
+      this.#record = record;
+      try {
+        await work?.(this.#store);
+      } catch (error) {
+        this.#record = previous;
+        throw error;
+      }
+    });
+  }
+
+  /** Deletes a dropped regular index's entries (no longer in the definition, so no write adds more). */
+  async clearIndex(name: string): Promise<void> {
+    await this.#write(() => this.#store.clearIndex(name));
+  }
+
+  markDropped(): void {
+    this.#dropped = true;
+  }
+
+  // ---- writes -------------------------------------------------------------------------------
+
+  /** Inserts (upserts) rows: ordered stops at the first failure (the rest SKIPPED); unordered tries each. */
+  async insertRows(raws: readonly unknown[], ordered: boolean): Promise<RowOutcome[]> {
+    return this.#write(async () => {
+      const outcomes: RowOutcome[] = [];
+      const changes: RowChange[] = [];
+      const byKey = new Map<string, RowChange>();
+      let failed = false;
+      for (const raw of raws) {
+        if (failed) {
+          outcomes.push({ status: 'SKIPPED' });
+          continue;
+        }
+        try {
+          const given = coerceRow(raw, this.#record, this.types);
+          const key = this.#store.rowKeyOf(given);
+          const before = byKey.get(key)?.after ?? (await this.#store.get(key));
+          const change = { key, before, after: mergeRow(before, given) };
+          byKey.set(key, change);
+          changes.push(change);
+          outcomes.push({ status: 'OK', row: given });
+        } catch (error) {
+          if (!(error instanceof VectorDbError)) throw error;
+          outcomes.push({ status: 'ERROR', error });
+          failed = ordered;
+        }
+      }
+      // One batch: a later insert of the same key overwrote the earlier change's result already.
+      await this.#store.write(collapse(changes), await this.#allVectors());
+      return outcomes;
+    });
+  }
+
+  /** updateOne: `$set` / `$unset` / `$push` / `$pullAll` on one row named by its full primary key; a `$set` or `$push` creates a missing row (CQL). */
+  async updateRow(keyRow: JsonObject, update: RowUpdate): Promise<{ matched: boolean; modified: boolean; created: boolean }> {
+    const record = this.#record;
+    let unset = update.unset;
+    const values: JsonObject = {};
+    const problem = (column: string, error: unknown): never => {
+      if (!(error instanceof ValueProblem)) throw error;
+      throw columnProblem('INVALID_UPDATE_COLUMN_VALUES', record, column, error);
+    };
+    for (const [column, raw] of Object.entries(update.set)) {
+      try {
+        const stored = coerceValue(raw, record.columns[column]!, this.types);
+        if (stored !== null) values[column] = stored;
+        else unset = [...unset, column];
+      } catch (error) {
+        problem(column, error);
+      }
+    }
+    const edits = [...Object.entries(update.push ?? {}).map(([c, items]) => [c, items, pushToCollection] as const), ...Object.entries(update.pull ?? {}).map(([c, items]) => [c, items, pullFromCollection] as const)];
+    return this.#write(async () => {
+      const key = this.#store.rowKeyOf(keyRow);
+      const before = await this.#store.get(key);
+      const after: JsonObject = { ...(before ?? keyRow), ...values };
+      for (const column of unset) delete after[column];
+      let written = Object.keys(values).length > 0 || Object.values(update.push ?? {}).some((items) => items.length > 0);
+      for (const [column, items, edit] of edits) {
+        let edited: JsonValue | null = null;
+        try {
+          edited = edit(before?.[column], record.columns[column] as CollectionColumn, items, this.types);
+        } catch (error) {
+          problem(column, error);
+        }
+        if (edited === null) delete after[column];
+        else after[column] = edited;
+      }
+      // A missing row is created by a write of values (CQL's UPDATE upserts), not by unsets or pulls alone.
+      if (before === null && !written) return { matched: false, modified: false, created: false };
+      written = before === null || JSON.stringify(before) !== JSON.stringify(after);
+      if (written) await this.#store.write([{ key, before, after }], await this.#allVectors());
+      return { matched: before !== null, modified: written, created: before === null };
+    });
+  }
+
+  /** Deletes the row a full primary key names (nothing when there is none). */
+  async deleteRow(keyRow: JsonObject): Promise<boolean> {
+    return this.#write(async () => {
+      const key = this.#store.rowKeyOf(keyRow);
+      const before = await this.#store.get(key);
+      if (before === null) return false;
+      await this.#store.write([{ key, before, after: null }], await this.#allVectors());
+      return true;
+    });
+  }
+
+  /** Deletes every matching row (an empty filter truncates); returns how many went. */
+  async deleteRows(filter: TableFilter): Promise<number> {
+    return this.#write(async () => {
+      if (filter.kind === 'all' && filter.parts.length === 0) {
+        await this.#store.clear();
+        for (const vectors of this.#vectors.values()) await (await vectors).reset();
+        return -1;
+      }
+      const victims: RowChange[] = [];
+      for await (const { key, row } of this.#matching(filter)) victims.push({ key, before: row, after: null });
+      for (let i = 0; i < victims.length; i += 256) await this.#store.write(victims.slice(i, i + 256), await this.#allVectors());
+      return victims.length;
+    });
+  }
+
+  // ---- reads --------------------------------------------------------------------------------
+
+  /** Why a filter reads every row (the Data API's warnings), for the command layer to report. */
+  warningsFor(filter: TableFilter): VectorDbError[] {
+    return planRows(filter, this.#record, this.#store).warnings;
+  }
+
+  async select(request: RowSelect): Promise<RowPage> {
+    this.#checkLive();
+    const plan = planRows(request.filter, this.#record, this.#store);
+    const { sort } = request;
+    if (sort.kind === 'vector') return { rows: await this.#vectorSelect(request, sort), nextPageState: null, warnings: plan.warnings };
+    if (sort.kind === 'lexical') return { rows: await this.#lexicalSelect(request, sort), nextPageState: null, warnings: plan.warnings };
+    const pageSize = this.limits.pageSize;
+    if (sort.kind === 'columns') {
+      // An in-memory sort (as the Data API's): every match read and sorted; one page, after `skip`.
+      const all: FoundRow[] = [];
+      for await (const found of this.#matching(request.filter, plan)) {
+        all.push(found);
+        if (all.length >= this.limits.maxSortCandidates) throw VectorDbError.of('OVERLOADED_SORT_ROW_LIMIT', { max: this.limits.maxSortCandidates });
+      }
+      all.sort((a, b) => compareRows(a.row, b.row, sort.columns, this.#record));
+      const skip = request.skip ?? 0;
+      return { rows: all.slice(skip, skip + Math.min(request.limit ?? pageSize, pageSize)), nextPageState: null, warnings: plan.warnings };
+    }
+    const state = request.pageState ? decodePageState(request.pageState) : undefined;
+    const remaining = (request.limit ?? Number.POSITIVE_INFINITY) - (state?.returned ?? 0);
+    const size = Math.min(pageSize, remaining);
+    const rows: FoundRow[] = [];
+    let more = false;
+    if (size > 0) {
+      for await (const found of this.#matching(request.filter, plan, state?.after)) {
+        if (rows.length === size) {
+          more = true;
+          break;
+        }
+        rows.push(found);
+      }
+    }
+    const returned = (state?.returned ?? 0) + rows.length;
+    const nextPageState = more && returned < (request.limit ?? Number.POSITIVE_INFINITY) ? encodePageState({ after: rows.at(-1)!.key, returned }) : null;
+    return { rows, nextPageState, warnings: plan.warnings };
+  }
+
+  /** Matching rows in row key order, after `afterKey`. */
+  async *#matching(filter: TableFilter, plan: RowPlan = planRows(filter, this.#record, this.#store), afterKey?: string): AsyncGenerator<StoredRow> {
+    this.#checkLive();
+    for await (const found of plan.rows(afterKey)) if (matchesRow(filter, found.row, this.#record)) yield found;
+  }
+
+  async #vectorSelect(request: RowSelect, sort: Extract<RowSort, { kind: 'vector' }>): Promise<FoundRow[]> {
+    const index = this.#record.indexes.find((i) => i.kind === 'vector' && i.column === sort.column);
+    if (!index) throw VectorDbError.of('VECTOR_SORT_NOT_INDEXED', { keyspace: this.#record.keyspace, table: this.#record.name, column: sort.column });
+    const vectors = await this.#vectorsOf(index);
+    const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
+    const unfiltered = request.filter.kind === 'all' && request.filter.parts.length === 0;
+    let allowed: Set<number> | undefined;
+    if (!unfiltered) {
+      allowed = new Set();
+      for await (const { key } of this.#matching(request.filter)) {
+        const label = vectors.labelOf(key);
+        if (label !== undefined) allowed.add(label);
+      }
+    }
+    const turn = vectors.turnDue();
+    if (turn !== undefined) await turn;
+    const hits = vectors.search(sort.vector, k, allowed, undefined, request.withSimilarity ?? true);
+    const rows = await this.#store.getMany(hits.map((hit) => vectors.keyOf(hit.label) ?? ''));
+    const found: FoundRow[] = [];
+    hits.forEach((hit, i) => {
+      const row = rows[i];
+      if (row) found.push({ key: vectors.keyOf(hit.label)!, row, similarity: hit.score });
+    });
+    return found;
+  }
+
+  /** Rows holding every token of the query (and matching the filter), best BM25 score first. */
+  async #lexicalSelect(request: RowSelect, sort: Extract<RowSort, { kind: 'lexical' }>): Promise<FoundRow[]> {
+    const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
+    const analyzer = parseAnalyzer(index.analyzer);
+    const queryTokens = [...new Set(tokenize(sort.query, analyzer))];
+    const keyOf = (token: string) => encodeKeyPart(token, 'text');
+    const match: TableFilter = { kind: 'condition', condition: { column: sort.column, operator: '$match', target: 'value', keys: queryTokens.map(keyOf), lexical: analyzer } };
+    const candidates: FoundRow[] = [];
+    for await (const found of this.#matching({ kind: 'all', parts: [request.filter, match] })) candidates.push(found);
+    if (candidates.length === 0) return [];
+    const rowsWith = new Map<string, number>();
+    for (const token of queryTokens) rowsWith.set(token, (await this.#store.indexLookup(index, keyOf(token))).length);
+    const stats = await lexicalStats(this.#store.scan(), sort.column, analyzer, rowsWith);
+    const scored = candidates.map((found) => ({ found, score: bm25(found.row[sort.column] as string, queryTokens, analyzer, stats) }));
+    scored.sort((a, b) => b.score - a.score);
+    const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
+    return scored.slice(0, k).map(({ found }) => found);
+  }
+
+  // ---- vectors ------------------------------------------------------------------------------
+
+  #vectorsOf(index: TableIndex): Promise<CollectionVectors> {
+    let pending = this.#vectors.get(index.name);
+    if (!pending) {
+      const type = this.#record.columns[index.column];
+      if (type?.type !== 'vector' || index.vid === undefined) throw new Error(`index ${index.name} is not a vector index`);
+      const metric = index.metric ?? 'cosine';
+      pending = CollectionVectors.open(this.#kv, {
+        name: `${this.#record.keyspace}.${this.#record.name}.${index.column}`,
+        cid: index.vid,
+        dimension: type.dimension,
+        metric,
+        options: { vector: { dimension: type.dimension, metric, sourceModel: index.sourceModel ?? 'other' } },
+        backend: this.#settings.vectorBackend,
+        onProgress: this.#settings.onProgress,
+      });
+      pending.catch(() => this.#vectors.delete(index.name));
+      this.#vectors.set(index.name, pending);
+    }
+    return pending;
+  }
+
+  /** Every vector index's vectors, loaded (a write must stage records for each). */
+  async #allVectors(): Promise<Map<string, CollectionVectors>> {
+    const out = new Map<string, CollectionVectors>();
+    for (const index of this.#record.indexes) if (index.kind === 'vector') out.set(index.column, await this.#vectorsOf(index));
+    return out;
+  }
+
+  /** Builds a new vector index from the stored rows (createVectorIndex on a table with rows). */
+  async fileVectorIndex(index: TableIndex): Promise<void> {
+    const vectors = await this.#vectorsOf(index);
+    const changes: RowChange[] = [];
+    for await (const { key, row } of this.#store.scan()) if (row[index.column] !== undefined) changes.push({ key, before: row, after: row });
+    for (let i = 0; i < changes.length; i += 256) await this.#store.write(changes.slice(i, i + 256), new Map([[index.column, vectors]]));
+  }
+
+  /** Stops a dropped vector index (its records are cleared by the catalog). */
+  async closeVectorIndex(name: string): Promise<void> {
+    const pending = this.#vectors.get(name);
+    this.#vectors.delete(name);
+    if (pending) await (await pending.catch(() => undefined))?.close(false);
+  }
+
+  /** Waits until every vector is in its graph (tests, benchmarks). */
+  async waitForIndexes(): Promise<void> {
+    for (const vectors of (await this.#allVectors()).values()) await vectors.waitForIndex();
+  }
+
+  async #write<T>(fn: () => Promise<T>): Promise<T> {
+    this.#checkLive();
+    return this.#mutex.run(async () => {
+      this.#checkLive();
+      return fn();
+    });
+  }
+
+  #checkLive(): void {
+    if (this.#dropped) throw VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: this.#record.name, keyspace: this.#record.keyspace, known: '' });
+  }
+
+  /** Finishes writes, then saves the vector snapshots (unless dropped). */
+  async close(): Promise<void> {
+    await this.#mutex.run(async () => undefined);
+    for (const [name, pending] of [...this.#vectors]) {
+      this.#vectors.delete(name);
+      await (await pending.catch(() => undefined))?.close(!this.#dropped);
+    }
+  }
+
+  /** The primary key values of a stored row, in key order. */
+  primaryKeyOf(row: JsonObject): JsonValue[] {
+    return primaryKeyColumns(this.#record).map((column) => row[column] ?? null);
+  }
+}
+
+/** CQL's INSERT: the given columns replace the stored ones (a null deletes), the others stay. */
+function mergeRow(before: JsonObject | null, given: JsonObject): JsonObject {
+  const after: JsonObject = { ...(before ?? {}) };
+  for (const [column, value] of Object.entries(given)) {
+    if (value === null) delete after[column];
+    else after[column] = value;
+  }
+  return after;
+}
+
+/** Changes to the same key within one batch become one change: the first `before`, the last `after`. */
+function collapse(changes: readonly RowChange[]): RowChange[] {
+  const byKey = new Map<string, RowChange>();
+  for (const change of changes) {
+    const first = byKey.get(change.key);
+    byKey.set(change.key, first ? { key: change.key, before: first.before, after: change.after } : change);
+  }
+  return [...byKey.values()];
+}
+
+function compareRows(a: JsonObject, b: JsonObject, columns: readonly (readonly [string, 1 | -1])[], record: TableRecord): number {
+  for (const [column, order] of columns) {
+    const x = a[column];
+    const y = b[column];
+    if (x === undefined || y === undefined) {
+      if (x !== y) return (x === undefined ? -1 : 1) * order;
+      continue;
+    }
+    const type = record.columns[column]!;
+    const kx = storedKey(x, type);
+    const ky = storedKey(y, type);
+    if (kx !== ky) return keys.compareKeys(kx, ky) * order;
+  }
+  return 0;
+}

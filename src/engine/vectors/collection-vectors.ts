@@ -1,0 +1,735 @@
+/**
+ * The vectors of one collection in memory: the doc key <-> label map, a contiguous flat store of every
+ * live vector (exact scans), and the HNSW graph. Writes stage vector records into the document's batch
+ * and apply to memory once it is durable; the graph catches up in the background (on a worker thread
+ * for bulk loads, vectors/build.ts, else in small chunks that yield to the event loop), while searches
+ * scan the not-yet-indexed vectors exactly. So inserts are never slowed by graph building and a search
+ * always sees every acknowledged vector.
+ */
+import { VectorDbError } from '../../errors/index.js';
+import { yieldToEventLoop } from '../../platform/macrotask.js';
+import type { KvOperation, KvStore } from '../../storage/index.js';
+import {
+  FlatVectorStore,
+  graphBuilderAvailable,
+  type BackendChoice,
+  type IndexParams,
+  type ScoredLabel,
+  type VectorIndex,
+} from '../../vector-index/index.js';
+import type { CollectionOptions, Metric } from '../collections/schema.js';
+import type { ChangeHook, DocumentChange } from '../collections/document-store.js';
+import type { GraphPrefetch } from './graph-prefetch.js';
+import { buildOffThread } from './build.js';
+import { compactionDue, emptyGraphLike, liveLabels, rebuildOnEventLoop, type LabelView } from './compaction.js';
+import { VectorLabels } from './labels.js';
+import { addStep, FIRST_STEP } from './steps.js';
+import { LateKeys } from './late-keys.js';
+import { LateValues } from './late-values.js';
+import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './open.js';
+import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './records.js';
+import { GraphSaves } from './saves.js';
+import { deleteSnapshot, readSnapshotMeta, removeGraphFile, removeGraphFiles } from './snapshot.js';
+
+import type { VectorProgress } from '../progress.js';
+export type { VectorProgress } from '../progress.js';
+
+/** Whether the graph holds every live vector (searches are exact either way: it only changes speed). */
+export interface IndexProgress {
+  readonly caughtUp: boolean;
+  /** Live vectors not in the graph yet (searched by exact scan meanwhile). */
+  readonly pendingVectors: number;
+}
+
+/** A filter's candidate labels as a search takes them (a Set, or the postings' sorted LabelSet). */
+export interface LabelFilter extends Iterable<number> {
+  readonly size: number;
+  has(label: number): boolean;
+  /** The labels as one array, when the set keeps them so (an exact scan then needs no iterator). */
+  readonly labels?: Uint32Array;
+}
+
+export interface VectorSettings {
+  readonly name: string;
+  readonly cid: number;
+  readonly dimension: number;
+  readonly metric: Metric;
+  readonly options: CollectionOptions;
+  readonly backend: BackendChoice;
+  readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
+  /** A read of the graph file started while the database opened (graph-prefetch.ts), for the open to take if it is this collection's. */
+  readonly prefetch?: GraphPrefetch | undefined;
+}
+
+/** While the graph lags, a search lets the event loop turn once this long (ms) has passed since the last. */
+const SEARCH_YIELD_MS = 10;
+/**
+ * Vectors arriving at this rate per second (a bulk load), or this many pending that are also at least
+ * an eighth of the graph (the worker starts from a copy of it), are built on a worker thread instead of
+ * in steps on the event loop.
+ */
+const OFF_THREAD_MIN = 512;
+/** Removals are applied to the graph in batches of this size (or when idle). */
+const REMOVE_BATCH = 256;
+
+export class CollectionVectors {
+  readonly #kv: KvStore;
+  readonly #settings: VectorSettings;
+  /** The document key <-> label map: which labels are live, and whose. */
+  readonly #labels = new VectorLabels();
+  readonly #flat: FlatVectorStore;
+  #graph: VectorIndex;
+  /** Live labels not in the graph yet (replaced, not emptied, when a graph is swapped in). */
+  #pendingAdds = new Set<number>();
+  /** While a worker build runs: labels made pending since it last asked (vectors/build.ts's queue). */
+  #arrivals: number[] | undefined;
+  /** While a worker build runs: vectors deleted or replaced since it started (its graph's dead to come). */
+  #removedWhileBuilding = 0;
+  /**
+   * Set while the values are read after open (a graph file let the collection answer first): until they
+   * are all there, a label may be live without values in the flat store, and #ensureValues reads them.
+   */
+  #lateValues: LateValues | undefined;
+  /** Settles once every key is registered (at once unless openForSearch answered before). */
+  #keysRead: Promise<void> = Promise.resolve();
+  /** Labels gone from the flat store but still in the graph. */
+  #pendingRemoves: number[] = [];
+  readonly #saves: GraphSaves;
+  #indexing: Promise<void> | undefined;
+  /** When a search last yielded to the event loop for the indexing (see turnDue). */
+  #lastSearchTurn = 0;
+  /** The snapshot loading in the background; the indexer waits for it. */
+  #graphLoading: Promise<void> | undefined;
+  #closed = false;
+  #failure: VectorDbError | undefined;
+  /** Set when a worker-thread build failed: this collection then builds on the event loop only. */
+  #offThreadFailed = false;
+  /** Graphs built on a worker thread and swapped in so far (stats, tests). */
+  #offThreadBuilds = 0;
+  /** Graphs rebuilt from the live vectors alone and swapped in so far (vectors/compaction.ts). */
+  #compactions = 0;
+  /** Set while a compaction runs (searches then let the event loop turn: turnDue). */
+  #compacting = false;
+  /** Vectors committed in the current one-second window, and in the one before (the arrival rate). */
+  #addsThisSecond = 0;
+  #addsLastSecond = 0;
+  #secondStarted = 0;
+
+  private constructor(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, graph: VectorIndex) {
+    this.#kv = kv;
+    this.#settings = settings;
+    this.#flat = flat;
+    this.#graph = graph;
+    this.#saves = new GraphSaves(
+      kv,
+      settings,
+      () => ({ graph: this.#graph, labelLimit: this.#labels.limit, coveredBelow: this.#coveredBelow() }),
+      async () => this.#graphLoading,
+    );
+  }
+
+  /** Opens the collection's vectors (openForSearch) and resolves once every key is read: ready for any use. */
+  static async open(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
+    return (await CollectionVectors.openForSearch(kv, settings)).keysRead();
+  }
+
+  /**
+   * Loads the live vectors and the graph snapshot; what the snapshot lacks is indexed afterwards, what it
+   * has in excess is removed. A graph file (native) is loaded first and the collection answers an
+   * unfiltered search (`search`, `keyOf`, `vectorOf`) as soon as it is there: the keys and then the
+   * values follow in the background, and whatever a search needs first is read at once. Anything else
+   * (writes, filters, label maps) waits for keysRead(). A graph in LevelDB chunks is loaded in the
+   * background after the values (searches scan them exactly meanwhile).
+   */
+  static async openForSearch(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
+    const meta = await readSnapshotMeta(kv, settings.cid);
+    // Files an interrupted save or build left (nothing of this collection runs yet).
+    await removeGraphFiles(kv, settings.cid, meta?.file);
+    // A graph file is read by hnswlib on a libuv thread: from the start, beside the records, and taken in
+    // with them (only what it lacks becomes pending). Chunks are decoded here: from the next turn of the
+    // event loop, so that a query made as soon as the collection is open is answered (by exact scan)
+    // before they are read and loaded.
+    const early = meta?.file !== undefined ? loadGraph(kv, settings, meta).catch(() => undefined) : undefined;
+    // Sized for the highest label saved at once: growing copies the norms.
+    const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: Math.max(1024, meta?.labelLimit ?? 0) });
+    if (early !== undefined && kv.syncReads) {
+      // While hnswlib reads the graph, the keys it may lack are read: those at or past the snapshot's
+      // coveredBelow (every key, for a snapshot saved before it was kept).
+      const from = meta?.coveredBelow ?? 0;
+      const recent = readVectorKeys(kv, settings.cid, from);
+      recent.catch(() => undefined); // awaited only with a graph
+      const loaded = await early;
+      if (loaded !== undefined) {
+        const vectors = new CollectionVectors(kv, settings, flat, loaded.graph);
+        await vectors.#takeGraphFirst(loaded.labelLimit, await recent, from);
+        return vectors;
+      }
+    }
+    const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
+    const records = await loadLiveVectors(kv, settings, flat, meta);
+    const loaded = await early;
+    records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!, loaded?.graph.has(label) === true));
+    vectors.#saves.changes = vectors.#pendingAdds.size;
+    if (early !== undefined) {
+      vectors.#adoptGraph(loaded);
+    } else if (meta !== undefined) {
+      vectors.#graphLoading = yieldToEventLoop()
+        .then(() => loadGraph(kv, settings, meta))
+        .then(
+          (chunked) => vectors.#adoptGraph(chunked),
+          () => undefined, // no usable snapshot: the empty graph is built from the records
+        );
+    }
+    vectors.#scheduleIndexing();
+    return vectors;
+  }
+
+  /**
+   * Completes an open from a loaded graph file (the graph this was constructed with; see openForSearch):
+   * the live vectors it may lack are `recent` (every label from `from` on), whose values are read now. The
+   * values of the rest are read in the background, and so are the other keys when `from` > 0: until they
+   * land, a label's liveness and document key are looked up in its record when asked.
+   */
+  async #takeGraphFirst(labelLimit: number, recent: LiveRecords, from: number): Promise<void> {
+    const kv = this.#kv;
+    const { cid, dimension } = this.#settings;
+    this.#labels.reserveBelow(labelLimit);
+    recent.labels.forEach((label, i) => this.#addLoaded(label, recent.docKeys[i]!, this.#graph.has(label)));
+    const pending = [...this.#pendingAdds];
+    const values = await readVectorValues(kv, cid, pending, dimension);
+    pending.forEach((label, i) => {
+      if (values[i] !== undefined) this.#flat.set(label, values[i]!);
+    });
+    let labels: readonly number[] | Promise<readonly number[]> = recent.labels;
+    if (from === 0) {
+      this.#keysComplete();
+    } else {
+      // Until then only the labels at or past coveredBelow are registered: any other is looked up in its record.
+      this.#labels.readLate(new LateKeys(kv, cid));
+      labels = readVectorKeys(kv, cid).then((records) => {
+        records.labels.forEach((label, i) => this.#addLoaded(label, records.docKeys[i]!, this.#graph.has(label)));
+        this.#keysComplete();
+        return records.labels;
+      });
+      this.#keysRead = labels.then(() => undefined);
+      this.#keysRead.catch(() => undefined); // reported by keysRead() and by the values' reader
+    }
+    const late = new LateValues(kv, this.#settings, this.#flat, labels, (label) => this.#isLive(label), () => this.#closed);
+    this.#lateValues = late;
+    void late.done.then((damage) => {
+      if (this.#lateValues === late) this.#lateValues = undefined;
+      if (damage) this.#failure ??= damage;
+    });
+  }
+
+  /** Every key is registered (after #takeGraphFirst): the graph's stale labels are found, and the indexer can start. */
+  #keysComplete(): void {
+    this.#labels.registered();
+    this.#pendingRemoves = this.#staleInGraph();
+    this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
+    this.#scheduleIndexing();
+  }
+
+  /** Resolves (to this) once every key is registered: until then only an unfiltered search may be made. */
+  async keysRead(): Promise<this> {
+    await this.#keysRead;
+    return this;
+  }
+
+  /** Registers a loaded vector (its values are in the flat store; pending unless the graph being taken in holds it). */
+  #addLoaded(label: number, docKey: string, inGraph: boolean): void {
+    this.#labels.set(label, docKey);
+    if (!inGraph) this.#pendingAdds.add(label);
+  }
+
+  /** Whether a label is a live vector's (its values may still be on their way: #ensureValues). */
+  #isLive(label: number): boolean {
+    return this.#labels.isLive(label);
+  }
+
+  /** Guards what needs every key (writes, label maps) against a caller that did not wait for keysRead(). */
+  #checkKeysRead(): void {
+    if (this.#labels.late) throw new Error(`the vector keys of '${this.#settings.name}' are still being read: wait for keysRead()`);
+  }
+
+  /** While the values are read after open: reads those of `labels` a caller is about to use, at once. */
+  #ensureValues(labels: Iterable<number>): void {
+    this.#lateValues?.ensure(labels);
+  }
+
+  /** Swaps in the loaded snapshot (the indexer has waited for it, so the current graph is still empty). */
+  #adoptGraph(loaded: { graph: VectorIndex; labelLimit: number } | undefined): void {
+    if (loaded === undefined) return;
+    if (this.#closed) {
+      loaded.graph.dispose();
+      return;
+    }
+    this.#labels.reserveBelow(loaded.labelLimit);
+    this.#swapGraph(loaded.graph);
+    this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
+  }
+
+  /**
+   * Replaces the graph with one built elsewhere (a snapshot, a worker): what it holds is no longer
+   * pending, and labels it holds whose vectors are gone (deleted since) are to be removed from it.
+   * Returns how many pending vectors it took.
+   */
+  #swapGraph(graph: VectorIndex): number {
+    this.#graph.dispose();
+    this.#graph = graph;
+    const before = this.#pendingAdds.size;
+    // A new set of the few left beats 100k deletes from the old one (on the event loop, in one go).
+    const left = new Set<number>();
+    for (const label of this.#pendingAdds) if (!graph.has(label)) left.add(label);
+    this.#pendingAdds = left;
+    this.#pendingRemoves = this.#staleInGraph();
+    return before - this.#pendingAdds.size;
+  }
+
+  /** Labels the graph holds whose vectors are gone (deleted since it was built or saved). */
+  #staleInGraph(): number[] {
+    const stale: number[] = [];
+    // The cheap array test first: nearly every label is live.
+    for (let label = 0; label < this.#labels.limit; label++) if (!this.#isLive(label) && this.#graph.has(label)) stale.push(label);
+    return stale;
+  }
+
+  /** Whether the pending vectors are worth a worker thread (see OFF_THREAD_MIN). */
+  #offThreadWorthIt(): boolean {
+    const pending = this.#pendingAdds.size;
+    const arriving = Math.max(this.#addsThisSecond, this.#addsLastSecond) >= OFF_THREAD_MIN;
+    if (!this.#offThreadPossible() || pending === 0) return false;
+    // While vectors keep arriving, one worker session takes them all: its copy of the graph pays off.
+    return arriving || (pending >= OFF_THREAD_MIN && pending * 8 >= this.#graph.size);
+  }
+
+  #offThreadPossible(): boolean {
+    return !this.#offThreadFailed && graphBuilderAvailable() && this.#graph.backend === 'native';
+  }
+
+  /**
+   * Builds the pending vectors on a worker thread and swaps the result in; how many it took. With
+   * `compacting` (an empty graph), builds every live vector into it instead of into a copy of the graph.
+   */
+  async #buildOffThread(compacting?: VectorIndex): Promise<number> {
+    await this.#saves.unfrozen(); // one serialization at a time
+    const { dimension, metric, name } = this.#settings;
+    const graph = compacting ?? this.#graph;
+    // The worker's graph file becomes the snapshot as it is (no second write of the graph).
+    const { name: fileName, path: file } = await this.#saves.newGraphFile(graph);
+    this.#arrivals = [];
+    this.#removedWhileBuilding = 0;
+    // The dead the graph will hold once swapped in: a copy of this one has its dead too.
+    const deadBefore = compacting === undefined ? this.#graph.deletedCount + this.#pendingRemoves.length : 0;
+    const live = compacting === undefined ? undefined : liveLabels(this.#labels.byDocKey, (label) => this.#isLive(label));
+    const pendingNow = (): LabelView => live ?? this.#pendingAdds;
+    const built = await buildOffThread({
+      graph,
+      get pending() {
+        return pendingNow();
+      },
+      drainArrivals: () => {
+        const arrived = this.#arrivals ?? [];
+        this.#arrivals = [];
+        return arrived;
+      },
+      copyValues: this.#copyValues,
+      options: { dimension, metric, name, backend: graph.backend, params: graph.params },
+      stopped: () => this.#closed,
+      enough: () => compactionDue(this.size, deadBefore + this.#removedWhileBuilding),
+      ...(file === undefined ? {} : { file }),
+    }).finally(() => {
+      this.#arrivals = undefined;
+      compacting?.dispose(); // only its backend and parameters were used
+    });
+    if (built === undefined) {
+      if (!this.#closed) this.#offThreadFailed = true;
+      return 0;
+    }
+    await this.#saves.unfrozen(); // a save may be reading the old graph
+    if (this.#closed) {
+      built.graph.dispose();
+      if (fileName !== undefined) await removeGraphFile(this.#kv, fileName);
+      return 0;
+    }
+    this.#offThreadBuilds++;
+    if (compacting !== undefined) this.#compactions++;
+    const labelLimit = this.#labels.limit;
+    const took = this.#swapGraph(built.graph);
+    if (built.file !== undefined && fileName !== undefined) {
+      // The worker's file becomes the snapshot as it is: it lacks only what is pending now.
+      const before = this.#saves.changes;
+      this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
+      this.#saves.adopt(fileName, built.file.head, { labelLimit, coveredBelow: this.#coveredBelow(labelLimit) }, before);
+    }
+    return took;
+  }
+
+  /**
+   * Rebuilds the graph from the live vectors alone (vectors/compaction.ts) while searches use the current
+   * one, and swaps it in: on a worker thread where a build can run there, else on the event loop.
+   */
+  async #compactGraph(): Promise<void> {
+    this.#compacting = true;
+    const fresh = await emptyGraphLike(this.#graph, this.#settings.name, Math.max(1024, Math.ceil(this.size * 1.25)));
+    try {
+      if (this.#offThreadPossible()) {
+        await this.#buildOffThread(fresh); // if it fails, the next compaction runs on the event loop
+        return;
+      }
+      const labels = [...this.#labels.labels()];
+      const rebuilt = await rebuildOnEventLoop({ target: fresh, labels, isLive: (label) => this.#isLive(label), copyValues: this.#copyValues, stopped: () => this.#closed });
+      await this.#saves.unfrozen(); // a save may be reading the old graph
+      if (rebuilt && !this.#closed) {
+        this.#compactions++;
+        this.#swapGraph(fresh);
+        this.#saves.changes += this.size; // the stored graph is the old one: save the compact one soon
+      } else {
+        fresh.dispose();
+      }
+    } finally {
+      this.#compacting = false;
+    }
+  }
+
+  /** Copies a live label's values into `target` at `offset` (reading them first if they are still on their way). */
+  readonly #copyValues = (label: number, target: Float32Array, offset: number): void => {
+    this.#ensureValues([label]);
+    this.#flat.copyInto(label, target, offset);
+  };
+
+  /** What churn leaves behind (stats, tests): graph elements live and dead, flat store rows written, compactions. */
+  footprint(): { graphElements: number; graphDeleted: number; flatRows: number; compactions: number; compacting: boolean } {
+    const { size, deletedCount } = this.#graph;
+    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: this.#flat.rowsUsed, compactions: this.#compactions, compacting: this.#compacting };
+  }
+
+  /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */
+  get size(): number {
+    return this.#labels.late ? this.#graph.size + this.#pendingAdds.size : this.#labels.size;
+  }
+
+  /** False while the values are still being read after open (tests). */
+  get valuesLoaded(): boolean {
+    return this.#lateValues?.loading !== true;
+  }
+
+  /** Resolves once every live vector's values are in memory (benchmarks, tests). */
+  async valuesReady(): Promise<void> {
+    await this.#lateValues?.done;
+  }
+
+  /**
+   * A macrotask to await before searching when background work is under way (the graph lacks vectors or
+   * is being compacted, or the keys or values are still being read after open) and no search has let the
+   * event loop turn for SEARCH_YIELD_MS; else undefined (no await). Searches answered from memory never
+   * wait on I/O, so a tight loop of them would otherwise starve that work for good: every search would
+   * stay an exact scan of what the graph lacks, or a point read of the values it needs.
+   */
+  turnDue(): Promise<void> | undefined {
+    const busy = this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0 || this.#compacting || this.#lateValues !== undefined || this.#labels.late;
+    if (!busy) return undefined;
+    const now = performance.now();
+    if (now - this.#lastSearchTurn < SEARCH_YIELD_MS) return undefined;
+    this.#lastSearchTurn = now;
+    return yieldToEventLoop();
+  }
+
+  /** Vectors not yet in the graph (searched exactly meanwhile). */
+  get pendingCount(): number {
+    return this.#pendingAdds.size;
+  }
+
+  /** How many times a worker thread built the graph (and it was swapped in). */
+  get offThreadBuilds(): number {
+    return this.#offThreadBuilds;
+  }
+
+  /** Resolves once the saved graph (if any) is loaded: until then its vectors count as pending. */
+  async graphLoaded(): Promise<void> {
+    await this.#graphLoading;
+  }
+
+  /** The graph's parameters in force and its backend (stats). */
+  indexInfo(): { params: Readonly<Required<IndexParams>>; backend: string } {
+    return { params: this.#graph.params, backend: this.#graph.backend };
+  }
+
+  labelOf(docKey: string): number | undefined {
+    this.#checkKeysRead();
+    return this.#labels.labelOf(docKey);
+  }
+
+  /** Every document's label as of now (a copy: later writes do not change it). */
+  labelsNow(): ReadonlyMap<string, number> {
+    this.#checkKeysRead();
+    return this.#labels.copy();
+  }
+
+  /** A live label's document key (undefined when the label is not live). */
+  keyOf(label: number): string | undefined {
+    return this.#labels.keyOf(label);
+  }
+
+  /**
+   * Stages vector records for a batch of document changes (a changed vector gets a new label: labels are
+   * never reused) and applies them in memory once the batch is durable.
+   */
+  readonly hook: ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => {
+    this.#checkKeysRead();
+    const { cid } = this.#settings;
+    const labels = new Map<string, number>();
+    const added: { key: string; label: number; vector: Float32Array }[] = [];
+    const removed: { key: string; label: number }[] = [];
+    for (const change of changes) {
+      const oldLabel = this.#labels.labelOf(change.key);
+      const vector = change.after?.vector ?? null;
+      if (oldLabel !== undefined && vector !== null) this.#ensureValues([oldLabel]);
+      if (oldLabel !== undefined && vector !== null && sameVector(this.#flat.get(oldLabel), vector)) {
+        labels.set(change.key, oldLabel);
+        continue;
+      }
+      if (oldLabel !== undefined) {
+        deleteVectorRecord(ops, cid, oldLabel);
+        removed.push({ key: change.key, label: oldLabel });
+      }
+      if (vector !== null) {
+        const label = this.#labels.take();
+        putVectorRecord(ops, cid, { label, docKey: change.key, vector });
+        added.push({ key: change.key, label, vector });
+        labels.set(change.key, label);
+      }
+    }
+    if (added.length === 0 && removed.length === 0) return { labels };
+    const retired = removed.map((r) => r.label);
+    const afterCommit = () => {
+      for (const { key, label } of removed) {
+        this.#flat.delete(label);
+        this.#labels.delete(label, key);
+        if (!this.#pendingAdds.delete(label)) this.#pendingRemoves.push(label);
+      }
+      for (const { key, label, vector } of added) {
+        this.#flat.set(label, vector);
+        this.#labels.set(label, key);
+        this.#pendingAdds.add(label);
+        this.#arrivals?.push(label);
+      }
+      this.#saves.changes += added.length + removed.length;
+      if (this.#arrivals !== undefined) this.#removedWhileBuilding += removed.length;
+      this.#countArrivals(added.length);
+      this.#scheduleIndexing();
+    };
+    return { labels, retired, afterCommit };
+  };
+
+  #countArrivals(count: number): void {
+    const now = Date.now();
+    if (now - this.#secondStarted >= 1000) {
+      this.#addsLastSecond = now - this.#secondStarted < 2000 ? this.#addsThisSecond : 0;
+      this.#addsThisSecond = 0;
+      this.#secondStarted = now;
+    }
+    this.#addsThisSecond += count;
+  }
+
+  /** The values of a live label (a copy may be kept by the caller only while it does not write). */
+  vectorOf(label: number): Float32Array | undefined {
+    this.#ensureValues([label]);
+    return this.#flat.get(label);
+  }
+
+  /**
+   * Nearest live labels, best first. `allowed` restricts the candidates (a superset of the filter's
+   * matches, from the planner); small sets are scanned exactly, large ones go through the graph with a
+   * filter; vectors not yet in the graph are always scanned exactly and merged in. `efSearch` overrides
+   * the collection's candidate list size for this query (exact scans ignore it). `scored: false` leaves
+   * each path's ranking score in place of the Data API's (~1 us a hit less, when no one reads it).
+   */
+  search(query: Float32Array, k: number, allowed?: LabelFilter, efSearch?: number, scored = true): ScoredLabel[] {
+    if (this.#failure) throw this.#failure;
+    if (k <= 0 || this.size === 0) return [];
+    const ranked = this.#rank(query, k, allowed, efSearch);
+    if (scored) this.#ensureValues(ranked.map((hit) => hit.label));
+    // Paths rank with their own arithmetic; the score reported is the Data API's, whichever path found the hit.
+    return scored ? this.#flat.rescore(query, ranked) : ranked;
+  }
+
+  #rank(query: Float32Array, k: number, allowed: LabelFilter | undefined, efSearch: number | undefined): ScoredLabel[] {
+    const total = this.size;
+    if (allowed !== undefined && allowed.size <= Math.max(2000, total * EXACT_FRACTION)) {
+      this.#ensureValues(allowed.labels ?? allowed);
+      return this.#flat.exactSearch(query, k, allowed.labels ?? allowed);
+    }
+    if (this.#graph.size === 0) {
+      this.#ensureValues(allowed ?? this.#labels.labels());
+      return this.#flat.exactSearch(query, k, allowed);
+    }
+    const labels = this.#labels;
+    const keysLate = labels.late;
+    const isLive = (label: number) => labels.isLive(label);
+    const live = (label: number) => isLive(label) && (allowed === undefined || allowed.has(label));
+    const needFilter = allowed !== undefined || this.#pendingRemoves.length > 0;
+    // A filter hides part of the graph: widen the search in proportion so recall holds.
+    const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / total, EXACT_FRACTION);
+    const ef = Math.ceil(Math.max(efSearch ?? this.#graph.params.efSearch, k) / Math.sqrt(selectivity));
+    let fromGraph = this.#graph.search(query, k, needFilter ? { ef, filter: live } : { ef });
+    // While the keys are read after open, the graph may still hold vectors deleted since its snapshot:
+    // the hits are checked, and only when one is gone is the search made again with the check as filter.
+    if (keysLate && !needFilter && fromGraph.some((hit) => !isLive(hit.label))) fromGraph = this.#graph.search(query, k, { ef, filter: live });
+    if (this.#pendingAdds.size === 0) return fromGraph;
+    const pending = allowed === undefined ? this.#pendingAdds : [...this.#pendingAdds].filter((l) => allowed.has(l));
+    this.#ensureValues(pending);
+    const fromScan = this.#flat.exactSearch(query, k, pending);
+    return mergeTop(fromGraph, fromScan, k);
+  }
+
+  /** Empties everything (the collection was cleared: its records are already gone). */
+  async reset(): Promise<void> {
+    await this.#stopIndexing();
+    this.#labels.clear();
+    for (const label of [...this.#flat.labels()]) this.#flat.delete(label);
+    this.#pendingAdds.clear();
+    this.#pendingRemoves = [];
+    this.#graph.dispose();
+    this.#graph = await newGraph(this.#settings, 1024);
+    this.#closed = false;
+    await deleteSnapshot(this.#kv, this.#settings.cid);
+  }
+
+  /** Waits until every vector is in the graph (bulk loads, tests, benchmarks). */
+  async waitForIndex(): Promise<void> {
+    while (this.#indexing) await this.#indexing;
+    if (this.#failure) throw this.#failure;
+  }
+
+  /**
+   * waitForIndex, for at most `maxTimeMs`: whether the graph then holds every live vector, and how many
+   * it lacks (writes made meanwhile count too).
+   */
+  async waitForIndexWithin(maxTimeMs: number): Promise<IndexProgress> {
+    const waiting = this.waitForIndex();
+    waiting.catch(() => undefined); // a failure after the time is up is reported by the next call
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxTimeMs)));
+    try {
+      await Promise.race([waiting, timeUp]);
+    } finally {
+      clearTimeout(timer);
+    }
+    const pendingVectors = this.#pendingAdds.size;
+    return { caughtUp: pendingVectors === 0, pendingVectors };
+  }
+
+  /** Saves the graph snapshot now (GraphSaves.save). */
+  async saveSnapshot(): Promise<void> {
+    await this.#saves.save();
+  }
+
+  /**
+   * The snapshot's coveredBelow for the graph as it is now (SnapshotMeta): every live label below it is
+   * in the graph, since the pending ones are all at or past it.
+   */
+  #coveredBelow(labelLimit = this.#labels.limit): number {
+    let covered = labelLimit;
+    for (const label of this.#pendingAdds) if (label < covered) covered = label;
+    return covered;
+  }
+
+  /** Stops background work, saves the snapshot if anything changed, frees the graph. */
+  async close(save = true): Promise<void> {
+    await this.#stopIndexing();
+    if (save && this.#saves.changes > 0 && !this.#failure) await this.saveSnapshot();
+    this.#graph.dispose();
+  }
+
+  async #stopIndexing(): Promise<void> {
+    await this.#graphLoading; // adopt the snapshot first: closing must never save a graph that lacks it
+    await this.#keysRead.catch(() => undefined);
+    this.#closed = true;
+    await this.#lateValues?.done; // it stops at its next chunk (and never throws)
+    while (this.#indexing) await this.#indexing.catch(() => undefined);
+    await this.#saves.idle();
+  }
+
+  #scheduleIndexing(): void {
+    // While the keys are read after open, what the graph lacks or holds in excess is not known yet.
+    if (this.#labels.late) return;
+    if (this.#indexing || this.#closed || (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0)) return;
+    this.#indexing = this.#indexLoop().finally(() => {
+      this.#indexing = undefined;
+      if (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) this.#scheduleIndexing();
+    });
+  }
+
+  /** Moves pending vectors into the graph a chunk at a time, yielding between chunks. */
+  async #indexLoop(): Promise<void> {
+    await this.#graphLoading;
+    const { name, onProgress } = this.#settings;
+    const total = this.#pendingAdds.size;
+    let done = 0;
+    const buildStarted = Date.now();
+    let lastReport = buildStarted;
+    let chunk = FIRST_STEP;
+    const progress = (): VectorProgress => ({ collection: name, phase: 'index', done, total: Math.max(total, done), failed: 0, rate: done / Math.max((Date.now() - buildStarted) / 1000, 0.001) });
+    try {
+      while (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) {
+        // A snapshot is reading the graph (maybe from a worker thread): no changes until it is done.
+        if (this.#saves.frozen) {
+          await this.#saves.unfrozen();
+          continue;
+        }
+        if (compactionDue(this.size, this.#graph.deletedCount + this.#pendingRemoves.length)) {
+          await this.#compactGraph();
+          continue;
+        }
+        if (this.#offThreadWorthIt()) {
+          done += await this.#buildOffThread();
+          continue;
+        }
+        if (this.#pendingRemoves.length >= REMOVE_BATCH || this.#pendingAdds.size === 0) {
+          this.#graph.remove(this.#pendingRemoves);
+          this.#pendingRemoves = [];
+        }
+        const labels: number[] = [];
+        for (const label of this.#pendingAdds) {
+          labels.push(label);
+          if (labels.length === chunk) break;
+        }
+        if (labels.length > 0) {
+          this.#ensureValues(labels);
+          chunk = addStep(this.#graph, labels, (label, into, offset) => this.#flat.copyInto(label, into, offset));
+          for (const label of labels) this.#pendingAdds.delete(label);
+          done += labels.length;
+        }
+        if (onProgress && total >= 10_000 && Date.now() - lastReport > 1000) {
+          onProgress(progress());
+          lastReport = Date.now();
+        }
+        await yieldToEventLoop();
+      }
+      if (onProgress && total >= 10_000) onProgress(progress());
+      // The graph is complete: the save runs beside later work (close waits for it), not inside it.
+      if (!this.#closed && this.#saves.due(this.size) && !this.#saves.busy) this.saveSnapshot().catch((error: unknown) => this.#fail(error));
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  #fail(error: unknown): void {
+    const { name } = this.#settings;
+    this.#failure = error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error });
+  }
+}
+
+/** Below this fraction of the collection, a filtered search scans its candidates exactly. */
+const EXACT_FRACTION = 0.15;
+
+function sameVector(a: Float32Array | undefined, b: Float32Array): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function mergeTop(a: ScoredLabel[], b: ScoredLabel[], k: number): ScoredLabel[] {
+  return [...a, ...b].sort((x, y) => y.score - x.score).slice(0, k);
+}
