@@ -6,7 +6,8 @@
 import { VectorDbError } from '../errors/index.js';
 import { DEFAULT_ROW_CACHE_BYTES, KvStore, backupStore, bytesToString, keys, restoreStore } from '../storage/index.js';
 import type { StorageKind } from '../storage/storage-kind.js';
-import { Collection, type EngineSettings } from './collections/collection.js';
+import { Collection } from './collections/collection.js';
+import type { EngineSettings } from './settings.js';
 import { collectionStats, type CollectionStats, type DatabaseStats } from './stats.js';
 import type { VectorProgress } from './vectors/collection-vectors.js';
 import { nativeBackendAvailable, type BackendChoice } from '../vector-index/index.js';

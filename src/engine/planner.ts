@@ -11,7 +11,8 @@ import type { Filter, FilterNode } from '../query/filter.js';
 import { ejsonKeyOf, isObject, type JsonValue } from '../query/json.js';
 import { HIGH, SEP, TYPE_TAG, compareKeys, encodeIndexScalar, sortKeys, type IndexScalar } from '../storage/keys.js';
 import { idKey, validateId } from './collections/document-id.js';
-import type { DocumentStore, IndexBounds, IndexRun } from './collections/document-store.js';
+import type { DocumentStore } from './collections/document-store.js';
+import type { IndexBounds, IndexRun } from './changes.js';
 import { indexPathOf, indexScalarOf, isFiled } from './collections/shredder.js';
 
 /** Candidate document keys, or `scan` when no indexed clause narrows the filter. */

@@ -26,27 +26,12 @@ import { VectorPostings } from '../vectors/postings.js';
 import { keyOrderedRuns, keysAfter, planCandidates, type CandidatePlan } from '../planner.js';
 import { deniesPositions, indexEntriesOf, shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../../query/vector-value.js';
-import { CollectionVectors, type IndexProgress, type VectorProgress } from '../vectors/collection-vectors.js';
-import type { BackendChoice } from '../../vector-index/index.js';
-import type { GraphPrefetch } from '../vectors/graph-prefetch.js';
+import { CollectionVectors, type IndexProgress } from '../vectors/collection-vectors.js';
 import { toJsonText } from '../../query/exact-number.js';
 
+import type { EngineSettings } from '../settings.js';
+export type { EngineSettings } from '../settings.js';
 export type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './types.js';
-
-/** Database-wide settings every collection needs. */
-export interface EngineSettings {
-  readonly limits: Limits;
-  /** HNSW backend: 'auto' (native when hnswlib-node loads, else wasm), 'wasm' or 'native'. */
-  readonly vectorBackend: BackendChoice;
-  readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
-  /**
-   * The budget of each vector collection's search-hit cache, in bytes of document bodies (0: none;
-   * default DEFAULT_HIT_CACHE_BYTES). Set from the database's bodyCacheBytes.
-   */
-  readonly hitCacheBytes?: number | undefined;
-  /** A graph file read started while the database opened, for the collection it was started for. */
-  readonly graphPrefetch?: GraphPrefetch | undefined;
-}
 
 /** Which matches #matching yields and how it reads them. */
 interface MatchScope {

@@ -7,7 +7,9 @@ import { parseLosslessJsonText, toJsonText } from '../../query/exact-number.js';
 import { copyJson, type Document } from '../../query/json.js';
 import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore, type PreparedBatch } from '../../storage/index.js';
 import { HitCache, WrittenHits } from './hit-cache.js';
-import { indexEntriesOf, type ShredContext, type ShreddedDocument } from './shredder.js';
+import type { StoredDocument } from './types.js';
+import { indexEntriesOf, type ShredContext } from './shredder.js';
+import type { ChangeHook, DocumentChange, IndexBounds, IndexRun, ShreddedDocument, StagedVectors } from '../changes.js';
 import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from '../vectors/records.js';
 
@@ -29,31 +31,9 @@ const INDEX_VALUE = new Uint8Array([0x31]);
 export const DEFAULT_HIT_CACHE_BYTES = 16 * 1024 * 1024;
 const HIT_CACHE_MAX_BODY_BYTES = 16 * 1024;
 
-export interface StoredDocument {
-  readonly key: string;
-  readonly doc: Document;
-}
+export type { ChangeHook, DocumentChange, IndexBounds, IndexRun, StagedVectors } from '../changes.js';
 
-/** One document's change: insert (before null), replace, or delete (after null). */
-export interface DocumentChange {
-  readonly key: string;
-  readonly before: Document | null;
-  readonly after: ShreddedDocument | null;
-}
-
-/**
- * Adds the operations a change needs beyond the document and its index entries (vector records) to
- * the batch. Returns the vector label of each changed document that has a vector (its body stores a
- * reference to it) and what to do in memory once the batch is durable.
- */
-export type ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => StagedVectors;
-
-export interface StagedVectors {
-  readonly labels: ReadonlyMap<string, number>;
-  /** Labels the changes retire (deleted documents' and replaced vectors'): never search hits again. */
-  readonly retired?: readonly number[] | undefined;
-  readonly afterCommit?: (() => void) | undefined;
-}
+export type { StoredDocument } from './types.js';
 
 /** One atomic batch built by DocumentStore.stage, handed to LevelDB but not yet written. */
 export interface StagedWrite {
@@ -459,18 +439,4 @@ function parseBody(value: Uint8Array): Document {
 
 function parseBodyText(text: string): Document {
   return (text.startsWith(EXACT_BODY) ? parseLosslessJsonText(text.slice(1)) : JSON.parse(text)) as Document;
-}
-
-/** One index value's entries under one path: they list its documents in key order. */
-export interface IndexRun {
-  readonly indexPath: string;
-  /** The encoded value (storage/keys.ts). */
-  readonly value: string;
-}
-
-/** A range over encoded typed values of one path (see storage/keys.ts). */
-export interface IndexBounds {
-  readonly gte?: string;
-  readonly gt?: string;
-  readonly lt?: string;
 }

@@ -20,7 +20,7 @@
  * Past the budget, the bodies cached first go first (a hit does not move its entry).
  */
 import { copyJson, type Document } from '../../query/json.js';
-import type { StoredDocument } from './document-store.js';
+import type { StoredDocument } from './types.js';
 
 /** A rough per-entry cost beyond the body's JSON bytes (array slot, entry, object headers). */
 const ENTRY_OVERHEAD = 256;

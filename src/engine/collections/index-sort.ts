@@ -13,7 +13,7 @@ import type { Filter, FilterNode } from '../../query/filter.js';
 import { isArrayIndex, valueAtPath, type Document } from '../../query/json.js';
 import { documentComparator, type SortField } from '../../query/sort.js';
 import { TYPE_TAG, encodeIndexScalar } from '../../storage/keys.js';
-import type { FoundDocument } from './collection.js';
+import type { FoundDocument } from './types.js';
 import type { DocumentStore } from './document-store.js';
 import { rangeBounds, rootRangeClauses } from '../planner.js';
 import { indexScalarOf, isFiled } from './shredder.js';

@@ -7,25 +7,16 @@ import { isObject, type JsonObject, type JsonValue } from '../../query/json.js';
 import { DEFAULT_ID_TYPES, type DefaultIdType } from './document-id.js';
 import type { Limits } from '../limits.js';
 
-export type Metric = 'cosine' | 'euclidean' | 'dot_product';
-export const METRICS: readonly Metric[] = ['cosine', 'euclidean', 'dot_product'];
+import { METRICS, type Metric } from '../../vector-index/metric.js';
+import type { VectorIndexOptions, VectorOptions } from '../vectors/settings.js';
+
+export { METRICS, type Metric } from '../../vector-index/metric.js';
+export type { VectorIndexOptions } from '../vectors/settings.js';
 
 const SOURCE_MODELS = ['ada002', 'bert', 'cohere-v3', 'gecko', 'nv-qa-4', 'openai-v3-large', 'openai-v3-small', 'other'] as const;
 
-/** Tuning knobs of a collection's HNSW index (see vector/ for what each trades). */
-export interface VectorIndexOptions {
-  readonly m?: number;
-  readonly efConstruction?: number;
-  readonly efSearch?: number;
-}
-
 export interface CollectionOptions {
-  readonly vector?: {
-    readonly dimension: number;
-    readonly metric: Metric;
-    readonly sourceModel: string;
-    readonly index?: VectorIndexOptions;
-  };
+  readonly vector?: VectorOptions;
   readonly indexing?: { readonly allow: readonly string[] } | { readonly deny: readonly string[] };
   readonly defaultId?: { readonly type: DefaultIdType };
 }

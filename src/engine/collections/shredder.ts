@@ -17,18 +17,10 @@ import type { CollectionOptions } from './schema.js';
 import { generateId, idKey, validateEjson, validateId } from './document-id.js';
 import type { Limits } from '../limits.js';
 import { ExactDecimal, isExactNumber, toJsonText } from '../../query/exact-number.js';
+import type { ShreddedDocument } from '../changes.js';
 
-export interface ShreddedDocument {
-  readonly id: JsonValue;
-  /** Storage key of the id. */
-  readonly key: string;
-  /** The document with `_id` first, as it will be stored and returned. */
-  readonly doc: Document;
-  readonly vector: Float32Array | null;
-  readonly vectorForm: VectorForm | null;
-  /** `path\0typed value` strings; the engine prefixes the collection and appends the doc key. */
-  readonly indexEntries: readonly string[];
-}
+export type { ShreddedDocument } from '../changes.js';
+
 
 export interface ShredContext {
   readonly keyspace: string;

@@ -30,6 +30,12 @@ export interface SelectOptions {
   readonly withSimilarity?: boolean;
 }
 
+/** A document as read from the store, with its storage key. */
+export interface StoredDocument {
+  readonly key: string;
+  readonly doc: Document;
+}
+
 export interface FoundDocument {
   readonly key: string;
   readonly doc: Document;

@@ -8,7 +8,7 @@
 import type { Filter } from '../../query/filter.js';
 import { FifoCache } from '../../storage/fifo-cache.js';
 import type { CollectionVectors, LabelFilter } from '../vectors/collection-vectors.js';
-import type { FoundDocument } from './collection.js';
+import type { FoundDocument } from './types.js';
 import type { DocumentStore } from './document-store.js';
 import { planCandidates, planFrom, singleEquality } from '../planner.js';
 import { LabelSet, type VectorPostings } from '../vectors/postings.js';

@@ -6,8 +6,8 @@
 import { VectorDbError, describeValue } from '../../errors/index.js';
 import { isObject, type JsonObject } from '../../query/json.js';
 import { bytesToString, keys, type KvOperation, type KvStore } from '../../storage/index.js';
-import type { EngineSettings } from '../collections/collection.js';
-import { METRICS, type Metric } from '../collections/schema.js';
+import type { EngineSettings } from '../settings.js';
+import { METRICS, type Metric } from '../../vector-index/metric.js';
 import { isValidSchemaName } from '../limits.js';
 import { Table } from './table.js';
 import { parseColumnType, parseTableDefinition, primaryKeyColumns, type ColumnType, type TableIndex, type TableRecord, type TypeLookup } from './schema.js';

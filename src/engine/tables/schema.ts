@@ -5,7 +5,7 @@
  */
 import { VectorDbError, describeValue } from '../../errors/index.js';
 import { isObject, type JsonObject, type JsonValue } from '../../query/json.js';
-import type { Metric } from '../collections/schema.js';
+import type { Metric } from '../../vector-index/metric.js';
 import type { Limits } from '../limits.js';
 
 export const SCALAR_TYPES = [

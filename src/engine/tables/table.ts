@@ -8,7 +8,7 @@ import { VectorDbError } from '../../errors/index.js';
 import type { JsonObject, JsonValue } from '../../query/json.js';
 import { keys, type KvStore } from '../../storage/index.js';
 import { CollectionVectors } from '../vectors/collection-vectors.js';
-import type { EngineSettings } from '../collections/collection.js';
+import type { EngineSettings } from '../settings.js';
 import { Mutex } from '../mutex.js';
 import { decodePageState, encodePageState } from '../page-state.js';
 import { matchesRow, storedKey, type TableFilter } from './filter.js';

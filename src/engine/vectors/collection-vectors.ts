@@ -12,14 +12,11 @@ import type { KvOperation, KvStore } from '../../storage/index.js';
 import {
   FlatVectorStore,
   graphBuilderAvailable,
-  type BackendChoice,
   type IndexParams,
   type ScoredLabel,
   type VectorIndex,
 } from '../../vector-index/index.js';
-import type { CollectionOptions, Metric } from '../collections/schema.js';
-import type { ChangeHook, DocumentChange } from '../collections/document-store.js';
-import type { GraphPrefetch } from './graph-prefetch.js';
+import type { ChangeHook, DocumentChange } from '../changes.js';
 import { buildOffThread } from './build.js';
 import { compactionDue, emptyGraphLike, liveLabels, rebuildOnEventLoop, type LabelView } from './compaction.js';
 import { VectorLabels } from './labels.js';
@@ -33,33 +30,8 @@ import { deleteSnapshot, readSnapshotMeta, removeGraphFile, removeGraphFiles } f
 
 import type { VectorProgress } from '../progress.js';
 export type { VectorProgress } from '../progress.js';
-
-/** Whether the graph holds every live vector (searches are exact either way: it only changes speed). */
-export interface IndexProgress {
-  readonly caughtUp: boolean;
-  /** Live vectors not in the graph yet (searched by exact scan meanwhile). */
-  readonly pendingVectors: number;
-}
-
-/** A filter's candidate labels as a search takes them (a Set, or the postings' sorted LabelSet). */
-export interface LabelFilter extends Iterable<number> {
-  readonly size: number;
-  has(label: number): boolean;
-  /** The labels as one array, when the set keeps them so (an exact scan then needs no iterator). */
-  readonly labels?: Uint32Array;
-}
-
-export interface VectorSettings {
-  readonly name: string;
-  readonly cid: number;
-  readonly dimension: number;
-  readonly metric: Metric;
-  readonly options: CollectionOptions;
-  readonly backend: BackendChoice;
-  readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
-  /** A read of the graph file started while the database opened (graph-prefetch.ts), for the open to take if it is this collection's. */
-  readonly prefetch?: GraphPrefetch | undefined;
-}
+import type { IndexProgress, LabelFilter, VectorSettings } from './settings.js';
+export type { IndexProgress, LabelFilter, VectorSettings } from './settings.js';
 
 /** While the graph lags, a search lets the event loop turn once this long (ms) has passed since the last. */
 const SEARCH_YIELD_MS = 10;

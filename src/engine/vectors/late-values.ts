@@ -7,7 +7,7 @@
 import { VectorDbError } from '../../errors/index.js';
 import type { KvStore } from '../../storage/index.js';
 import type { FlatVectorStore } from '../../vector-index/index.js';
-import type { VectorSettings } from './collection-vectors.js';
+import type { VectorSettings } from './settings.js';
 import { streamLiveValues } from './open.js';
 import { readVectorValuesSync } from './records.js';
 

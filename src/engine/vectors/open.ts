@@ -6,7 +6,7 @@
 import { VectorDbError } from '../../errors/index.js';
 import type { KvStore } from '../../storage/index.js';
 import { createVectorIndex, loadVectorIndex, loadVectorIndexFile, type FlatVectorStore, type IndexParams, type VectorIndex } from '../../vector-index/index.js';
-import type { VectorSettings } from './collection-vectors.js';
+import type { VectorSettings } from './settings.js';
 import { readAllVectorValues, readVectorKeys, readVectorValues } from './records.js';
 import { graphFilePath, readSnapshotGraph, readSnapshotTable, streamSnapshotGraph, type SnapshotMeta } from './snapshot.js';
 import { decodeVectorTable, tableRows, type DecodedVectorTable } from './value-table.js';

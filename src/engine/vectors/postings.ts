@@ -7,7 +7,7 @@
  * out; their paths then answer equalities on shorter values only (ranges there go to LevelDB).
  */
 import { keys } from '../../storage/index.js';
-import type { DocumentChange, IndexBounds } from '../collections/document-store.js';
+import type { DocumentChange, IndexBounds } from '../changes.js';
 import type { CandidateSource } from '../planner.js';
 
 const { SEP, HIGH, compareKeys } = keys;

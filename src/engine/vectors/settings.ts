@@ -1,0 +1,51 @@
+/**
+ * What the vectors of one collection (or one table column) are opened with and what they answer in
+ * kind: the settings, the definition's vector part, a search's label filter and the indexing progress.
+ * Types only, shared by the files of vectors/ and by the wings above them.
+ */
+import type { BackendChoice } from '../../vector-index/index.js';
+import type { Metric } from '../../vector-index/metric.js';
+import type { VectorProgress } from '../progress.js';
+import type { GraphPrefetch } from './graph-prefetch.js';
+
+/** Tuning knobs of a collection's HNSW index (see vector/ for what each trades). */
+export interface VectorIndexOptions {
+  readonly m?: number;
+  readonly efConstruction?: number;
+  readonly efSearch?: number;
+}
+
+/** A collection's vector definition (CollectionOptions' `vector`). */
+export interface VectorOptions {
+  readonly dimension: number;
+  readonly metric: Metric;
+  readonly sourceModel: string;
+  readonly index?: VectorIndexOptions;
+}
+
+/** Whether the graph holds every live vector (searches are exact either way: it only changes speed). */
+export interface IndexProgress {
+  readonly caughtUp: boolean;
+  /** Live vectors not in the graph yet (searched by exact scan meanwhile). */
+  readonly pendingVectors: number;
+}
+
+/** A filter's candidate labels as a search takes them (a Set, or the postings' sorted LabelSet). */
+export interface LabelFilter extends Iterable<number> {
+  readonly size: number;
+  has(label: number): boolean;
+  /** The labels as one array, when the set keeps them so (an exact scan then needs no iterator). */
+  readonly labels?: Uint32Array;
+}
+
+export interface VectorSettings {
+  readonly name: string;
+  readonly cid: number;
+  readonly dimension: number;
+  readonly metric: Metric;
+  readonly options: { readonly vector?: VectorOptions | undefined };
+  readonly backend: BackendChoice;
+  readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
+  /** A read of the graph file started while the database opened (graph-prefetch.ts), for the open to take if it is this collection's. */
+  readonly prefetch?: GraphPrefetch | undefined;
+}
