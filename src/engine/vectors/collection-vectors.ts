@@ -24,7 +24,9 @@ import { addStep, FIRST_STEP } from './steps.js';
 import { LateKeys } from './late-keys.js';
 import { LateValues } from './late-values.js';
 import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './open.js';
-import { deleteVectorRecord, putVectorRecord, readVectorKeys, readVectorValues } from './records.js';
+import { readVectorKeys, readVectorValues } from './records.js';
+import { rankLabels } from './rank.js';
+import { stageVectorRecords } from './stage.js';
 import { GraphSaves } from './saves.js';
 import { deleteSnapshot, readSnapshotMeta, removeGraphFile, removeGraphFiles } from './snapshot.js';
 
@@ -449,29 +451,8 @@ export class CollectionVectors {
    */
   readonly hook: ChangeHook = (changes: readonly DocumentChange[], ops: KvOperation[]) => {
     this.#checkKeysRead();
-    const { cid } = this.#settings;
-    const labels = new Map<string, number>();
-    const added: { key: string; label: number; vector: Float32Array }[] = [];
-    const removed: { key: string; label: number }[] = [];
-    for (const change of changes) {
-      const oldLabel = this.#labels.labelOf(change.key);
-      const vector = change.after?.vector ?? null;
-      if (oldLabel !== undefined && vector !== null) this.#ensureValues([oldLabel]);
-      if (oldLabel !== undefined && vector !== null && sameVector(this.#flat.get(oldLabel), vector)) {
-        labels.set(change.key, oldLabel);
-        continue;
-      }
-      if (oldLabel !== undefined) {
-        deleteVectorRecord(ops, cid, oldLabel);
-        removed.push({ key: change.key, label: oldLabel });
-      }
-      if (vector !== null) {
-        const label = this.#labels.take();
-        putVectorRecord(ops, cid, { label, docKey: change.key, vector });
-        added.push({ key: change.key, label, vector });
-        labels.set(change.key, label);
-      }
-    }
+    const from = { cid: this.#settings.cid, labels: this.#labels, flat: this.#flat, ensureValues: (labels: Iterable<number>) => this.#ensureValues(labels) };
+    const { labels, added, removed } = stageVectorRecords(from, changes, ops);
     if (added.length === 0 && removed.length === 0) return { labels };
     const retired = removed.map((r) => r.label);
     const afterCommit = () => {
@@ -527,32 +508,8 @@ export class CollectionVectors {
   }
 
   #rank(query: Float32Array, k: number, allowed: LabelFilter | undefined, efSearch: number | undefined): ScoredLabel[] {
-    const total = this.size;
-    if (allowed !== undefined && allowed.size <= Math.max(2000, total * EXACT_FRACTION)) {
-      this.#ensureValues(allowed.labels ?? allowed);
-      return this.#flat.exactSearch(query, k, allowed.labels ?? allowed);
-    }
-    if (this.#graph.size === 0) {
-      this.#ensureValues(allowed ?? this.#labels.labels());
-      return this.#flat.exactSearch(query, k, allowed);
-    }
-    const labels = this.#labels;
-    const keysLate = labels.late;
-    const isLive = (label: number) => labels.isLive(label);
-    const live = (label: number) => isLive(label) && (allowed === undefined || allowed.has(label));
-    const needFilter = allowed !== undefined || this.#pendingRemoves.length > 0;
-    // A filter hides part of the graph: widen the search in proportion so recall holds.
-    const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / total, EXACT_FRACTION);
-    const ef = Math.ceil(Math.max(efSearch ?? this.#graph.params.efSearch, k) / Math.sqrt(selectivity));
-    let fromGraph = this.#graph.search(query, k, needFilter ? { ef, filter: live } : { ef });
-    // While the keys are read after open, the graph may still hold vectors deleted since its snapshot:
-    // the hits are checked, and only when one is gone is the search made again with the check as filter.
-    if (keysLate && !needFilter && fromGraph.some((hit) => !isLive(hit.label))) fromGraph = this.#graph.search(query, k, { ef, filter: live });
-    if (this.#pendingAdds.size === 0) return fromGraph;
-    const pending = allowed === undefined ? this.#pendingAdds : [...this.#pendingAdds].filter((l) => allowed.has(l));
-    this.#ensureValues(pending);
-    const fromScan = this.#flat.exactSearch(query, k, pending);
-    return mergeTop(fromGraph, fromScan, k);
+    const from = { size: this.size, graph: this.#graph, labels: this.#labels, pendingAdds: this.#pendingAdds, pendingRemoves: this.#pendingRemoves.length, flat: this.#flat, ensureValues: (labels: Iterable<number>) => this.#ensureValues(labels) };
+    return rankLabels(from, query, k, allowed, efSearch);
   }
 
   /** Empties everything (the collection was cleared: its records are already gone). */
@@ -691,17 +648,4 @@ export class CollectionVectors {
     const { name } = this.#settings;
     this.#failure = error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error });
   }
-}
-
-/** Below this fraction of the collection, a filtered search scans its candidates exactly. */
-const EXACT_FRACTION = 0.15;
-
-function sameVector(a: Float32Array | undefined, b: Float32Array): boolean {
-  if (!a || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function mergeTop(a: ScoredLabel[], b: ScoredLabel[], k: number): ScoredLabel[] {
-  return [...a, ...b].sort((x, y) => y.score - x.score).slice(0, k);
 }

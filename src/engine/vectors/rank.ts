@@ -1,0 +1,60 @@
+/**
+ * How a search ranks a collection's live labels: a small filter's candidates by exact scan, else the
+ * graph (widened for a filter, checked for labels gone while the keys are read after open), with what
+ * the graph lacks scanned exactly and merged in. Reads the vectors' state; changes none of it.
+ */
+import type { FlatVectorStore, ScoredLabel, VectorIndex } from '../../vector-index/index.js';
+import type { VectorLabels } from './labels.js';
+import type { LabelFilter } from './settings.js';
+
+/** What a search ranks from: the collection's vectors as they are now (CollectionVectors). */
+export interface RankSource {
+  /** Live vectors (CollectionVectors.size). */
+  readonly size: number;
+  readonly graph: VectorIndex;
+  readonly labels: VectorLabels;
+  /** Live labels not in the graph yet. */
+  readonly pendingAdds: ReadonlySet<number>;
+  /** How many labels are gone from the flat store but still in the graph. */
+  readonly pendingRemoves: number;
+  readonly flat: FlatVectorStore;
+  /** Reads the values of labels still on their way after open (CollectionVectors' #ensureValues). */
+  ensureValues(labels: Iterable<number>): void;
+}
+
+/** Below this fraction of the collection, a filtered search scans its candidates exactly. */
+const EXACT_FRACTION = 0.15;
+
+/** Nearest live labels of `from`, best first, each path's ranking score (see CollectionVectors.search). */
+export function rankLabels(from: RankSource, query: Float32Array, k: number, allowed: LabelFilter | undefined, efSearch: number | undefined): ScoredLabel[] {
+  const total = from.size;
+  if (allowed !== undefined && allowed.size <= Math.max(2000, total * EXACT_FRACTION)) {
+    from.ensureValues(allowed.labels ?? allowed);
+    return from.flat.exactSearch(query, k, allowed.labels ?? allowed);
+  }
+  if (from.graph.size === 0) {
+    from.ensureValues(allowed ?? from.labels.labels());
+    return from.flat.exactSearch(query, k, allowed);
+  }
+  const labels = from.labels;
+  const keysLate = labels.late;
+  const isLive = (label: number) => labels.isLive(label);
+  const live = (label: number) => isLive(label) && (allowed === undefined || allowed.has(label));
+  const needFilter = allowed !== undefined || from.pendingRemoves > 0;
+  // A filter hides part of the graph: widen the search in proportion so recall holds.
+  const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / total, EXACT_FRACTION);
+  const ef = Math.ceil(Math.max(efSearch ?? from.graph.params.efSearch, k) / Math.sqrt(selectivity));
+  let fromGraph = from.graph.search(query, k, needFilter ? { ef, filter: live } : { ef });
+  // While the keys are read after open, the graph may still hold vectors deleted since its snapshot:
+  // the hits are checked, and only when one is gone is the search made again with the check as filter.
+  if (keysLate && !needFilter && fromGraph.some((hit) => !isLive(hit.label))) fromGraph = from.graph.search(query, k, { ef, filter: live });
+  if (from.pendingAdds.size === 0) return fromGraph;
+  const pending = allowed === undefined ? from.pendingAdds : [...from.pendingAdds].filter((l) => allowed.has(l));
+  from.ensureValues(pending);
+  const fromScan = from.flat.exactSearch(query, k, pending);
+  return mergeTop(fromGraph, fromScan, k);
+}
+
+function mergeTop(a: ScoredLabel[], b: ScoredLabel[], k: number): ScoredLabel[] {
+  return [...a, ...b].sort((x, y) => y.score - x.score).slice(0, k);
+}
