@@ -9,21 +9,20 @@ import { yieldToEventLoop } from '../../platform/macrotask.js';
 import type { Filter } from '../../query/filter.js';
 import { upsertSeed } from '../../query/filter.js';
 import { jsonEquals, type Document } from '../../query/json.js';
-import { documentComparator, type SortSpec } from '../../query/sort.js';
+import type { SortSpec } from '../../query/sort.js';
 import type { Update } from '../../query/update.js';
 import type { KvStore } from '../../storage/index.js';
 import { type CollectionRecord, indexingPredicate } from './schema.js';
 import { generateId } from './document-id.js';
 import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './types.js';
-import { DocumentStore, type ChangeHook, type DocumentChange, type ReadOptions, type StoredDocument } from './document-store.js';
+import { DocumentStore, type ChangeHook, type DocumentChange, type StoredDocument } from './document-store.js';
 import { alreadyExists, insertDocuments } from './insert.js';
 import type { Limits } from '../limits.js';
 import { Mutex } from '../mutex.js';
-import { decodePageState, encodePageState } from '../page-state.js';
-import { canSortWithIndex, sortWithIndex } from './index-sort.js';
+import { matching, pagedSelect, sortedMatches, type MatchSource } from './matching.js';
 import { CandidateCache, selectByVector } from './vector-select.js';
 import { VectorPostings } from '../vectors/postings.js';
-import { keyOrderedRuns, keysAfter, planCandidates, type CandidatePlan } from '../planner.js';
+import { planCandidates } from '../planner.js';
 import { deniesPositions, indexEntriesOf, shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
 import { isZeroVector } from '../../query/vector-value.js';
 import { CollectionVectors, type IndexProgress } from '../vectors/collection-vectors.js';
@@ -32,35 +31,6 @@ import { toJsonText } from '../../query/exact-number.js';
 import type { EngineSettings } from '../settings.js';
 export type { EngineSettings } from '../settings.js';
 export type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './types.js';
-
-/** Which matches #matching yields and how it reads them. */
-interface MatchScope {
-  /** Only keys after this one (paging). */
-  readonly afterKey?: string | undefined;
-  /** A plan already made (else the planner makes one). */
-  readonly plan?: CandidatePlan | undefined;
-  /** Whether documents come back with their `$vector` values (default true). */
-  readonly withVector?: boolean;
-  /** Every match will be read (an in-memory sort), not just a page: plan for all of them. */
-  readonly readsAll?: boolean;
-}
-
-/**
- * How many candidates the planner collects for a page of matches before it gives up: past this many,
- * one equality clause's index runs are read in key order instead (a page reads about as many candidates
- * as it needs; a filter that is that one clause skips the planner), and without one a scan finds a page
- * sooner. Past READ_ALL_CANDIDATES, a read of every match scans.
- */
-const PAGE_CANDIDATES_WITH_RUNS = 1000;
-const PAGE_CANDIDATES = 2000;
-const READ_ALL_CANDIDATES = 100_000;
-
-/**
- * At most this many candidates, a sort runs in memory rather than through an index. Finding out costs
- * reading up to this many index keys per clause, so it stays small: at 100k documents, 5,000 made a
- * top-10 sort with a 4 % filter take 27 ms, 1,000 takes 8 ms (the walk itself 2 ms).
- */
-const SMALL_SORT = 1000;
 
 export class Collection {
   readonly record: CollectionRecord;
@@ -80,6 +50,8 @@ export class Collection {
   #postingsBuild: Promise<void> | undefined;
   #dropped = false;
   #closing = false;
+  /** The store and limits as matching.ts reads them. */
+  readonly #from: MatchSource;
 
   constructor(kv: KvStore, record: CollectionRecord, settings: EngineSettings) {
     this.record = record;
@@ -88,6 +60,7 @@ export class Collection {
     this.#store = new DocumentStore(kv, record.cid, record.options.vector?.dimension ?? 0, settings.hitCacheBytes);
     this.#limits = settings.limits;
     this.#settings = settings;
+    this.#from = { store: this.#store, isIndexed: this.isIndexed, limits: this.#limits, checkLive: () => this.#checkLive() };
     this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed };
   }
 
@@ -174,10 +147,10 @@ export class Collection {
     if (sort.kind === 'fields') {
       const skip = options.skip ?? 0;
       const count = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.pageSize);
-      const sorted = await this.#sorted(options.filter, sort, skip + count, options.withVector ?? true);
+      const sorted = await sortedMatches(this.#from, options.filter, sort, skip + count, options.withVector ?? true);
       return { documents: sorted.slice(skip, skip + count), nextPageState: null };
     }
-    return this.#pagedSelect(options);
+    return pagedSelect(this.#from, options);
   }
 
   /** The first document the filter and sort select, or null. */
@@ -202,7 +175,7 @@ export class Collection {
   async countDocuments(filter: Filter): Promise<{ count: number; moreData: boolean }> {
     const cap = this.#limits.maxCountDocuments;
     let count = 0;
-    for await (const _ of this.#matching(filter, { withVector: false })) {
+    for await (const _ of matching(this.#from, filter, { withVector: false })) {
       count++;
       if (count > cap) return { count: cap, moreData: true };
     }
@@ -222,101 +195,6 @@ export class Collection {
     this.#checkLive();
     const vectors = await this.vectors();
     return vectors ? vectors.waitForIndexWithin(maxTimeMs) : { caughtUp: true, pendingVectors: 0 };
-  }
-
-  async #pagedSelect(options: SelectOptions): Promise<SelectResult> {
-    const state = options.pageState ? decodePageState(options.pageState) : undefined;
-    const limit = options.limit ?? Number.POSITIVE_INFINITY;
-    const remaining = limit - (state?.returned ?? 0);
-    const pageSize = Math.min(this.#limits.pageSize, remaining);
-    const documents: FoundDocument[] = [];
-    if (pageSize <= 0) return { documents, nextPageState: null };
-    let more = false;
-    for await (const found of this.#matching(options.filter, { afterKey: state?.after, withVector: options.withVector ?? true })) {
-      if (documents.length === pageSize) {
-        more = true;
-        break;
-      }
-      documents.push(found);
-    }
-    const returned = (state?.returned ?? 0) + documents.length;
-    const nextPageState = more && returned < limit ? encodePageState({ after: documents.at(-1)!.key, returned }) : null;
-    return { documents, nextPageState };
-  }
-
-  /**
-   * Matching documents in key order, after `afterKey`: from the planner's candidates when they are few
-   * (or the plan given), else from an equality clause's index runs, else by a scan.
-   */
-  async *#matching(filter: Filter, scope: MatchScope = {}): AsyncGenerator<StoredDocument> {
-    this.#checkLive();
-    const { afterKey } = scope;
-    const read = { withVector: scope.withVector ?? true };
-    const ordered = scope.plan || scope.readsAll ? undefined : keyOrderedRuns(filter, this);
-    const cap = scope.readsAll ? READ_ALL_CANDIDATES : ordered ? PAGE_CANDIDATES_WITH_RUNS : PAGE_CANDIDATES;
-    // A lone equality's runs are its candidates already: planning would only read them all first.
-    const plan = scope.plan ?? (ordered?.whole ? undefined : await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap }));
-    if (plan?.kind === 'keys') {
-      yield* this.#matchingKeys(filter, keysAfter(plan, afterKey), read);
-    } else if (ordered) {
-      yield* this.#matchingKeys(filter, this.#store.indexRunKeys(ordered.runs, afterKey), read);
-    } else {
-      for await (const stored of this.#store.scan(afterKey, read)) {
-        if (filter.matches(stored.doc)) yield stored;
-      }
-    }
-  }
-
-  /** The documents of candidate keys (in key order) that match the filter, read 64 at a time. */
-  async *#matchingKeys(filter: Filter, candidates: Iterable<string> | AsyncIterable<string>, read: ReadOptions): AsyncGenerator<StoredDocument> {
-    const store = this.#store;
-    let slice: string[] = [];
-    const readSlice = async (): Promise<StoredDocument[]> => {
-      const docs = await store.getMany(slice, read);
-      const found: StoredDocument[] = [];
-      slice.forEach((key, i) => {
-        const doc = docs[i];
-        if (doc && filter.matches(doc)) found.push({ key, doc });
-      });
-      slice = [];
-      return found;
-    };
-    for await (const key of candidates) {
-      slice.push(key);
-      if (slice.length === 64) yield* await readSlice();
-    }
-    if (slice.length > 0) yield* await readSlice();
-  }
-
-  /**
-   * A regular sort: few candidates (from the planner) are sorted in memory; otherwise a sort on one indexed
-   * path walks that path's index and stops after `need` documents; otherwise every match is sorted in memory.
-   */
-  async #sorted(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, need: number, withVector: boolean): Promise<FoundDocument[]> {
-    const field = sort.fields[0]!;
-    const indexable = sort.fields.length === 1 && canSortWithIndex(filter, field, this.isIndexed);
-    // Fewer candidates than the in-memory limit, or the index walk (which has no such limit) decides.
-    const cap = indexable ? Math.min(SMALL_SORT, this.#limits.maxSortCandidates - 1) : READ_ALL_CANDIDATES;
-    const plan = await planCandidates(filter, { store: this.#store, isIndexed: this.isIndexed, maxCandidates: cap });
-    if (indexable && plan.kind === 'scan') {
-      const walked = await sortWithIndex({ store: this.#store, filter, field, need, maxReads: 10 * this.#limits.maxSortCandidates, withVector });
-      if (walked) return walked;
-    }
-    // A small plan that gave up (the walk could not answer) is planned again by #matching, for every match;
-    // a non-indexable sort's plan was already made for every match.
-    return this.#sortedInMemory(filter, sort, { withVector, readsAll: true, ...(plan.kind === 'keys' || !indexable ? { plan } : {}) });
-  }
-
-  async #sortedInMemory(filter: Filter, sort: Extract<SortSpec, { kind: 'fields' }>, scope: MatchScope): Promise<FoundDocument[]> {
-    const max = this.#limits.maxSortCandidates;
-    const all: FoundDocument[] = [];
-    for await (const found of this.#matching(filter, scope)) {
-      all.push(found);
-      // The Data API reads at most `max` rows and fails when it got them all: `max` matches is too many.
-      if (all.length >= max) throw VectorDbError.of('OVERLOADED_SORT_ROW_LIMIT', { max });
-    }
-    const compare = documentComparator(sort.fields);
-    return all.sort((a, b) => compare(a.doc, b.doc));
   }
 
   async #vectorSelect(options: SelectOptions): Promise<FoundDocument[]> {
@@ -384,7 +262,7 @@ export class Collection {
   /** updateMany: one page of matching documents per call, resumable with the returned page state. */
   async updateMany(filter: Filter, update: Update, upsert: boolean, pageState: string | undefined): Promise<UpdateManyOutcome> {
     return this.#write(async () => {
-      const page = await this.#pagedSelect({ filter, sort: { kind: 'none' }, pageState });
+      const page = await pagedSelect(this.#from, { filter, sort: { kind: 'none' }, pageState });
       if (page.documents.length === 0 && upsert && pageState === undefined) {
         const created = this.#upsertDocument(filter, { kind: 'update', update, upsert });
         await this.#commit([{ key: created.key, before: null, after: created }]);
@@ -422,7 +300,7 @@ export class Collection {
       const max = this.#limits.maxDeleteManyDocuments;
       const victims: StoredDocument[] = [];
       let moreData = false;
-      for await (const found of this.#matching(filter)) {
+      for await (const found of matching(this.#from, filter)) {
         if (victims.length === max) {
           moreData = true;
           break;
