@@ -7,26 +7,24 @@
 import { VectorDbError } from '../../errors/index.js';
 import { yieldToEventLoop } from '../../platform/macrotask.js';
 import type { Filter } from '../../query/filter.js';
-import { upsertSeed } from '../../query/filter.js';
-import { jsonEquals, type Document } from '../../query/json.js';
+import type { Document } from '../../query/json.js';
 import type { SortSpec } from '../../query/sort.js';
 import type { Update } from '../../query/update.js';
 import type { KvStore } from '../../storage/index.js';
 import { type CollectionRecord, indexingPredicate } from './schema.js';
-import { generateId } from './document-id.js';
 import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './types.js';
 import { DocumentStore, type ChangeHook, type DocumentChange, type StoredDocument } from './document-store.js';
 import { alreadyExists, insertDocuments } from './insert.js';
+import { changedDocument, upsertDocument } from './single-change.js';
 import type { Limits } from '../limits.js';
 import { Mutex } from '../mutex.js';
 import { matching, pagedSelect, sortedMatches, type MatchSource } from './matching.js';
 import { CandidateCache, selectByVector } from './vector-select.js';
 import { VectorPostings } from '../vectors/postings.js';
 import { planCandidates } from '../planner.js';
-import { deniesPositions, indexEntriesOf, shredDocument, zeroVectorError, type ShredContext, type ShreddedDocument } from './shredder.js';
+import { deniesPositions, indexEntriesOf, zeroVectorError, type ShredContext } from './shredder.js';
 import { isZeroVector } from '../../query/vector-value.js';
 import { CollectionVectors, type IndexProgress } from '../vectors/collection-vectors.js';
-import { toJsonText } from '../../query/exact-number.js';
 
 import type { EngineSettings } from '../settings.js';
 export type { EngineSettings } from '../settings.js';
@@ -247,12 +245,12 @@ export class Collection {
       const found = await this.selectOne(filter, sort);
       if (found === null) {
         if (!change.upsert) return { matchedCount: 0, modifiedCount: 0, before: null, after: null };
-        const created = this.#upsertDocument(filter, change);
+        const created = upsertDocument(this.#shred, filter, change);
         if (await this.#store.has(created.key)) throw alreadyExists(created.id);
         await this.#commit([{ key: created.key, before: null, after: created }]);
         return { matchedCount: 0, modifiedCount: 0, upsertedId: created.id, before: null, after: created.doc };
       }
-      const next = this.#changed(found.doc, change);
+      const next = changedDocument(this.#shred, found.doc, change);
       if (next === null) return { matchedCount: 1, modifiedCount: 0, before: found.doc, after: found.doc };
       await this.#commit([{ key: found.key, before: found.doc, after: next }]);
       return { matchedCount: 1, modifiedCount: 1, before: found.doc, after: next.doc };
@@ -264,13 +262,13 @@ export class Collection {
     return this.#write(async () => {
       const page = await pagedSelect(this.#from, { filter, sort: { kind: 'none' }, pageState });
       if (page.documents.length === 0 && upsert && pageState === undefined) {
-        const created = this.#upsertDocument(filter, { kind: 'update', update, upsert });
+        const created = upsertDocument(this.#shred, filter, { kind: 'update', update, upsert });
         await this.#commit([{ key: created.key, before: null, after: created }]);
         return { matchedCount: 0, modifiedCount: 0, upsertedId: created.id, nextPageState: null };
       }
       const changes: DocumentChange[] = [];
       for (const found of page.documents) {
-        const next = this.#changed(found.doc, { kind: 'update', update, upsert: false });
+        const next = changedDocument(this.#shred, found.doc, { kind: 'update', update, upsert: false });
         if (next !== null) changes.push({ key: found.key, before: found.doc, after: next });
       }
       await this.#commit(changes);
@@ -313,35 +311,6 @@ export class Collection {
   }
 
   // ---- helpers ------------------------------------------------------------------------------
-
-  #shredDoc(raw: unknown): ShreddedDocument {
-    return shredDocument(raw, this.#shred);
-  }
-
-  /** The new version of a document, or null when the change leaves it as it is. */
-  #changed(doc: Document, change: SingleChange): ShreddedDocument | null {
-    if (change.kind === 'update') {
-      const result = change.update.apply(doc, { isInsert: false, now: Date.now() });
-      if (!result.modified) return null;
-      return this.#shredDoc(result.doc);
-    }
-    const replacement = change.replacement;
-    if (replacement._id !== undefined && !jsonEquals(replacement._id, doc._id)) {
-      throw VectorDbError.of('DOCUMENT_REPLACE_DIFFERENT_DOCID', { replacementId: toJsonText(replacement._id), documentId: toJsonText(doc._id) });
-    }
-    const next = this.#shredDoc({ ...replacement, _id: doc._id });
-    return jsonEquals(next.doc, doc) ? null : next;
-  }
-
-  #upsertDocument(filter: Filter, change: SingleChange): ShreddedDocument {
-    const seed = upsertSeed(filter);
-    if (change.kind === 'update') {
-      const result = change.update.apply(seed, { isInsert: true, now: Date.now() });
-      return this.#shredDoc(result.doc);
-    }
-    const id = seed._id ?? change.replacement._id ?? generateId(this.record.options.defaultId?.type);
-    return this.#shredDoc({ ...change.replacement, _id: id });
-  }
 
   async #commit(changes: readonly DocumentChange[]): Promise<void> {
     if (changes.length === 0) return;
