@@ -4,16 +4,16 @@
  * through), and the collection limit. DDL runs under one mutex; document writes under each collection's.
  */
 import { VectorDbError } from '../errors/index.js';
-import { DEFAULT_ROW_CACHE_BYTES, KvStore, backupStore, bytesToString, keys, restoreStore } from '../storage/index.js';
+import { KvStore, backupStore, bytesToString, keys, restoreStore } from '../storage/index.js';
 import type { StorageKind } from '../storage/storage-kind.js';
 import { Collection } from './collections/collection.js';
 import type { EngineSettings } from './settings.js';
 import { collectionStats, type CollectionStats, type DatabaseStats } from './stats.js';
-import type { VectorProgress } from './vectors/collection-vectors.js';
-import { nativeBackendAvailable, type BackendChoice } from '../vector-index/index.js';
+import { nativeBackendAvailable } from '../vector-index/index.js';
 import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collections/schema.js';
-import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsOption, type LimitsPreset } from './limits.js';
+import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsPreset } from './limits.js';
 import { Mutex } from './mutex.js';
+import { checkBodyCacheBytes, type DatabaseOptions } from './database-options.js';
 import { migrateLegacyVectorRecords } from './vectors/records.js';
 import { GraphPrefetch, removeGraphHint } from './vectors/graph-prefetch.js';
 import { removeGraphFiles } from './vectors/snapshot.js';
@@ -22,26 +22,7 @@ import type { Table } from './tables/table.js';
 
 export const DEFAULT_KEYSPACE = 'default_keyspace';
 
-export interface DatabaseOptions {
-  /** A limits preset ('seed', the default, or 'data-api'), or overrides on top of one (see limits.ts). */
-  readonly limits?: LimitsOption;
-  /** HNSW backend for vector collections: 'auto' (default: hnswlib-node when installed, else hnswlib-wasm), 'wasm' or 'native'. */
-  readonly vectorBackend?: BackendChoice;
-  /** Progress of long work (vector index rebuilds). */
-  readonly onProgress?: (progress: VectorProgress) => void;
-  /** 'persistent' (default: LevelDB in Node, IndexedDB in a browser) or 'memory' (memory-level, gone at close). */
-  readonly storage?: StorageKind;
-  /**
-   * The memory for document bodies kept to answer reads without LevelDB, in bytes (default
-   * DEFAULT_BODY_CACHE_BYTES, 32 MiB; 0 keeps none): the database's row cache of values read holds up to
-   * this much, and each vector collection's cache of search hits (parsed bodies) up to half as much.
-   * A cache is speed only: every read answers the same without it.
-   */
-  readonly bodyCacheBytes?: number;
-}
-
-/** The default of DatabaseOptions.bodyCacheBytes: the row cache's budget; each hit cache gets half. */
-export const DEFAULT_BODY_CACHE_BYTES = DEFAULT_ROW_CACHE_BYTES;
+export { DEFAULT_BODY_CACHE_BYTES, type DatabaseOptions } from './database-options.js';
 
 type State = 'open' | 'closing' | 'closed';
 
@@ -431,15 +412,6 @@ function badName(kind: 'Keyspace' | 'Collection', name: unknown, limits: Limits)
 }
 
 /** Brings a database written by an older version to the current storage format (resumable). */
-/** DatabaseOptions.bodyCacheBytes, checked: a whole number of bytes, 0 or more (default 32 MiB). */
-function checkBodyCacheBytes(value: unknown): number {
-  if (value === undefined) return DEFAULT_BODY_CACHE_BYTES;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw VectorDbError.of('INVALID_ARGUMENT', { reason: `bodyCacheBytes must be a whole number of bytes, 0 or more (0 caches no bodies), not ${String(value)}` });
-  }
-  return value;
-}
-
 async function upgradeFormat(kv: KvStore): Promise<void> {
   await migrateLegacyVectorRecords(kv);
   await kv.batch([{ type: 'put', key: keys.META_FORMAT, value: String(keys.FORMAT_VERSION) }]);

@@ -3,14 +3,14 @@
  * changes as ONE atomic batch (document bodies, secondary index entries and vector records together).
  * Knows the key layout; knows nothing about filters or the protocol.
  */
-import { parseLosslessJsonText, toJsonText } from '../../query/exact-number.js';
 import { copyJson, type Document } from '../../query/json.js';
-import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore, type PreparedBatch } from '../../storage/index.js';
+import { keys, type KvOperation, type KvSnapshot, type KvStore, type PreparedBatch } from '../../storage/index.js';
 import { HitCache, WrittenHits } from './hit-cache.js';
+import { bodyText, hasVectorOf, parseBody, parseBodyText, storedBody } from './body-text.js';
 import type { StoredDocument } from './types.js';
 import { indexEntriesOf, type ShredContext } from './shredder.js';
-import type { ChangeHook, DocumentChange, IndexBounds, IndexRun, ShreddedDocument, StagedVectors } from '../changes.js';
-import { bodyWithVectorRef, vectorJson, vectorRefOf } from './stored-vector.js';
+import type { ChangeHook, DocumentChange, IndexBounds, IndexRun } from '../changes.js';
+import { vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from '../vectors/records.js';
 
 const { SEP, HIGH, compareKeys } = keys;
@@ -403,40 +403,4 @@ export class DocumentStore {
       this.#hitCache.clear();
     }
   }
-}
-
-/** The body as stored: a document's `$vector` values are replaced by a reference to its vector record. */
-function storedBody(after: ShreddedDocument, staged: StagedVectors | undefined): Document {
-  const label = after.vector === null ? undefined : staged?.labels.get(after.key);
-  return label === undefined ? after.doc : bodyWithVectorRef(after.doc, label, after.vectorForm ?? 'array');
-}
-
-/** Whether a hit's body still has the vector the hit found (it may have changed after the search). */
-function hasVectorOf(body: Document, label: number): boolean {
-  const ref = vectorRefOf(body);
-  // A body without a reference holds its values itself (an older format): any vector is the one found.
-  if (ref === undefined) return body.$vector !== undefined && body.$vector !== null;
-  return ref.label === label;
-}
-
-/**
- * A body with numbers no double names exactly is stored as EXACT_BODY then its lossless JSON (bigints and
- * ExactDecimals written digit for digit); every other body is plain JSON, as before this mark existed.
- */
-const EXACT_BODY = '#';
-
-function bodyText(doc: Document): string {
-  try {
-    return JSON.stringify(doc); // the common case: no exact number (JSON.stringify refuses those)
-  } catch {
-    return EXACT_BODY + toJsonText(doc);
-  }
-}
-
-function parseBody(value: Uint8Array): Document {
-  return parseBodyText(bytesToString(value));
-}
-
-function parseBodyText(text: string): Document {
-  return (text.startsWith(EXACT_BODY) ? parseLosslessJsonText(text.slice(1)) : JSON.parse(text)) as Document;
 }

@@ -20,45 +20,9 @@ import { ValueProblem, coerceValue } from './values.js';
 import { encodeKeyPart } from './key-codec.js';
 import { bm25, lexicalStats, parseAnalyzer, tokenize } from './lexical.js';
 import { pullFromCollection, pushToCollection, type CollectionColumn } from './list-set-map-edit.js';
+import type { FoundRow, RowOutcome, RowPage, RowSelect, RowSort, RowUpdate } from './types.js';
 
-export type RowOutcome =
-  | { readonly status: 'OK'; readonly row: JsonObject }
-  | { readonly status: 'ERROR'; readonly row?: JsonObject; readonly error: VectorDbError }
-  | { readonly status: 'SKIPPED'; readonly row?: JsonObject };
-
-export interface FoundRow extends StoredRow {
-  readonly similarity?: number;
-}
-
-/** An updateOne's changes: columns set, unset, and elements pushed to / pulled from collection columns. */
-export interface RowUpdate {
-  readonly set: JsonObject;
-  readonly unset: readonly string[];
-  readonly push?: Readonly<Record<string, readonly JsonValue[]>>;
-  readonly pull?: Readonly<Record<string, readonly JsonValue[]>>;
-}
-
-export type RowSort =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'columns'; readonly columns: readonly (readonly [string, 1 | -1])[] }
-  | { readonly kind: 'vector'; readonly column: string; readonly vector: Float32Array }
-  | { readonly kind: 'lexical'; readonly column: string; readonly query: string };
-
-export interface RowSelect {
-  readonly filter: TableFilter;
-  readonly sort: RowSort;
-  readonly limit?: number | undefined;
-  readonly skip?: number | undefined;
-  readonly pageState?: string | undefined;
-  /** A vector sort's rows carry the Data API's `$similarity` (false: the ranking's own score, ~1-2 us a row less). */
-  readonly withSimilarity?: boolean;
-}
-
-export interface RowPage {
-  readonly rows: FoundRow[];
-  readonly nextPageState: string | null;
-  readonly warnings: VectorDbError[];
-}
+export type { FoundRow, RowOutcome, RowPage, RowSelect, RowSort, RowUpdate } from './types.js';
 
 export class Table {
   #record: TableRecord;
