@@ -30,8 +30,8 @@ export interface DatabaseOptions {
 /** The default of DatabaseOptions.bodyCacheBytes: the row cache's budget; each hit cache gets half. */
 export const DEFAULT_BODY_CACHE_BYTES = DEFAULT_ROW_CACHE_BYTES;
 
-export /** DatabaseOptions.bodyCacheBytes, checked: a whole number of bytes, 0 or more (default 32 MiB). */
-function checkBodyCacheBytes(value: unknown): number {
+/** DatabaseOptions.bodyCacheBytes, checked: a whole number of bytes, 0 or more (default 32 MiB). */
+export function checkBodyCacheBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_BODY_CACHE_BYTES;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
     throw VectorDbError.of('INVALID_ARGUMENT', { reason: `bodyCacheBytes must be a whole number of bytes, 0 or more (0 caches no bodies), not ${String(value)}` });
