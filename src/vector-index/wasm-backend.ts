@@ -6,7 +6,7 @@
  * Everything here is private to vector/; the engine sees only VectorIndex.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { HEADROOM, HNSW_SEED, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './hnsw-index.js';
+import { HEADROOM, HNSW_SEED, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './backend-types.js';
 import { joinPieces, type BackendBytes, type IndexHeader } from './index-format.js';
 import { MemoryIndexedDb, type MemoryDatabase, type MemoryObjectStore, type MemoryRequest } from './memory-idb.js';
 import { hnswSpace } from './metric.js';
