@@ -24,5 +24,5 @@ export {
   type VectorIndex,
 } from './index-backend.js';
 export type { GraphFileRead } from './backend-types.js';
-export { wasmBytesPerElement, wasmMaxElements } from './wasm-backend.js';
+export { wasmBytesPerElement, wasmMaxElements } from './wasm-capacity.js';
 export { GraphBuilder, graphBuilderAvailable, type BuiltGraph } from './graph-builder.js';
