@@ -7,7 +7,7 @@ import type { Context } from 'mingo/core';
 import type { Query } from 'mingo/query';
 import type { AnyObject, Options } from 'mingo/types';
 import { ExactDecimal, compareNumbers, isExactNumber, toJsonText, type AnyNumber } from './exact-number.js';
-import type { ComparisonOp, FilterNode } from './filter.js';
+import type { ComparisonOp, FilterNode } from './filter-types.js';
 import { ejsonKeyOf, isObject, jsonEquals, valueAtPath, type Document, type JsonObject, type JsonValue } from './json.js';
 import { mingoModules } from './deferred-packages.js';
 

@@ -9,7 +9,7 @@ import {
   type ComparisonOp,
   type FilterNode,
   type FilterOptions,
-} from './filter.js';
+} from './filter-types.js';
 import { joinPath, splitPath, type JsonValue } from './json.js';
 import { isExactNumber, normalizeNumber } from './exact-number.js';
 

@@ -1,54 +1,15 @@
 /**
  * Data API filters: parses a filter clause once into a frozen FilterNode tree ($not pushed down) and a
  * compiled matcher, plus the `_id` lookup and upsert seed the engine needs. Parsing lives in
- * filter-parse.ts, evaluation (mingo with Data API operators) in filter-eval.ts. No storage access.
+ * filter-parse.ts, evaluation (mingo with Data API operators) in filter-eval.ts, the shapes they share in
+ * filter-types.ts. No storage access.
  */
 import { compileFilter } from './filter-eval.js';
 import { parseFilterTree, type SeedClause } from './filter-parse.js';
 import { cloneJson, isObject, type Document, type JsonObject, type JsonValue } from './json.js';
+import type { FilterNode, FilterOptions } from './filter-types.js';
 
-/**
- * Comparison operators after parsing. `$notAll` and `$sizeNe` only come out of `$not` inversion:
- * `$notAll` = contains NONE of the values, as the Data API inverts ALL to NOT-ANY (reference 5.3; not
- * the logical negation "misses at least one"; missing fields match, as for `$nin`); `$sizeNe` = the value IS an array whose length differs (non-arrays never match, just as
- * inverted ranges never match missing fields).
- */
-export type ComparisonOp =
-  | '$eq'
-  | '$ne'
-  | '$in'
-  | '$nin'
-  | '$gt'
-  | '$gte'
-  | '$lt'
-  | '$lte'
-  | '$exists'
-  | '$all'
-  | '$notAll'
-  | '$size'
-  | '$sizeNe';
-
-export type FilterNode =
-  | { readonly kind: 'and'; readonly children: readonly FilterNode[] }
-  | { readonly kind: 'or'; readonly children: readonly FilterNode[] }
-  | {
-      readonly kind: 'compare';
-      /** The path as written (escaped form, e.g. `a&.b.c`). */
-      readonly path: string;
-      /** The unescaped segments of `path`. */
-      readonly segments: readonly string[];
-      readonly op: ComparisonOp;
-      readonly value: JsonValue;
-    };
-
-export interface FilterOptions {
-  /** False when the collection's indexing (deny/allow) excludes the path: filtering on it is FILTER_PATH_UNINDEXED (for _id: only $eq/$in allowed, else FILTER_ID_NOT_INDEXED). */
-  isIndexed(path: string): boolean;
-  /** Default 64 -> FILTER_FIELDS_LIMIT_VIOLATION. */
-  maxClauses?: number;
-  /** Default 100 values per `$in`/`$nin`. */
-  maxInValues?: number;
-}
+export { DEFAULT_MAX_FILTER_CLAUSES, DEFAULT_MAX_IN_VALUES, type ComparisonOp, type FilterNode, type FilterOptions } from './filter-types.js';
 
 export interface Filter {
   /** Always an `and` node; `$not` already pushed down by inverting operators (De Morgan); frozen. */
@@ -63,9 +24,6 @@ export interface Filter {
   readonly idLookup: readonly JsonValue[] | undefined;
   matches(doc: Document): boolean;
 }
-
-export const DEFAULT_MAX_FILTER_CLAUSES = 64;
-export const DEFAULT_MAX_IN_VALUES = 100;
 
 const seeds = new WeakMap<Filter, readonly SeedClause[]>();
 

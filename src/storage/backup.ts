@@ -9,7 +9,8 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { VectorDbError } from '../errors/index.js';
-import { KvStore, mapLevelError } from './kv-store.js';
+import { KvStore } from './kv-store.js';
+import { mapLevelError } from './level-errors.js';
 import { copySideFiles } from './side-files.js';
 
 /** A directory a copy may be written to: absent, or empty. */

@@ -1,4 +1,7 @@
-export { DEFAULT_ROW_CACHE_BYTES, KvSnapshot, KvStore, PreparedBatch, mapLevelError, toBytes, bytesToString, type KvOperation, type KvRange, type KvStoreOptions, type KvValue, type StorageKind } from './kv-store.js';
+export { DEFAULT_ROW_CACHE_BYTES, KvStore, toBytes, bytesToString, type KvStoreOptions, type StorageKind } from './kv-store.js';
+export { KvSnapshot, PreparedBatch } from './kv-handles.js';
+export type { KvOperation, KvRange, KvValue } from './kv-types.js';
+export { mapLevelError } from './level-errors.js';
 export * as keys from './keys.js';
 export type { IndexScalar } from './keys.js';
 export { backupStore, restoreStore, checkEmptyTarget } from './backup.js';

@@ -1,37 +1,19 @@
 /**
  * The key-value contract the engine uses, over abstract-level: the runtime's persistent store
  * (persistent-level.ts: classic-level in Node, browser-level in a browser) or memory-level on request.
- * Owns opening, closing and error mapping: nothing above storage/ sees LEVEL_* codes or which store it is.
+ * Owns opening and closing, and maps errors (level-errors.ts): nothing above storage/ sees LEVEL_* codes or
+ * which store it is. Its shapes are in kv-types.ts, its snapshot and prepared batch in kv-handles.ts.
  * Keys are UTF-8 strings (see keys.ts); values are strings (JSON) or bytes (vectors, index files).
  */
-import type { AbstractLevel } from 'abstract-level';
-import { VectorDbError } from '../errors/index.js';
-import { describeHolder, openPersistentLevel, type PersistentLevel } from './persistent-level.js';
+import { KvSnapshot, PreparedBatch } from './kv-handles.js';
+import type { KvOperation, KvRange, KvValue, LevelDb } from './kv-types.js';
+import { mapLevelError } from './level-errors.js';
+import { openPersistentLevel, type PersistentLevel } from './persistent-level.js';
 import { ReadGate } from './read-gate.js';
 import type { StorageKind } from './storage-kind.js';
 
 export type { StorageKind } from './storage-kind.js';
 import { RowCache } from './row-cache.js';
-
-export type KvValue = string | Uint8Array;
-
-export type KvOperation =
-  | { readonly type: 'put'; readonly key: string; readonly value: KvValue }
-  | { readonly type: 'del'; readonly key: string };
-
-export interface KvRange {
-  readonly gte?: string;
-  readonly gt?: string;
-  readonly lt?: string;
-  readonly lte?: string;
-  readonly reverse?: boolean;
-  readonly limit?: number;
-}
-
-
-/** Any store of the level family, with string keys and byte values. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the stores differ only in their input formats
-type LevelDb = AbstractLevel<any, string, Uint8Array>;
 
 /**
  * Up to this many keys, getMany reads synchronously where the store can (classic-level, memory-level):
@@ -53,26 +35,6 @@ const ROW_CACHE_MAX_VALUE = 64 * 1024;
 export interface KvStoreOptions {
   /** The row cache's budget in bytes of keys and values (0: no row cache). Default DEFAULT_ROW_CACHE_BYTES. */
   readonly rowCacheBytes?: number;
-}
-
-/**
- * A moment of the store that reads can be made against (KvStore.snapshot): the store's own snapshot
- * where it has them (classic-level, memory-level), else a hold on writes until closed (browser-level).
- */
-export class KvSnapshot {
-  /** @internal */
-  readonly handle: ReturnType<LevelDb['snapshot']> | undefined;
-  readonly #release: () => void;
-
-  constructor(handle: ReturnType<LevelDb['snapshot']> | undefined, release: () => void) {
-    this.handle = handle;
-    this.#release = release;
-  }
-
-  async close(): Promise<void> {
-    this.#release();
-    await this.handle?.close();
-  }
 }
 
 export class KvStore {
@@ -366,85 +328,10 @@ export class KvStore {
   }
 }
 
-/** A write batch filled but not yet written (see KvStore.prepare). */
-export class PreparedBatch {
-  readonly #operations: readonly KvOperation[];
-  readonly #batch: ChainedBatch;
-  readonly #rows: RowCache;
-  readonly #location: string;
-  readonly #gate: ReadGate;
-  readonly #written: (() => void) | undefined;
-
-  constructor(operations: readonly KvOperation[], batch: ChainedBatch, rows: RowCache, location: string, gate: ReadGate, written?: () => void) {
-    this.#written = written;
-    this.#operations = operations;
-    this.#batch = batch;
-    this.#rows = rows;
-    this.#location = location;
-    this.#gate = gate;
-  }
-
-  /** Writes the operations atomically: after a crash either all are there or none. */
-  async write(): Promise<void> {
-    try {
-      await this.#gate.writable();
-      await this.#batch.write();
-      this.#written?.();
-    } catch (error) {
-      throw mapLevelError(error, this.#location);
-    } finally {
-      // Only after the write: a read during it may still cache the old value. Even after a failed
-      // write, to be safe about what LevelDB kept.
-      this.#rows.invalidate(this.#operations);
-    }
-  }
-
-  /** Releases a batch that will not be written. */
-  async discard(): Promise<void> {
-    await this.#batch.close();
-  }
-}
-
-type ChainedBatch = ReturnType<LevelDb['batch']>;
-
 export function toBytes(value: KvValue): Uint8Array {
   return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
 }
 
 export function bytesToString(value: Uint8Array): string {
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
-}
-
-function levelCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  const codes: string[] = [];
-  while (current instanceof Error) {
-    const code = (current as Error & { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    current = current.cause;
-  }
-  // The innermost specific code wins (LEVEL_DATABASE_NOT_OPEN wraps LEVEL_LOCKED).
-  return codes.find((c) => c === 'LEVEL_LOCKED' || c === 'LEVEL_CORRUPTION' || c === 'LEVEL_IO_ERROR') ?? codes[0];
-}
-
-/** Maps the level family's failures to our codes, keeping the original as `cause`. */
-export function mapLevelError(error: unknown, location: string): Error {
-  if (error instanceof VectorDbError) return error;
-  const code = levelCode(error);
-  const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-  const locked = (): VectorDbError => VectorDbError.of('DATABASE_LOCKED', { location, holder: describeHolder(location) }, { cause: error });
-  switch (code) {
-    case 'LEVEL_LOCKED':
-      return locked();
-    case 'LEVEL_CORRUPTION':
-      return VectorDbError.of('STORAGE_CORRUPTION', { location, reason }, { cause: error });
-    case 'LEVEL_IO_ERROR':
-      if (/lock/i.test(reason)) return locked();
-      return VectorDbError.of('STORAGE_IO_ERROR', { location, reason }, { cause: error });
-    case 'LEVEL_DATABASE_NOT_OPEN':
-      if (/lock/i.test(reason)) return locked();
-      return VectorDbError.of('DATABASE_NOT_OPEN', { location, state: 'not open' }, { cause: error });
-    default:
-      return error instanceof Error ? error : new Error(String(error));
-  }
 }

@@ -1,6 +1,6 @@
 /**
  * The persistent store of this runtime, Node's side: classic-level (LevelDB) in a directory. LevelDB's LOCK
- * file refuses a second process (LEVEL_LOCKED, mapped by kv-store.ts). Has a browser twin
+ * file refuses a second process (LEVEL_LOCKED, mapped by level-errors.ts). Has a browser twin
  * (persistent-level.browser.ts) that the browser build puts in its place; both export the same names.
  */
 import { readdir, stat } from 'node:fs/promises';

@@ -4,10 +4,12 @@
  * (LabelSlots) and a deleted label's row is reused by the next one stored, so the rows track the live
  * vectors, not the labels ever used (a collection never reuses a label: churn would grow them forever).
  * Used for exact scans of small filtered candidate sets. Owns only its arrays; no documents, no I/O.
- * The rows live in a WebAssembly memory scanned by the SIMD kernel, or in a plain array (JS kernels).
+ * The rows live in a WebAssembly memory scanned by the SIMD kernel, or in a plain array (JS kernels),
+ * sized within the limits of flat-rows.ts.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { dotRows, selectTopK, squaredNorm, type ScoredRow } from './kernels.js';
+import { allocate, checkSlots } from './flat-rows.js';
 import { float32DotError, shortlistCosine, shortlistTopK } from './shortlist.js';
 import { float32Similarity, float32SimilarityOfSums, float32SquaredNorm, shortestFloat32, type Metric } from './metric.js';
 import { WasmRowMemory, type ScanScratch } from './simd/wasm-kernels.js';
@@ -27,8 +29,6 @@ export interface FlatVectorStoreOptions {
   capacity?: number;
 }
 
-/** Typed arrays above 4 GiB are refused by some engines, and wasm32 memory stops there: stay below. */
-const MAX_BYTES = 2 ** 32 - 1;
 const EMPTY = new Float32Array(0);
 /**
  * The label -> row array stays dense (4 bytes a label) while labels span up to this many per live row:
@@ -72,9 +72,9 @@ export class FlatVectorStore {
     this.dimension = options.dimension;
     this.metric = options.metric;
     this.slots = Math.max(1, Math.floor(options.capacity ?? 64));
-    this.checkSlots(this.slots);
+    checkSlots(this.slots, this.dimension);
     this.wasm = WasmRowMemory.create(this.dimension, this.slots);
-    this.data = this.wasm === undefined ? this.allocate(this.slots) : EMPTY;
+    this.data = this.wasm === undefined ? allocate(this.slots, this.dimension) : EMPTY;
     this.sqNorms = new Float64Array(this.slots);
     this.invNorms = new Float64Array(this.slots);
     this.present = new Uint8Array(this.slots);
@@ -340,19 +340,19 @@ export class FlatVectorStore {
 
   private grow(minSlots: number): void {
     const next = Math.max(minSlots, Math.ceil(this.slots * 1.5), 64);
-    this.checkSlots(next);
+    checkSlots(next, this.dimension);
     if (this.wasm !== undefined) {
       try {
         this.wasm.reserve(next); // in place: no copy
       } catch {
         // The engine refused the memory: move the rows to a plain array and go on with the JS kernels.
-        const data = this.allocate(next);
+        const data = allocate(next, this.dimension);
         data.set(this.wasm.rows);
         this.wasm = undefined;
         this.data = data;
       }
     } else {
-      const data = this.allocate(next);
+      const data = allocate(next, this.dimension);
       data.set(this.data);
       this.data = data;
     }
@@ -372,34 +372,5 @@ export class FlatVectorStore {
     this.labelOfRow = labelOfRow;
     this.seen = seen;
     this.slots = next;
-  }
-
-  private checkSlots(slots: number): void {
-    if (slots > this.maxSlots()) {
-      throw this.capacityError(`${slots} rows are beyond the largest typed array (4 GiB)`);
-    }
-  }
-
-  private allocate(slots: number): Float32Array {
-    this.checkSlots(slots);
-    try {
-      return new Float32Array(slots * this.dimension);
-    } catch (cause) {
-      throw this.capacityError(`allocating ${slots} rows failed (${String(cause)})`);
-    }
-  }
-
-  private maxSlots(): number {
-    return Math.floor(MAX_BYTES / (4 * this.dimension));
-  }
-
-  private capacityError(reason: string): VectorDbError {
-    return VectorDbError.of('VECTOR_INDEX_CAPACITY', {
-      backend: 'exact-scan',
-      collection: '',
-      max: this.maxSlots(),
-      dimension: this.dimension,
-      reason,
-    });
   }
 }

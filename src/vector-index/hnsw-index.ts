@@ -4,8 +4,10 @@
  * the HnswDriver primitives on slots. No I/O and no backend specifics here.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { encodeIndexHead, type BackendBytes, type BackendName, type IndexHeader } from './index-format.js';
-import type { IndexParams, ScoredLabel, SearchOptions, VectorIndex } from './index-backend.js';
+import { HEADROOM, HNSW_SEED, type HnswDriver, type IndexIdentity } from './backend-types.js';
+import { encodeIndexHead, type BackendName } from './index-format.js';
+import type { IndexParams, SearchOptions, VectorIndex } from './index-types.js';
+import type { ScoredLabel } from './flat-store.js';
 import { scoreFromHnswDistance, type Metric } from './metric.js';
 import { checkLabel, checkVector, invalid } from './validate.js';
 import { LabelSlots } from './label-slots.js';
@@ -18,79 +20,9 @@ function inOrder(hits: readonly ScoredLabel[]): boolean {
   return true;
 }
 
-/** hnswlib's random seed: fixed so that builds are reproducible. */
-export const HNSW_SEED = 100;
-/** Slots kept free: wasm refuses even an update when the element count equals max elements. */
-export const HEADROOM = 1;
 const GROWTH = 1.5;
 /** Deleted slots are recycled (slow) once they outnumber live ones and this floor. */
 const RECYCLE_FLOOR = 1024;
-
-export interface IndexIdentity {
-  backend: BackendName;
-  dimension: number;
-  metric: Metric;
-  params: Readonly<Required<IndexParams>>;
-  /** For error messages only. */
-  name: string;
-}
-
-export interface SlotHits {
-  slots: ArrayLike<number>;
-  distances: ArrayLike<number>;
-}
-
-/** hnswlib's operations on slots, as one backend provides them. Vectors are rows of a Float32Array. */
-export interface HnswDriver {
-  /** e.g. "hnswlib-wasm 0.8.2": named in errors and in the serialized header. */
-  readonly library: string;
-  /** hnswlib elements, live and deleted. */
-  count(): number;
-  /** hnswlib's max elements. */
-  capacity(): number;
-  /** The largest capacity this backend could reach now (wasm: what fits its heap beside other indexes). */
-  capacityLimit(): number;
-  /** Why the limit is what it is, and what to do: ends capacity error messages. */
-  capacityAdvice(): string;
-  /** Grows max elements; false when memory ran out (the index is unchanged and usable). */
-  tryResize(n: number): boolean;
-  /** Inserts rows `rows[i]` of `vectors` as new slots `slots[i]`. */
-  addFresh(vectors: Float32Array, rows: readonly number[], slots: readonly number[]): void;
-  /** Puts row `row` of `vectors` into a deleted slot and makes it live again. */
-  replaceDeleted(slot: number, vectors: Float32Array, row: number): void;
-  markDeleted(slots: readonly number[]): void;
-  search(query: Float32Array, k: number, ef: number, filter: ((slot: number) => boolean) | undefined): SlotHits;
-  /**
-   * hnswlib's bytes; `onWritten` runs right after hnswlib wrote them (the snapshot point). The graph
-   * must not change until the promise settles: the native backend writes on a worker thread.
-   */
-  save(onWritten: () => void): Promise<Uint8Array>;
-  /** As save, hnswlib's bytes written to `file` instead (backends that can: native); their length. */
-  saveFile?(file: string, onWritten: () => void): Promise<number>;
-  dispose(): void;
-}
-
-export interface HnswDriverFactory {
-  create(identity: IndexIdentity, capacity: number): Promise<HnswDriver>;
-  /** `bytes`: hnswlib's, whole or streamed (a backend that needs them whole joins the pieces). */
-  load(identity: IndexIdentity, bytes: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver>;
-  /**
-   * Starts reading a graph file saveFile wrote (backends that can: native), `bytes` long: it needs only
-   * the space, so it can start before our head is decoded. Resolves once the read is under way; throws
-   * IndexFormatError when the file is missing or of another length (hnswlib trusts what it reads).
-   */
-  readFile?(file: string, bytes: number, space: { readonly dimension: number; readonly metric: Metric }): Promise<GraphFileRead>;
-}
-
-/** A graph file being read (HnswDriverFactory.readFile), to become a driver. */
-export interface GraphFileRead {
-  /** Settles once the file is read (rejects when it cannot be: the file does not match). */
-  readonly done: Promise<void>;
-  /** The driver over it (once done), grown to `capacity` and searching at identity's efSearch. */
-  fit(identity: IndexIdentity, capacity: number): HnswDriver;
-  /** Frees the graph once read, unless fit took it: for a read started on a guess that proved wrong. */
-  discard(): void;
-}
 
 /**
  * Why slots (the labels hnswlib sees, dense from 0) instead of the engine's labels: hnswlib updates a

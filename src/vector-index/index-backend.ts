@@ -1,10 +1,12 @@
 /**
- * The vector index interface (one per vector collection) and its two HNSW backends: hnswlib-wasm
- * (always there) and hnswlib-node (native, optional, ~2x faster). Deals only in uint32 labels and
- * Float32Arrays; the engine keeps the _id <-> label map and stores `serialize()` bytes where it likes.
+ * Creating and loading a vector index (one per vector collection; its interface in index-types.ts) on
+ * one of two HNSW backends: hnswlib-wasm (always there) and hnswlib-node (native, optional, ~2x faster).
+ * Deals only in uint32 labels and Float32Arrays; the engine keeps the _id <-> label map and stores
+ * `serialize()` bytes where it likes.
  */
 import { type ScoredLabel } from './flat-store.js';
-import { HnswIndex, type GraphFileRead, type HnswDriverFactory, type IndexIdentity } from './hnsw-index.js';
+import type { GraphFileRead, HnswDriverFactory, IndexIdentity } from './backend-types.js';
+import { HnswIndex } from './hnsw-index.js';
 import {
   decodeIndex,
   decodeIndexStream,
@@ -14,76 +16,14 @@ import {
   type BackendName,
   type IndexHeader,
 } from './index-format.js';
+import type { IndexParams, VectorIndex } from './index-types.js';
 import { type Metric } from './metric.js';
 import { nativeAvailable, nativeDriverFactory } from './native-backend.js';
 import { invalid, checkDimension } from './validate.js';
 import { wasmDriverFactory } from './wasm-backend.js';
 
 export { readIndexHeader, type BackendName, type IndexHeader, type ScoredLabel };
-
-export interface SearchOptions {
-  /** Candidate list size for this query (default: the index's efSearch); raised to k when smaller. */
-  ef?: number;
-  /** Only labels for which this returns true can be results (called once per visited graph node). */
-  filter?: (label: number) => boolean;
-}
-
-
-export interface VectorIndex {
-  readonly backend: BackendName;
-  readonly dimension: number;
-  readonly metric: Metric;
-  /** Live vectors. */
-  readonly size: number;
-  /** Removed or replaced vectors still held by the graph (hnswlib only marks them). Rebuild when large. */
-  readonly deletedCount: number;
-  /** Vectors (live and deleted) the index holds room for before it must grow. */
-  readonly capacity: number;
-  /** The parameters in force (from the stored header after a load). */
-  readonly params: Readonly<Required<IndexParams>>;
-  has(label: number): boolean;
-  /**
-   * Adds vectors (labels.length x dimension values, row-major). Re-adding a label replaces its vector;
-   * within one batch the last occurrence wins. Grows capacity as needed; when it cannot, throws
-   * VECTOR_INDEX_CAPACITY before changing anything.
-   */
-  add(labels: Uint32Array | readonly number[], vectors: Float32Array): void;
-  /** Removes labels in one batch; unknown labels are ignored. */
-  remove(labels: readonly number[]): void;
-  /** The k (at most) nearest live labels, best first, with Data API scores. */
-  search(query: Float32Array, k: number, options?: SearchOptions): ScoredLabel[];
-  /**
-   * The index as bytes: our header, the slot table, then hnswlib's own bytes. Until the promise settles
-   * the index must not change (add and remove throw): the native backend writes on a worker thread.
-   */
-  serialize(): Promise<Uint8Array>;
-  /** The same bytes as pieces to concatenate (no copy of hnswlib's bytes into one buffer). */
-  serializeParts(): Promise<Uint8Array[]>;
-  /** Whether serializeToFile works here (the native backend: hnswlib-node writes files itself). */
-  readonly savesToFile: boolean;
-  /**
-   * hnswlib's bytes written straight to `file` (never through JS memory), our head (serializeParts'
-   * first piece) returned: loadVectorIndexFile(head, file) reads them back. Same rules as serialize.
-   */
-  serializeToFile(file: string): Promise<Uint8Array>;
-  /** Frees the index (wasm memory is returned to the shared heap); later calls throw. */
-  dispose(): void;
-}
-
-/**
- * HNSW knobs. Each trades memory or build time against recall:
- * - M (default 16): graph links per node (2M on the bottom layer). Higher: better recall on hard data,
- *   more memory (8 bytes per link per vector) and slower inserts. 12-48 is the useful range.
- * - efConstruction (default 200): candidate list size while inserting. Higher: a better graph (recall)
- *   at proportionally slower inserts. Fixed once the index is built.
- * - efSearch (default 128): candidate list size while searching (per query overridable by `ef`).
- *   Higher: better recall, slower queries; never below k. Not stored in the graph, only in our header.
- */
-export interface IndexParams {
-  M?: number;
-  efConstruction?: number;
-  efSearch?: number;
-}
+export type { IndexParams, SearchOptions, VectorIndex } from './index-types.js';
 
 /** Chosen for recall@10 >= 0.95 on hard (clustered, high intrinsic dimension) data; see bench/. */
 export const DEFAULT_PARAMS: Readonly<Required<IndexParams>> = Object.freeze({ M: 16, efConstruction: 200, efSearch: 128 });

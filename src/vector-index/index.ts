@@ -23,6 +23,6 @@ export {
   type SearchOptions,
   type VectorIndex,
 } from './index-backend.js';
-export type { GraphFileRead } from './hnsw-index.js';
-export { wasmBytesPerElement, wasmMaxElements } from './wasm-backend.js';
+export type { GraphFileRead } from './backend-types.js';
+export { wasmBytesPerElement, wasmMaxElements } from './wasm-capacity.js';
 export { GraphBuilder, graphBuilderAvailable, type BuiltGraph } from './graph-builder.js';

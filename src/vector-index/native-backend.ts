@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { HNSW_SEED, type GraphFileRead, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './hnsw-index.js';
+import { HNSW_SEED, type GraphFileRead, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './backend-types.js';
 import { IndexFormatError, type BackendBytes, type IndexHeader } from './index-format.js';
 import { hnswSpace, type Metric } from './metric.js';
 

@@ -14,7 +14,7 @@ export interface LoadedGlue<F> {
   readonly version: string | undefined;
   /**
    * The module's wasm bytes, for the factory's `wasmBinary` option. The glue holds them as a base64 data:
-   * URL which, run as in a browser (wasm-backend.ts gives it a window), it would read with fetch(): a cold
+   * URL which, run as in a browser (wasm-runtime.ts gives it a window), it would read with fetch(): a cold
    * process then loads Node's fetch (undici, ~20 ms) just to decode it. Undefined where not found.
    */
   readonly wasmBinary?: Uint8Array;

@@ -14,7 +14,7 @@ import {
   type VectorIndex,
 } from '../../src/vector-index/index-backend.js';
 import { METRICS, similarityScore, type Metric } from '../../src/vector-index/metric.js';
-import { wasmMaxElements } from '../../src/vector-index/wasm-backend.js';
+import { wasmMaxElements } from '../../src/vector-index/wasm-capacity.js';
 import { clustered, naiveTopK, row } from './data.js';
 
 const nativeOk = await nativeBackendAvailable();

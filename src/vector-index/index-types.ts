@@ -1,0 +1,70 @@
+/**
+ * What the engine holds of a vector index: the VectorIndex interface, its search options and its HNSW
+ * parameters. Implemented by HnswIndex (hnsw-index.ts), created and loaded by index-backend.ts.
+ */
+import type { ScoredLabel } from './flat-store.js';
+import type { BackendName } from './index-format.js';
+import type { Metric } from './metric.js';
+
+export interface SearchOptions {
+  /** Candidate list size for this query (default: the index's efSearch); raised to k when smaller. */
+  ef?: number;
+  /** Only labels for which this returns true can be results (called once per visited graph node). */
+  filter?: (label: number) => boolean;
+}
+
+export interface VectorIndex {
+  readonly backend: BackendName;
+  readonly dimension: number;
+  readonly metric: Metric;
+  /** Live vectors. */
+  readonly size: number;
+  /** Removed or replaced vectors still held by the graph (hnswlib only marks them). Rebuild when large. */
+  readonly deletedCount: number;
+  /** Vectors (live and deleted) the index holds room for before it must grow. */
+  readonly capacity: number;
+  /** The parameters in force (from the stored header after a load). */
+  readonly params: Readonly<Required<IndexParams>>;
+  has(label: number): boolean;
+  /**
+   * Adds vectors (labels.length x dimension values, row-major). Re-adding a label replaces its vector;
+   * within one batch the last occurrence wins. Grows capacity as needed; when it cannot, throws
+   * VECTOR_INDEX_CAPACITY before changing anything.
+   */
+  add(labels: Uint32Array | readonly number[], vectors: Float32Array): void;
+  /** Removes labels in one batch; unknown labels are ignored. */
+  remove(labels: readonly number[]): void;
+  /** The k (at most) nearest live labels, best first, with Data API scores. */
+  search(query: Float32Array, k: number, options?: SearchOptions): ScoredLabel[];
+  /**
+   * The index as bytes: our header, the slot table, then hnswlib's own bytes. Until the promise settles
+   * the index must not change (add and remove throw): the native backend writes on a worker thread.
+   */
+  serialize(): Promise<Uint8Array>;
+  /** The same bytes as pieces to concatenate (no copy of hnswlib's bytes into one buffer). */
+  serializeParts(): Promise<Uint8Array[]>;
+  /** Whether serializeToFile works here (the native backend: hnswlib-node writes files itself). */
+  readonly savesToFile: boolean;
+  /**
+   * hnswlib's bytes written straight to `file` (never through JS memory), our head (serializeParts'
+   * first piece) returned: loadVectorIndexFile(head, file) reads them back. Same rules as serialize.
+   */
+  serializeToFile(file: string): Promise<Uint8Array>;
+  /** Frees the index (wasm memory is returned to the shared heap); later calls throw. */
+  dispose(): void;
+}
+
+/**
+ * HNSW knobs. Each trades memory or build time against recall:
+ * - M (default 16): graph links per node (2M on the bottom layer). Higher: better recall on hard data,
+ *   more memory (8 bytes per link per vector) and slower inserts. 12-48 is the useful range.
+ * - efConstruction (default 200): candidate list size while inserting. Higher: a better graph (recall)
+ *   at proportionally slower inserts. Fixed once the index is built.
+ * - efSearch (default 128): candidate list size while searching (per query overridable by `ef`).
+ *   Higher: better recall, slower queries; never below k. Not stored in the graph, only in our header.
+ */
+export interface IndexParams {
+  M?: number;
+  efConstruction?: number;
+  efSearch?: number;
+}

@@ -1,0 +1,57 @@
+/**
+ * hnswlib-wasm's capacity: what one element and one saved file cost in the 2 GiB heap all wasm indexes
+ * of the process share, how many elements fit beside the others, and the capacity error that says so.
+ */
+import { VectorDbError } from '../errors/vectordb-error.js';
+import { HEADROOM, type IndexIdentity } from './backend-types.js';
+
+/** hnswlib's saveIndex size for `count` elements (wasm32: 4-byte labels), a little over rather than under. */
+export function wasmFileBytes(count: number, dimension: number, M: number): number {
+  const level0 = 2 * M * 4 + 4 + dimension * 4 + 4;
+  const upper = 4 + (M * 4 + 4) / Math.max(1, M - 1);
+  return Math.ceil(256 + count * (level0 + upper) * 1.02);
+}
+
+export const WASM_HEAP_BYTES = 2 ** 31;
+/** Runtime, hnswlib's 65,536 label locks, batch temporaries: kept out of the indexes' budget. */
+const WASM_RESERVED_BYTES = 96 * 2 ** 20;
+/** Vectors per addPoints call: bounds the C++ copy of the batch (~0.75 MiB at 768 dims). */
+export const ADD_BATCH_VALUES = 196_608;
+
+/**
+ * Heap bytes one element costs hnswlib-wasm (wasm32: size_t and pointers are 4 bytes):
+ * the bottom layer (2M links + count, the vector, the label), expected upper-layer links, a link-list
+ * pointer, its level, a mutex, the visited-list entry, the label map node and the used-labels cache;
+ * plus 5 % for allocator slack. 768 dims, M 16: 3,452 bytes, so about 593k vectors preallocated.
+ */
+export function wasmBytesPerElement(dimension: number, M: number): number {
+  const level0 = 2 * M * 4 + 4 + dimension * 4 + 4;
+  const upper = (M * 4 + 4 + 8) / Math.max(1, M - 1);
+  const bookkeeping = 4 + 4 + 24 + 2 + 32 + 8;
+  return Math.ceil((level0 + upper + bookkeeping) * 1.05);
+}
+
+/** Most elements one index can preallocate when other wasm indexes already hold `otherBytes`. */
+export function wasmMaxElements(dimension: number, M: number, otherBytes = 0): number {
+  return Math.max(0, Math.floor((WASM_HEAP_BYTES - WASM_RESERVED_BYTES - otherBytes) / wasmBytesPerElement(dimension, M)));
+}
+
+export function wasmCapacityAdvice(dimension: number, M: number): string {
+  const prealloc = wasmMaxElements(dimension, M) - HEADROOM;
+  return (
+    `hnswlib-wasm keeps every index of the process in one 2 GiB WebAssembly heap: about ${prealloc} vectors of ` +
+    `${dimension} dimensions with M=${M} when preallocated, about half that when grown step by step. ` +
+    'Load the index again with a larger capacity (preallocates), rebuild it to drop deleted vectors, ' +
+    'use several smaller indexes, or install hnswlib-node (native, no such limit).'
+  );
+}
+
+export function capacityError(identity: IndexIdentity, max: number, reason: string, library: string): VectorDbError {
+  return VectorDbError.of('VECTOR_INDEX_CAPACITY', {
+    backend: library,
+    collection: identity.name,
+    max: Math.max(0, max - HEADROOM),
+    dimension: identity.dimension,
+    reason: `${reason}. ${wasmCapacityAdvice(identity.dimension, identity.params.M)}`,
+  });
+}
