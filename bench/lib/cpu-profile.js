@@ -63,14 +63,14 @@ export function classifyBulkLoad(stack) {
   const inSnapshot = stack.some(
     (f) =>
       (/\/dist\//.test(f.url) && /^(saveSnapshot|writeSnapshot|serialize|serializeParts|encodeIndexHead)$/.test(f.functionName)) ||
-      (/\/dist\/vector\/(wasm|native)-backend\.js$/.test(f.url) && /^(save|removeFile|storeOp)$/.test(f.functionName)) ||
+      (/\/dist\/vector-index\/(wasm-backend|native-backend|wasm-runtime)\.js$/.test(f.url) && /^(save|removeFile|storeOp)$/.test(f.functionName)) ||
       /fake-indexeddb/.test(f.url),
   );
   if (inSnapshot) return 'graph snapshot save';
   const inGraph = stack.some(
     (f) =>
       /#?indexLoop/.test(f.functionName) ||
-      /\/dist\/vector\/(hnsw-index|wasm-backend|native-backend)\.js$/.test(f.url) ||
+      /\/dist\/vector-index\/(hnsw-index|wasm-backend|native-backend)\.js$/.test(f.url) ||
       f.url.startsWith('wasm://') ||
       /hnswlib-[\w-]+\.js$/.test(f.url),
   );

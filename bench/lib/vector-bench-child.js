@@ -463,9 +463,9 @@ function classifyReopen(stack) {
   if (leaf.functionName === '(idle)') return 'idle (waiting for LevelDB)';
   if (leaf.functionName === '(program)') return 'V8 / native, unattributed';
   const has = (re) => stack.some((f) => re.test(f.url) || re.test(f.functionName));
-  if (has(/^wasm:\/\/|hnswlib-[\w-]+\.js$|fake-indexeddb|\/dist\/vector\/(wasm|native)-backend\.js$|\/dist\/vector\/(hnsw-index|index-format|index-backend)\.js$|^readSnapshotGraph$|^loadGraph$/)) return 'graph snapshot: read chunks + load into hnswlib';
+  if (has(/^wasm:\/\/|hnswlib-[\w-]+\.js$|fake-indexeddb|\/dist\/vector-index\/(wasm-backend|native-backend|wasm-runtime)\.js$|\/dist\/vector-index\/(hnsw-index|index-format|index-backend)\.js$|^readSnapshotGraph$|^loadGraph$/)) return 'graph snapshot: read chunks + load into hnswlib';
   if (has(/^readVectorKeys$|^readVectorValues$|^decodeVectorValues$|^decodeVectorTable$|^readSnapshotTable$|^#loadVectors$|^#addLoaded$/)) return 'vector records + table: read + decode + flat store';
-  if (has(/\/dist\/vector\/flat-store\.js$/)) return 'vector records + table: read + decode + flat store';
+  if (has(/\/dist\/vector-index\/flat-store\.js$/)) return 'vector records + table: read + decode + flat store';
   if (has(/\/dist\/engine\/database\.js$|\/dist\/storage\//)) return 'database open (LevelDB, catalog)';
   return 'other';
 }
@@ -480,8 +480,8 @@ function classifyQuery(stack) {
   const fn = (re) => stack.some((f) => re.test(f.functionName));
   if (stack.some((f) => f.url.startsWith('wasm://') || /hnswlib-[\w-]+\.js$/.test(f.url)) || fn(/^searchKnn$/)) return 'HNSW search (hnswlib)';
   if (has(/\/dist\/engine\/planner\.js$/) || fn(/^planCandidates$/)) return 'planner (secondary-index reads)';
-  if (has(/\/dist\/vector\/flat-store\.js$/) || has(/\/dist\/vector\/kernels\.js$/)) return 'exact scan (flat store)';
-  if (has(/\/dist\/vector\/hnsw-index\.js$/) || has(/\/dist\/vector\/(wasm|native)-backend\.js$/)) return 'HNSW search (our wrapper)';
+  if (has(/\/dist\/vector-index\/flat-store\.js$/) || has(/\/dist\/vector-index\/kernels\.js$/)) return 'exact scan (flat store)';
+  if (has(/\/dist\/vector-index\/hnsw-index\.js$/) || has(/\/dist\/vector-index\/(wasm-backend|native-backend|wasm-runtime)\.js$/)) return 'HNSW search (our wrapper)';
   for (const f of stack) {
     const u = f.url;
     if (!u || u.startsWith('node:')) continue;
