@@ -4,11 +4,17 @@
  * (database-by-id.browser.ts): a page has no homes.
  */
 import { VectorDbError } from '../errors/index.js';
-import type { VectorDB } from './vector-db.js';
-import type { DatabaseByIdOptions } from './vector-db-admin.js';
+import type { OpeningDatabase } from './home-databases.js';
+import type { DatabaseByIdOptions, VectorDBOptions } from './vector-db-options.js';
 
-export async function connectDatabaseById(token: string, databaseId: string, options: DatabaseByIdOptions): Promise<VectorDB> {
-  return (await import('./vector-db-admin.js')).connectDatabaseById(token, databaseId, options);
+/** The database `create` makes on the directory of `databaseId`, connected (see home-databases.ts). */
+export async function connectDatabaseById<D extends OpeningDatabase>(
+  token: string,
+  databaseId: string,
+  options: DatabaseByIdOptions,
+  create: (endpoint: string, keyspace: string, options: VectorDBOptions) => D,
+): Promise<D> {
+  return (await import('./home-databases.js')).connectDatabaseById(token, databaseId, options, create);
 }
 
 /**
