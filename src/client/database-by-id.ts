@@ -4,18 +4,11 @@
  * (database-by-id.browser.ts): a page has no homes.
  */
 import { VectorDbError } from '../errors/index.js';
-import type { OpeningDatabase } from './home-databases.js';
-import type { DatabaseByIdOptions, VectorDBOptions } from './vector-db-options.js';
+import type * as HomeDatabases from './home-databases.js';
 
 /** The database `create` makes on the directory of `databaseId`, connected (see home-databases.ts). */
-export async function connectDatabaseById<D extends OpeningDatabase>(
-  token: string,
-  databaseId: string,
-  options: DatabaseByIdOptions,
-  create: (endpoint: string, keyspace: string, options: VectorDBOptions) => D,
-): Promise<D> {
-  return (await import('./home-databases.js')).connectDatabaseById(token, databaseId, options, create);
-}
+export const connectDatabaseById: typeof HomeDatabases.connectDatabaseById = async (token, databaseId, options, create) =>
+  (await import('./home-databases.js')).connectDatabaseById(token, databaseId, options, create);
 
 /**
  * The directory of database `databaseId` in the home ($VECTORDB_HOME, else ~/.vectordb-local), once the home
