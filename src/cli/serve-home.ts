@@ -9,7 +9,7 @@ import { presetOf, resolveLimits } from '../engine/limits.js';
 import { createServer, type DataApiServer, type RequestLogEntry } from '../http/index.js';
 import { describeLimits } from './banner.js';
 import { requestLogLine } from './request-log.js';
-import type { ServeOptions } from './serve.js';
+import type { ServeOptions } from './serve-options.js';
 
 export async function serveHome(options: ServeOptions & { readonly home: string }): Promise<number> {
   const home = resolveHome(options.home);

@@ -6,31 +6,15 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Database } from '../engine/database.js';
-import type { LimitsOption } from '../engine/limits.js';
 import { isVectorDbError } from '../errors/index.js';
 import { createServer, type RequestLogEntry } from '../http/index.js';
 import { banner } from './banner.js';
 import { requestLogLine } from './request-log.js';
+import type { ServeOptions } from './serve-options.js';
 import { serveHome } from './serve-home.js';
 import { resolveToken } from './token.js';
 
-export interface ServeOptions {
-  readonly data: string;
-  /** When given, serves every database of this home (see serve-home.ts) instead of `data`. */
-  readonly home?: string;
-  readonly host: string;
-  readonly port: number;
-  readonly token?: { readonly token: string; readonly source: 'flag' | 'env' } | undefined;
-  readonly maxBodyBytes?: number | undefined;
-  readonly log: boolean;
-  /** Origins whose pages may call the server (CORS; see http/cors.ts). */
-  readonly corsOrigins?: readonly string[];
-  readonly version: string;
-  /** The limits preset and overrides of it (see engine/limits.ts). */
-  readonly limits?: LimitsOption;
-  /** The database option bodyCacheBytes (see engine/database.ts), for each database served. */
-  readonly bodyCacheBytes?: number;
-}
+export type { ServeOptions } from './serve-options.js';
 
 /** Runs until a signal; resolves with the process exit code. */
 export async function serve(options: ServeOptions): Promise<number> {

@@ -8,7 +8,7 @@ import type { JsonObject, JsonValue } from '../query/json.js';
 import { decodeBinaryVector } from '../query/vector-value.js';
 import { ClusteredMetadataVectorRecord, MetadataVectorRecord, metadataString } from './cassio-records.js';
 import type { SimilarityMetric } from './collection-definition.js';
-import type { VectorDB } from './vector-db.js';
+import type { DatabaseChannel } from './database-channel.js';
 
 /** An ANN query (the Java SDK's AnnQuery). */
 export interface AnnQuery {
@@ -36,9 +36,9 @@ abstract class CassioTable<R extends MetadataVectorRecord> {
   readonly tableName: string;
   readonly dimension: number;
   readonly metric: SimilarityMetric;
-  protected readonly db: VectorDB;
+  protected readonly db: DatabaseChannel;
 
-  constructor(db: VectorDB, keyspace: string, tableName: string, dimension: number, metric: SimilarityMetric) {
+  constructor(db: DatabaseChannel, keyspace: string, tableName: string, dimension: number, metric: SimilarityMetric) {
     if (typeof tableName !== 'string' || tableName.length === 0) throw new TypeError('CassIO table: the table name must be a non-empty string');
     if (!Number.isInteger(dimension) || dimension < 1) throw new TypeError('CassIO table: the vector dimension must be a positive integer');
     this.db = db;

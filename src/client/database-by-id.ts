@@ -4,12 +4,11 @@
  * (database-by-id.browser.ts): a page has no homes.
  */
 import { VectorDbError } from '../errors/index.js';
-import type { VectorDB } from './vector-db.js';
-import type { DatabaseByIdOptions } from './vector-db-admin.js';
+import type * as HomeDatabases from './home-databases.js';
 
-export async function connectDatabaseById(token: string, databaseId: string, options: DatabaseByIdOptions): Promise<VectorDB> {
-  return (await import('./vector-db-admin.js')).connectDatabaseById(token, databaseId, options);
-}
+/** The database `create` makes on the directory of `databaseId`, connected (see home-databases.ts). */
+export const connectDatabaseById: typeof HomeDatabases.connectDatabaseById = async (token, databaseId, options, create) =>
+  (await import('./home-databases.js')).connectDatabaseById(token, databaseId, options, create);
 
 /**
  * The directory of database `databaseId` in the home ($VECTORDB_HOME, else ~/.vectordb-local), once the home

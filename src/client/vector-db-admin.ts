@@ -1,21 +1,18 @@
 /**
- * VectorDBAdmin: organization-level administration of a home of databases (databases, keyspaces, tokens), and
- * `VectorDB.fromDatabaseId`, which opens a database of a home by its UUID after checking the token. A typed
+ * VectorDBAdmin: organization-level administration of a home of databases (databases, keyspaces, tokens). A typed
  * facade over src/admin: every failure is a DataApiException (subclass by code); no token is ever logged.
+ * (`VectorDB.fromDatabaseId`, which opens a database of a home by its UUID, is home-databases.ts.)
  */
 import { resolveHome } from '../admin/home-paths.js';
 import type { HomeAdmin, RemoteAdmin } from '../admin/index.js';
 import type { CreatedToken, DatabaseInfo, TokenInfo, TokenRoleName } from '../admin/types.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import { VectorDbError } from '../errors/index.js';
-import { clientException, exceptionFor, typedErrors } from './errors.js';
-import { VectorDB, type VectorDBOptions } from './vector-db.js';
+import { adminLayer, openDatabase, typed } from './home-databases.js';
+import { VectorDB } from './vector-db.js';
+import type { VectorDBOptions } from './vector-db-options.js';
 
-/**
- * The administration layer (registry, tokens, scrypt: node:crypto), loaded at the first administration call,
- * not at import: an app that only opens a database never needs it (~4 ms of a cold import).
- */
-const adminLayer = (): Promise<typeof import('../admin/index.js')> => import('../admin/index.js');
+export type { DatabaseByIdOptions } from './vector-db-options.js';
 
 export interface VectorDBAdminOptions {
   /**
@@ -25,16 +22,6 @@ export interface VectorDBAdminOptions {
   home?: string;
   /** A home server's base URL: database and keyspace calls go over HTTP; token calls need a home directory. */
   url?: string;
-}
-
-/** Where and how `VectorDB.fromDatabaseId` opens a database; the home plays the role of the environment. */
-export interface DatabaseByIdOptions extends VectorDBOptions {
-  /** Default `default_keyspace`; it must exist. */
-  keyspace?: string;
-  /** When given, the database must be in this region. */
-  region?: string;
-  /** The home directory (default: `$VECTORDB_HOME`, else `~/.vectordb-local`). */
-  home?: string;
 }
 
 export class VectorDBAdmin {
@@ -129,7 +116,7 @@ export class VectorDBAdmin {
       const info = await (await this.#admin()).findDatabase(idOrName);
       if (info === undefined) throw VectorDbError.of('DATABASE_NOT_FOUND', { database: idOrName, where: ` in home '${this.home}'` });
       if (this.url === undefined) await (await adminLayer()).checkDatabaseToken(this.home, info.id, this.#token);
-      return openDatabase(this.#token, info.endpoint, keyspace, options);
+      return openDatabase(new VectorDB(this.#token, info.endpoint, keyspace, options), keyspace);
     });
   }
 
@@ -171,51 +158,5 @@ export class VectorDBAdmin {
   /** Every token, revoked ones included, without secrets. @example const active = (await admin.listTokens()).filter((t) => !t.revoked); */
   listTokens(): Promise<TokenInfo[]> {
     return typed(async () => (await this.#local()).listTokens());
-  }
-}
-
-/**
- * Opens a database of a home by its UUID, as `new VectorDB(token, databaseId[, region][, keyspace])` does in the
- * seed: checks the token against the home, then connects and checks the keyspace.
- */
-export async function connectDatabaseById(token: string, databaseId: string, options: DatabaseByIdOptions = {}): Promise<VectorDB> {
-  const { keyspace = DEFAULT_KEYSPACE, region, home, ...vectorDbOptions } = options;
-  return typed(async () => {
-    const { checkDatabaseToken, databaseDirectory, findDatabase, readRegistry } = await adminLayer();
-    const dir = resolveHome(home);
-    await checkDatabaseToken(dir, databaseId, token);
-    const record = findDatabase(await readRegistry(dir), databaseId);
-    if (record === undefined || (region !== undefined && record.region !== region)) {
-      const actually = record === undefined ? '' : ` (it is in region '${record.region}')`;
-      throw VectorDbError.of('DATABASE_NOT_FOUND', { database: databaseId, where: ` in region '${region ?? ''}' of home '${dir}'${actually}` });
-    }
-    const endpoint = databaseDirectory(dir, record.id);
-    return openDatabase(token, endpoint, keyspace, vectorDbOptions);
-  });
-}
-
-async function openDatabase(token: string, endpoint: string, keyspace: string, options: VectorDBOptions): Promise<VectorDB> {
-  const db = new VectorDB(token, endpoint, keyspace, options);
-  try {
-    await db.connect();
-    if (!(await db.isKeyspaceExists(keyspace))) {
-      const known = await db.findAllKeyspaceNames();
-      throw clientException('UNKNOWN_KEYSPACE', 'SCHEMA', 'Unknown keyspace', `Keyspace '${keyspace}' does not exist in the database. Existing keyspaces: [${known.join(', ')}].`);
-    }
-    return db;
-  } catch (error) {
-    await db.close().catch(() => undefined);
-    throw error;
-  }
-}
-
-/** Runs fn, turning a VectorDbError or a server's error response into the typed exception of its code. */
-async function typed<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await typedErrors(fn);
-  } catch (error) {
-    // Only the admin layer throws a RemoteAdminError: it is loaded if one was thrown.
-    if (error instanceof Error && error.name === 'RemoteAdminError' && error instanceof (await adminLayer()).RemoteAdminError) throw exceptionFor(error.response);
-    throw error;
   }
 }

@@ -6,10 +6,8 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 import type { CommandResponse } from '../commands/response.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
-import type { LimitsOption } from '../engine/limits.js';
 import type { GraphqlService } from '../graphql/index.js';
 import type { GraphqlResult } from '../graphql/result.js';
-import type { VectorProgress } from '../engine/progress.js';
 import { EmbeddedTransport } from '../transport/embedded.js';
 import { HttpTransport } from '../transport/http.js';
 import type { Transport } from '../transport/transport.js';
@@ -23,57 +21,20 @@ import { clientException, exceptionFor, typedErrors } from './errors.js';
 import { HomeDatabaseTransport, isDatabaseId } from './home-transport.js';
 import { VectorDBRepository } from './repository.js';
 import type { ResultMapping } from './results.js';
-import type { DatabaseByIdOptions } from './vector-db-admin.js';
 import { rejectUnknownMembers } from './wire.js';
 import { databaseStats, type DatabaseStats } from './stats.js';
+import {
+  checkBodyCacheBytes,
+  checkKeyspaceName,
+  checkStorage,
+  VECTOR_DB_OPTIONS,
+  type CommandTargetOptions,
+  type DatabaseByIdOptions,
+  type GraphqlOptions,
+  type VectorDBOptions,
+} from './vector-db-options.js';
 
-export interface VectorDBOptions {
-  /**
-   * Limits of an embedded database: a preset, 'seed' (the default) or 'data-api' (the Data API server's
-   * defaults), or overrides on top of one, e.g. `{ preset: 'data-api', maxCollections: 100 }`.
-   */
-  limits?: LimitsOption;
-  /**
-   * HNSW backend of an embedded database: 'auto' (default: hnswlib-node when installed, else
-   * hnswlib-wasm), 'wasm' or 'native'. An index saved by the other backend is rebuilt.
-   */
-  vectorBackend?: 'auto' | 'wasm' | 'native';
-  /** Progress of long work, such as rebuilding a vector index. */
-  onProgress?: (progress: VectorProgress) => void;
-  /**
-   * Where an embedded database lives: 'persistent' (default; LevelDB in Node and Electron's main process,
-   * IndexedDB in a browser or renderer) or 'memory' (memory-level: tests, caches, ephemeral indexes; its
-   * data is gone when the last VectorDB on it closes). The endpoint names the in-memory database.
-   */
-  storage?: 'persistent' | 'memory';
-  /**
-   * Memory for document bodies an embedded database keeps to answer reads without LevelDB, in bytes
-   * (default 32 MiB; 0 keeps none): its row cache of values read holds up to this much, and each vector
-   * collection's cache of search hits up to half as much. Only speed depends on it; `db.stats()` reports
-   * what the caches hold (`cachedBytes`).
-   */
-  bodyCacheBytes?: number;
-}
-
-export interface GraphqlOptions {
-  variables?: Record<string, unknown>;
-  operationName?: string;
-  /** The keyspace whose schema runs the request (default: the current keyspace). */
-  keyspace?: string;
-  /** Run on the keyspaces-and-collections schema of /api/graphql-schema instead. */
-  schema?: boolean;
-}
-
-/** Where `db.command` runs a command (astra-db-ts's convention). */
-export interface CommandTargetOptions {
-  /** Default: the working keyspace; `null`: the general (database) level, e.g. for `findKeyspaces`. */
-  keyspace?: string | null;
-  /** A collection of the keyspace. */
-  collection?: string;
-}
-
-const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
-const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes']);
+export type { CommandTargetOptions, GraphqlOptions, VectorDBOptions } from './vector-db-options.js';
 
 export class VectorDB {
   /**
@@ -85,7 +46,7 @@ export class VectorDB {
    * const db = await VectorDB.fromDatabaseId(token, '3f0c2b1e-...', { keyspace: 'default_keyspace', home: '/srv/vectordb' });
    */
   static async fromDatabaseId(token: string, databaseId: string, options: DatabaseByIdOptions = {}): Promise<VectorDB> {
-    return connectDatabaseById(token, databaseId, options);
+    return connectDatabaseById(token, databaseId, options, (endpoint, keyspace, vectorDbOptions) => new VectorDB(token, endpoint, keyspace, vectorDbOptions));
   }
 
   readonly #transport: Transport;
@@ -393,23 +354,5 @@ export class VectorDB {
     const table = new ClusteredMetadataVectorTable(this, this.#keyspace, name, dimension, metric);
     await table.create();
     return table;
-  }
-}
-
-function checkStorage(storage: unknown, remote: boolean): void {
-  if (storage === undefined) return;
-  if (storage !== 'persistent' && storage !== 'memory') throw new TypeError(`VectorDBOptions.storage must be 'persistent' or 'memory', not ${JSON.stringify(storage)}`);
-  if (remote) throw new TypeError('VectorDBOptions.storage applies to embedded databases only: an http(s) endpoint stores where its server does');
-}
-
-function checkBodyCacheBytes(bytes: unknown, remote: boolean): number {
-  if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0) throw new TypeError(`VectorDBOptions.bodyCacheBytes must be a whole number of bytes, 0 or more, not ${JSON.stringify(bytes)}`);
-  if (remote) throw new TypeError('VectorDBOptions.bodyCacheBytes applies to embedded databases only: an http(s) endpoint caches in its server (vectordb-local serve --body-cache-mb)');
-  return bytes;
-}
-
-function checkKeyspaceName(keyspace: unknown): void {
-  if (typeof keyspace !== 'string' || !KEYSPACE_NAME.test(keyspace)) {
-    throw new TypeError(`VectorDB: keyspace '${String(keyspace)}' is not a valid name (letters, digits and underscores, starting with a letter or underscore, at most 48 characters)`);
   }
 }

@@ -17,7 +17,7 @@ import {
 import type { JsonObject } from '../query/json.js';
 import { orThrow } from './errors.js';
 import { GraphQLJSON } from './json-scalar.js';
-import type { CommandRunner } from './service.js';
+import type { CommandRunner } from './command-runner.js';
 
 interface TableInfo {
   name: string;

@@ -4,8 +4,9 @@
  * schema when findCollections or listTables changes (DDL) or a document shows a new field, and never drops a field.
  */
 import { graphql, GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import type { CommandResponse, CommandTarget } from '../commands/index.js';
+import type { CommandResponse } from '../commands/index.js';
 import type { JsonObject } from '../query/json.js';
+import type { CommandRunner } from './command-runner.js';
 import { collectionPart } from './collection-schema.js';
 import { ddlSchema } from './ddl-schema.js';
 import { graphqlErrorOf } from './errors.js';
@@ -16,9 +17,8 @@ import { sharedTypes } from './shared-types.js';
 import { tablePart } from './table-schema.js';
 import { columnShape } from './table-types.js';
 
+export type { CommandRunner } from './command-runner.js';
 export type { GraphqlError, GraphqlResult } from './result.js';
-
-export type CommandRunner = (command: JsonObject, target: CommandTarget) => Promise<CommandResponse>;
 
 export interface GraphqlServiceOptions {
   /** Documents read per collection to infer its fields (default 200). */

@@ -1,0 +1,83 @@
+/**
+ * What a VectorDB is given besides its endpoint: VectorDBOptions (and DatabaseByIdOptions, their form for
+ * `VectorDB.fromDatabaseId`), the target of `db.command` and the options of `db.graphql`, with what the
+ * constructor checks of them (the keyspace name, the members VectorDBOptions takes, storage, bodyCacheBytes).
+ */
+import type { LimitsOption } from '../engine/limits.js';
+import type { VectorProgress } from '../engine/progress.js';
+
+export interface VectorDBOptions {
+  /**
+   * Limits of an embedded database: a preset, 'seed' (the default) or 'data-api' (the Data API server's
+   * defaults), or overrides on top of one, e.g. `{ preset: 'data-api', maxCollections: 100 }`.
+   */
+  limits?: LimitsOption;
+  /**
+   * HNSW backend of an embedded database: 'auto' (default: hnswlib-node when installed, else
+   * hnswlib-wasm), 'wasm' or 'native'. An index saved by the other backend is rebuilt.
+   */
+  vectorBackend?: 'auto' | 'wasm' | 'native';
+  /** Progress of long work, such as rebuilding a vector index. */
+  onProgress?: (progress: VectorProgress) => void;
+  /**
+   * Where an embedded database lives: 'persistent' (default; LevelDB in Node and Electron's main process,
+   * IndexedDB in a browser or renderer) or 'memory' (memory-level: tests, caches, ephemeral indexes; its
+   * data is gone when the last VectorDB on it closes). The endpoint names the in-memory database.
+   */
+  storage?: 'persistent' | 'memory';
+  /**
+   * Memory for document bodies an embedded database keeps to answer reads without LevelDB, in bytes
+   * (default 32 MiB; 0 keeps none): its row cache of values read holds up to this much, and each vector
+   * collection's cache of search hits up to half as much. Only speed depends on it; `db.stats()` reports
+   * what the caches hold (`cachedBytes`).
+   */
+  bodyCacheBytes?: number;
+}
+
+export interface GraphqlOptions {
+  variables?: Record<string, unknown>;
+  operationName?: string;
+  /** The keyspace whose schema runs the request (default: the current keyspace). */
+  keyspace?: string;
+  /** Run on the keyspaces-and-collections schema of /api/graphql-schema instead. */
+  schema?: boolean;
+}
+
+/** Where `db.command` runs a command (astra-db-ts's convention). */
+export interface CommandTargetOptions {
+  /** Default: the working keyspace; `null`: the general (database) level, e.g. for `findKeyspaces`. */
+  keyspace?: string | null;
+  /** A collection of the keyspace. */
+  collection?: string;
+}
+
+/** Where and how `VectorDB.fromDatabaseId` opens a database; the home plays the role of the environment. */
+export interface DatabaseByIdOptions extends VectorDBOptions {
+  /** Default `default_keyspace`; it must exist. */
+  keyspace?: string;
+  /** When given, the database must be in this region. */
+  region?: string;
+  /** The home directory (default: `$VECTORDB_HOME`, else `~/.vectordb-local`). */
+  home?: string;
+}
+
+const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
+export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes']);
+
+export function checkStorage(storage: unknown, remote: boolean): void {
+  if (storage === undefined) return;
+  if (storage !== 'persistent' && storage !== 'memory') throw new TypeError(`VectorDBOptions.storage must be 'persistent' or 'memory', not ${JSON.stringify(storage)}`);
+  if (remote) throw new TypeError('VectorDBOptions.storage applies to embedded databases only: an http(s) endpoint stores where its server does');
+}
+
+export function checkBodyCacheBytes(bytes: unknown, remote: boolean): number {
+  if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0) throw new TypeError(`VectorDBOptions.bodyCacheBytes must be a whole number of bytes, 0 or more, not ${JSON.stringify(bytes)}`);
+  if (remote) throw new TypeError('VectorDBOptions.bodyCacheBytes applies to embedded databases only: an http(s) endpoint caches in its server (vectordb-local serve --body-cache-mb)');
+  return bytes;
+}
+
+export function checkKeyspaceName(keyspace: unknown): void {
+  if (typeof keyspace !== 'string' || !KEYSPACE_NAME.test(keyspace)) {
+    throw new TypeError(`VectorDB: keyspace '${String(keyspace)}' is not a valid name (letters, digits and underscores, starting with a letter or underscore, at most 48 characters)`);
+  }
+}
