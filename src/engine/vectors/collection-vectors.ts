@@ -1,26 +1,18 @@
 /**
  * The vectors of one collection in memory: the doc key <-> label map, a contiguous flat store of every
  * live vector (exact scans), and the HNSW graph. Writes stage vector records into the document's batch
- * and apply to memory once it is durable; the graph catches up in the background (on a worker thread
- * for bulk loads, vectors/build.ts, else in small chunks that yield to the event loop), while searches
+ * and apply to memory once it is durable; the graph catches up in the background (vectors/indexer.ts:
+ * on a worker thread for bulk loads, else in small chunks that yield to the event loop), while searches
  * scan the not-yet-indexed vectors exactly. So inserts are never slowed by graph building and a search
  * always sees every acknowledged vector.
  */
 import { VectorDbError } from '../../errors/index.js';
 import { yieldToEventLoop } from '../../platform/macrotask.js';
 import type { KvOperation, KvStore } from '../../storage/index.js';
-import {
-  FlatVectorStore,
-  graphBuilderAvailable,
-  type IndexParams,
-  type ScoredLabel,
-  type VectorIndex,
-} from '../../vector-index/index.js';
+import { FlatVectorStore, type IndexParams, type ScoredLabel, type VectorIndex } from '../../vector-index/index.js';
 import type { ChangeHook, DocumentChange } from '../changes.js';
-import { buildOffThread } from './build.js';
-import { compactionDue, emptyGraphLike, liveLabels, rebuildOnEventLoop, type LabelView } from './compaction.js';
+import { BackgroundIndexer } from './indexer.js';
 import { VectorLabels } from './labels.js';
-import { addStep, FIRST_STEP } from './steps.js';
 import { LateKeys } from './late-keys.js';
 import { LateValues } from './late-values.js';
 import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './open.js';
@@ -28,23 +20,14 @@ import { readVectorKeys, readVectorValues } from './records.js';
 import { rankLabels } from './rank.js';
 import { stageVectorRecords } from './stage.js';
 import { GraphSaves } from './saves.js';
-import { deleteSnapshot, readSnapshotMeta, removeGraphFile, removeGraphFiles } from './snapshot.js';
+import { deleteSnapshot, readSnapshotMeta, removeGraphFiles } from './snapshot.js';
 
-import type { VectorProgress } from '../progress.js';
 export type { VectorProgress } from '../progress.js';
 import type { IndexProgress, LabelFilter, VectorSettings } from './settings.js';
 export type { IndexProgress, LabelFilter, VectorSettings } from './settings.js';
 
 /** While the graph lags, a search lets the event loop turn once this long (ms) has passed since the last. */
 const SEARCH_YIELD_MS = 10;
-/**
- * Vectors arriving at this rate per second (a bulk load), or this many pending that are also at least
- * an eighth of the graph (the worker starts from a copy of it), are built on a worker thread instead of
- * in steps on the event loop.
- */
-const OFF_THREAD_MIN = 512;
-/** Removals are applied to the graph in batches of this size (or when idle). */
-const REMOVE_BATCH = 256;
 
 export class CollectionVectors {
   readonly #kv: KvStore;
@@ -55,10 +38,6 @@ export class CollectionVectors {
   #graph: VectorIndex;
   /** Live labels not in the graph yet (replaced, not emptied, when a graph is swapped in). */
   #pendingAdds = new Set<number>();
-  /** While a worker build runs: labels made pending since it last asked (vectors/build.ts's queue). */
-  #arrivals: number[] | undefined;
-  /** While a worker build runs: vectors deleted or replaced since it started (its graph's dead to come). */
-  #removedWhileBuilding = 0;
   /**
    * Set while the values are read after open (a graph file let the collection answer first): until they
    * are all there, a label may be live without values in the flat store, and #ensureValues reads them.
@@ -69,25 +48,14 @@ export class CollectionVectors {
   /** Labels gone from the flat store but still in the graph. */
   #pendingRemoves: number[] = [];
   readonly #saves: GraphSaves;
-  #indexing: Promise<void> | undefined;
+  /** Moves the pending vectors into the graph in the background (vectors/indexer.ts). */
+  readonly #indexer: BackgroundIndexer;
   /** When a search last yielded to the event loop for the indexing (see turnDue). */
   #lastSearchTurn = 0;
   /** The snapshot loading in the background; the indexer waits for it. */
   #graphLoading: Promise<void> | undefined;
   #closed = false;
   #failure: VectorDbError | undefined;
-  /** Set when a worker-thread build failed: this collection then builds on the event loop only. */
-  #offThreadFailed = false;
-  /** Graphs built on a worker thread and swapped in so far (stats, tests). */
-  #offThreadBuilds = 0;
-  /** Graphs rebuilt from the live vectors alone and swapped in so far (vectors/compaction.ts). */
-  #compactions = 0;
-  /** Set while a compaction runs (searches then let the event loop turn: turnDue). */
-  #compacting = false;
-  /** Vectors committed in the current one-second window, and in the one before (the arrival rate). */
-  #addsThisSecond = 0;
-  #addsLastSecond = 0;
-  #secondStarted = 0;
 
   private constructor(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, graph: VectorIndex) {
     this.#kv = kv;
@@ -100,6 +68,31 @@ export class CollectionVectors {
       () => ({ graph: this.#graph, labelLimit: this.#labels.limit, coveredBelow: this.#coveredBelow() }),
       async () => this.#graphLoading,
     );
+    this.#indexer = new BackgroundIndexer({
+      kv,
+      settings,
+      labels: this.#labels,
+      flat,
+      saves: this.#saves,
+      graph: () => this.#graph,
+      pendingAdds: () => this.#pendingAdds,
+      pendingRemoves: () => this.#pendingRemoves.length,
+      applyRemoves: () => {
+        this.#graph.remove(this.#pendingRemoves);
+        this.#pendingRemoves = [];
+      },
+      size: () => this.size,
+      closed: () => this.#closed,
+      graphLoading: () => this.#graphLoading,
+      isLive: (label) => this.#isLive(label),
+      ensureValues: (labels) => this.#ensureValues(labels),
+      swapGraph: (graph) => this.#swapGraph(graph),
+      coveredBelow: (labelLimit) => this.#coveredBelow(labelLimit),
+      saveSnapshot: () => this.saveSnapshot(),
+      failed: (error) => {
+        this.#failure = error;
+      },
+    });
   }
 
   /** Opens the collection's vectors (openForSearch) and resolves once every key is read: ready for any use. */
@@ -154,7 +147,7 @@ export class CollectionVectors {
           () => undefined, // no usable snapshot: the empty graph is built from the records
         );
     }
-    vectors.#scheduleIndexing();
+    vectors.#indexer.schedule();
     return vectors;
   }
 
@@ -201,7 +194,7 @@ export class CollectionVectors {
     this.#labels.registered();
     this.#pendingRemoves = this.#staleInGraph();
     this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
-    this.#scheduleIndexing();
+    this.#indexer.schedule();
   }
 
   /** Resolves (to this) once every key is registered: until then only an unfiltered search may be made. */
@@ -268,114 +261,10 @@ export class CollectionVectors {
     return stale;
   }
 
-  /** Whether the pending vectors are worth a worker thread (see OFF_THREAD_MIN). */
-  #offThreadWorthIt(): boolean {
-    const pending = this.#pendingAdds.size;
-    const arriving = Math.max(this.#addsThisSecond, this.#addsLastSecond) >= OFF_THREAD_MIN;
-    if (!this.#offThreadPossible() || pending === 0) return false;
-    // While vectors keep arriving, one worker session takes them all: its copy of the graph pays off.
-    return arriving || (pending >= OFF_THREAD_MIN && pending * 8 >= this.#graph.size);
-  }
-
-  #offThreadPossible(): boolean {
-    return !this.#offThreadFailed && graphBuilderAvailable() && this.#graph.backend === 'native';
-  }
-
-  /**
-   * Builds the pending vectors on a worker thread and swaps the result in; how many it took. With
-   * `compacting` (an empty graph), builds every live vector into it instead of into a copy of the graph.
-   */
-  async #buildOffThread(compacting?: VectorIndex): Promise<number> {
-    await this.#saves.unfrozen(); // one serialization at a time
-    const { dimension, metric, name } = this.#settings;
-    const graph = compacting ?? this.#graph;
-    // The worker's graph file becomes the snapshot as it is (no second write of the graph).
-    const { name: fileName, path: file } = await this.#saves.newGraphFile(graph);
-    this.#arrivals = [];
-    this.#removedWhileBuilding = 0;
-    // The dead the graph will hold once swapped in: a copy of this one has its dead too.
-    const deadBefore = compacting === undefined ? this.#graph.deletedCount + this.#pendingRemoves.length : 0;
-    const live = compacting === undefined ? undefined : liveLabels(this.#labels.byDocKey, (label) => this.#isLive(label));
-    const pendingNow = (): LabelView => live ?? this.#pendingAdds;
-    const built = await buildOffThread({
-      graph,
-      get pending() {
-        return pendingNow();
-      },
-      drainArrivals: () => {
-        const arrived = this.#arrivals ?? [];
-        this.#arrivals = [];
-        return arrived;
-      },
-      copyValues: this.#copyValues,
-      options: { dimension, metric, name, backend: graph.backend, params: graph.params },
-      stopped: () => this.#closed,
-      enough: () => compactionDue(this.size, deadBefore + this.#removedWhileBuilding),
-      ...(file === undefined ? {} : { file }),
-    }).finally(() => {
-      this.#arrivals = undefined;
-      compacting?.dispose(); // only its backend and parameters were used
-    });
-    if (built === undefined) {
-      if (!this.#closed) this.#offThreadFailed = true;
-      return 0;
-    }
-    await this.#saves.unfrozen(); // a save may be reading the old graph
-    if (this.#closed) {
-      built.graph.dispose();
-      if (fileName !== undefined) await removeGraphFile(this.#kv, fileName);
-      return 0;
-    }
-    this.#offThreadBuilds++;
-    if (compacting !== undefined) this.#compactions++;
-    const labelLimit = this.#labels.limit;
-    const took = this.#swapGraph(built.graph);
-    if (built.file !== undefined && fileName !== undefined) {
-      // The worker's file becomes the snapshot as it is: it lacks only what is pending now.
-      const before = this.#saves.changes;
-      this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
-      this.#saves.adopt(fileName, built.file.head, { labelLimit, coveredBelow: this.#coveredBelow(labelLimit) }, before);
-    }
-    return took;
-  }
-
-  /**
-   * Rebuilds the graph from the live vectors alone (vectors/compaction.ts) while searches use the current
-   * one, and swaps it in: on a worker thread where a build can run there, else on the event loop.
-   */
-  async #compactGraph(): Promise<void> {
-    this.#compacting = true;
-    const fresh = await emptyGraphLike(this.#graph, this.#settings.name, Math.max(1024, Math.ceil(this.size * 1.25)));
-    try {
-      if (this.#offThreadPossible()) {
-        await this.#buildOffThread(fresh); // if it fails, the next compaction runs on the event loop
-        return;
-      }
-      const labels = [...this.#labels.labels()];
-      const rebuilt = await rebuildOnEventLoop({ target: fresh, labels, isLive: (label) => this.#isLive(label), copyValues: this.#copyValues, stopped: () => this.#closed });
-      await this.#saves.unfrozen(); // a save may be reading the old graph
-      if (rebuilt && !this.#closed) {
-        this.#compactions++;
-        this.#swapGraph(fresh);
-        this.#saves.changes += this.size; // the stored graph is the old one: save the compact one soon
-      } else {
-        fresh.dispose();
-      }
-    } finally {
-      this.#compacting = false;
-    }
-  }
-
-  /** Copies a live label's values into `target` at `offset` (reading them first if they are still on their way). */
-  readonly #copyValues = (label: number, target: Float32Array, offset: number): void => {
-    this.#ensureValues([label]);
-    this.#flat.copyInto(label, target, offset);
-  };
-
   /** What churn leaves behind (stats, tests): graph elements live and dead, flat store rows written, compactions. */
   footprint(): { graphElements: number; graphDeleted: number; flatRows: number; compactions: number; compacting: boolean } {
     const { size, deletedCount } = this.#graph;
-    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: this.#flat.rowsUsed, compactions: this.#compactions, compacting: this.#compacting };
+    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: this.#flat.rowsUsed, compactions: this.#indexer.compactions, compacting: this.#indexer.compacting };
   }
 
   /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */
@@ -401,7 +290,7 @@ export class CollectionVectors {
    * stay an exact scan of what the graph lacks, or a point read of the values it needs.
    */
   turnDue(): Promise<void> | undefined {
-    const busy = this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0 || this.#compacting || this.#lateValues !== undefined || this.#labels.late;
+    const busy = this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0 || this.#indexer.compacting || this.#lateValues !== undefined || this.#labels.late;
     if (!busy) return undefined;
     const now = performance.now();
     if (now - this.#lastSearchTurn < SEARCH_YIELD_MS) return undefined;
@@ -416,7 +305,7 @@ export class CollectionVectors {
 
   /** How many times a worker thread built the graph (and it was swapped in). */
   get offThreadBuilds(): number {
-    return this.#offThreadBuilds;
+    return this.#indexer.offThreadBuilds;
   }
 
   /** Resolves once the saved graph (if any) is loaded: until then its vectors count as pending. */
@@ -465,25 +354,12 @@ export class CollectionVectors {
         this.#flat.set(label, vector);
         this.#labels.set(label, key);
         this.#pendingAdds.add(label);
-        this.#arrivals?.push(label);
       }
       this.#saves.changes += added.length + removed.length;
-      if (this.#arrivals !== undefined) this.#removedWhileBuilding += removed.length;
-      this.#countArrivals(added.length);
-      this.#scheduleIndexing();
+      this.#indexer.committed(added, removed.length);
     };
     return { labels, retired, afterCommit };
   };
-
-  #countArrivals(count: number): void {
-    const now = Date.now();
-    if (now - this.#secondStarted >= 1000) {
-      this.#addsLastSecond = now - this.#secondStarted < 2000 ? this.#addsThisSecond : 0;
-      this.#addsThisSecond = 0;
-      this.#secondStarted = now;
-    }
-    this.#addsThisSecond += count;
-  }
 
   /** The values of a live label (a copy may be kept by the caller only while it does not write). */
   vectorOf(label: number): Float32Array | undefined {
@@ -527,7 +403,7 @@ export class CollectionVectors {
 
   /** Waits until every vector is in the graph (bulk loads, tests, benchmarks). */
   async waitForIndex(): Promise<void> {
-    while (this.#indexing) await this.#indexing;
+    while (this.#indexer.running) await this.#indexer.running;
     if (this.#failure) throw this.#failure;
   }
 
@@ -576,76 +452,7 @@ export class CollectionVectors {
     await this.#keysRead.catch(() => undefined);
     this.#closed = true;
     await this.#lateValues?.done; // it stops at its next chunk (and never throws)
-    while (this.#indexing) await this.#indexing.catch(() => undefined);
+    while (this.#indexer.running) await this.#indexer.running.catch(() => undefined);
     await this.#saves.idle();
-  }
-
-  #scheduleIndexing(): void {
-    // While the keys are read after open, what the graph lacks or holds in excess is not known yet.
-    if (this.#labels.late) return;
-    if (this.#indexing || this.#closed || (this.#pendingAdds.size === 0 && this.#pendingRemoves.length === 0)) return;
-    this.#indexing = this.#indexLoop().finally(() => {
-      this.#indexing = undefined;
-      if (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) this.#scheduleIndexing();
-    });
-  }
-
-  /** Moves pending vectors into the graph a chunk at a time, yielding between chunks. */
-  async #indexLoop(): Promise<void> {
-    await this.#graphLoading;
-    const { name, onProgress } = this.#settings;
-    const total = this.#pendingAdds.size;
-    let done = 0;
-    const buildStarted = Date.now();
-    let lastReport = buildStarted;
-    let chunk = FIRST_STEP;
-    const progress = (): VectorProgress => ({ collection: name, phase: 'index', done, total: Math.max(total, done), failed: 0, rate: done / Math.max((Date.now() - buildStarted) / 1000, 0.001) });
-    try {
-      while (!this.#closed && (this.#pendingAdds.size > 0 || this.#pendingRemoves.length > 0)) {
-        // A snapshot is reading the graph (maybe from a worker thread): no changes until it is done.
-        if (this.#saves.frozen) {
-          await this.#saves.unfrozen();
-          continue;
-        }
-        if (compactionDue(this.size, this.#graph.deletedCount + this.#pendingRemoves.length)) {
-          await this.#compactGraph();
-          continue;
-        }
-        if (this.#offThreadWorthIt()) {
-          done += await this.#buildOffThread();
-          continue;
-        }
-        if (this.#pendingRemoves.length >= REMOVE_BATCH || this.#pendingAdds.size === 0) {
-          this.#graph.remove(this.#pendingRemoves);
-          this.#pendingRemoves = [];
-        }
-        const labels: number[] = [];
-        for (const label of this.#pendingAdds) {
-          labels.push(label);
-          if (labels.length === chunk) break;
-        }
-        if (labels.length > 0) {
-          this.#ensureValues(labels);
-          chunk = addStep(this.#graph, labels, (label, into, offset) => this.#flat.copyInto(label, into, offset));
-          for (const label of labels) this.#pendingAdds.delete(label);
-          done += labels.length;
-        }
-        if (onProgress && total >= 10_000 && Date.now() - lastReport > 1000) {
-          onProgress(progress());
-          lastReport = Date.now();
-        }
-        await yieldToEventLoop();
-      }
-      if (onProgress && total >= 10_000) onProgress(progress());
-      // The graph is complete: the save runs beside later work (close waits for it), not inside it.
-      if (!this.#closed && this.#saves.due(this.size) && !this.#saves.busy) this.saveSnapshot().catch((error: unknown) => this.#fail(error));
-    } catch (error) {
-      this.#fail(error);
-    }
-  }
-
-  #fail(error: unknown): void {
-    const { name } = this.#settings;
-    this.#failure = error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error });
   }
 }

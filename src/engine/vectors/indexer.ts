@@ -1,0 +1,301 @@
+/**
+ * The background indexing of one collection's vectors (for collection-vectors.ts): moves the pending
+ * vectors into the graph and the removed ones out of it, in small steps that yield to the event loop,
+ * or on a worker thread for bulk loads (vectors/build.ts); compacts the graph under churn
+ * (vectors/compaction.ts); saves the snapshot once caught up. Reaches the collection's state through
+ * an IndexerHost, read afresh at each step (the graph and the pending set are replaced on a swap).
+ */
+import { VectorDbError } from '../../errors/index.js';
+import { yieldToEventLoop } from '../../platform/macrotask.js';
+import type { KvStore } from '../../storage/index.js';
+import { graphBuilderAvailable, type FlatVectorStore, type VectorIndex } from '../../vector-index/index.js';
+import type { VectorProgress } from '../progress.js';
+import { buildOffThread } from './build.js';
+import { compactionDue, emptyGraphLike, liveLabels, rebuildOnEventLoop, type LabelView } from './compaction.js';
+import type { VectorLabels } from './labels.js';
+import type { GraphSaves } from './saves.js';
+import type { VectorSettings } from './settings.js';
+import { removeGraphFile } from './snapshot.js';
+import { addStep, FIRST_STEP } from './steps.js';
+
+/** What the indexer reaches of the collection's vectors (CollectionVectors), as they are when asked. */
+export interface IndexerHost {
+  readonly kv: KvStore;
+  readonly settings: VectorSettings;
+  /** The document key <-> label map. */
+  readonly labels: VectorLabels;
+  readonly flat: FlatVectorStore;
+  readonly saves: GraphSaves;
+  /** The graph searched now (replaced by swapGraph). */
+  graph(): VectorIndex;
+  /** Live labels not in the graph yet (a new set after each swap). */
+  pendingAdds(): Set<number>;
+  /** How many labels are gone from the flat store but still in the graph. */
+  pendingRemoves(): number;
+  /** Removes those labels from the graph, and forgets them. */
+  applyRemoves(): void;
+  /** Live vectors (CollectionVectors.size). */
+  size(): number;
+  /** True once the collection closes (until a reset reopens it). */
+  closed(): boolean;
+  /** The snapshot loading in the background: the indexer waits for it. */
+  graphLoading(): Promise<void> | undefined;
+  isLive(label: number): boolean;
+  /** Reads the values of labels still on their way after open. */
+  ensureValues(labels: Iterable<number>): void;
+  /** Swaps in a graph built elsewhere; how many pending vectors it took. */
+  swapGraph(graph: VectorIndex): number;
+  /** The snapshot's coveredBelow for the graph as it is now, for `labelLimit`. */
+  coveredBelow(labelLimit: number): number;
+  saveSnapshot(): Promise<void>;
+  /** The indexing failed: searches and waits report `error` from now on. */
+  failed(error: VectorDbError): void;
+}
+
+/**
+ * Vectors arriving at this rate per second (a bulk load), or this many pending that are also at least
+ * an eighth of the graph (the worker starts from a copy of it), are built on a worker thread instead of
+ * in steps on the event loop.
+ */
+const OFF_THREAD_MIN = 512;
+/** Removals are applied to the graph in batches of this size (or when idle). */
+const REMOVE_BATCH = 256;
+
+export class BackgroundIndexer {
+  readonly #host: IndexerHost;
+  #indexing: Promise<void> | undefined;
+  /** While a worker build runs: labels made pending since it last asked (vectors/build.ts's queue). */
+  #arrivals: number[] | undefined;
+  /** While a worker build runs: vectors deleted or replaced since it started (its graph's dead to come). */
+  #removedWhileBuilding = 0;
+  /** Set when a worker-thread build failed: this collection then builds on the event loop only. */
+  #offThreadFailed = false;
+  /** Graphs built on a worker thread and swapped in so far (stats, tests). */
+  #offThreadBuilds = 0;
+  /** Graphs rebuilt from the live vectors alone and swapped in so far (vectors/compaction.ts). */
+  #compactions = 0;
+  /** Set while a compaction runs (searches then let the event loop turn: CollectionVectors.turnDue). */
+  #compacting = false;
+  /** Vectors committed in the current one-second window, and in the one before (the arrival rate). */
+  #addsThisSecond = 0;
+  #addsLastSecond = 0;
+  #secondStarted = 0;
+
+  constructor(host: IndexerHost) {
+    this.#host = host;
+  }
+
+  /** The indexing under way, if any. */
+  get running(): Promise<void> | undefined {
+    return this.#indexing;
+  }
+
+  /** How many times a worker thread built the graph (and it was swapped in). */
+  get offThreadBuilds(): number {
+    return this.#offThreadBuilds;
+  }
+
+  get compactions(): number {
+    return this.#compactions;
+  }
+
+  get compacting(): boolean {
+    return this.#compacting;
+  }
+
+  /** A committed batch added `added` (now pending) and removed `removed` vectors. */
+  committed(added: readonly { label: number }[], removed: number): void {
+    if (this.#arrivals !== undefined) {
+      for (const { label } of added) this.#arrivals.push(label);
+      this.#removedWhileBuilding += removed;
+    }
+    this.#countArrivals(added.length);
+    this.schedule();
+  }
+
+  #countArrivals(count: number): void {
+    const now = Date.now();
+    if (now - this.#secondStarted >= 1000) {
+      this.#addsLastSecond = now - this.#secondStarted < 2000 ? this.#addsThisSecond : 0;
+      this.#addsThisSecond = 0;
+      this.#secondStarted = now;
+    }
+    this.#addsThisSecond += count;
+  }
+
+  /** Starts indexing in the background unless it runs already or there is nothing to do. */
+  schedule(): void {
+    const host = this.#host;
+    // While the keys are read after open, what the graph lacks or holds in excess is not known yet.
+    if (host.labels.late) return;
+    if (this.#indexing || host.closed() || (host.pendingAdds().size === 0 && host.pendingRemoves() === 0)) return;
+    this.#indexing = this.#indexLoop().finally(() => {
+      this.#indexing = undefined;
+      if (!host.closed() && (host.pendingAdds().size > 0 || host.pendingRemoves() > 0)) this.schedule();
+    });
+  }
+
+  /** Moves pending vectors into the graph a chunk at a time, yielding between chunks. */
+  async #indexLoop(): Promise<void> {
+    const host = this.#host;
+    await host.graphLoading();
+    const { name, onProgress } = host.settings;
+    const total = host.pendingAdds().size;
+    let done = 0;
+    const buildStarted = Date.now();
+    let lastReport = buildStarted;
+    let chunk = FIRST_STEP;
+    const progress = (): VectorProgress => ({ collection: name, phase: 'index', done, total: Math.max(total, done), failed: 0, rate: done / Math.max((Date.now() - buildStarted) / 1000, 0.001) });
+    try {
+      while (!host.closed() && (host.pendingAdds().size > 0 || host.pendingRemoves() > 0)) {
+        // A snapshot is reading the graph (maybe from a worker thread): no changes until it is done.
+        if (host.saves.frozen) {
+          await host.saves.unfrozen();
+          continue;
+        }
+        if (compactionDue(host.size(), host.graph().deletedCount + host.pendingRemoves())) {
+          await this.#compactGraph();
+          continue;
+        }
+        if (this.#offThreadWorthIt()) {
+          done += await this.#buildOffThread();
+          continue;
+        }
+        if (host.pendingRemoves() >= REMOVE_BATCH || host.pendingAdds().size === 0) host.applyRemoves();
+        const labels: number[] = [];
+        for (const label of host.pendingAdds()) {
+          labels.push(label);
+          if (labels.length === chunk) break;
+        }
+        if (labels.length > 0) {
+          host.ensureValues(labels);
+          chunk = addStep(host.graph(), labels, (label, into, offset) => host.flat.copyInto(label, into, offset));
+          const pending = host.pendingAdds();
+          for (const label of labels) pending.delete(label);
+          done += labels.length;
+        }
+        if (onProgress && total >= 10_000 && Date.now() - lastReport > 1000) {
+          onProgress(progress());
+          lastReport = Date.now();
+        }
+        await yieldToEventLoop();
+      }
+      if (onProgress && total >= 10_000) onProgress(progress());
+      // The graph is complete: the save runs beside later work (close waits for it), not inside it.
+      if (!host.closed() && host.saves.due(host.size()) && !host.saves.busy) host.saveSnapshot().catch((error: unknown) => this.#fail(error));
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  /** Whether the pending vectors are worth a worker thread (see OFF_THREAD_MIN). */
+  #offThreadWorthIt(): boolean {
+    const pending = this.#host.pendingAdds().size;
+    const arriving = Math.max(this.#addsThisSecond, this.#addsLastSecond) >= OFF_THREAD_MIN;
+    if (!this.#offThreadPossible() || pending === 0) return false;
+    // While vectors keep arriving, one worker session takes them all: its copy of the graph pays off.
+    return arriving || (pending >= OFF_THREAD_MIN && pending * 8 >= this.#host.graph().size);
+  }
+
+  #offThreadPossible(): boolean {
+    return !this.#offThreadFailed && graphBuilderAvailable() && this.#host.graph().backend === 'native';
+  }
+
+  /** Copies a live label's values into `target` at `offset` (reading them first if they are still on their way). */
+  readonly #copyValues = (label: number, target: Float32Array, offset: number): void => {
+    this.#host.ensureValues([label]);
+    this.#host.flat.copyInto(label, target, offset);
+  };
+
+  /**
+   * Builds the pending vectors on a worker thread and swaps the result in; how many it took. With
+   * `compacting` (an empty graph), builds every live vector into it instead of into a copy of the graph.
+   */
+  async #buildOffThread(compacting?: VectorIndex): Promise<number> {
+    const host = this.#host;
+    await host.saves.unfrozen(); // one serialization at a time
+    const { dimension, metric, name } = host.settings;
+    const graph = compacting ?? host.graph();
+    // The worker's graph file becomes the snapshot as it is (no second write of the graph).
+    const { name: fileName, path: file } = await host.saves.newGraphFile(graph);
+    this.#arrivals = [];
+    this.#removedWhileBuilding = 0;
+    // The dead the graph will hold once swapped in: a copy of this one has its dead too.
+    const deadBefore = compacting === undefined ? host.graph().deletedCount + host.pendingRemoves() : 0;
+    const live = compacting === undefined ? undefined : liveLabels(host.labels.byDocKey, (label) => host.isLive(label));
+    const pendingNow = (): LabelView => live ?? host.pendingAdds();
+    const built = await buildOffThread({
+      graph,
+      get pending() {
+        return pendingNow();
+      },
+      drainArrivals: () => {
+        const arrived = this.#arrivals ?? [];
+        this.#arrivals = [];
+        return arrived;
+      },
+      copyValues: this.#copyValues,
+      options: { dimension, metric, name, backend: graph.backend, params: graph.params },
+      stopped: () => host.closed(),
+      enough: () => compactionDue(host.size(), deadBefore + this.#removedWhileBuilding),
+      ...(file === undefined ? {} : { file }),
+    }).finally(() => {
+      this.#arrivals = undefined;
+      compacting?.dispose(); // only its backend and parameters were used
+    });
+    if (built === undefined) {
+      if (!host.closed()) this.#offThreadFailed = true;
+      return 0;
+    }
+    await host.saves.unfrozen(); // a save may be reading the old graph
+    if (host.closed()) {
+      built.graph.dispose();
+      if (fileName !== undefined) await removeGraphFile(host.kv, fileName);
+      return 0;
+    }
+    this.#offThreadBuilds++;
+    if (compacting !== undefined) this.#compactions++;
+    const labelLimit = host.labels.limit;
+    const took = host.swapGraph(built.graph);
+    if (built.file !== undefined && fileName !== undefined) {
+      // The worker's file becomes the snapshot as it is: it lacks only what is pending now.
+      const before = host.saves.changes;
+      host.saves.changes = host.pendingAdds().size + host.pendingRemoves();
+      host.saves.adopt(fileName, built.file.head, { labelLimit, coveredBelow: host.coveredBelow(labelLimit) }, before);
+    }
+    return took;
+  }
+
+  /**
+   * Rebuilds the graph from the live vectors alone (vectors/compaction.ts) while searches use the current
+   * one, and swaps it in: on a worker thread where a build can run there, else on the event loop.
+   */
+  async #compactGraph(): Promise<void> {
+    const host = this.#host;
+    this.#compacting = true;
+    const fresh = await emptyGraphLike(host.graph(), host.settings.name, Math.max(1024, Math.ceil(host.size() * 1.25)));
+    try {
+      if (this.#offThreadPossible()) {
+        await this.#buildOffThread(fresh); // if it fails, the next compaction runs on the event loop
+        return;
+      }
+      const labels = [...host.labels.labels()];
+      const rebuilt = await rebuildOnEventLoop({ target: fresh, labels, isLive: (label) => host.isLive(label), copyValues: this.#copyValues, stopped: () => host.closed() });
+      await host.saves.unfrozen(); // a save may be reading the old graph
+      if (rebuilt && !host.closed()) {
+        this.#compactions++;
+        host.swapGraph(fresh);
+        host.saves.changes += host.size(); // the stored graph is the old one: save the compact one soon
+      } else {
+        fresh.dispose();
+      }
+    } finally {
+      this.#compacting = false;
+    }
+  }
+
+  #fail(error: unknown): void {
+    const { name } = this.#host.settings;
+    this.#host.failed(error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error }));
+  }
+}
