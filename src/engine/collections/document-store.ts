@@ -3,6 +3,7 @@
  * changes as ONE atomic batch (document bodies, secondary index entries and vector records together).
  * Knows the key layout; knows nothing about filters or the protocol.
  */
+import { VectorDbError } from '../../errors/index.js';
 import { copyJson, type Document } from '../../query/json.js';
 import { keys, type KvOperation, type KvSnapshot, type KvStore, type PreparedBatch } from '../../storage/index.js';
 import { HitCache, WrittenHits } from './hit-cache.js';
@@ -182,8 +183,10 @@ export class DocumentStore {
   /**
    * Puts the vector values back into a stored body that refers to them. Memory has a label's values
    * while it is live; a label deleted since the body was read is looked up in its record, and when that
-   * is gone too the body itself is stale: it is read again. (Callers skip bodies without a reference, so
-   * plain documents cost no extra await.)
+   * is gone too the body itself is stale: it is read again. A body read again that still names the same
+   * label has lost its vector record (a damaged or partial copy): that is an error, never a retry, since
+   * nothing would change between two tries. (Callers skip bodies without a reference, so plain documents
+   * cost no extra await.)
    */
   async #finish(key: string, doc: Document): Promise<Document | null> {
     for (let current: Document | null = doc; ; ) {
@@ -196,7 +199,17 @@ export class DocumentStore {
       }
       const value = await this.#kv.get(this.#docPrefix + key);
       current = value === undefined ? null : parseBody(value);
+      // Labels are never reused: only a write committed meanwhile gives the body another label.
+      if (current !== null && vectorRefOf(current)?.label === ref.label) throw this.#missingVector(current);
     }
+  }
+
+  #missingVector(body: Document): VectorDbError {
+    const id = JSON.stringify(body['_id'] ?? null);
+    return VectorDbError.of('STORAGE_CORRUPTION', {
+      location: this.#kv.location,
+      reason: `the vector record of document ${id} (collection #${this.#cid}) is missing. Run \`vectordb-local repair ${this.#kv.location}\` to rebuild what the stored documents still hold`,
+    });
   }
 
   async #readVectorValues(label: number): Promise<Float32Array | undefined> {
