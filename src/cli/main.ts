@@ -49,6 +49,7 @@ interface ServeFlags {
   token?: string;
   maxBodyBytes?: number;
   bodyCacheMb?: number;
+  durability: 'full' | 'relaxed';
   log: boolean;
   cors?: string[];
 }
@@ -73,6 +74,11 @@ function serveCommand(name: string, description: string): Command {
         .argParser(megabytes)
         .default(32 * 1024 * 1024, '32'),
     )
+    .addOption(
+      new Option('--durability <mode>', 'full: a write is acknowledged once fsynced (survives a power cut); relaxed: once the OS has it (faster bulk loads; a power cut may lose the last writes)')
+        .choices(['full', 'relaxed'])
+        .default('full'),
+    )
     .option('--log', 'print one line per request (method, path, status, the error code of a failed command, time; never tokens)', false)
     .addOption(
       new Option('--cors <origin>', "let pages of this origin call the server from a browser (repeatable; null for file:// pages such as Electron renderers, * for any); tokens are required all the same")
@@ -88,6 +94,7 @@ function serveCommand(name: string, description: string): Command {
         token: flags.token !== undefined ? { token: flags.token, source } : undefined,
         maxBodyBytes: flags.maxBodyBytes,
         ...(flags.bodyCacheMb !== undefined ? { bodyCacheBytes: flags.bodyCacheMb } : {}),
+        durability: flags.durability,
         log: flags.log,
         ...(flags.cors !== undefined ? { corsOrigins: flags.cors } : {}),
         version: VERSION,

@@ -26,6 +26,7 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
       databaseOptions: {
         ...(options.limits ? { limits: options.limits } : {}),
         ...(options.bodyCacheBytes !== undefined ? { bodyCacheBytes: options.bodyCacheBytes } : {}),
+        ...(options.durability !== undefined ? { durability: options.durability } : {}),
       },
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(log ? { onRequest: log } : {}),

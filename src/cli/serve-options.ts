@@ -20,4 +20,6 @@ export interface ServeOptions {
   readonly limits?: LimitsOption;
   /** The database option bodyCacheBytes (see engine/database.ts), for each database served. */
   readonly bodyCacheBytes?: number;
+  /** The database option durability (see engine/database-options.ts), for each database served. */
+  readonly durability?: 'full' | 'relaxed';
 }

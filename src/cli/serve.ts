@@ -26,6 +26,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     db = await Database.open(data, {
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.bodyCacheBytes !== undefined ? { bodyCacheBytes: options.bodyCacheBytes } : {}),
+      ...(options.durability !== undefined ? { durability: options.durability } : {}),
       onProgress: (p) => console.error(`vectordb-local: building the vector index of ${p.collection}: ${p.done} of ${p.total}`),
     });
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * What a VectorDB is given besides its endpoint: VectorDBOptions (and DatabaseByIdOptions, their form for
  * `VectorDB.fromDatabaseId`), the target of `db.command` and the options of `db.graphql`, with what the
- * constructor checks of them (the keyspace name, the members VectorDBOptions takes, storage, bodyCacheBytes).
+ * constructor checks of them (the keyspace name, the members VectorDBOptions takes, storage, bodyCacheBytes,
+ * durability).
  */
 import type { LimitsOption } from '../engine/limits.js';
 import type { VectorProgress } from '../engine/progress.js';
@@ -32,6 +33,13 @@ export interface VectorDBOptions {
    * what the caches hold (`cachedBytes`).
    */
   bodyCacheBytes?: number;
+  /**
+   * When an embedded database acknowledges a write: 'full' (default) once it is on disk (fsynced, shared by
+   * concurrent writers), so it survives a power cut; 'relaxed' once the OS has it, which is faster for bulk
+   * loads and caches: a crash of the process loses nothing, a crash of the OS or a power cut may lose the
+   * last writes. An http(s) endpoint's server decides (`vectordb-local serve --durability`).
+   */
+  durability?: 'full' | 'relaxed';
 }
 
 export interface GraphqlOptions {
@@ -62,7 +70,7 @@ export interface DatabaseByIdOptions extends VectorDBOptions {
 }
 
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
-export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes']);
+export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes', 'durability']);
 
 export function checkStorage(storage: unknown, remote: boolean): void {
   if (storage === undefined) return;
@@ -74,6 +82,12 @@ export function checkBodyCacheBytes(bytes: unknown, remote: boolean): number {
   if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0) throw new TypeError(`VectorDBOptions.bodyCacheBytes must be a whole number of bytes, 0 or more, not ${JSON.stringify(bytes)}`);
   if (remote) throw new TypeError('VectorDBOptions.bodyCacheBytes applies to embedded databases only: an http(s) endpoint caches in its server (vectordb-local serve --body-cache-mb)');
   return bytes;
+}
+
+export function checkDurability(durability: unknown, remote: boolean): 'full' | 'relaxed' {
+  if (durability !== 'full' && durability !== 'relaxed') throw new TypeError(`VectorDBOptions.durability must be 'full' or 'relaxed', not ${JSON.stringify(durability)}`);
+  if (remote) throw new TypeError('VectorDBOptions.durability applies to embedded databases only: an http(s) endpoint syncs as its server does (vectordb-local serve --durability)');
+  return durability;
 }
 
 export function checkKeyspaceName(keyspace: unknown): void {

@@ -25,6 +25,7 @@ import { rejectUnknownMembers } from './wire.js';
 import { databaseStats, type DatabaseStats } from './stats.js';
 import {
   checkBodyCacheBytes,
+  checkDurability,
   checkKeyspaceName,
   checkStorage,
   VECTOR_DB_OPTIONS,
@@ -92,6 +93,7 @@ export class VectorDB {
       ...(options.vectorBackend ? { vectorBackend: options.vectorBackend } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.bodyCacheBytes !== undefined ? { bodyCacheBytes: checkBodyCacheBytes(options.bodyCacheBytes, remote) } : {}),
+      ...(options.durability !== undefined ? { durability: checkDurability(options.durability, remote) } : {}),
     };
     this.#transport = remote
       ? new HttpTransport(apiEndpoint, token)

@@ -1,9 +1,9 @@
 /**
- * What a database is opened with (DatabaseOptions: limits, vector backend, progress, storage, body cache)
- * and the check of the body cache's budget. Database.open reads them.
+ * What a database is opened with (DatabaseOptions: limits, vector backend, progress, storage, body cache,
+ * durability) and the checks of the body cache's budget and the durability. Database.open reads them.
  */
 import { VectorDbError } from '../errors/index.js';
-import { DEFAULT_ROW_CACHE_BYTES } from '../storage/index.js';
+import { DEFAULT_ROW_CACHE_BYTES, DURABILITIES, type Durability } from '../storage/index.js';
 import type { StorageKind } from '../storage/storage-kind.js';
 import type { BackendChoice } from '../vector-index/index.js';
 import type { LimitsOption } from './limits.js';
@@ -25,6 +25,11 @@ export interface DatabaseOptions {
    * A cache is speed only: every read answers the same without it.
    */
   readonly bodyCacheBytes?: number;
+  /**
+   * When a write is acknowledged: 'full' (default) once fsynced, so it survives a power cut; 'relaxed' once
+   * in the OS's page cache (faster bulk loads and caches; a process crash loses nothing, a power cut may).
+   */
+  readonly durability?: Durability;
 }
 
 /** The default of DatabaseOptions.bodyCacheBytes: the row cache's budget; each hit cache gets half. */
@@ -37,4 +42,13 @@ export function checkBodyCacheBytes(value: unknown): number {
     throw VectorDbError.of('INVALID_ARGUMENT', { reason: `bodyCacheBytes must be a whole number of bytes, 0 or more (0 caches no bodies), not ${String(value)}` });
   }
   return value;
+}
+
+/** DatabaseOptions.durability, checked: 'full' (the default) or 'relaxed'. */
+export function checkDurability(value: unknown): Durability {
+  if (value === undefined) return 'full';
+  if (!DURABILITIES.includes(value as Durability)) {
+    throw VectorDbError.of('INVALID_ARGUMENT', { reason: `durability must be ${DURABILITIES.map((d) => `'${d}'`).join(' or ')}, not ${JSON.stringify(value)}` });
+  }
+  return value as Durability;
 }

@@ -13,7 +13,7 @@ import { nativeBackendAvailable } from '../vector-index/index.js';
 import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collections/schema.js';
 import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsPreset } from './limits.js';
 import { Mutex } from './mutex.js';
-import { checkBodyCacheBytes, type DatabaseOptions } from './database-options.js';
+import { checkBodyCacheBytes, checkDurability, type DatabaseOptions } from './database-options.js';
 import { migrateLegacyVectorRecords } from './vectors/records.js';
 import { GraphPrefetch, removeGraphHint } from './vectors/graph-prefetch.js';
 import { removeGraphFiles } from './vectors/snapshot.js';
@@ -77,10 +77,11 @@ export class Database {
   static async open(location: string, options: DatabaseOptions = {}, first?: CollectionName): Promise<Database> {
     const limits = resolveLimits(options.limits);
     const bodyCacheBytes = checkBodyCacheBytes(options.bodyCacheBytes);
+    const durability = checkDurability(options.durability);
     // Before the store opens: loading classic-level (the first open) holds the event loop ~10 ms, which hnswlib spends reading.
     const prefetching = (options.storage ?? 'persistent') === 'persistent' && options.vectorBackend !== 'wasm';
     const graphPrefetch = prefetching && first !== undefined ? GraphPrefetch.start(location, `${first.keyspace}.${first.collection}`) : undefined;
-    const opening = KvStore.open(location, options.storage, { rowCacheBytes: bodyCacheBytes });
+    const opening = KvStore.open(location, options.storage, { rowCacheBytes: bodyCacheBytes, durability });
     // The native vector backend's addon loads (synchronously, a few ms) while LevelDB opens, not in a first search.
     if (options.vectorBackend !== 'wasm') void nativeBackendAvailable();
     const kv = await opening.catch((error: unknown) => {

@@ -1,6 +1,6 @@
 export { DEFAULT_ROW_CACHE_BYTES, KvStore, toBytes, bytesToString, type KvStoreOptions, type StorageKind } from './kv-store.js';
 export { KvSnapshot, PreparedBatch } from './kv-handles.js';
-export type { KvOperation, KvRange, KvValue } from './kv-types.js';
+export { DURABILITIES, type Durability, type KvOperation, type KvRange, type KvValue } from './kv-types.js';
 export { mapLevelError } from './level-errors.js';
 export * as keys from './keys.js';
 export type { IndexScalar } from './keys.js';

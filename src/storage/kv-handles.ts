@@ -2,7 +2,7 @@
  * What KvStore (kv-store.ts) hands out besides values: a snapshot to read against, and a write batch
  * filled now and written later.
  */
-import type { ChainedBatch, KvOperation, LevelDb } from './kv-types.js';
+import type { ChainedBatch, KvOperation, LevelDb, WriteOptions } from './kv-types.js';
 import { mapLevelError } from './level-errors.js';
 import type { ReadGate } from './read-gate.js';
 import type { RowCache } from './row-cache.js';
@@ -31,12 +31,14 @@ export class KvSnapshot {
 export class PreparedBatch {
   readonly #operations: readonly KvOperation[];
   readonly #batch: ChainedBatch;
+  readonly #options: WriteOptions;
   readonly #rows: RowCache;
   readonly #location: string;
   readonly #gate: ReadGate;
   readonly #written: (() => void) | undefined;
 
-  constructor(operations: readonly KvOperation[], batch: ChainedBatch, rows: RowCache, location: string, gate: ReadGate, written?: () => void) {
+  constructor(operations: readonly KvOperation[], batch: ChainedBatch, options: WriteOptions, rows: RowCache, location: string, gate: ReadGate, written?: () => void) {
+    this.#options = options;
     this.#written = written;
     this.#operations = operations;
     this.#batch = batch;
@@ -49,7 +51,7 @@ export class PreparedBatch {
   async write(): Promise<void> {
     try {
       await this.#gate.writable();
-      await this.#batch.write();
+      await this.#batch.write(this.#options);
       this.#written?.();
     } catch (error) {
       throw mapLevelError(error, this.#location);

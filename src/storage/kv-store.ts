@@ -6,7 +6,7 @@
  * Keys are UTF-8 strings (see keys.ts); values are strings (JSON) or bytes (vectors, index files).
  */
 import { KvSnapshot, PreparedBatch } from './kv-handles.js';
-import type { KvOperation, KvRange, KvValue, LevelDb } from './kv-types.js';
+import type { Durability, KvOperation, KvRange, KvValue, LevelDb, WriteOptions } from './kv-types.js';
 import { mapLevelError } from './level-errors.js';
 import { openPersistentLevel, type PersistentLevel } from './persistent-level.js';
 import { ReadGate } from './read-gate.js';
@@ -35,7 +35,10 @@ const ROW_CACHE_MAX_VALUE = 64 * 1024;
 export interface KvStoreOptions {
   /** The row cache's budget in bytes of keys and values (0: no row cache). Default DEFAULT_ROW_CACHE_BYTES. */
   readonly rowCacheBytes?: number;
+  /** When a write is acknowledged (see Durability): 'full' (default) once on disk, 'relaxed' once handed to the OS. */
+  readonly durability?: Durability;
 }
+
 
 export class KvStore {
   readonly location: string;
@@ -45,8 +48,11 @@ export class KvStore {
   readonly #rows: RowCache;
   /** Holds writes while an emulated snapshot is open (stores without explicit snapshots). */
   readonly #gate = new ReadGate();
+  /** LevelDB's write options: a sync write where durability is full and there is a disk (see Durability). */
+  readonly #writeOptions: WriteOptions;
 
-  private constructor(location: string, storage: StorageKind, db: LevelDb, persistent: PersistentLevel | undefined, rowCacheBytes: number) {
+  private constructor(location: string, storage: StorageKind, db: LevelDb, persistent: PersistentLevel | undefined, rowCacheBytes: number, durability: Durability) {
+    this.#writeOptions = { sync: persistent !== undefined && durability === 'full' };
     this.#rows = new RowCache(rowCacheBytes, ROW_CACHE_MAX_VALUE);
     this.location = location;
     this.storage = storage;
@@ -61,16 +67,17 @@ export class KvStore {
    */
   static async open(location: string, storage: StorageKind = 'persistent', options: KvStoreOptions = {}): Promise<KvStore> {
     const rowCacheBytes = options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
+    const durability = options.durability ?? 'full';
     try {
       if (storage === 'memory') {
         // Loaded here, not at import: most apps never open an in-memory database (memory-level: ~10 ms).
         const { MemoryLevel } = await import('memory-level');
         const db = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
         await db.open();
-        return new KvStore(location, storage, db, undefined, rowCacheBytes);
+        return new KvStore(location, storage, db, undefined, rowCacheBytes, durability);
       }
       const persistent = await openPersistentLevel(location);
-      return new KvStore(location, storage, persistent.db, persistent, rowCacheBytes);
+      return new KvStore(location, storage, persistent.db, persistent, rowCacheBytes, durability);
     } catch (error) {
       throw mapLevelError(error, location);
     }
@@ -176,7 +183,7 @@ export class KvStore {
     }
     const persistent = this.#persistent;
     const written = persistent === undefined ? undefined : () => persistent.wrote(bytes);
-    return new PreparedBatch(operations, batch, this.#rows, this.location, this.#gate, written);
+    return new PreparedBatch(operations, batch, this.#writeOptions, this.#rows, this.location, this.#gate, written);
   }
 
   /** Iterates [key, value] pairs in key order over a range. */

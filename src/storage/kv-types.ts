@@ -1,6 +1,6 @@
 /**
- * The shapes of the key-value contract (kv-store.ts): values, write operations, key ranges, and the
- * level-family store and write batch underneath.
+ * The shapes of the key-value contract (kv-store.ts): values, write operations, key ranges, durability, and
+ * the level-family store and write batch underneath.
  */
 import type { AbstractLevel } from 'abstract-level';
 
@@ -24,3 +24,16 @@ export interface KvRange {
 export type LevelDb = AbstractLevel<any, string, Uint8Array>;
 
 export type ChainedBatch = ReturnType<LevelDb['batch']>;
+
+/**
+ * 'full': every write is fsynced before it is acknowledged, so it survives an OS crash or a power cut;
+ * concurrent writers share one fsync (LevelDB commits the writes queued behind a sync write as one group).
+ * 'relaxed': acknowledged once in the OS's page cache: survives a process crash, not a power cut.
+ */
+export type Durability = 'full' | 'relaxed';
+export const DURABILITIES: readonly Durability[] = ['full', 'relaxed'];
+
+/** LevelDB's options of one write: `sync` flushes LevelDB's log to the disk before the write resolves. */
+export interface WriteOptions {
+  readonly sync: boolean;
+}
