@@ -1,6 +1,7 @@
 /**
- * The README's quick start is real: its code block is examples/quick-start.mjs verbatim, and that file
- * runs against the built package (`npm test` builds first) and prints what the README says it prints.
+ * The README's quick starts are real: their code blocks are examples/quick-start.mjs and
+ * examples/rag-quick-start.mjs verbatim, and those files run against the built package (`npm test` builds
+ * first) and print what the README says they print.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -36,5 +37,15 @@ describe('README', () => {
     // Runs again on the same directory: the data persisted and the script is repeatable.
     expect(execFileSync(process.execPath, [new URL('examples/quick-start.mjs', root).pathname], { cwd, encoding: 'utf8' })).toBe(output);
     await served.close();
+  });
+
+  it('RAG quick start is examples/rag-quick-start.mjs verbatim and runs as written, twice', () => {
+    const file = new URL('examples/rag-quick-start.mjs', root);
+    const start = readme.indexOf('```js\n', readme.indexOf('## RAG quick start'));
+    expect(readme.slice(start + '```js\n'.length, readme.indexOf('```', start + 5))).toBe(readFileSync(file, 'utf8'));
+    const cwd = tempDir();
+    const expected = 'markets money 1.000\ncats pets 0.960\nCats sleep up to sixteen hours a day\n';
+    expect(execFileSync(process.execPath, [file.pathname], { cwd, encoding: 'utf8' })).toBe(expected);
+    expect(execFileSync(process.execPath, [file.pathname], { cwd, encoding: 'utf8' })).toBe(expected);
   });
 });

@@ -174,23 +174,54 @@ export function looksLikeJson(text: string): boolean {
   return /^(-?\d|true$|false$|null$|[[{"])/.test(text);
 }
 
-/** A vector from `[1, 2, 3]`, `1 2 3` or `1,2,3`. */
-export function parseVector(text: string, column: string): number[] {
+/** What a vector cell may look like, for the messages of a cell that is none of them. */
+const VECTOR_SPELLINGS = `[0.1, 0.2] (JSON), [0.1 0.2] (NumPy/pandas), '0.1 0.2', '0.1,0.2' or {"$binary": "<base64 float32>"}`;
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * A vector from its text, in every spelling a CSV file has it: a JSON array `[1, 2, 3]`; NumPy's and so
+ * pandas' `[1. 2. 3.]` (spaces, line breaks inside the brackets; `np.float32(1.0)` items as NumPy 2 prints a
+ * list of its scalars); bare `1 2 3` or `1,2,3`; or the Data API's `{"$binary": "<base64>"}`, kept as it is
+ * (the database decodes it). The dimension is the collection's to check, so a wrong one is a reject with its
+ * line like any other document the database refuses.
+ */
+export function parseVector(text: string, column: string): JsonValue {
   const trimmed = text.trim();
-  let values: unknown;
+  if (trimmed.startsWith('{')) return binaryVector(trimmed, column);
+  let body = trimmed;
   if (trimmed.startsWith('[')) {
     try {
-      values = JSON.parse(trimmed);
-    } catch (error) {
-      throw new Error(`vector '${column}': not a JSON array (${(error as Error).message})`);
+      const values: unknown = JSON.parse(trimmed);
+      if (Array.isArray(values) && values.length > 0 && values.every((v) => typeof v === 'number')) return values as number[];
+    } catch {
+      // Not JSON: NumPy's spelling, read below.
     }
-  } else {
-    values = trimmed.split(/[\s,]+/).map((part) => (part === '' ? Number.NaN : Number(part)));
+    if (!trimmed.endsWith(']')) throw new Error(`vector '${column}': '[' without its closing ']'; expected ${VECTOR_SPELLINGS}`);
+    body = trimmed.slice(1, -1).replace(/np\.float(?:16|32|64)\(([^()]*)\)/g, '$1');
   }
-  if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-    throw new Error(`vector '${column}': expected numbers, as [0.1, 0.2], '0.1 0.2' or '0.1,0.2'`);
+  const parts = body.split(/[\s,]+/).filter((part) => part !== '');
+  if (parts.length === 0) throw new Error(`vector '${column}': empty; expected ${VECTOR_SPELLINGS}`);
+  if (parts.includes('...')) {
+    throw new Error(`vector '${column}': cut short with '...' (NumPy summarises long arrays when printing them: write them with .tolist(), or np.set_printoptions(threshold=sys.maxsize))`);
   }
-  return values as number[];
+  return parts.map((part) => {
+    if (!DECIMAL.test(part)) throw new Error(`vector '${column}': '${part}' is not a finite number; expected ${VECTOR_SPELLINGS}`);
+    return Number(part);
+  });
+}
+
+function binaryVector(text: string, column: string): JsonValue {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`vector '${column}': not valid JSON (${(error as Error).message}); expected ${VECTOR_SPELLINGS}`);
+  }
+  const binary = (value as { $binary?: unknown } | null)?.$binary;
+  if (typeof binary !== 'string' || Object.keys(value as object).length !== 1) throw new Error(`vector '${column}': an object must be {"$binary": "<base64 float32>"} alone`);
+  if (!BASE64.test(binary) || binary.length % 4 !== 0) throw new Error(`vector '${column}': $binary is not base64 text`);
+  return { $binary: binary };
 }
 
 /** --id-field and --vector-field, and a stable `_id` for a document without one (see stableId). */

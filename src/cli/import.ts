@@ -190,7 +190,7 @@ export function importCommand(): Command {
     .addOption(new Option('--chunk-size <n>', 'documents per insertMany request (default: the database limit, 20)').argParser(positiveInt))
     .addOption(new Option('--concurrency <n>', 'requests in flight at once').argParser(positiveInt).default(4))
     .option('--id-field <field>', 'the field that holds the document id (becomes _id)')
-    .option('--vector-field <field>', 'the field or CSV column that holds the vector (becomes $vector; [..], or space or comma separated)')
+    .option('--vector-field <field>', 'the field or CSV column that holds the vector (becomes $vector; [1, 2], NumPy [1. 2.], "1 2", "1,2" or {"$binary": ...})')
     .addOption(new Option('--types <column:type,...>', 'CSV: the type of columns: string, number, boolean, json, vector, auto (repeatable)').argParser(cellTypes))
     .option('--no-infer', 'CSV: keep untyped cells as strings (default: read numbers, true/false, null, JSON and "quoted" text)')
     .option('--delimiter <char>', 'CSV: the field delimiter', ',')

@@ -15,6 +15,7 @@ import { checkCorsOrigins, withCors, type CorsOrigins } from './cors.js';
 import { handleAdmin, isAdminPath } from './admin-routes.js';
 import { createHandler, type RequestHandler, type RequestLogEntry } from './handler.js';
 import { createGraphqlHandler, graphqlRoute } from './graphql-routes.js';
+import { isExplorerRequest, serveExplorer } from './explorer-route.js';
 import { HomeResolver, SingleDatabaseResolver, type Resolver } from './resolver.js';
 import { ResponseBatch } from './response-batch.js';
 
@@ -102,6 +103,10 @@ export class DataApiServer {
           };
     const graphqlHandler = createGraphqlHandler(this.#resolver, maxBodyBytes);
     const routed: RequestHandler = async (req, res) => {
+      if (home === undefined && isExplorerRequest(req)) {
+        const status = await serveExplorer(req, res);
+        return options.onRequest?.({ method: req.method ?? '', path: '/', status, ms: 0 });
+      }
       const route = req.url?.includes('/api/graphql') ? graphqlRoute(req.url, home !== undefined) : undefined;
       if (route === undefined) return restHandler(req, res);
       const started = performance.now();

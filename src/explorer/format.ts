@@ -1,0 +1,54 @@
+/**
+ * How the Data Explorer shows values: cells shortened to a line, a `$vector` as a small SVG sparkline, the
+ * table's columns from the fields its documents have (`_id` first), and DOM building without innerHTML (no
+ * stored value is ever parsed as HTML).
+ */
+import type { Json, JsonObject } from './api.js';
+
+/** An element with attributes and children (strings become text nodes). */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+/** One line of text for a value: strings as they are, the rest as compact JSON, cut at `max` characters. */
+export function shorten(value: Json | undefined, max = 60): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The columns of a page of documents: `_id`, then every other field in the order first seen, `$similarity` last. */
+export function columnsOf(documents: readonly JsonObject[]): string[] {
+  const seen = new Set<string>(['_id']);
+  for (const document of documents) for (const key of Object.keys(document)) if (key !== '$similarity') seen.add(key);
+  if (documents.some((d) => d.$similarity !== undefined)) seen.add('$similarity');
+  return [...seen];
+}
+
+/** A vector's components as a line in a small SVG (its dimension in the tooltip). */
+export function sparkline(values: readonly number[]): SVGSVGElement {
+  const width = 80;
+  const height = 18;
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('width', String(width));
+  svg.setAttribute('height', String(height));
+  svg.setAttribute('class', 'spark');
+  const min = Math.min(...values);
+  const span = Math.max(...values) - min || 1;
+  const points = values.map((v, i) => `${((i / Math.max(values.length - 1, 1)) * width).toFixed(1)},${(height - 1 - ((v - min) / span) * (height - 2)).toFixed(1)}`);
+  const line = document.createElementNS('http://www.w3.org/2000/svg', 'polyline');
+  line.setAttribute('points', points.join(' '));
+  const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
+  title.textContent = `${values.length} dimensions`;
+  svg.append(title, line);
+  return svg;
+}
+
+/** A table cell's content for a field's value. */
+export function cellContent(field: string, value: Json | undefined): Node | string {
+  if (field === '$vector' && Array.isArray(value) && value.every((v) => typeof v === 'number')) return sparkline(value as number[]);
+  if (field === '$similarity' && typeof value === 'number') return value.toFixed(4);
+  return value === undefined ? '' : shorten(value);
+}

@@ -1,0 +1,215 @@
+/**
+ * The Data Explorer page (served by `vectordb-local serve` at `/`): asks for the token once (kept in
+ * sessionStorage), then lists keyspaces and collections with their definitions and stats, pages through a
+ * collection's documents under a filter, sort and projection typed as Data API JSON, and finds the documents
+ * similar to one. Every read is a Data API command (api.ts); a refused command shows its code and message.
+ */
+import { DataApiError, command, token, type Json, type JsonObject } from './api.js';
+import { cellContent, columnsOf, el } from './format.js';
+
+interface Selected {
+  keyspace: string;
+  name: string;
+  options: JsonObject;
+}
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+let selected: Selected | undefined;
+/** The page states that led to the pages shown so far (the first page has none). */
+let pageStates: (string | undefined)[] = [];
+
+function showMessage(text: string, kind: 'error' | 'info' = 'info'): void {
+  const box = $('message');
+  box.textContent = text;
+  box.className = kind;
+}
+
+function showError(error: unknown, what: string): void {
+  if (error instanceof DataApiError) {
+    if (error.code === 'UNAUTHENTICATED_REQUEST' || error.code === 'MISSING_AUTHENTICATION_TOKEN') {
+      token.clear();
+      askToken();
+      showMessage(`The server refused the token (${error.code}: ${error.message}). Enter a valid token.`, 'error');
+      return;
+    }
+    showMessage(`${what}: ${error.code}: ${error.message}`, 'error');
+  } else {
+    showMessage(`${what}: ${(error as Error)?.message ?? String(error)}`, 'error');
+  }
+}
+
+function askToken(): void {
+  $('token-form').hidden = false;
+  $('signed-in').hidden = true;
+  $('app').hidden = true;
+}
+
+async function start(): Promise<void> {
+  if (token.get() === null) {
+    askToken();
+    showMessage('Enter the token the server printed (or VECTORDB_TOKEN): it is kept for this tab only.');
+    return;
+  }
+  $('token-form').hidden = true;
+  $('signed-in').hidden = false;
+  $('app').hidden = false;
+  showMessage('');
+  await loadKeyspaces();
+}
+
+async function loadKeyspaces(): Promise<void> {
+  const tree = $('keyspaces');
+  tree.replaceChildren();
+  try {
+    const keyspaces = ((await command({ findKeyspaces: {} })).status?.keyspaces ?? []) as string[];
+    for (const keyspace of keyspaces) {
+      const collections = ((await command({ findCollections: { options: { explain: true } } }, keyspace)).status?.collections ?? []) as JsonObject[];
+      const list = el('ul');
+      for (const collection of collections) {
+        const name = String(collection.name);
+        const button = el('button', { class: 'collection', 'data-keyspace': keyspace, 'data-name': name }, name);
+        button.addEventListener('click', () => void selectCollection({ keyspace, name, options: (collection.options ?? {}) as JsonObject }));
+        list.append(el('li', {}, button));
+      }
+      if (collections.length === 0) list.append(el('li', { class: 'empty' }, 'no collections'));
+      tree.append(el('li', { class: 'keyspace' }, el('strong', {}, keyspace), list));
+    }
+  } catch (error) {
+    showError(error, 'Listing keyspaces failed');
+  }
+}
+
+async function selectCollection(collection: Selected): Promise<void> {
+  selected = collection;
+  pageStates = [];
+  $('collection').hidden = false;
+  $('collection-name').textContent = `${collection.keyspace}.${collection.name}`;
+  $('definition').textContent = JSON.stringify(collection.options, null, 2);
+  $('similar').hidden = true;
+  showMessage('');
+  await Promise.all([loadStats(collection), loadPage(undefined)]);
+}
+
+async function loadStats(collection: Selected): Promise<void> {
+  const box = $('stats');
+  box.replaceChildren();
+  try {
+    const stats = ((await command({ getCollectionStats: {} }, collection.keyspace, collection.name)).status?.stats ?? {}) as JsonObject;
+    const line = (label: string, value: Json | undefined) => el('div', {}, el('span', { class: 'label' }, label), ` ${value ?? '–'}`);
+    box.append(line('documents', stats.documents), line('bytes on disk', stats.bytesOnDisk), line('index entries', stats.indexEntries));
+    const vector = stats.vector as JsonObject | undefined;
+    if (vector !== undefined) {
+      const vectors = Number(vector.vectors ?? 0);
+      const inGraph = Number(vector.inGraph ?? 0);
+      box.append(line('vectors', `${vectors} (dimension ${vector.dimension}, ${vector.metric})`));
+      const caughtUp = Number(vector.pending ?? 0) === 0;
+      box.append(
+        el('div', { class: 'graph' }, el('span', { class: 'label' }, 'graph'), ` ${caughtUp ? 'caught up' : `${vector.pending} pending`} `, el('progress', { max: String(Math.max(vectors, 1)), value: String(caughtUp ? Math.max(vectors, 1) : inGraph) })),
+      );
+    }
+  } catch (error) {
+    box.append(el('div', { class: 'muted' }, error instanceof DataApiError ? `stats unavailable (${error.code})` : 'stats unavailable'));
+  }
+}
+
+/** A JSON box's value, or undefined when empty; throws with the box's name when it is not a JSON object. */
+function jsonBox(id: string, name: string): JsonObject | undefined {
+  const text = ($(id) as HTMLTextAreaElement).value.trim();
+  if (text === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`the ${name} is not valid JSON (${(error as Error).message})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`the ${name} must be a JSON object`);
+  return value as JsonObject;
+}
+
+async function loadPage(pageState: string | undefined): Promise<void> {
+  if (selected === undefined) return;
+  const { keyspace, name } = selected;
+  try {
+    const filter = jsonBox('filter', 'filter') ?? {};
+    const sort = jsonBox('sort', 'sort');
+    const projection = jsonBox('projection', 'projection') ?? { '*': 1 };
+    const options: JsonObject = pageState === undefined ? {} : { pageState };
+    const envelope = await command({ find: { filter, projection, ...(sort ? { sort } : {}), options } }, keyspace, name);
+    const documents = envelope.data?.documents ?? [];
+    renderTable($('documents'), documents, true);
+    const next = envelope.data?.nextPageState ?? null;
+    ($('next') as HTMLButtonElement).disabled = next === null;
+    ($('next') as HTMLButtonElement).dataset.pageState = next ?? '';
+    ($('first') as HTMLButtonElement).disabled = pageState === undefined;
+    $('page-info').textContent = `page ${pageStates.length + 1}, ${documents.length} document${documents.length === 1 ? '' : 's'}`;
+    showMessage('');
+  } catch (error) {
+    showError(error, 'Find failed');
+  }
+}
+
+function renderTable(table: HTMLElement, documents: readonly JsonObject[], withActions: boolean): void {
+  const columns = columnsOf(documents);
+  const head = el('tr', {}, ...columns.map((c) => el('th', {}, c)), ...(withActions ? [el('th', {}, '')] : []));
+  const rows = documents.map((document) => {
+    const row = el('tr', { 'data-id': JSON.stringify(document._id) }, ...columns.map((c) => el('td', { title: JSON.stringify(document[c]) ?? '' }, cellContent(c, document[c]))));
+    if (withActions && selected?.options.vector !== undefined) {
+      const button = el('button', { class: 'find-similar' }, 'Find similar');
+      button.addEventListener('click', () => void findSimilar(document));
+      row.append(el('td', {}, button));
+    }
+    return row;
+  });
+  table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
+  if (documents.length === 0) table.append(el('tbody', {}, el('tr', {}, el('td', { class: 'muted' }, 'no documents'))));
+}
+
+async function findSimilar(document: JsonObject): Promise<void> {
+  if (selected === undefined) return;
+  const { keyspace, name } = selected;
+  try {
+    let vector: Json | undefined = document.$vector;
+    if (vector === undefined) {
+      const found = await command({ findOne: { filter: { _id: document._id ?? null }, projection: { $vector: 1 } } }, keyspace, name);
+      vector = found.data?.document?.$vector;
+    }
+    if (vector === undefined || vector === null) throw new Error(`document ${JSON.stringify(document._id)} has no $vector`);
+    const envelope = await command({ find: { sort: { $vector: vector }, projection: { '*': 1 }, options: { includeSimilarity: true, limit: 10 } } }, keyspace, name);
+    $('similar').hidden = false;
+    $('similar-title').textContent = `Similar to ${JSON.stringify(document._id)}`;
+    renderTable($('similar-documents'), envelope.data?.documents ?? [], false);
+    showMessage('');
+  } catch (error) {
+    showError(error, 'Find similar failed');
+  }
+}
+
+$('token-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const input = $('token-input') as HTMLInputElement;
+  if (input.value.trim() === '') return;
+  token.set(input.value.trim());
+  input.value = '';
+  void start();
+});
+$('forget').addEventListener('click', () => {
+  token.clear();
+  selected = undefined;
+  $('collection').hidden = true;
+  void start();
+});
+$('apply').addEventListener('click', () => {
+  pageStates = [];
+  void loadPage(undefined);
+});
+$('next').addEventListener('click', () => {
+  const state = ($('next') as HTMLButtonElement).dataset.pageState;
+  if (!state) return;
+  pageStates.push(state);
+  void loadPage(state);
+});
+$('first').addEventListener('click', () => {
+  pageStates = [];
+  void loadPage(undefined);
+});
+void start();

@@ -1,0 +1,150 @@
+/**
+ * The Data Explorer page that `vectordb-local serve` answers at `/`, in real headless Chromium against the
+ * built CLI serving a data directory with a token: a wrong token gets a clear message, the right one (kept in
+ * sessionStorage across a reload) lists keyspaces and collections with stats, the documents table pages and
+ * narrows under a filter, a refused filter shows the Data API code and message, and find-similar lists the
+ * neighbours the client finds. No request of the signed-in views fails. VECTORDB_SCREENSHOT=path saves one.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VectorDB } from '../../src/index.js';
+import { serve } from '../cli/helpers.js';
+import { ROOT, buildPackage } from '../durability/built-package.js';
+import { tempDir } from '../support/temp.js';
+import { launchChromium } from './harness.js';
+
+const TOKEN = 'explorer-test-token-7f3a';
+const DOCUMENTS = Array.from({ length: 30 }, (_, n) => ({
+  _id: `p${n}`,
+  name: `product ${n}`,
+  category: ['a', 'b', 'c'][n % 3]!,
+  price: n,
+  $vector: [Math.cos(n / 5), Math.sin(n / 5), 0.5],
+}));
+
+describe('the Data Explorer page in headless Chromium', () => {
+  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  let server: Awaited<ReturnType<typeof serve>>;
+  let page: Page;
+  let neighbours: string[];
+  const failed: string[] = [];
+  const pageErrors: Error[] = [];
+  let signedIn = false;
+
+  beforeAll(async () => {
+    await buildPackage();
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-explorer.js')], { cwd: ROOT });
+    const data = tempDir();
+    {
+      await using db = new VectorDB('t', data);
+      const products = await db.createCollection('products', 3, 'cosine');
+      await products.insertMany(DOCUMENTS);
+      neighbours = (await products.findVector(DOCUMENTS[4]!.$vector, { limit: 10 })).map((d) => String(d._id));
+      await db.command({ createKeyspace: { name: 'other' } }, { keyspace: null });
+    }
+    [server, chromium] = await Promise.all([serve(data, TOKEN), launchChromium()]);
+    page = await chromium.context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => pageErrors.push(error));
+    page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText}`));
+    page.on('response', (response) => {
+      if (signedIn && response.status() >= 400) failed.push(`${response.url()} ${response.status()}`);
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await server?.stop();
+  });
+
+  const rowIds = (table: string) => page.$$eval(`#${table} tbody tr[data-id]`, (rows) => rows.map((r) => JSON.parse(r.getAttribute('data-id')!) as string));
+
+  it('the page type-checks with the DOM library (the root tsconfig leaves src/explorer out)', () => {
+    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    expect(execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'src', 'explorer', 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8' })).toBe('');
+  }, 120_000);
+
+  it('GET / is the page alone: HTML without data, its inline script allowed by hash, requests to its origin only', async () => {
+    const response = await fetch(server.url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'; .*connect-src 'self'/);
+    const html = await response.text();
+    expect(html).toContain('vectordb-local Data Explorer');
+    expect(html).not.toContain('product 1');
+  });
+
+  it('asks for the token; a wrong one is refused with a clear message', async () => {
+    await page.goto(server.url);
+    await page.waitForSelector('#token-form:not([hidden])');
+    await page.fill('#token-input', 'not-the-token');
+    await page.click('#token-form button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('message')!.textContent!.includes('refused the token'));
+    expect(await page.textContent('#message')).toMatch(/The server refused the token \(UNAUTHENTICATED_REQUEST: .+\)\. Enter a valid token\./);
+    expect(await page.isVisible('#token-form')).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  it('with the token: keyspaces, collections, stats, and the first page of documents', async () => {
+    signedIn = true;
+    await page.fill('#token-input', TOKEN);
+    await page.click('#token-form button[type=submit]');
+    await page.waitForSelector('button.collection[data-name=products]');
+    expect(await page.$$eval('#keyspaces > li > strong', (nodes) => nodes.map((n) => n.textContent))).toEqual(['default_keyspace', 'other']);
+    expect(await page.textContent('#keyspaces')).toContain('no collections');
+    await page.click('button.collection[data-name=products]');
+    await page.waitForSelector('#documents tbody tr[data-id]');
+    await page.waitForSelector('#stats progress');
+    expect(await page.textContent('#stats')).toMatch(/documents 30/);
+    expect(await page.textContent('#stats')).toMatch(/dimension 3, cosine/);
+    expect(await page.textContent('#definition')).toContain('"dimension": 3');
+    expect(await rowIds('documents')).toHaveLength(20);
+    expect(await page.$$eval('#documents th', (cells) => cells.map((c) => c.textContent))).toEqual(expect.arrayContaining(['_id', 'name', 'category', 'price', '$vector']));
+    expect(await page.$$('#documents svg.spark')).toHaveLength(20);
+    await page.click('#next');
+    await page.waitForFunction(() => document.getElementById('page-info')!.textContent!.startsWith('page 2'));
+    expect(await rowIds('documents')).toHaveLength(10);
+  });
+
+  it('a filter narrows the table; a refused filter shows the Data API code and message', async () => {
+    await page.fill('#filter', '{"category": "b", "price": {"$lt": 20}}');
+    await page.click('#apply');
+    await page.waitForFunction(() => document.getElementById('page-info')!.textContent === 'page 1, 7 documents');
+    expect((await rowIds('documents')).sort()).toEqual(DOCUMENTS.filter((d) => d.category === 'b' && d.price < 20).map((d) => d._id).sort());
+    await page.fill('#filter', '{"price": {"$regex": "1"}}');
+    await page.click('#apply');
+    await page.waitForFunction(() => document.getElementById('message')!.className === 'error');
+    expect(await page.textContent('#message')).toMatch(/^Find failed: [A-Z_]+: \S.+/);
+    await page.fill('#filter', '{oops');
+    await page.click('#apply');
+    await page.waitForFunction(() => document.getElementById('message')!.textContent!.includes('not valid JSON'));
+    await page.fill('#filter', '');
+    await page.click('#apply');
+    await page.waitForFunction(() => document.getElementById('page-info')!.textContent === 'page 1, 20 documents');
+  });
+
+  it('find similar lists the nearest documents with their similarity', async () => {
+    await page.fill('#filter', '{"_id": "p4"}');
+    await page.click('#apply');
+    await page.waitForFunction(() => document.getElementById('page-info')!.textContent === 'page 1, 1 document');
+    await page.click('#documents tbody button.find-similar');
+    await page.waitForSelector('#similar:not([hidden]) #similar-documents tbody tr[data-id]');
+    expect(await page.textContent('#similar-title')).toBe('Similar to "p4"');
+    const similar = await rowIds('similar-documents');
+    expect(similar[0]).toBe('p4');
+    expect([...similar].sort()).toEqual([...neighbours].sort()); // equal scores may come in either order
+    const firstScore = await page.$eval('#similar-documents tbody tr td:last-child', (cell) => cell.textContent);
+    expect(firstScore).toBe('1.0000');
+    if (process.env.VECTORDB_SCREENSHOT) await page.screenshot({ path: process.env.VECTORDB_SCREENSHOT, fullPage: true });
+  });
+
+  it('keeps the token for the tab across a reload, and nothing failed', async () => {
+    await page.reload();
+    await page.waitForSelector('button.collection[data-name=products]');
+    expect(await page.isVisible('#token-form')).toBe(false);
+    expect(failed).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
