@@ -1,17 +1,20 @@
 /**
  * Backup and restore of a whole database directory, Node's side (backup.browser.ts is the browser's): a
- * backup is a key-for-key copy from one snapshot of the live store (KvStore.copyTo); a restore copies a
- * backup into a fresh directory and swaps it in, refusing a target whose LevelDB lock is held (a database
- * in use).
+ * backup is a key-for-key copy from one snapshot of the live store (KvStore.copyTo), written into a partial
+ * sibling and renamed into place when complete (backup-marker.ts: atomic, an interrupted one is refused); a
+ * restore copies a backup into a fresh directory and swaps it in, refusing a target whose LevelDB lock is
+ * held (a database in use) and a source that is an interrupted backup.
  */
 import { existsSync } from 'node:fs';
-import { readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { VectorDbError } from '../errors/index.js';
+import { partialBackupPath, refuseIncompleteBackup, writeBackupMarker } from './backup-marker.js';
 import { KvStore } from './kv-store.js';
 import { mapLevelError } from './level-errors.js';
-import { copySideFiles } from './side-files.js';
+import { liveHolderPid } from './lock-holder.js';
+import { copySideFiles, makeDurable } from './side-files.js';
 
 /** A directory a copy may be written to: absent, or empty. */
 export async function checkEmptyTarget(target: string): Promise<void> {
@@ -21,15 +24,33 @@ export async function checkEmptyTarget(target: string): Promise<void> {
   if (entries.length > 0) throw VectorDbError.of('STORAGE_TARGET_NOT_EMPTY', { location: target, reason: `is not empty (${entries.length} entries)` });
 }
 
-/** Copies the live store into `target` (absent or empty) as of one snapshot. */
+/**
+ * Copies the live store into `target` (absent or empty) as of one snapshot: into its partial sibling first
+ * (replacing one an interrupted backup left), renamed into place once its "complete" marker is on disk.
+ */
 export async function backupStore(kv: KvStore, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
   await checkEmptyTarget(target);
-  return copyInto(kv, target, onProgress);
+  const partial = partialBackupPath(target);
+  const writer = liveHolderPid(partial);
+  if (writer !== undefined && writer !== process.pid) {
+    throw VectorDbError.of('STORAGE_TARGET_NOT_EMPTY', { location: target, reason: `is being written by a backup in process ${writer} (into ${partial})` });
+  }
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(partial, { recursive: true });
+  const startedAt = new Date().toISOString();
+  await writeBackupMarker(partial, { state: 'copying', source: kv.location, startedAt });
+  const copied = await copyInto(kv, partial, onProgress, { partialBackup: true });
+  await writeBackupMarker(partial, { state: 'complete', source: kv.location, startedAt, completedAt: new Date().toISOString(), keys: copied });
+  // An empty target directory (allowed) is replaced; rename moves a directory only onto an empty one or none.
+  if (existsSync(target)) await rm(target, { recursive: true, force: true });
+  await rename(partial, target);
+  await makeDurable(target);
+  return copied;
 }
 
 /** Copies `from` into a new store at `target`, closed (and so flushed to table files) when done. */
-async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
-  const copy = await KvStore.open(target);
+async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys: number) => void, options: { partialBackup?: boolean } = {}): Promise<number> {
+  const copy = await KvStore.open(target, 'persistent', options);
   let copied: number;
   try {
     copied = await from.copyTo(copy, onProgress);
@@ -47,6 +68,7 @@ async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys:
  * in use, STORAGE_TARGET_NOT_EMPTY when it holds something that is not a database.
  */
 export async function restoreStore(source: string, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
+  refuseIncompleteBackup(source);
   if (!existsSync(path.join(source, 'CURRENT'))) throw VectorDbError.of('STORAGE_IO_ERROR', { location: source, reason: 'not a database directory (no CURRENT file)' });
   const replacing = existsSync(target) && (await readdir(target).catch(() => [])).length > 0;
   if (replacing && !existsSync(path.join(target, 'CURRENT'))) {

@@ -35,6 +35,8 @@ const ROW_CACHE_MAX_VALUE = 64 * 1024;
 export interface KvStoreOptions {
   /** The row cache's budget in bytes of keys and values (0: no row cache). Default DEFAULT_ROW_CACHE_BYTES. */
   readonly rowCacheBytes?: number;
+  /** @internal The directory is a backup being written (backup.ts): its "copying" marker does not refuse it. */
+  readonly partialBackup?: boolean;
 }
 
 export class KvStore {
@@ -55,9 +57,9 @@ export class KvStore {
   }
 
   /**
-   * Opens (creating if needed) the store at `location`: a directory in Node, an IndexedDB database name
-   * in a browser, a name within this process for 'memory'. Fails at once with DATABASE_LOCKED if another
-   * process (or tab) holds it.
+   * Opens the store at `location`: a directory in Node, an IndexedDB database name in a browser, a name
+   * within this process for 'memory'. Creates it only where there is none. Fails at once with DATABASE_LOCKED
+   * if another process (or tab) holds it, DATABASE_CORRUPTED if it cannot be opened as it is.
    */
   static async open(location: string, storage: StorageKind = 'persistent', options: KvStoreOptions = {}): Promise<KvStore> {
     const rowCacheBytes = options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
@@ -69,10 +71,10 @@ export class KvStore {
         await db.open();
         return new KvStore(location, storage, db, undefined, rowCacheBytes);
       }
-      const persistent = await openPersistentLevel(location);
+      const persistent = await openPersistentLevel(location, { partialBackup: options.partialBackup });
       return new KvStore(location, storage, persistent.db, persistent, rowCacheBytes);
     } catch (error) {
-      throw mapLevelError(error, location);
+      throw mapLevelError(error, location, 'open');
     }
   }
 

@@ -123,3 +123,15 @@ export function lastJsonLine(stdout: string): Record<string, unknown> {
   if (lines.length === 0) throw new Error(`no JSON line in child output: ${stdout}`);
   return JSON.parse(lines.at(-1)!) as Record<string, unknown>;
 }
+
+/** Resolves once a child has printed `text` on stdout; rejects if it ends first. */
+export function untilPrinted(child: ChildProcessWithoutNullStreams, text: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes(text)) resolve();
+    });
+    child.on('close', () => reject(new Error(`the child ended before it printed ${text}: ${seen}`)));
+  });
+}
