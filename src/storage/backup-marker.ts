@@ -1,14 +1,15 @@
 /**
  * What makes a backup atomic (Node only): it is written into a partial sibling directory, `<target>.partial-backup`,
- * whose BACKUP marker says "copying" from the start; when every key and side file is there, the marker is
+ * whose BACKUP marker says "copying" from its store's creation on; when every key and side file is there, the marker is
  * replaced by one saying "complete" (fsynced), and the directory is renamed into place. A directory whose marker
  * is not "complete", or an absent or empty target beside a partial copy, is an interrupted backup: refused at
  * open and by restore (BACKUP_INCOMPLETE). One place decides these names and rules.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { VectorDbError } from '../errors/index.js';
+import { liveHolderPid } from './lock-holder.js';
 import { makeDurable } from './side-files.js';
 
 /** The marker file in a backup's directory. */
@@ -28,8 +29,32 @@ export function partialBackupPath(target: string): string {
   return `${path.resolve(target)}${PARTIAL_SUFFIX}`;
 }
 
+/**
+ * Writes a backup of `source` into `target` (absent or empty) atomically. `fill(partial, begin)` creates the
+ * copy's database in the partial sibling, calls `begin()` once it is open (before copying anything: marks it
+ * "copying"), copies, closes it and resolves with what it copied; the copy is then marked complete and renamed
+ * into place. A partial sibling left by an interrupted backup is replaced; one a live backup writes is refused.
+ */
+export async function writeBackupAtomically(target: string, source: string, fill: (partial: string, begin: () => Promise<void>) => Promise<number>): Promise<number> {
+  const partial = partialBackupPath(target);
+  const writer = liveHolderPid(partial);
+  if (writer !== undefined && writer !== process.pid) {
+    throw VectorDbError.of('STORAGE_TARGET_NOT_EMPTY', { location: target, reason: `is being written by a backup in process ${writer} (into ${partial})` });
+  }
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(partial, { recursive: true });
+  const startedAt = new Date().toISOString();
+  const copied = await fill(partial, () => writeBackupMarker(partial, { state: 'copying', source, startedAt }));
+  await writeBackupMarker(partial, { state: 'complete', source, startedAt, completedAt: new Date().toISOString(), keys: copied });
+  // An empty target directory (allowed) is replaced: a directory is renamed only onto none or an empty one.
+  if (existsSync(target)) await rm(target, { recursive: true, force: true });
+  await rename(partial, target);
+  await makeDurable(target);
+  return copied;
+}
+
 /** Writes `marker` into the directory `dir` whole (a reader sees the old marker or the new one) and flushes it. */
-export async function writeBackupMarker(dir: string, marker: BackupMarker): Promise<void> {
+async function writeBackupMarker(dir: string, marker: BackupMarker): Promise<void> {
   const file = path.join(dir, BACKUP_MARKER);
   await writeFile(`${file}.tmp`, `${JSON.stringify(marker)}\n`);
   await makeDurable(`${file}.tmp`);

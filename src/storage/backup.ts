@@ -6,15 +6,14 @@
  * held (a database in use) and a source that is an interrupted backup.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { VectorDbError } from '../errors/index.js';
-import { partialBackupPath, refuseIncompleteBackup, writeBackupMarker } from './backup-marker.js';
+import { refuseIncompleteBackup, writeBackupAtomically } from './backup-marker.js';
 import { KvStore } from './kv-store.js';
 import { mapLevelError } from './level-errors.js';
-import { liveHolderPid } from './lock-holder.js';
-import { copySideFiles, makeDurable } from './side-files.js';
+import { copySideFiles } from './side-files.js';
 
 /** A directory a copy may be written to: absent, or empty. */
 export async function checkEmptyTarget(target: string): Promise<void> {
@@ -25,34 +24,23 @@ export async function checkEmptyTarget(target: string): Promise<void> {
 }
 
 /**
- * Copies the live store into `target` (absent or empty) as of one snapshot: into its partial sibling first
- * (replacing one an interrupted backup left), renamed into place once its "complete" marker is on disk.
+ * Copies the live store into `target` (absent or empty) as of one snapshot: into its partial sibling first,
+ * renamed into place once complete (backup-marker.ts).
  */
 export async function backupStore(kv: KvStore, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
   await checkEmptyTarget(target);
-  const partial = partialBackupPath(target);
-  const writer = liveHolderPid(partial);
-  if (writer !== undefined && writer !== process.pid) {
-    throw VectorDbError.of('STORAGE_TARGET_NOT_EMPTY', { location: target, reason: `is being written by a backup in process ${writer} (into ${partial})` });
-  }
-  await rm(partial, { recursive: true, force: true });
-  await mkdir(partial, { recursive: true });
-  const startedAt = new Date().toISOString();
-  await writeBackupMarker(partial, { state: 'copying', source: kv.location, startedAt });
-  const copied = await copyInto(kv, partial, onProgress, { partialBackup: true });
-  await writeBackupMarker(partial, { state: 'complete', source: kv.location, startedAt, completedAt: new Date().toISOString(), keys: copied });
-  // An empty target directory (allowed) is replaced; rename moves a directory only onto an empty one or none.
-  if (existsSync(target)) await rm(target, { recursive: true, force: true });
-  await rename(partial, target);
-  await makeDurable(target);
-  return copied;
+  return writeBackupAtomically(target, kv.location, (partial, begin) => copyInto(kv, partial, onProgress, begin));
 }
 
-/** Copies `from` into a new store at `target`, closed (and so flushed to table files) when done. */
-async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys: number) => void, options: { partialBackup?: boolean } = {}): Promise<number> {
-  const copy = await KvStore.open(target, 'persistent', options);
+/**
+ * Copies `from` into a new store at `target`, closed (and so flushed to table files) when done; `begin` runs
+ * once the new store is open, before anything is copied.
+ */
+async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys: number) => void, begin?: () => Promise<void>): Promise<number> {
+  const copy = await KvStore.open(target);
   let copied: number;
   try {
+    await begin?.();
     copied = await from.copyTo(copy, onProgress);
   } finally {
     await copy.close();

@@ -23,25 +23,18 @@ const FULL = 1;
 const FIRST = 2;
 const LAST = 4;
 
-export interface DirectoryCheckOptions {
-  /** The directory is a backup being written (its marker says so): not refused as an interrupted one. */
-  readonly partialBackup?: boolean;
-}
-
 /**
  * Whether LevelDB may create a database in `location`: true when it is absent or holds no database file.
  * Throws BACKUP_INCOMPLETE for an interrupted backup and DATABASE_CORRUPTED for a database LevelDB would
  * open wrongly.
  */
-export async function mayCreateDatabase(location: string, options: DirectoryCheckOptions = {}): Promise<boolean> {
+export async function mayCreateDatabase(location: string): Promise<boolean> {
   const entries = await readdir(location).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [] as string[];
     throw error;
   });
-  // A backup being written has only its marker when its store is created.
-  if (options.partialBackup !== true) refuseIncompleteBackup(location, entries);
-  const own = (name: string): boolean => OWN_ENTRIES.has(name) && !(options.partialBackup === true && name === BACKUP_MARKER);
-  if (!entries.some((name) => DATABASE_FILE.test(name) || own(name))) return true;
+  refuseIncompleteBackup(location, entries);
+  if (!entries.some((name) => DATABASE_FILE.test(name) || OWN_ENTRIES.has(name))) return true;
   if (!entries.includes('CURRENT')) {
     const reason = entries.some((name) => DATABASE_FILE.test(name)) ? 'its CURRENT file is missing' : 'it holds no LevelDB files (no CURRENT file)';
     throw corrupted(location, reason);

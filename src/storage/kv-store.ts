@@ -35,8 +35,6 @@ const ROW_CACHE_MAX_VALUE = 64 * 1024;
 export interface KvStoreOptions {
   /** The row cache's budget in bytes of keys and values (0: no row cache). Default DEFAULT_ROW_CACHE_BYTES. */
   readonly rowCacheBytes?: number;
-  /** @internal The directory is a backup being written (backup.ts): its "copying" marker does not refuse it. */
-  readonly partialBackup?: boolean;
 }
 
 export class KvStore {
@@ -71,7 +69,7 @@ export class KvStore {
         await db.open();
         return new KvStore(location, storage, db, undefined, rowCacheBytes);
       }
-      const persistent = await openPersistentLevel(location, { partialBackup: options.partialBackup });
+      const persistent = await openPersistentLevel(location);
       return new KvStore(location, storage, persistent.db, persistent, rowCacheBytes);
     } catch (error) {
       throw mapLevelError(error, location, 'open');

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as ClassicLevelModule from 'classic-level';
 import type { AbstractLevel } from 'abstract-level';
-import { mayCreateDatabase, type DirectoryCheckOptions } from './database-directory.js';
+import { mayCreateDatabase } from './database-directory.js';
 import { IdleFlush } from './idle-flush.js';
 import { recordHolder } from './lock-holder.js';
 
@@ -54,8 +54,8 @@ export interface PersistentLevel {
  * Opens the LevelDB at `location`, creating it only where there is none; rejects with DATABASE_LOCKED when
  * another process holds it, DATABASE_CORRUPTED when it cannot be opened as it is (every file left as it was).
  */
-export async function openPersistentLevel(location: string, options: DirectoryCheckOptions = {}): Promise<PersistentLevel> {
-  const createIfMissing = await mayCreateDatabase(location, options);
+export async function openPersistentLevel(location: string): Promise<PersistentLevel> {
+  const createIfMissing = await mayCreateDatabase(location);
   // Loaded at the first open, not at import (classic-level and abstract-level: ~17 ms, 30 files); with
   // require(), as it is CommonJS: import() would also scan its entry for export names (~3 ms more).
   const { ClassicLevel } = createRequire(import.meta.url)('classic-level') as typeof ClassicLevelModule;
