@@ -86,9 +86,9 @@ export interface ChildResult {
   readonly hung: boolean;
 }
 
-/** Starts `node test/fixtures/<script> ...args`. */
-export function startFixture(script: string, args: readonly string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [path.join(FIXTURES, script), ...args], { cwd: ROOT, stdio: 'pipe' });
+/** Starts `node test/fixtures/<script> ...args`, with `env` added to this process's environment. */
+export function startFixture(script: string, args: readonly string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [path.join(FIXTURES, script), ...args], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, ...env } });
 }
 
 /** Waits for a child to end, collecting its output; kills it and reports `hung` after `deadlineMs`. */

@@ -14,9 +14,9 @@ export interface ChildOutcome extends Record<string, unknown> {
   readonly message?: string;
 }
 
-/** Runs `fault-child.mjs <mode> ...args` to its end; its last JSON line, and the whole result. */
-export async function child(mode: string, args: readonly string[]): Promise<{ outcome: ChildOutcome; result: ChildResult }> {
-  const process = startFixture('fault-child.mjs', [mode, ...args]);
+/** Runs `fault-child.mjs <mode> ...args` (with `env` added) to its end; its last JSON line, and the whole result. */
+export async function child(mode: string, args: readonly string[], env: Record<string, string> = {}): Promise<{ outcome: ChildOutcome; result: ChildResult }> {
+  const process = startFixture('fault-child.mjs', [mode, ...args], env);
   process.stdin.end();
   const result = await finish(process, 60_000);
   if (result.hung) throw new Error(`fault-child ${mode} hung:\n${result.stdout}${result.stderr}`);

@@ -2,10 +2,11 @@
  * Faults of the file system under a database, on real tmpfs mounts (as root; skipped with a message otherwise):
  * a read-only remount is STORAGE_READ_ONLY (not DATABASE_LOCKED, and no dead process named); a full disk is a
  * coded STORAGE_IO_ERROR saying so (and that later writes are refused until reopened), every acknowledged write
- * survives, and the database reopens cleanly once there is room. Child processes: test/fixtures/fault-child.mjs.
+ * survives, and the database reopens cleanly once there is room; a process without write access to the files is
+ * STORAGE_PERMISSION_DENIED (not DATABASE_LOCKED). Child processes: test/fixtures/fault-child.mjs.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPackage } from '../durability/built-package.js';
@@ -54,6 +55,17 @@ describe.skipIf(!ROOT_USER)('faults: file systems (tmpfs mounts, as root)', () =
     expect(outcome.message).not.toMatch(/in use|by process/);
     remount(mount, 'rw');
     expect((await child('open', [dir])).outcome).toEqual({ ok: true, count: 100 });
+  });
+
+  it('files the process may not write (LevelDB cannot open its LOCK): STORAGE_PERMISSION_DENIED, not DATABASE_LOCKED', async () => {
+    const parent = tempDir('vectordb-fault-');
+    const dir = path.join(parent, 'db');
+    expect((await child('seed', [dir, '20'])).outcome.ok).toBe(true);
+    chmodSync(parent, 0o755); // readable by everyone; the files stay root's, 0644
+    const { outcome } = await child('open', [dir], { FAULT_UID: '65534' });
+    expect(outcome.errorCode, JSON.stringify(outcome)).toBe('STORAGE_PERMISSION_DENIED');
+    expect(outcome.message).toMatch(/permission denied/i);
+    expect(outcome.message).not.toMatch(/in use|by process/);
   });
 
   it('a full disk: a coded STORAGE_IO_ERROR, every acknowledged write kept, a clean reopen once there is room', async () => {
