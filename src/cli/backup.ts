@@ -33,7 +33,8 @@ export async function backup(dir: string, flags: BackupFlags): Promise<number> {
       const docs = await writeBackupAtomically(target, describeSource(flags), async (partial, begin) => {
         await using copy = await new VectorDB('local', partial).connect();
         await begin();
-        return copyDatabase(from, copy, (p) => display.update({ done: p.done, failed: 0, rate: p.rate }));
+        // Awaited here: `copy` is closed when this function returns.
+        return await copyDatabase(from, copy, (p) => display.update({ done: p.done, failed: 0, rate: p.rate }));
       });
       what = `${formatCount(docs)} documents`;
     } else {

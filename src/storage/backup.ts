@@ -98,7 +98,7 @@ async function lockDatabase(location: string): Promise<ClassicLevel<string, Uint
   try {
     await db.open({ createIfMissing: false });
   } catch (error) {
-    throw mapLevelError(error, location);
+    throw mapLevelError(error, location, 'open');
   }
   return db;
 }
