@@ -1,13 +1,14 @@
 /**
  * `vectordb-local backup <dir>` and `restore <dir>`. A data directory (or home database) is copied from one
  * LevelDB snapshot while it stays in use (db.backup), and restored with VectorDB.restore, which refuses a
- * database in use. With a Data API endpoint on the other side, the copy is logical (copy-database.ts):
+ * database in use. Either way a backup is atomic (a partial sibling renamed into place when complete). With a Data API endpoint on the other side, the copy is logical (copy-database.ts):
  * backup writes a new local database from the endpoint's collections, restore loads one into the endpoint.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { VectorDB } from '../client/vector-db.js';
 import { Command } from 'commander';
+import { writeBackupAtomically } from '../storage/backup-marker.js';
 import { copyDatabase } from './copy-database.js';
 import { describeSource, messageOf, openDatabase, withDatabaseOptions, type SourceFlags } from './database-source.js';
 import { progressIntervalOption } from './option-parsers.js';
@@ -27,8 +28,14 @@ export async function backup(dir: string, flags: BackupFlags): Promise<number> {
     let what: string;
     if (flags.endpoint !== undefined) {
       if (existsSync(target)) throw new Error(`${target} exists: a backup goes to a new directory`);
-      await using copy = await new VectorDB('local', target).connect();
-      const docs = await copyDatabase(db, copy, (p) => display.update({ done: p.done, failed: 0, rate: p.rate }));
+      const from = db;
+      // As db.backup: into a partial sibling, renamed into place once complete (storage/backup-marker.ts).
+      const docs = await writeBackupAtomically(target, describeSource(flags), async (partial, begin) => {
+        await using copy = await new VectorDB('local', partial).connect();
+        await begin();
+        // Awaited here: `copy` is closed when this function returns.
+        return await copyDatabase(from, copy, (p) => display.update({ done: p.done, failed: 0, rate: p.rate }));
+      });
       what = `${formatCount(docs)} documents`;
     } else {
       const { keys } = await db.backup(target, { onProgress: ({ copiedKeys }) => display.update({ done: copiedKeys, failed: 0, rate: copiedKeys / ((performance.now() - started) / 1000) }) });

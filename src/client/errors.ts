@@ -103,6 +103,14 @@ export class DatabaseNotOpenException extends DataApiException {
   override readonly name = 'DatabaseNotOpenException';
 }
 
+/**
+ * The database directory cannot be opened as it is (`DATABASE_CORRUPTED`): the message names its files and
+ * says what to run (`vectordb-local repair <dir>`). Nothing was changed by the failed open.
+ */
+export class DatabaseCorruptedException extends DataApiException {
+  override readonly name = 'DatabaseCorruptedException';
+}
+
 const BY_CODE: Record<string, new (response: CommandResponse, options?: { results?: readonly MutationResult<unknown>[] }) => DataApiException> = {
   UNKNOWN_COLLECTION_OR_TABLE: CollectionNotFoundException,
   UNKNOWN_KEYSPACE: KeyspaceNotFoundException,
@@ -126,6 +134,7 @@ const BY_CODE: Record<string, new (response: CommandResponse, options?: { result
   DATABASE_IN_USE: DatabaseInUseException,
   DATABASE_LOCKED: DatabaseInUseException,
   DATABASE_NOT_OPEN: DatabaseNotOpenException,
+  DATABASE_CORRUPTED: DatabaseCorruptedException,
 };
 
 /** The typed exception for a response with errors. */

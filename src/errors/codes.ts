@@ -204,6 +204,10 @@ export const ERROR_CODES = {
 
   STORAGE_CORRUPTION: server('STORAGE', 'Storage corrupted', "The database at '${location}' is corrupted: ${reason}"),
   STORAGE_IO_ERROR: server('STORAGE', 'Storage I/O error', "I/O error on the database at '${location}': ${reason}"),
+  DATABASE_CORRUPTED: server('STORAGE', 'Database corrupted', "The database at '${location}' cannot be opened: ${reason} (files: ${files}). Nothing was changed: every file is as it was. Run `vectordb-local repair ${location}` to recover what can be recovered (it copies the directory aside first)."),
+  STORAGE_READ_ONLY: server('STORAGE', 'Storage read-only', "The database at '${location}' is on a read-only file system (${reason}): it cannot be ${doing}. Remount the file system read-write, or copy the directory to a writable one.${sticky}"),
+  STORAGE_PERMISSION_DENIED: server('STORAGE', 'Storage permission denied', "The database at '${location}' cannot be ${doing}: permission denied (${reason}). Give the user this process runs as read and write access to the directory and its files.${sticky}"),
+  BACKUP_INCOMPLETE: server('STORAGE', 'Backup incomplete', "'${location}' ${reason}: it is not opened. Run the backup again (it replaces the partial copy '${partial}'), or delete that directory."),
   STORAGE_TARGET_NOT_EMPTY: request('STORAGE', 'Target not empty', "'${location}' ${reason}: choose a new or empty directory."),
   VECTOR_INDEX_CAPACITY: server('VECTOR', 'Vector index is full', "The ${backend} vector index of collection '${collection}' cannot grow past ${max} vectors of ${dimension} dimensions: ${reason}"),
   VECTOR_INDEX_INCOMPATIBLE: server('VECTOR', 'Stored vector index not loadable', "The stored vector index of collection '${collection}' cannot be loaded by the ${backend} backend: ${reason}. Rebuild it from the stored vectors."),

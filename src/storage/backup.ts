@@ -1,14 +1,16 @@
 /**
  * Backup and restore of a whole database directory, Node's side (backup.browser.ts is the browser's): a
- * backup is a key-for-key copy from one snapshot of the live store (KvStore.copyTo); a restore copies a
- * backup into a fresh directory and swaps it in, refusing a target whose LevelDB lock is held (a database
- * in use).
+ * backup is a key-for-key copy from one snapshot of the live store (KvStore.copyTo), written into a partial
+ * sibling and renamed into place when complete (backup-marker.ts: atomic, an interrupted one is refused); a
+ * restore copies a backup into a fresh directory and swaps it in, refusing a target whose LevelDB lock is
+ * held (a database in use) and a source that is an interrupted backup.
  */
 import { existsSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { VectorDbError } from '../errors/index.js';
+import { refuseIncompleteBackup, writeBackupAtomically } from './backup-marker.js';
 import { KvStore } from './kv-store.js';
 import { mapLevelError } from './level-errors.js';
 import { copySideFiles } from './side-files.js';
@@ -21,17 +23,24 @@ export async function checkEmptyTarget(target: string): Promise<void> {
   if (entries.length > 0) throw VectorDbError.of('STORAGE_TARGET_NOT_EMPTY', { location: target, reason: `is not empty (${entries.length} entries)` });
 }
 
-/** Copies the live store into `target` (absent or empty) as of one snapshot. */
+/**
+ * Copies the live store into `target` (absent or empty) as of one snapshot: into its partial sibling first,
+ * renamed into place once complete (backup-marker.ts).
+ */
 export async function backupStore(kv: KvStore, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
   await checkEmptyTarget(target);
-  return copyInto(kv, target, onProgress);
+  return writeBackupAtomically(target, kv.location, (partial, begin) => copyInto(kv, partial, onProgress, begin));
 }
 
-/** Copies `from` into a new store at `target`, closed (and so flushed to table files) when done. */
-async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
+/**
+ * Copies `from` into a new store at `target`, closed (and so flushed to table files) when done; `begin` runs
+ * once the new store is open, before anything is copied.
+ */
+async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys: number) => void, begin?: () => Promise<void>): Promise<number> {
   const copy = await KvStore.open(target);
   let copied: number;
   try {
+    await begin?.();
     copied = await from.copyTo(copy, onProgress);
   } finally {
     await copy.close();
@@ -47,6 +56,7 @@ async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys:
  * in use, STORAGE_TARGET_NOT_EMPTY when it holds something that is not a database.
  */
 export async function restoreStore(source: string, target: string, onProgress?: (copiedKeys: number) => void): Promise<number> {
+  refuseIncompleteBackup(source);
   if (!existsSync(path.join(source, 'CURRENT'))) throw VectorDbError.of('STORAGE_IO_ERROR', { location: source, reason: 'not a database directory (no CURRENT file)' });
   const replacing = existsSync(target) && (await readdir(target).catch(() => [])).length > 0;
   if (replacing && !existsSync(path.join(target, 'CURRENT'))) {
@@ -88,7 +98,7 @@ async function lockDatabase(location: string): Promise<ClassicLevel<string, Uint
   try {
     await db.open({ createIfMissing: false });
   } catch (error) {
-    throw mapLevelError(error, location);
+    throw mapLevelError(error, location, 'open');
   }
   return db;
 }

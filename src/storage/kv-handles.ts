@@ -54,7 +54,7 @@ export class PreparedBatch {
       await this.#batch.write(this.#options);
       this.#written?.();
     } catch (error) {
-      throw mapLevelError(error, this.#location);
+      throw mapLevelError(error, this.#location, 'write');
     } finally {
       // Only after the write: a read during it may still cache the old value. Even after a failed
       // write, to be safe about what LevelDB kept.

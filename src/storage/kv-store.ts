@@ -61,9 +61,9 @@ export class KvStore {
   }
 
   /**
-   * Opens (creating if needed) the store at `location`: a directory in Node, an IndexedDB database name
-   * in a browser, a name within this process for 'memory'. Fails at once with DATABASE_LOCKED if another
-   * process (or tab) holds it.
+   * Opens the store at `location`: a directory in Node, an IndexedDB database name in a browser, a name
+   * within this process for 'memory'. Creates it only where there is none. Fails at once with DATABASE_LOCKED
+   * if another process (or tab) holds it, DATABASE_CORRUPTED if it cannot be opened as it is.
    */
   static async open(location: string, storage: StorageKind = 'persistent', options: KvStoreOptions = {}): Promise<KvStore> {
     const rowCacheBytes = options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
@@ -79,7 +79,7 @@ export class KvStore {
       const persistent = await openPersistentLevel(location);
       return new KvStore(location, storage, persistent.db, persistent, rowCacheBytes, durability);
     } catch (error) {
-      throw mapLevelError(error, location);
+      throw mapLevelError(error, location, 'open');
     }
   }
 

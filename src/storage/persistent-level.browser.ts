@@ -13,6 +13,9 @@ export type { PersistentLevel } from './persistent-level.js';
 /** Web Locks do not say which tab holds a lock, so the DATABASE_LOCKED message names none. */
 export const describeHolder: typeof NodeLevel.describeHolder = () => '';
 
+/** An IndexedDB database has no files to name. */
+export const describeFiles: typeof NodeLevel.describeFiles = () => '';
+
 /** The part of the Web Locks API used here (the project's lib has no DOM types). */
 interface LockManager {
   request(name: string, options: { ifAvailable: boolean }, callback: (lock: object | null) => Promise<void>): Promise<void>;

@@ -1,6 +1,7 @@
 /**
  * The persistent store of this runtime, Node's side: classic-level (LevelDB) in a directory. LevelDB's LOCK
- * file refuses a second process (LEVEL_LOCKED, mapped by level-errors.ts). Has a browser twin
+ * file refuses a second process (LEVEL_LOCKED, mapped by level-errors.ts). A new database is created only in
+ * an empty or absent directory (database-directory.ts decides); any other is opened, or refused, as it is. Has a browser twin
  * (persistent-level.browser.ts) that the browser build puts in its place; both export the same names.
  */
 import { readdir, stat } from 'node:fs/promises';
@@ -8,10 +9,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as ClassicLevelModule from 'classic-level';
 import type { AbstractLevel } from 'abstract-level';
+import { mayCreateDatabase } from './database-directory.js';
 import { IdleFlush } from './idle-flush.js';
 import { recordHolder } from './lock-holder.js';
 
 export { describeHolder } from './lock-holder.js';
+export { describeFiles } from './database-directory.js';
 
 /**
  * LevelDB's memtable size. Index entries make many small keys per document; a larger memtable than
@@ -47,13 +50,17 @@ export interface PersistentLevel {
   diskBytes(): Promise<number>;
 }
 
-/** Opens (creating if needed) the LevelDB at `location`; rejects with LEVEL_LOCKED when another process holds it. */
+/**
+ * Opens the LevelDB at `location`, creating it only where there is none; rejects with DATABASE_LOCKED when
+ * another process holds it, DATABASE_CORRUPTED when it cannot be opened as it is (every file left as it was).
+ */
 export async function openPersistentLevel(location: string): Promise<PersistentLevel> {
+  const createIfMissing = await mayCreateDatabase(location);
   // Loaded at the first open, not at import (classic-level and abstract-level: ~17 ms, 30 files); with
   // require(), as it is CommonJS: import() would also scan its entry for export names (~3 ms more).
   const { ClassicLevel } = createRequire(import.meta.url)('classic-level') as typeof ClassicLevelModule;
   const db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view', writeBufferSize: WRITE_BUFFER_BYTES });
-  await db.open({ createIfMissing: true });
+  await db.open({ createIfMissing }); // its failures are mapped by KvStore.open (level-errors.ts)
   recordHolder(location);
   // A compaction of an empty range only writes the memtable to disk (on the thread pool; writes go on
   // into a fresh memtable meanwhile). If that fails, the log is still there: the next open replays it.

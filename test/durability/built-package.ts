@@ -86,9 +86,9 @@ export interface ChildResult {
   readonly hung: boolean;
 }
 
-/** Starts `node test/fixtures/<script> ...args`. */
-export function startFixture(script: string, args: readonly string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [path.join(FIXTURES, script), ...args], { cwd: ROOT, stdio: 'pipe' });
+/** Starts `node test/fixtures/<script> ...args`, with `env` added to this process's environment. */
+export function startFixture(script: string, args: readonly string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [path.join(FIXTURES, script), ...args], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, ...env } });
 }
 
 /** Waits for a child to end, collecting its output; kills it and reports `hung` after `deadlineMs`. */
@@ -122,4 +122,16 @@ export function lastJsonLine(stdout: string): Record<string, unknown> {
   const lines = stdout.trim().split('\n').filter((l) => l.startsWith('{'));
   if (lines.length === 0) throw new Error(`no JSON line in child output: ${stdout}`);
   return JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+}
+
+/** Resolves once a child has printed `text` on stdout; rejects if it ends first. */
+export function untilPrinted(child: ChildProcessWithoutNullStreams, text: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes(text)) resolve();
+    });
+    child.on('close', () => reject(new Error(`the child ended before it printed ${text}: ${seen}`)));
+  });
 }

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DataApiException, DatabaseInUseException, VectorDB } from '../../src/index.js';
 import { tempDir } from '../support/temp.js';
-import { buildPackage, finish, lastJsonLine, runFixture, startFixture } from './built-package.js';
+import { buildPackage, finish, lastJsonLine, runFixture, startFixture, untilPrinted } from './built-package.js';
 
 const KS = 'default_keyspace';
 const DOCS = Array.from({ length: 30 }, (_, i) => ({ _id: `d${i}`, n: i, tag: i % 2 === 0 ? 'even' : 'odd', when: { $date: 1_700_000_000_000 + i } }));
@@ -91,14 +91,7 @@ describe('directory lock between processes', () => {
     const dir = tempDir();
     const holder = startFixture('open-database.mjs', [dir, 'hold', 'held']);
     const holderDone = finish(holder, 60_000);
-    await new Promise<void>((resolve, reject) => {
-      let seen = '';
-      holder.stdout.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (seen.includes('ready\n')) resolve();
-      });
-      holder.on('close', () => reject(new Error(`holder exited before it was ready: ${seen}`)));
-    });
+    await untilPrinted(holder, 'ready\n');
 
     const db = new VectorDB('token', dir);
     const error = await db.connect().then(
@@ -132,14 +125,7 @@ describe('directory lock between processes', () => {
     const dir = tempDir();
     const holder = startFixture('open-database.mjs', [dir, 'hold', 'held']);
     const holderDone = finish(holder, 60_000);
-    await new Promise<void>((resolve, reject) => {
-      let seen = '';
-      holder.stdout.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (seen.includes('ready\n')) resolve();
-      });
-      holder.on('close', () => reject(new Error(`holder exited before it was ready: ${seen}`)));
-    });
+    await untilPrinted(holder, 'ready\n');
     holder.kill('SIGKILL');
     const held = await holderDone;
     expect(held.signal).toBe('SIGKILL');
