@@ -35,6 +35,7 @@ export async function mayCreateDatabase(location: string): Promise<boolean> {
   });
   refuseIncompleteBackup(location, entries);
   if (!entries.some((name) => DATABASE_FILE.test(name) || OWN_ENTRIES.has(name))) return true;
+  if (creationInterrupted(entries)) return true;
   if (!entries.includes('CURRENT')) {
     const reason = entries.some((name) => DATABASE_FILE.test(name)) ? 'its CURRENT file is missing' : 'it holds no LevelDB files (no CURRENT file)';
     throw corrupted(location, reason);
@@ -45,6 +46,15 @@ export async function mayCreateDatabase(location: string): Promise<boolean> {
   const problem = logProblem(await readFile(path.join(location, manifest)));
   if (problem !== undefined) throw corrupted(location, `${manifest} is not whole (${problem})`);
   return false;
+}
+
+/**
+ * A creation that stopped before LevelDB wrote CURRENT (it writes MANIFEST-000001 first): no log or table file
+ * exists, so nothing was ever written to the database, and creating it again loses nothing.
+ */
+function creationInterrupted(entries: readonly string[]): boolean {
+  const files = entries.filter((name) => DATABASE_FILE.test(name) || OWN_ENTRIES.has(name));
+  return files.every((name) => name === 'MANIFEST-000001');
 }
 
 function corrupted(location: string, reason: string): VectorDbError {

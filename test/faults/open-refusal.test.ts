@@ -4,7 +4,7 @@
  * left byte for byte as it was; a HOLDER naming a dead process is taken over and never named. Each case runs in
  * child processes (test/fixtures/fault-child.mjs) on real LevelDB directories.
  */
-import { readdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
@@ -69,6 +69,13 @@ describe('faults: an open never destroys data', () => {
     const dir = await seeded();
     expect((await child('open', [dir])).outcome).toEqual({ ok: true, count: DOCS });
     expect((await child('open', [tempDir('vectordb-fault-')])).outcome).toEqual({ ok: true, count: null });
+  });
+
+  it('a creation that stopped before CURRENT (only MANIFEST-000001, no log or table) is created again', async () => {
+    const dir = tempDir('vectordb-fault-');
+    writeFileSync(path.join(dir, 'MANIFEST-000001'), Buffer.alloc(41, 1));
+    writeFileSync(path.join(dir, 'LOG'), 'info log of the stopped creation\n');
+    expect((await child('open', [dir])).outcome).toEqual({ ok: true, count: null });
   });
 });
 
