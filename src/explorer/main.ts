@@ -2,9 +2,11 @@
  * The Data Explorer page (served by `vectordb-local serve` at `/`): asks for the token once (kept in
  * sessionStorage), then lists keyspaces and collections with their definitions and stats, pages through a
  * collection's documents under a filter, sort and projection typed as Data API JSON, and finds the documents
- * similar to one. Every read is a Data API command (api.ts); a refused command shows its code and message.
+ * similar to one. Inserts, edits and deletes, and the search from a pasted vector, are in editor.ts. Every
+ * read is a Data API command (api.ts); a refused command shows its code and message.
  */
 import { DataApiError, command, token, type Json, type JsonObject } from './api.js';
+import { deleteDocument, installEditor, openEditor, resetEditor } from './editor.js';
 import { cellContent, columnsOf, el } from './format.js';
 
 interface Selected {
@@ -86,6 +88,8 @@ async function selectCollection(collection: Selected): Promise<void> {
   $('collection-name').textContent = `${collection.keyspace}.${collection.name}`;
   $('definition').textContent = JSON.stringify(collection.options, null, 2);
   $('similar').hidden = true;
+  $('vector-box').hidden = collection.options.vector === undefined;
+  resetEditor();
   showMessage('');
   await Promise.all([loadStats(collection), loadPage(undefined)]);
 }
@@ -153,15 +157,28 @@ function renderTable(table: HTMLElement, documents: readonly JsonObject[], withA
   const head = el('tr', {}, ...columns.map((c) => el('th', {}, c)), ...(withActions ? [el('th', {}, '')] : []));
   const rows = documents.map((document) => {
     const row = el('tr', { 'data-id': JSON.stringify(document._id) }, ...columns.map((c) => el('td', { title: JSON.stringify(document[c]) ?? '' }, cellContent(c, document[c]))));
-    if (withActions && selected?.options.vector !== undefined) {
-      const button = el('button', { class: 'find-similar' }, 'Find similar');
-      button.addEventListener('click', () => void findSimilar(document));
-      row.append(el('td', {}, button));
+    if (withActions) {
+      const actions = el('td', { class: 'actions' });
+      if (selected?.options.vector !== undefined) actions.append(action('find-similar', 'Find similar', () => findSimilar(document)));
+      if (document._id !== undefined) actions.append(action('edit', 'Edit', () => openEditor(document._id)), action('delete', 'Delete', () => deleteDocument(document._id!)));
+      row.append(actions);
     }
     return row;
   });
   table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
   if (documents.length === 0) table.append(el('tbody', {}, el('tr', {}, el('td', { class: 'muted' }, 'no documents'))));
+}
+
+function action(kind: string, label: string, run: () => Promise<void>): HTMLButtonElement {
+  const button = el('button', { class: kind, type: 'button' }, label);
+  button.addEventListener('click', () => void run());
+  return button;
+}
+
+function showResults(title: string, documents: readonly JsonObject[]): void {
+  $('similar').hidden = false;
+  $('similar-title').textContent = title;
+  renderTable($('similar-documents'), documents, false);
 }
 
 async function findSimilar(document: JsonObject): Promise<void> {
@@ -175,9 +192,7 @@ async function findSimilar(document: JsonObject): Promise<void> {
     }
     if (vector === undefined || vector === null) throw new Error(`document ${JSON.stringify(document._id)} has no $vector`);
     const envelope = await command({ find: { sort: { $vector: vector }, projection: { '*': 1 }, options: { includeSimilarity: true, limit: 10 } } }, keyspace, name);
-    $('similar').hidden = false;
-    $('similar-title').textContent = `Similar to ${JSON.stringify(document._id)}`;
-    renderTable($('similar-documents'), envelope.data?.documents ?? [], false);
+    showResults(`Similar to ${JSON.stringify(document._id)}`, envelope.data?.documents ?? []);
     showMessage('');
   } catch (error) {
     showError(error, 'Find similar failed');
@@ -211,5 +226,12 @@ $('next').addEventListener('click', () => {
 $('first').addEventListener('click', () => {
   pageStates = [];
   void loadPage(undefined);
+});
+installEditor({
+  current: () => selected,
+  reload: () => loadPage(pageStates.at(-1)),
+  showError,
+  showMessage,
+  showResults,
 });
 void start();
