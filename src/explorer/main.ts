@@ -2,12 +2,14 @@
  * The Data Explorer page (served by `vectordb-local serve` at `/`): asks for the token once (kept in
  * sessionStorage), then lists keyspaces and collections with their definitions and stats, pages through a
  * collection's documents under a filter, sort and projection typed as Data API JSON, and finds the documents
- * similar to one. Inserts, edits and deletes, and the search from a pasted vector, are in editor.ts. Every
+ * similar to one. Inserts, edits and deletes, and the search from a pasted vector, are in editor.ts; the PCA
+ * chart of a sample of the vectors in projection.ts. Every
  * read is a Data API command (api.ts); a refused command shows its code and message.
  */
 import { DataApiError, command, token, type Json, type JsonObject } from './api.js';
 import { deleteDocument, installEditor, openEditor, resetEditor } from './editor.js';
 import { cellContent, columnsOf, el } from './format.js';
+import { SAMPLE, drawChart, project, sampleDocuments } from './projection.js';
 
 interface Selected {
   keyspace: string;
@@ -19,6 +21,8 @@ const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) 
 let selected: Selected | undefined;
 /** The page states that led to the pages shown so far (the first page has none). */
 let pageStates: (string | undefined)[] = [];
+/** The documents the chart shows (fetched by "Draw chart", coloured again when the field changes). */
+let sample: JsonObject[] = [];
 
 function showMessage(text: string, kind: 'error' | 'info' = 'info'): void {
   const box = $('message');
@@ -89,6 +93,9 @@ async function selectCollection(collection: Selected): Promise<void> {
   $('definition').textContent = JSON.stringify(collection.options, null, 2);
   $('similar').hidden = true;
   $('vector-box').hidden = collection.options.vector === undefined;
+  $('chart-section').hidden = collection.options.vector === undefined;
+  $('chart-box').replaceChildren();
+  sample = [];
   resetEditor();
   showMessage('');
   await Promise.all([loadStats(collection), loadPage(undefined)]);
@@ -199,6 +206,32 @@ async function findSimilar(document: JsonObject): Promise<void> {
   }
 }
 
+/** Fetches the sample under the table's filter, offers its fields for the colour, and draws it. */
+async function drawVectors(): Promise<void> {
+  if (selected === undefined) return;
+  try {
+    sample = await sampleDocuments(selected.keyspace, selected.name, jsonBox('filter', 'filter') ?? {});
+    const select = $<HTMLSelectElement>('chart-field');
+    const previous = select.value;
+    const fields = columnsOf(sample).filter((f) => f !== '_id' && f !== '$vector');
+    select.replaceChildren(el('option', { value: '' }, '(none)'), ...fields.map((f) => el('option', { value: f }, f)));
+    select.value = fields.includes(previous) ? previous : '';
+    redrawChart();
+    $('chart-info').textContent = `${sample.length} vector${sample.length === 1 ? '' : 's'} (the first ${SAMPLE} at most under the filter) on their first two principal components`;
+  } catch (error) {
+    showError(error, 'Drawing the chart failed');
+  }
+}
+
+function redrawChart(): void {
+  const field = $<HTMLSelectElement>('chart-field').value;
+  drawChart($('chart-box'), project(sample, field), field);
+}
+
+$('chart-draw').addEventListener('click', () => void drawVectors());
+$('chart-field').addEventListener('change', () => {
+  if (sample.length > 0) redrawChart();
+});
 $('token-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const input = $('token-input') as HTMLInputElement;

@@ -4,7 +4,7 @@
  * sessionStorage across a reload) lists keyspaces and collections with stats, the documents table pages and
  * narrows under a filter, a refused filter shows the Data API code and message, find-similar and a search from
  * a pasted vector list the neighbours the client finds, an edit round-trips, a delete removes, and a refused
- * insert shows its Data API code. No request of the signed-in views fails. VECTORDB_SCREENSHOT=path saves one.
+ * insert shows its Data API code, and the PCA chart draws the sample. No request of the signed-in views fails. VECTORDB_SCREENSHOT=path saves one.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -138,7 +138,6 @@ describe('the Data Explorer page in headless Chromium', () => {
     expect([...similar].sort()).toEqual([...neighbours].sort()); // equal scores may come in either order
     const firstScore = await page.$eval('#similar-documents tbody tr td:last-child', (cell) => cell.textContent);
     expect(firstScore).toBe('1.0000');
-    if (process.env.VECTORDB_SCREENSHOT) await page.screenshot({ path: process.env.VECTORDB_SCREENSHOT, fullPage: true });
   });
 
   /** A Data API command straight to the server, as the page's writes are checked. */
@@ -217,6 +216,34 @@ describe('the Data Explorer page in headless Chromium', () => {
     await page.click('#editor-save');
     await waitMessage('Inserted "new1".');
     expect((await api({ findOne: { filter: { _id: 'new1' } } })).data?.document).toEqual({ _id: 'new1', name: 'fresh' });
+  });
+
+  it('the vector chart draws one point per sampled document, at distances the vectors have (PCA), coloured by a field', async () => {
+    await page.fill('#filter', '');
+    await page.click('#apply');
+    await page.waitForFunction(() => document.getElementById('page-info')!.textContent === 'page 1, 20 documents');
+    await page.click('#chart-draw');
+    await page.waitForSelector('#chart circle.point');
+    const stored = new Map<string, number[]>();
+    for (const id of [...DOCUMENTS.map((d) => d._id).filter((id) => id !== 'p5'), 'new1']) stored.set(id, (await api({ findOne: { filter: { _id: id }, projection: { $vector: 1 } } })).data!.document!.$vector as number[]);
+    const points = await page.$$eval('#chart circle.point', (circles) =>
+      circles.map((c) => ({ id: JSON.parse(c.getAttribute('data-id')!) as string, x: Number(c.getAttribute('data-pc1')), y: Number(c.getAttribute('data-pc2')), fill: c.getAttribute('fill')! })),
+    );
+    expect(points.map((p) => p.id).sort()).toEqual([...stored.keys()].sort()); // fewer than the sample size: all of them
+    expect(await page.textContent('#chart-info')).toMatch(/^30 vectors /);
+    // The sampled vectors lie in a plane (z = 0.5): two principal components keep every distance.
+    const distance = (a: readonly number[], b: readonly number[]) => Math.hypot(...a.map((v, i) => v - b[i]!));
+    for (const [a, b] of [[0, 1], [3, 17], [10, 29], [5, 22]] as const) {
+      expect(distance([points[a]!.x, points[a]!.y], [points[b]!.x, points[b]!.y])).toBeCloseTo(distance(stored.get(points[a]!.id)!, stored.get(points[b]!.id)!), 4);
+    }
+    expect(new Set(points.map((p) => p.fill)).size).toBe(1); // coloured by nothing yet
+    await page.selectOption('#chart-field', 'category');
+    await page.waitForFunction(() => document.querySelectorAll('#chart-legend li').length === 4);
+    const fills = await page.$$eval('#chart circle.point', (circles) => Object.fromEntries(circles.map((c) => [JSON.parse(c.getAttribute('data-id')!) as string, c.getAttribute('fill')!])));
+    for (const d of DOCUMENTS.filter((d) => d._id !== 'p5')) expect(fills[d._id]).toBe(fills[DOCUMENTS[['a', 'b', 'c'].indexOf(d.category)]!._id]);
+    expect(new Set(Object.values(fills)).size).toBe(4); // a, b, c and the inserted document without a category
+    expect(await page.$$eval('#chart-legend li', (items) => items.map((i) => i.textContent!.trim()).sort())).toEqual(['(missing)', 'a', 'b', 'c']);
+    if (process.env.VECTORDB_SCREENSHOT) await page.screenshot({ path: process.env.VECTORDB_SCREENSHOT, fullPage: true });
   });
 
   it('keeps the token for the tab across a reload, and nothing failed', async () => {
