@@ -1,7 +1,7 @@
 /**
  * `vectordb-local export`: writes a collection's documents (all, or those of --filter, up to --limit) as
- * NDJSON, a JSON array or CSV, to a file or stdout, through the client's find (projection `{"*": 1}` by
- * default, so `$vector` is kept). CSV cells are written so that `import` reads them back as the same
+ * NDJSON, a JSON array, CSV or Parquet (parquet-file.ts, loaded only then), to a file or stdout, through
+ * the client's find (projection `{"*": 1}` by default, so `$vector` is kept). CSV cells are written so that `import` reads them back as the same
  * values (export-cells in csvCell). Progress goes to stderr. Exit code: 0, 2 when CSV left fields out, 1 on failure.
  */
 import { createWriteStream } from 'node:fs';
@@ -12,11 +12,11 @@ import type { JsonObject, JsonValue } from '../query/json.js';
 import { Command, Option } from 'commander';
 import { messageOf, openDatabase, withDatabaseOptions, type SourceFlags } from './database-source.js';
 import { jsonObject, nameList, positiveInt, progressIntervalOption } from './option-parsers.js';
-import { looksLikeJson } from './import-records.js';
+import { formatOf, looksLikeJson } from './import-records.js';
 import { toJsonText } from '../query/exact-number.js';
 import { formatCount, formatSeconds, ProgressDisplay } from './progress-display.js';
 
-export type ExportFormat = 'ndjson' | 'json' | 'csv';
+export type ExportFormat = 'ndjson' | 'json' | 'csv' | 'parquet';
 
 export interface ExportFlags extends SourceFlags {
   collection: string;
@@ -36,7 +36,7 @@ const COLUMN_SAMPLE = 1000;
 export async function exportCollection(flags: ExportFlags): Promise<number> {
   const started = performance.now();
   const toStdout = flags.output === undefined || flags.output === '-';
-  const format = flags.format ?? (!toStdout && /\.csv$/i.test(flags.output!) ? 'csv' : !toStdout && /\.json$/i.test(flags.output!) ? 'json' : 'ndjson');
+  const format = flags.format ?? (toStdout ? 'ndjson' : formatOf(flags.output!));
   let db;
   try {
     db = await openDatabase(flags);
@@ -49,9 +49,11 @@ export async function exportCollection(flags: ExportFlags): Promise<number> {
     const collection = await db.collection(flags.collection);
     const projection = flags.projection ?? (flags.vector ? { '*': 1 } : {});
     const total = await expectedCount(collection, flags);
-    const out: Writable = toStdout ? process.stdout : createWriteStream(flags.output!);
+    const parquet = format === 'parquet';
+    const out: Writable | undefined = parquet && !toStdout ? undefined : toStdout ? process.stdout : createWriteStream(flags.output!);
     display = new ProgressDisplay({ label: 'export', total, intervalSeconds: flags.progressInterval });
-    const writer = new DocumentWriter(out, format, flags.columns);
+    // The Parquet writer is loaded here only (parquet-file.ts); it writes its file itself.
+    const writer = parquet ? new (await import('./parquet-file.js')).ParquetDocumentWriter(toStdout ? process.stdout : flags.output!, flags.columns) : new DocumentWriter(out!, format, flags.columns);
     let done = 0;
     for await (const document of collection.find({ filter: flags.filter ?? {}, projection })) {
       await writer.write(document as JsonObject);
@@ -60,12 +62,12 @@ export async function exportCollection(flags: ExportFlags): Promise<number> {
       if (flags.limit !== undefined && done >= flags.limit) break;
     }
     await writer.end();
-    if (!toStdout) await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    if (!toStdout && out !== undefined) await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
     display.stop();
     const seconds = (performance.now() - started) / 1000;
     console.error(`vectordb-local export: ${formatCount(done)} documents of ${flags.keyspace}.${flags.collection} to ${toStdout ? 'stdout' : flags.output} (${format}) in ${formatSeconds(seconds)}`);
     if (writer.leftOut.size > 0) {
-      console.error(`vectordb-local export: ${formatCount(writer.documentsLeftOut)} documents had fields that are not CSV columns (${[...writer.leftOut].join(', ')}): they were left out; name every column with --columns`);
+      console.error(`vectordb-local export: ${formatCount(writer.documentsLeftOut)} documents had fields that are not ${parquet ? 'Parquet' : 'CSV'} columns (${[...writer.leftOut].join(', ')}): they were left out; name every column with --columns`);
       return 2;
     }
     return 0;
@@ -158,26 +160,29 @@ export function csvCell(value: JsonValue | undefined): string {
 
 export function exportCommand(): Command {
   return withDatabaseOptions(new Command('export'), 'source')
-    .description('export a collection to NDJSON, a JSON array or CSV, in a file or on stdout ($vector included)')
+    .description('export a collection to NDJSON, a JSON array, CSV or Parquet, in a file or on stdout ($vector included)')
     .requiredOption('-c, --collection <name>', 'the collection to export')
     .option('-o, --output <file>', 'the file to write; - or none: stdout')
-    .addOption(new Option('-f, --format <format>', 'the format (default: from the extension of --output, .csv, .json, else NDJSON)').choices(['ndjson', 'json', 'csv']))
+    .addOption(new Option('-f, --format <format>', 'the format (default: from the extension of --output, .csv, .json, .parquet, else NDJSON)').choices(['ndjson', 'json', 'csv', 'parquet']))
     .addOption(new Option('--filter <json>', 'only documents matching this Data API filter').argParser(jsonObject))
     .addOption(new Option('--projection <json>', 'a Data API projection (default {"*": 1}: everything, $vector included)').argParser(jsonObject))
     .addOption(new Option('--limit <n>', 'at most this many documents').argParser(positiveInt))
     .option('--no-vector', 'leave $vector out (the default projection of find)')
-    .addOption(new Option('--columns <names>', 'CSV: the columns, in order (default: the fields of the first 1,000 documents)').argParser(nameList))
+    .addOption(new Option('--columns <names>', 'CSV, Parquet: the columns, in order (default: the fields of the first 1,000 documents)').argParser(nameList))
     .addOption(progressIntervalOption())
     .addHelpText(
       'after',
       `
 CSV cells hold JSON for numbers, booleans, null, objects and arrays ($vector as [..]); a string is written as
 itself unless it would read back as something else, then as quoted JSON: \`import\` reads the file back unchanged.
-Exit code: 0, 2 when CSV documents had fields outside the columns (left out), 1 on a failure.
+Parquet columns take their type from the first 1,000 documents: $vector a list of FLOAT (what pandas and
+PyArrow read as an array column), integers INT64, other numbers DOUBLE, strings UTF8, booleans, the rest JSON.
+Exit code: 0, 2 when CSV or Parquet documents had fields outside the columns (left out), 1 on a failure.
 
 Examples:
   $ vectordb-local export --data ./data -c docs -o docs.ndjson
   $ vectordb-local export --data ./data -c products --filter '{"category": "lamps"}' --limit 100 -f csv > lamps.csv
+  $ vectordb-local export --data ./data -c docs -o docs.parquet
   $ vectordb-local export --endpoint http://127.0.0.1:8181 --token "$TOKEN" -c docs -o docs.json`,
     )
     .action(async (flags: ExportFlags) => process.exit(await exportCollection(flags)));

@@ -1,7 +1,7 @@
 /**
  * The records of an import file, one at a time with their line numbers: NDJSON (one document per line),
  * a JSON array (streamed; line = the element's position), or CSV (csv-parse; a header row, cells typed by
- * --types or inferred). Each record is a document or the reason it cannot be one. Also the field mapping
+ * --types or inferred); Parquet rows come from parquet-file.ts. Each record is a document or the reason it cannot be one. Also the field mapping
  * every format shares: --id-field, --vector-field, and the stable id given to a document without one.
  */
 import { createHash } from 'node:crypto';
@@ -12,7 +12,7 @@ import type { JsonObject, JsonValue } from '../query/json.js';
 import { isNumberLike, parseJsonText, toJsonText } from '../query/exact-number.js';
 import { jsonArrayElements } from './json-array-stream.js';
 
-export type ImportFormat = 'ndjson' | 'json' | 'csv';
+export type ImportFormat = 'ndjson' | 'json' | 'csv' | 'parquet';
 export type CellType = 'string' | 'number' | 'boolean' | 'json' | 'vector' | 'auto';
 
 export interface ImportRecord {
@@ -36,7 +36,12 @@ export interface RecordOptions {
 }
 
 export async function* readRecords(input: Readable, options: RecordOptions): AsyncGenerator<ImportRecord> {
-  const raw = options.format === 'csv' ? csvRecords(input, options) : options.format === 'json' ? jsonArrayRecords(input) : ndjsonRecords(input);
+  if (options.format === 'parquet') throw new Error('a Parquet file is read from its path (parquet-file.ts readParquetRecords), not from a stream');
+  yield* mapRecords(options.format === 'csv' ? csvRecords(input, options) : options.format === 'json' ? jsonArrayRecords(input) : ndjsonRecords(input), options);
+}
+
+/** Records with the shared field mapping applied (--id-field, --vector-field, a stable id): for every format. */
+export async function* mapRecords(raw: AsyncIterable<ImportRecord>, options: RecordOptions): AsyncGenerator<ImportRecord> {
   for await (const record of raw) yield record.document === undefined ? record : mapFields(record, options);
 }
 
@@ -261,5 +266,6 @@ export function stableId(record: { line: number; text: string }): string {
 export function formatOf(file: string): ImportFormat {
   if (/\.csv$/i.test(file)) return 'csv';
   if (/\.json$/i.test(file)) return 'json';
+  if (/\.parquet$/i.test(file)) return 'parquet';
   return 'ndjson';
 }

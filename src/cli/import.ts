@@ -1,5 +1,5 @@
 /**
- * `vectordb-local import <file|->`: streams a file's documents into a collection through the client
+ * `vectordb-local import <file|->`: streams a file's documents (NDJSON, JSON array, CSV, Parquet) into a collection through the client
  * (insertMany / upsertMany of an AsyncIterable), with progress, a rejects file (line number and reason per
  * record not imported) and a summary. Ctrl+C stops reading, lets the chunks in flight land, and reports.
  * Re-running the same import inserts only what is missing: ids present are kept, and a document without an
@@ -15,7 +15,7 @@ import type { JsonObject } from '../query/json.js';
 import { Command, Option } from 'commander';
 import { ensureKeyspace, messageOf, openDatabase, withDatabaseOptions, type SourceFlags } from './database-source.js';
 import { cellTypes, positiveInt, progressIntervalOption } from './option-parsers.js';
-import { formatOf, readRecords, type CellType, type ImportFormat } from './import-records.js';
+import { formatOf, mapRecords, readRecords, type CellType, type ImportFormat, type ImportRecord, type RecordOptions } from './import-records.js';
 import { formatCount, formatSeconds, ProgressDisplay } from './progress-display.js';
 
 export interface ImportFlags extends SourceFlags {
@@ -64,15 +64,26 @@ export async function importFile(file: string, flags: ImportFlags): Promise<numb
       await (flags.dimension !== undefined ? db.createCollection(flags.collection, flags.dimension, flags.metric) : db.createCollection(flags.collection));
     }
     const collection = await db.collection(flags.collection);
-    const input: Readable = file === '-' ? process.stdin : createReadStream(file);
-    const total = file === '-' || format === 'json' ? undefined : await countRecords(file, format === 'csv');
+    let input: Readable | undefined;
+    let raw: AsyncIterable<ImportRecord>;
+    let total: number | undefined;
+    if (format === 'parquet') {
+      if (file === '-') throw new Error('a Parquet file cannot be read from stdin: name the file');
+      // Loaded here only: the Parquet reader stays out of every other path (parquet-file.ts).
+      ({ total, records: raw } = await (await import('./parquet-file.js')).readParquetRecords(file));
+      raw = mapRecords(raw, recordOptions(format, flags));
+    } else {
+      input = file === '-' ? process.stdin : createReadStream(file);
+      total = file === '-' || format === 'json' ? undefined : await countRecords(file, format === 'csv');
+      raw = readRecords(input, recordOptions(format, flags));
+    }
     display = new ProgressDisplay({ label: 'import', total, intervalSeconds: flags.progressInterval, failedLabel: 'rejected' });
     const lines = new LineMap();
     let parseRejected = 0;
     let alreadyPresent = 0;
     async function* documents(): AsyncGenerator<JsonObject> {
       let index = 0;
-      for await (const record of readRecords(input, { format, idField: flags.idField, vectorField: flags.vectorField, types: flags.types ?? {}, infer: flags.infer, ...(flags.delimiter ? { delimiter: flags.delimiter } : {}) })) {
+      for await (const record of raw) {
         if (interrupted) break;
         if (record.document === undefined) {
           parseRejected++;
@@ -82,7 +93,7 @@ export async function importFile(file: string, flags: ImportFlags): Promise<numb
         lines.note(index++, record.line);
         yield record.document;
       }
-      if (interrupted) input.destroy();
+      if (interrupted) input?.destroy();
     }
     const onFailure = (failure: BulkWriteFailure): void => {
       if (failure.error?.errorCode === 'DOCUMENT_ALREADY_EXISTS') {
@@ -119,6 +130,10 @@ export async function importFile(file: string, flags: ImportFlags): Promise<numb
     await db.close().catch(() => undefined);
     process.off('SIGINT', onSigint);
   }
+}
+
+function recordOptions(format: ImportFormat, flags: ImportFlags): RecordOptions {
+  return { format, idField: flags.idField, vectorField: flags.vectorField, types: flags.types ?? {}, infer: flags.infer, ...(flags.delimiter ? { delimiter: flags.delimiter } : {}) };
 }
 
 /** Maps a document's position in the stream to its line: a list of the points where the offset changes. */
@@ -180,9 +195,9 @@ async function countRecords(file: string, csv: boolean): Promise<number | undefi
 
 export function importCommand(): Command {
   return withDatabaseOptions(new Command('import').argument('<file>', 'the file to import; - reads stdin (NDJSON unless --format says otherwise)'), 'target')
-    .description('import documents from NDJSON, a JSON array or CSV into a collection, with progress and a rejects file')
+    .description('import documents from NDJSON, a JSON array, CSV or Parquet into a collection, with progress and a rejects file')
     .requiredOption('-c, --collection <name>', 'the collection to import into')
-    .addOption(new Option('-f, --format <format>', 'the file format (default: from the extension, .csv, .json, else NDJSON)').choices(['ndjson', 'json', 'csv']))
+    .addOption(new Option('-f, --format <format>', 'the file format (default: from the extension, .csv, .json, .parquet, else NDJSON)').choices(['ndjson', 'json', 'csv', 'parquet']))
     .option('--create', 'create the collection (and keyspace) when missing', false)
     .addOption(new Option('--dimension <n>', 'with --create: the vector dimension (no vectors without it)').argParser(positiveInt))
     .addOption(new Option('--metric <metric>', 'with --create: the vector similarity metric').choices(['cosine', 'dot_product', 'euclidean']).default('cosine'))
@@ -190,7 +205,7 @@ export function importCommand(): Command {
     .addOption(new Option('--chunk-size <n>', 'documents per insertMany request (default: the database limit, 20)').argParser(positiveInt))
     .addOption(new Option('--concurrency <n>', 'requests in flight at once').argParser(positiveInt).default(4))
     .option('--id-field <field>', 'the field that holds the document id (becomes _id)')
-    .option('--vector-field <field>', 'the field or CSV column that holds the vector (becomes $vector; [1, 2], NumPy [1. 2.], "1 2", "1,2" or {"$binary": ...})')
+    .option('--vector-field <field>', 'the field or column that holds the vector (becomes $vector; a Parquet list column, or [1, 2], NumPy [1. 2.], "1 2", "1,2" or {"$binary": ...})')
     .addOption(new Option('--types <column:type,...>', 'CSV: the type of columns: string, number, boolean, json, vector, auto (repeatable)').argParser(cellTypes))
     .option('--no-infer', 'CSV: keep untyped cells as strings (default: read numbers, true/false, null, JSON and "quoted" text)')
     .option('--delimiter <char>', 'CSV: the field delimiter', ',')
@@ -209,6 +224,7 @@ Examples:
   $ vectordb-local import docs.ndjson --data ./data -c docs --create --dimension 384 --metric cosine
   $ vectordb-local import products.csv --data ./data -c products --vector-field embedding --types sku:string,price:number
   $ cat docs.ndjson | vectordb-local import - --endpoint http://127.0.0.1:8181 --token "$TOKEN" -c docs --mode upsert
+  $ vectordb-local import embeddings.parquet --data ./data -c docs --create --dimension 384 --vector-field embedding
   $ vectordb-local import dump.json --home ~/.vectordb-local --database catalog --token "$ORG_TOKEN" -c items --id-field sku`,
     )
     .action(async (file: string, flags: ImportFlags) => process.exit(await importFile(file, flags)));

@@ -2,10 +2,14 @@
  * The Data Explorer page (served by `vectordb-local serve` at `/`): asks for the token once (kept in
  * sessionStorage), then lists keyspaces and collections with their definitions and stats, pages through a
  * collection's documents under a filter, sort and projection typed as Data API JSON, and finds the documents
- * similar to one. Every read is a Data API command (api.ts); a refused command shows its code and message.
+ * similar to one. Inserts, edits and deletes, and the search from a pasted vector, are in editor.ts; the PCA
+ * chart of a sample of the vectors in projection.ts. Every
+ * read is a Data API command (api.ts); a refused command shows its code and message.
  */
 import { DataApiError, command, token, type Json, type JsonObject } from './api.js';
+import { deleteDocument, installEditor, openEditor, resetEditor } from './editor.js';
 import { cellContent, columnsOf, el } from './format.js';
+import { SAMPLE, drawChart, project, sampleDocuments } from './projection.js';
 
 interface Selected {
   keyspace: string;
@@ -17,6 +21,8 @@ const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) 
 let selected: Selected | undefined;
 /** The page states that led to the pages shown so far (the first page has none). */
 let pageStates: (string | undefined)[] = [];
+/** The documents the chart shows (fetched by "Draw chart", coloured again when the field changes). */
+let sample: JsonObject[] = [];
 
 function showMessage(text: string, kind: 'error' | 'info' = 'info'): void {
   const box = $('message');
@@ -86,6 +92,11 @@ async function selectCollection(collection: Selected): Promise<void> {
   $('collection-name').textContent = `${collection.keyspace}.${collection.name}`;
   $('definition').textContent = JSON.stringify(collection.options, null, 2);
   $('similar').hidden = true;
+  $('vector-box').hidden = collection.options.vector === undefined;
+  $('chart-section').hidden = collection.options.vector === undefined;
+  $('chart-box').replaceChildren();
+  sample = [];
+  resetEditor();
   showMessage('');
   await Promise.all([loadStats(collection), loadPage(undefined)]);
 }
@@ -153,15 +164,28 @@ function renderTable(table: HTMLElement, documents: readonly JsonObject[], withA
   const head = el('tr', {}, ...columns.map((c) => el('th', {}, c)), ...(withActions ? [el('th', {}, '')] : []));
   const rows = documents.map((document) => {
     const row = el('tr', { 'data-id': JSON.stringify(document._id) }, ...columns.map((c) => el('td', { title: JSON.stringify(document[c]) ?? '' }, cellContent(c, document[c]))));
-    if (withActions && selected?.options.vector !== undefined) {
-      const button = el('button', { class: 'find-similar' }, 'Find similar');
-      button.addEventListener('click', () => void findSimilar(document));
-      row.append(el('td', {}, button));
+    if (withActions) {
+      const actions = el('td', { class: 'actions' });
+      if (selected?.options.vector !== undefined) actions.append(action('find-similar', 'Find similar', () => findSimilar(document)));
+      if (document._id !== undefined) actions.append(action('edit', 'Edit', () => openEditor(document._id)), action('delete', 'Delete', () => deleteDocument(document._id!)));
+      row.append(actions);
     }
     return row;
   });
   table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
   if (documents.length === 0) table.append(el('tbody', {}, el('tr', {}, el('td', { class: 'muted' }, 'no documents'))));
+}
+
+function action(kind: string, label: string, run: () => Promise<void>): HTMLButtonElement {
+  const button = el('button', { class: kind, type: 'button' }, label);
+  button.addEventListener('click', () => void run());
+  return button;
+}
+
+function showResults(title: string, documents: readonly JsonObject[]): void {
+  $('similar').hidden = false;
+  $('similar-title').textContent = title;
+  renderTable($('similar-documents'), documents, false);
 }
 
 async function findSimilar(document: JsonObject): Promise<void> {
@@ -175,15 +199,39 @@ async function findSimilar(document: JsonObject): Promise<void> {
     }
     if (vector === undefined || vector === null) throw new Error(`document ${JSON.stringify(document._id)} has no $vector`);
     const envelope = await command({ find: { sort: { $vector: vector }, projection: { '*': 1 }, options: { includeSimilarity: true, limit: 10 } } }, keyspace, name);
-    $('similar').hidden = false;
-    $('similar-title').textContent = `Similar to ${JSON.stringify(document._id)}`;
-    renderTable($('similar-documents'), envelope.data?.documents ?? [], false);
+    showResults(`Similar to ${JSON.stringify(document._id)}`, envelope.data?.documents ?? []);
     showMessage('');
   } catch (error) {
     showError(error, 'Find similar failed');
   }
 }
 
+/** Fetches the sample under the table's filter, offers its fields for the colour, and draws it. */
+async function drawVectors(): Promise<void> {
+  if (selected === undefined) return;
+  try {
+    sample = await sampleDocuments(selected.keyspace, selected.name, jsonBox('filter', 'filter') ?? {});
+    const select = $<HTMLSelectElement>('chart-field');
+    const previous = select.value;
+    const fields = columnsOf(sample).filter((f) => f !== '_id' && f !== '$vector');
+    select.replaceChildren(el('option', { value: '' }, '(none)'), ...fields.map((f) => el('option', { value: f }, f)));
+    select.value = fields.includes(previous) ? previous : '';
+    redrawChart();
+    $('chart-info').textContent = `${sample.length} vector${sample.length === 1 ? '' : 's'} (the first ${SAMPLE} at most under the filter) on their first two principal components`;
+  } catch (error) {
+    showError(error, 'Drawing the chart failed');
+  }
+}
+
+function redrawChart(): void {
+  const field = $<HTMLSelectElement>('chart-field').value;
+  drawChart($('chart-box'), project(sample, field), field);
+}
+
+$('chart-draw').addEventListener('click', () => void drawVectors());
+$('chart-field').addEventListener('change', () => {
+  if (sample.length > 0) redrawChart();
+});
 $('token-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const input = $('token-input') as HTMLInputElement;
@@ -211,5 +259,12 @@ $('next').addEventListener('click', () => {
 $('first').addEventListener('click', () => {
   pageStates = [];
   void loadPage(undefined);
+});
+installEditor({
+  current: () => selected,
+  reload: () => loadPage(pageStates.at(-1)),
+  showError,
+  showMessage,
+  showResults,
 });
 void start();

@@ -2,8 +2,9 @@
  * The Data Explorer page that `vectordb-local serve` answers at `/`, in real headless Chromium against the
  * built CLI serving a data directory with a token: a wrong token gets a clear message, the right one (kept in
  * sessionStorage across a reload) lists keyspaces and collections with stats, the documents table pages and
- * narrows under a filter, a refused filter shows the Data API code and message, and find-similar lists the
- * neighbours the client finds. No request of the signed-in views fails. VECTORDB_SCREENSHOT=path saves one.
+ * narrows under a filter, a refused filter shows the Data API code and message, find-similar and a search from
+ * a pasted vector list the neighbours the client finds, an edit round-trips, a delete removes, and a refused
+ * insert shows its Data API code, and the PCA chart draws the sample. No request of the signed-in views fails. VECTORDB_SCREENSHOT=path saves one.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -137,6 +138,111 @@ describe('the Data Explorer page in headless Chromium', () => {
     expect([...similar].sort()).toEqual([...neighbours].sort()); // equal scores may come in either order
     const firstScore = await page.$eval('#similar-documents tbody tr td:last-child', (cell) => cell.textContent);
     expect(firstScore).toBe('1.0000');
+  });
+
+  /** A Data API command straight to the server, as the page's writes are checked. */
+  const api = async (body: object) => {
+    const response = await fetch(`${server.url}/v1/default_keyspace/products`, { method: 'POST', headers: { 'content-type': 'application/json', Token: TOKEN }, body: JSON.stringify(body) });
+    return (await response.json()) as { data?: { document?: Record<string, unknown> | null }; status?: Record<string, unknown> };
+  };
+  const showOnly = async (id: string, count: number) => {
+    await page.fill('#filter', JSON.stringify({ _id: id }));
+    await page.click('#apply');
+    await page.waitForFunction((text) => document.getElementById('page-info')!.textContent === text, `page 1, ${count} document${count === 1 ? '' : 's'}`);
+  };
+  const waitMessage = (text: string) => page.waitForFunction((t) => document.getElementById('message')!.textContent!.includes(t), text);
+
+  it('a vector search from a pasted vector (NumPy spelling) lists the nearest documents with scores; a wrong dimension shows the code', async () => {
+    const v = DOCUMENTS[4]!.$vector;
+    await page.fill('#vector-input', `[${v[0]} ${v[1]}\n ${v[2]}]`);
+    await page.click('#vector-search');
+    await page.waitForFunction(() => document.getElementById('similar-title')!.textContent!.startsWith('Nearest to the pasted vector'));
+    expect(await page.textContent('#similar-title')).toBe('Nearest to the pasted vector (3 dimensions)');
+    const nearest = await rowIds('similar-documents');
+    expect([...nearest].sort()).toEqual([...neighbours].sort());
+    expect(await page.$eval('#similar-documents tbody tr td:last-child', (cell) => cell.textContent)).toBe('1.0000');
+    await page.fill('#vector-input', '0.5, 0.5');
+    await page.click('#vector-search');
+    await page.waitForFunction(() => document.getElementById('message')!.className === 'error');
+    expect(await page.textContent('#message')).toMatch(/^Vector search failed: [A-Z_]+: \S.+/);
+    await page.fill('#vector-input', '1 two 3');
+    await page.click('#vector-search');
+    await waitMessage('"two", which is not a number');
+  });
+
+  it('an edit round-trips: the document as JSON, changed, saved, read back by the API with its vector', async () => {
+    const before = (await api({ findOne: { filter: { _id: 'p4' }, projection: { '*': 1 } } })).data?.document; // $vector as stored (float32)
+    await showOnly('p4', 1);
+    await page.click('#documents tbody button.edit');
+    await page.waitForSelector('#editor:not([hidden])');
+    expect(await page.textContent('#editor-title')).toBe('Edit "p4"');
+    const shown = JSON.parse(await page.inputValue('#editor-json')) as Record<string, unknown>;
+    expect(shown).toEqual(before);
+    await page.fill('#editor-json', JSON.stringify({ ...shown, name: 'renamed lamp', tags: ['new'] }, null, 2));
+    await page.click('#editor-save');
+    await waitMessage('Saved "p4".');
+    expect(await page.isHidden('#editor')).toBe(true);
+    expect(await page.textContent('#documents tbody')).toContain('renamed lamp');
+    const stored = await api({ findOne: { filter: { _id: 'p4' }, projection: { '*': 1 } } });
+    expect(stored.data?.document).toEqual({ ...before, name: 'renamed lamp', tags: ['new'] });
+  });
+
+  it('a delete removes the document (after the confirm)', async () => {
+    await showOnly('p5', 1);
+    const dialogs: string[] = [];
+    page.once('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.click('#documents tbody button.delete');
+    await waitMessage('Deleted "p5".');
+    expect(dialogs).toEqual(['Delete the document "p5"?']);
+    expect(await page.textContent('#page-info')).toBe('page 1, 0 documents');
+    expect((await api({ findOne: { filter: { _id: 'p5' } } })).data?.document).toBeNull();
+  });
+
+  it('a bad insert shows the Data API code and message and inserts nothing; a good one inserts', async () => {
+    await page.click('#insert');
+    await page.waitForSelector('#editor:not([hidden])');
+    await page.fill('#editor-json', '{"_id": "p6", "name": "a second p6"}');
+    await page.click('#editor-save');
+    await waitMessage('Insert failed: DOCUMENT_ALREADY_EXISTS: ');
+    await page.fill('#editor-json', '{"_id": "new1", "$vector": [1, 2]}');
+    await page.click('#editor-save');
+    await page.waitForFunction(() => /^Insert failed: (?!DOCUMENT_ALREADY_EXISTS)[A-Z_]+: \S/.test(document.getElementById('message')!.textContent!));
+    expect(await page.isVisible('#editor')).toBe(true); // kept open to fix the JSON
+    expect((await api({ findOne: { filter: { _id: 'new1' } } })).data?.document).toBeNull();
+    await page.fill('#editor-json', '{"_id": "new1", "name": "fresh", "$vector": [1, 0, 0.5]}');
+    await page.click('#editor-save');
+    await waitMessage('Inserted "new1".');
+    expect((await api({ findOne: { filter: { _id: 'new1' } } })).data?.document).toEqual({ _id: 'new1', name: 'fresh' });
+  });
+
+  it('the vector chart draws one point per sampled document, at distances the vectors have (PCA), coloured by a field', async () => {
+    await page.fill('#filter', '');
+    await page.click('#apply');
+    await page.waitForFunction(() => document.getElementById('page-info')!.textContent === 'page 1, 20 documents');
+    await page.click('#chart-draw');
+    await page.waitForSelector('#chart circle.point');
+    const stored = new Map<string, number[]>();
+    for (const id of [...DOCUMENTS.map((d) => d._id).filter((id) => id !== 'p5'), 'new1']) stored.set(id, (await api({ findOne: { filter: { _id: id }, projection: { $vector: 1 } } })).data!.document!.$vector as number[]);
+    const points = await page.$$eval('#chart circle.point', (circles) =>
+      circles.map((c) => ({ id: JSON.parse(c.getAttribute('data-id')!) as string, x: Number(c.getAttribute('data-pc1')), y: Number(c.getAttribute('data-pc2')), fill: c.getAttribute('fill')! })),
+    );
+    expect(points.map((p) => p.id).sort()).toEqual([...stored.keys()].sort()); // fewer than the sample size: all of them
+    expect(await page.textContent('#chart-info')).toMatch(/^30 vectors /);
+    // The sampled vectors lie in a plane (z = 0.5): two principal components keep every distance.
+    const distance = (a: readonly number[], b: readonly number[]) => Math.hypot(...a.map((v, i) => v - b[i]!));
+    for (const [a, b] of [[0, 1], [3, 17], [10, 29], [5, 22]] as const) {
+      expect(distance([points[a]!.x, points[a]!.y], [points[b]!.x, points[b]!.y])).toBeCloseTo(distance(stored.get(points[a]!.id)!, stored.get(points[b]!.id)!), 4);
+    }
+    expect(new Set(points.map((p) => p.fill)).size).toBe(1); // coloured by nothing yet
+    await page.selectOption('#chart-field', 'category');
+    await page.waitForFunction(() => document.querySelectorAll('#chart-legend li').length === 4);
+    const fills = await page.$$eval('#chart circle.point', (circles) => Object.fromEntries(circles.map((c) => [JSON.parse(c.getAttribute('data-id')!) as string, c.getAttribute('fill')!])));
+    for (const d of DOCUMENTS.filter((d) => d._id !== 'p5')) expect(fills[d._id]).toBe(fills[DOCUMENTS[['a', 'b', 'c'].indexOf(d.category)]!._id]);
+    expect(new Set(Object.values(fills)).size).toBe(4); // a, b, c and the inserted document without a category
+    expect(await page.$$eval('#chart-legend li', (items) => items.map((i) => i.textContent!.trim()).sort())).toEqual(['(missing)', 'a', 'b', 'c']);
     if (process.env.VECTORDB_SCREENSHOT) await page.screenshot({ path: process.env.VECTORDB_SCREENSHOT, fullPage: true });
   });
 
