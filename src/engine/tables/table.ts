@@ -165,18 +165,17 @@ export class Table {
     });
   }
 
-  /** Deletes every matching row (an empty filter truncates); returns how many went. */
-  async deleteRows(filter: TableFilter): Promise<number> {
+  /** Deletes every matching row (an empty filter truncates); like Cassandra, it does not count them. */
+  async deleteRows(filter: TableFilter): Promise<void> {
     return this.#write(async () => {
       if (filter.kind === 'all' && filter.parts.length === 0) {
         await this.#store.clear();
         for (const vectors of this.#vectors.values()) await (await vectors).reset();
-        return -1;
+        return;
       }
       const victims: RowChange[] = [];
       for await (const { key, row } of this.#matching(filter)) victims.push({ key, before: row, after: null });
       for (let i = 0; i < victims.length; i += 256) await this.#store.write(victims.slice(i, i + 256), await this.#allVectors());
-      return victims.length;
     });
   }
 
