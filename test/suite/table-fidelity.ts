@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DbFactory } from '../support/factory.js';
-import { expectError, expectNoErrors, tableCommands, useDatabase } from './helpers.js';
+import { expectError, expectNoErrors, tableCommands, useDatabase, type Doc } from './helpers.js';
 
 export function tableFidelitySuite(factory: DbFactory): void {
   describe(`tables as Cassandra [${factory.name}]`, () => {
@@ -37,6 +37,28 @@ export function tableFidelitySuite(factory: DbFactory): void {
       expect(await rows('t', { filter: { p: 1, $or: [{ c: 1 }, { v: 'z' }] } })).toEqual([{ p: 1, c: 1, v: 'a' }]);
       expect((await rows('t', { filter: { $or: [{ c: 1 }, { v: 'b' }] } })).length).toBe(2);
       expect(await rows('t')).toHaveLength(2);
+    });
+    it('createVectorIndex takes the metric in any case, lists it in the Data API spelling, and a source model implies its metric', async () => {
+      await createTable('v', { columns: { id: 'int', e: { type: 'vector', dimension: 2 }, d: { type: 'vector', dimension: 2 }, o: { type: 'vector', dimension: 2 }, c: { type: 'vector', dimension: 2 } }, primaryKey: 'id' });
+      const vectorIndex = (name: string, column: string, options?: Doc) => onTable('v', { createVectorIndex: { name, definition: { column, ...(options ? { options } : {}) } } });
+      expectNoErrors(await vectorIndex('v_e', 'e', { metric: 'EUCLIDEAN' }));
+      expectNoErrors(await vectorIndex('v_d', 'd', { metric: 'Dot_Product' }));
+      expectNoErrors(await vectorIndex('v_o', 'o', { sourceModel: 'openai-v3-large' }));
+      expectError(await vectorIndex('v_x', 'c', { metric: 'manhattan' }), 'UNKNOWN_VECTOR_METRIC');
+      expectError(await vectorIndex('v_y', 'c', { sourceModel: 'word2vec' }), 'UNKNOWN_VECTOR_SOURCE_MODEL');
+      expectNoErrors(await vectorIndex('v_c', 'c'));
+      const listed = expectNoErrors(await onTable('v', { listIndexes: { options: { explain: true } } })).status?.indexes as Doc[];
+      const options = Object.fromEntries(listed.map((index) => [index.name, (index.definition as Doc).options]));
+      expect(options).toEqual({
+        v_e: { metric: 'euclidean', sourceModel: 'other' },
+        v_d: { metric: 'dot_product', sourceModel: 'other' },
+        v_o: { metric: 'dot_product', sourceModel: 'openai-v3-large' },
+        v_c: { metric: 'cosine', sourceModel: 'other' },
+      });
+      // The metric is the one searched with: euclidean's 1 / (1 + d^2), not cosine's (1 + cos) / 2.
+      expectNoErrors(await onTable('v', { insertMany: { documents: [{ id: 1, e: [1, 0] }, { id: 2, e: [0, 1] }] } }));
+      const nearest = expectNoErrors(await onTable('v', { find: { sort: { e: [1, 0] }, options: { includeSimilarity: true }, projection: { id: 1 } } }));
+      expect((nearest.data as { documents: Doc[] }).documents).toEqual([{ id: 1, $similarity: 1 }, { id: 2, $similarity: 0.33333334 }]);
     });
   });
 }

@@ -7,7 +7,7 @@ import { VectorDbError, describeValue } from '../../errors/index.js';
 import { isObject, type JsonObject } from '../../query/json.js';
 import { bytesToString, keys, type KvOperation, type KvStore } from '../../storage/index.js';
 import type { EngineSettings } from '../settings.js';
-import { METRICS, type Metric } from '../../vector-index/metric.js';
+import { decideIndexMetric } from '../vectors/source-models.js';
 import { isValidSchemaName } from '../limits.js';
 import { Table } from './table.js';
 import { parseColumnType, parseTableDefinition, primaryKeyColumns, type ColumnType, type TableIndex, type TableRecord, type TypeLookup } from './schema.js';
@@ -214,7 +214,7 @@ export class TableCatalog {
     });
   }
 
-  /** createVectorIndex on a vector column (metric: cosine, dot_product or euclidean). */
+  /** createVectorIndex on a vector column (metric and source model as the Data API reads them: source-models.ts). */
   async createVectorIndex(table: Table, name: unknown, definition: unknown, ifNotExists: boolean): Promise<void> {
     const record = table.record;
     const { column, options } = parseIndexDefinition(definition);
@@ -222,13 +222,11 @@ export class TableCatalog {
     if (!index) return;
     const type = record.columns[column]!;
     if (type.type !== 'vector') throw VectorDbError.of('UNSUPPORTED_VECTOR_INDEX_FOR_DATA_TYPES', { column, type: type.type });
-    const metric = options?.metric ?? 'cosine';
-    if (typeof metric !== 'string' || !(METRICS as readonly string[]).includes(metric)) throw VectorDbError.of('UNKNOWN_VECTOR_METRIC', { knownMetrics: METRICS.join(', '), unknownMetric: describeValue(metric) });
-    const sourceModel = typeof options?.sourceModel === 'string' ? options.sourceModel : 'other';
+    const { metric, sourceModel } = decideIndexMetric(options?.metric, options?.sourceModel);
     if (record.indexes.some((i) => i.kind === 'vector' && i.column === column)) throw VectorDbError.of('CANNOT_ADD_EXISTING_INDEX', { index: `${index} (column ${column} already has a vector index)`, keyspace: record.keyspace });
     const { number, op } = this.#host.allocate();
     await this.#kv.batch([op]); // the number is taken before any vector record is written under it
-    const created: TableIndex = { name: index, column, kind: 'vector', metric: metric as Metric, sourceModel, vid: number };
+    const created: TableIndex = { name: index, column, kind: 'vector', metric, sourceModel, vid: number };
     await this.#saveTable(table, { ...record, indexes: [...record.indexes, created] }, () => table.fileVectorIndex(created));
   }
 
