@@ -147,7 +147,7 @@ export const ERROR_CODES = {
   EXISTING_TABLE_NOT_DATA_API_COLLECTION: request('SCHEMA', 'A table of that name exists', "Attempt to create new collection failed: table '${table}' already exists and it is not a valid Data API collection."),
   CANNOT_ADD_EXISTING_TABLE: request('SCHEMA', 'Table already exists', "Table '${table}' already exists in keyspace ${keyspace}: use the option ifNotExists to ignore this."),
   CANNOT_ADD_EXISTING_COLUMNS: request('SCHEMA', 'Columns already exist', 'The command attempted to add columns already defined by table ${keyspace}.${table}: ${existingColumns}.'),
-  CANNOT_ADD_PREVIOUSLY_DROPPED_COLUMN: request('SCHEMA', 'Column was dropped before', 'The command attempted to add columns dropped earlier from table ${keyspace}.${table}: ${columns}; their old values are still stored, so use other names.'),
+  CANNOT_ADD_PREVIOUSLY_DROPPED_COLUMN: request('SCHEMA', 'Column cannot be re-added with a different type', 'The command attempted to add the column ${columnName} of type ${columnType}, dropped earlier from table ${keyspace}.${table} with the type ${previousType}: add it back with that type, or use another name.'),
   CANNOT_DROP_PRIMARY_KEY_COLUMNS: request('SCHEMA', 'Primary key columns cannot be dropped', 'The command attempted to drop primary key columns of table ${keyspace}.${table}: ${columns}.'),
   CANNOT_DROP_UNKNOWN_COLUMNS: request('SCHEMA', 'Unknown columns cannot be dropped', 'The command attempted to drop columns not defined by table ${keyspace}.${table}: ${columns}.'),
   CANNOT_DROP_INDEXED_COLUMNS: request('SCHEMA', 'Indexed columns cannot be dropped', 'The command attempted to drop indexed columns of table ${keyspace}.${table}: ${columns}; drop their indexes (${indexes}) first.'),

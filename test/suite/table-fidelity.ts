@@ -60,5 +60,20 @@ export function tableFidelitySuite(factory: DbFactory): void {
       const nearest = expectNoErrors(await onTable('v', { find: { sort: { e: [1, 0] }, options: { includeSimilarity: true }, projection: { id: 1 } } }));
       expect((nearest.data as { documents: Doc[] }).documents).toEqual([{ id: 1, $similarity: 1 }, { id: 2, $similarity: 0.33333334 }]);
     });
+    it('alterTable adds back a dropped column with its type (without its old values), and refuses another type', async () => {
+      await createTable('a', { columns: { id: 'int', gone: 'int', tags: { type: 'set', valueType: 'text' } }, primaryKey: 'id' });
+      expectNoErrors(await onTable('a', { insertMany: { documents: [{ id: 1, gone: 5, tags: ['x'] }, { id: 2 }] } }));
+      const alter = (operation: Doc) => onTable('a', { alterTable: { operation } });
+      expectNoErrors(await alter({ drop: { columns: ['gone', 'tags'] } }));
+      expectNoErrors(await alter({ add: { columns: { gone: 'int', tags: { type: 'set', valueType: 'text' } } } }));
+      expect(await rows('a')).toEqual(expect.arrayContaining([{ id: 1 }, { id: 2 }])); // the values written before the drop stay gone
+      expectNoErrors(await onTable('a', { insertOne: { document: { id: 3, gone: 7 } } }));
+      expect(await rows('a', { filter: { id: 3 } })).toEqual([{ id: 3, gone: 7 }]);
+      expectNoErrors(await alter({ drop: { columns: ['gone'] } }));
+      const error = expectError(await alter({ add: { columns: { gone: 'text' } } }), 'CANNOT_ADD_PREVIOUSLY_DROPPED_COLUMN');
+      expect(error.message).toContain('"int"');
+      expectNoErrors(await alter({ add: { columns: { gone: { type: 'int' } } } }));
+      expect(await rows('a', { filter: { id: 3 } })).toEqual([{ id: 3 }]);
+    });
   });
 }

@@ -52,8 +52,13 @@ export interface TableRecord {
   readonly columns: Readonly<Record<string, ColumnType>>;
   readonly primaryKey: PrimaryKey;
   readonly indexes: readonly TableIndex[];
-  /** Columns dropped by alterTable: rows keep their old values (unread), so the names cannot come back. */
+  /**
+   * Columns dropped by alterTable: rows keep their old values (unread) until the name is added back, which
+   * first deletes them (Cassandra never shows values written before a drop). Re-adding takes the same type.
+   */
   readonly droppedColumns?: readonly string[];
+  /** The type each dropped column had (absent for columns dropped before types were kept: any type may return). */
+  readonly droppedColumnTypes?: Readonly<Record<string, ColumnType>>;
 }
 
 /** The user-defined types a definition may reference (name -> fields), or undefined when unknown. */

@@ -152,6 +152,23 @@ export class TableStore {
     for (const apply of afterCommit) apply();
   }
 
+  /** Deletes the values of unindexed columns from every row that has them (a dropped column added back). */
+  async forgetColumns(columns: readonly string[]): Promise<void> {
+    if (columns.length === 0) return;
+    let changes: RowChange[] = [];
+    for await (const { key, row } of this.scan()) {
+      if (!columns.some((column) => row[column] !== undefined)) continue;
+      const after = { ...row };
+      for (const column of columns) delete after[column];
+      changes.push({ key, before: row, after });
+      if (changes.length >= 256) {
+        await this.write(changes, new Map());
+        changes = [];
+      }
+    }
+    await this.write(changes, new Map());
+  }
+
   /** Deletes every row and index entry of the table (its vector records are reset by the caller). */
   async clear(): Promise<void> {
     const tid = keys.cidText(this.#tidOf());
