@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DbFactory } from '../support/factory.js';
-import { expectError, expectNoErrors, tableCommands, useDatabase, type Doc } from './helpers.js';
+import { KS, expectError, expectNoErrors, run, tableCommands, useDatabase, type Doc } from './helpers.js';
 
 export function tableFidelitySuite(factory: DbFactory): void {
   describe(`tables as Cassandra [${factory.name}]`, () => {
@@ -74,6 +74,34 @@ export function tableFidelitySuite(factory: DbFactory): void {
       expect(error.message).toContain('"int"');
       expectNoErrors(await alter({ add: { columns: { gone: { type: 'int' } } } }));
       expect(await rows('a', { filter: { id: 3 } })).toEqual([{ id: 3 }]);
+    });
+    it('listIndexes: a whole map index by its plain column name, collection indexes with only the options the Data API shows', async () => {
+      const map = (keyType: string, valueType: string) => ({ type: 'map', keyType, valueType });
+      await createTable('ix', { columns: { id: 'int', s: 'text', n: 'int', m1: map('text', 'int'), m2: map('text', 'int'), m3: map('int', 'text'), m4: map('text', 'text'), l: { type: 'list', valueType: 'text' } }, primaryKey: 'id' });
+      const index = async (name: string, column: unknown, options?: Doc) => expectNoErrors(await onTable('ix', { createIndex: { name, definition: { column, ...(options ? { options } : {}) } } }));
+      await index('i_s', 's');
+      await index('i_n', 'n');
+      await index('i_m1', 'm1');
+      await index('i_m2', { m2: '$keys' });
+      await index('i_m3', { m3: '$values' }, { caseSensitive: false });
+      await index('i_m4', { m4: '$keys' });
+      await index('i_l', 'l');
+      const listed = expectNoErrors(await onTable('ix', { listIndexes: { options: { explain: true } } })).status?.indexes as Doc[];
+      const defaults = { ascii: false, caseSensitive: true, normalize: false };
+      expect(Object.fromEntries(listed.map((i) => [i.name, i.definition]))).toEqual({
+        i_s: { column: 's', options: defaults },
+        i_n: { column: 'n', options: {} },
+        i_m1: { column: 'm1', options: {} },
+        i_m2: { column: { m2: '$keys' }, options: {} },
+        i_m3: { column: { m3: '$values' }, options: { ...defaults, caseSensitive: false } },
+        i_m4: { column: { m4: '$keys' }, options: {} },
+        i_l: { column: { l: '$values' }, options: {} },
+      });
+      // The listed definition creates the same index again.
+      expectNoErrors(await run(ctx.db, { dropIndex: { name: 'i_m1' } }, { keyspace: KS }));
+      await index('i_m1', 'm1');
+      expectNoErrors(await onTable('ix', { insertOne: { document: { id: 1, m1: { a: 1 } } } }));
+      expect(await rows('ix', { filter: { m1: { $in: [['a', 1]] } }, projection: { id: 1 } })).toEqual([{ id: 1 }]);
     });
   });
 }

@@ -213,6 +213,7 @@ export function describeIndex(index: TableIndex): JsonObject {
     return { name: index.name, definition: { column: index.column, options: { metric: index.metric ?? 'cosine', sourceModel: index.sourceModel ?? 'other' } }, indexType: 'vector' };
   }
   if (index.kind === 'text') return { name: index.name, definition: { column: index.column, options: { analyzer: index.analyzer ?? 'standard' } }, indexType: 'text' };
-  const column: JsonValue = index.target === undefined ? index.column : { [index.column]: `$${index.target}` };
+  // As the Data API: a whole-map index (its entries) is listed by the plain column name, as createIndex takes it.
+  const column: JsonValue = index.target === undefined || index.target === 'entries' ? index.column : { [index.column]: `$${index.target}` };
   return { name: index.name, definition: { column, options: index.options ?? {} }, indexType: 'regular' };
 }
