@@ -24,7 +24,8 @@
  *   tbl:<keyspace>\0<table>                   -> table record (JSON: columns, primary key, indexes, <tid>)
  *   udt:<keyspace>\0<type>                    -> user-defined type record (JSON)
  *   row:<tid>\0<row key>                      -> the row (JSON object of its non-null columns, stored forms of
- *                                                engine/tables/values.ts: a vector as its float32 $binary text)
+ *                                                engine/tables/values.ts: a vector as its float32 $binary text;
+ *                                                `$noRowMarker: true` in a row an update created, rows.ts)
  *   ridx:<tid>\0<index>\0<value key>\0<row key> -> <row key> (a secondary index entry; the value key of an index
  *     whose record says analyzed: true is that of the analyzed text, engine/tables/text-analysis.ts)
  * A <row key> is the primary key's columns (partition columns, then clustering columns) each encoded

@@ -103,5 +103,28 @@ export function tableFidelitySuite(factory: DbFactory): void {
       expectNoErrors(await onTable('ix', { insertOne: { document: { id: 1, m1: { a: 1 } } } }));
       expect(await rows('ix', { filter: { m1: { $in: [['a', 1]] } }, projection: { id: 1 } })).toEqual([{ id: 1 }]);
     });
+    it('row liveness: a row only an update created goes once its non-key columns are unset; an inserted row stays', async () => {
+      await createTable('live', { columns: { id: 'int', k: 'int', x: 'text', y: 'int' }, primaryKey: { partitionBy: ['id'], partitionSort: { k: 1 } } });
+      const update = (id: number, change: Doc) => onTable('live', { updateOne: { filter: { id, k: 1 }, update: change } });
+      const row = async (id: number) => rows('live', { filter: { id, k: 1 } });
+      expectNoErrors(await update(1, { $set: { x: 'a', y: 2 } })); // created by an update: no row marker
+      expect(await row(1)).toEqual([{ id: 1, k: 1, x: 'a', y: 2 }]);
+      expectNoErrors(await update(1, { $unset: { x: '' } }));
+      expect(await row(1)).toEqual([{ id: 1, k: 1, y: 2 }]);
+      expect((await update(1, { $set: { y: null } })).status).toEqual({ matchedCount: 1, modifiedCount: 1 });
+      expect(await row(1)).toEqual([]); // every non-key column null or unset: the row is gone
+      expect((await update(1, { $unset: { x: '' } })).status).toEqual({ matchedCount: 0, modifiedCount: 0 });
+      expect(await row(1)).toEqual([]);
+
+      expectNoErrors(await onTable('live', { insertOne: { document: { id: 2, k: 1, x: 'b' } } }));
+      expectNoErrors(await update(2, { $unset: { x: '' } }));
+      expect(await row(2)).toEqual([{ id: 2, k: 1 }]); // inserted: its primary key keeps it alive
+
+      expectNoErrors(await update(3, { $set: { x: 'c' } }));
+      expectNoErrors(await onTable('live', { insertOne: { document: { id: 3, k: 1 } } })); // an insert writes the marker
+      expectNoErrors(await update(3, { $unset: { x: '' } }));
+      expect(await row(3)).toEqual([{ id: 3, k: 1 }]);
+      expect(await rows('live', { projection: { id: 1 } })).toHaveLength(2);
+    });
   });
 }
