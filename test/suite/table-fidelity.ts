@@ -126,5 +126,22 @@ export function tableFidelitySuite(factory: DbFactory): void {
       expect(await row(3)).toEqual([{ id: 3, k: 1 }]);
       expect(await rows('live', { projection: { id: 1 } })).toHaveLength(2);
     });
+    it('partitions come back in Murmur3 token order (clustering order within each) in finds, pages and findOne', async () => {
+      await createTable('tok', { columns: { pk: 'int', c: 'int' }, primaryKey: { partitionBy: ['pk'], partitionSort: { c: -1 } } });
+      const documents = [3, 1, 6, 2, 5, 4].flatMap((pk) => [1, 2, 3, 4, 5].map((c) => ({ pk, c })));
+      for (let i = 0; i < documents.length; i += 15) expectNoErrors(await onTable('tok', { insertMany: { documents: documents.slice(i, i + 15) } }));
+      // Cassandra's tokens: 5 -7509452495886106294, 1 -4069959284402364209, 2 -3248873570005575792,
+      // 4 -2729420104000364805, 6 2705480034054113608, 3 9010454139840013625.
+      const expected = [5, 1, 2, 4, 6, 3].flatMap((pk) => [5, 4, 3, 2, 1].map((c) => ({ pk, c })));
+      const first = expectNoErrors(await onTable('tok', { find: {} })).data as { documents: Doc[]; nextPageState: string | null };
+      expect(first.documents).toEqual(expected.slice(0, 20));
+      const second = expectNoErrors(await onTable('tok', { find: { options: { pageState: first.nextPageState } } })).data as { documents: Doc[]; nextPageState: string | null };
+      expect(second.documents).toEqual(expected.slice(20));
+      expect(second.nextPageState).toBeNull();
+      expect((expectNoErrors(await onTable('tok', { findOne: {} })).data as { document: Doc }).document).toEqual({ pk: 5, c: 5 });
+      expect(await rows('tok', { filter: { pk: 2 }, options: { limit: 2 } })).toEqual([{ pk: 2, c: 5 }, { pk: 2, c: 4 }]);
+      expect(await rows('tok', { filter: { pk: 2, c: 3 } })).toEqual([{ pk: 2, c: 3 }]);
+      expect(await rows('tok', { filter: { c: 3 } })).toEqual([5, 1, 2, 4, 6, 3].map((pk) => ({ pk, c: 3 })));
+    });
   });
 }

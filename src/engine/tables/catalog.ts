@@ -92,7 +92,7 @@ export class TableCatalog {
     const max = this.#settings.limits.maxCollections;
     if (count >= max) throw VectorDbError.of('TOO_MANY_COLLECTIONS', { collection: name, max, count });
     const { number, op } = this.#host.allocate();
-    const record: TableRecord = { tid: number, keyspace, name, columns: parsed.columns, primaryKey: parsed.primaryKey, indexes: [] };
+    const record: TableRecord = { tid: number, keyspace, name, columns: parsed.columns, primaryKey: parsed.primaryKey, indexes: [], keyFormat: 2 };
     await this.#kv.batch([op, { type: 'put', key: keys.tableKey(keyspace, name), value: JSON.stringify(record) }]);
     this.#tablesOf(keyspace).set(name, new Table(this.#kv, record, this.#settings, this.typeLookup(keyspace)));
     return true;

@@ -27,6 +27,8 @@ export interface Condition {
   readonly analysis?: TextAnalysis;
   /** `$match`: the analyzer of the column's text index (keys are the query's distinct tokens, all required). */
   readonly lexical?: Analyzer;
+  /** A scalar condition's operands in stored form (a partition key's token is computed from them). */
+  readonly stored?: readonly JsonValue[];
 }
 
 export type TableFilter =
@@ -111,7 +113,9 @@ function parseColumn(column: string, value: JsonValue, ctx: ParseContext): Condi
     }
     const operands = list ? (operand as JsonValue[]) : [operand];
     const analysis = EQUALITY.has(op) && analyzesText(type, 'value') ? columnAnalysis(ctx.record, column, 'value') : undefined;
-    return { column, operator: op as ScalarOperator, target: 'value' as const, keys: operands.map((v) => encodeOperand(column, v, type, ctx, analysis)), ...(analysis ? { analysis } : {}) };
+    const stored: JsonValue[] = [];
+    const keys = operands.map((v) => encodeOperand(column, v, type, ctx, analysis, stored));
+    return { column, operator: op as ScalarOperator, target: 'value' as const, keys, stored, ...(analysis ? { analysis } : {}) };
   });
 }
 
@@ -158,10 +162,11 @@ function isEjsonValue(value: JsonObject): boolean {
   return names.length === 1 && ['$binary', '$date', '$uuid'].includes(names[0]!);
 }
 
-function encodeOperand(column: string, value: JsonValue, type: ColumnType, ctx: ParseContext, analysis?: TextAnalysis): string {
+function encodeOperand(column: string, value: JsonValue, type: ColumnType, ctx: ParseContext, analysis?: TextAnalysis, storedOut?: JsonValue[]): string {
   try {
     const stored = coerceValue(value, type, ctx.types);
     if (stored === null) throw new ValueProblem('a filter value cannot be null');
+    storedOut?.push(stored);
     return storedKey(analysis && typeof stored === 'string' ? analyzeText(stored, analysis) : stored, type);
   } catch (error) {
     if (!(error instanceof ValueProblem)) throw error;

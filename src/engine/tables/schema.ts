@@ -57,6 +57,11 @@ export interface TableRecord {
    * first deletes them (Cassandra never shows values written before a drop). Re-adding takes the same type.
    */
   readonly droppedColumns?: readonly string[];
+  /**
+   * The row key layout (storage/keys.ts): 2 puts the partition's Murmur3 token first (partitions in token
+   * order, as Cassandra's); absent (1) is a table of an earlier build, its partitions in key order.
+   */
+  readonly keyFormat?: 2;
   /** The type each dropped column had (absent for columns dropped before types were kept: any type may return). */
   readonly droppedColumnTypes?: Readonly<Record<string, ColumnType>>;
 }
