@@ -3,6 +3,7 @@
  * ClusteredMetadataVectorRecord), their time-based row ids (timeuuid, as Uuids.timeBased()), and
  * metadata values coerced to strings as CassIO stores them in `metadata_s`.
  */
+import { rejectUnknownMembers } from './wire.js';
 export interface MetadataVectorRecordInit {
   /** Default: a new time-based UUID. */
   rowId?: string;
@@ -24,7 +25,11 @@ export class MetadataVectorRecord {
   attributes: string | null;
   metadata: Record<string, string>;
 
+  /** The members a record's init object takes (a misspelt one is a TypeError, never ignored). */
+  static readonly initMembers: ReadonlySet<string> = new Set(['rowId', 'vector', 'body', 'attributes', 'metadata']);
+
   constructor(init: MetadataVectorRecordInit | readonly number[]) {
+    if (!isVector(init)) rejectUnknownMembers(init, (new.target as typeof MetadataVectorRecord).initMembers, `${new.target.name} init`);
     const given: MetadataVectorRecordInit = isVector(init) ? { vector: init } : init;
     this.rowId = given.rowId ?? timeUuid();
     this.vector = [...given.vector];
@@ -45,6 +50,7 @@ export interface ClusteredMetadataVectorRecordInit extends MetadataVectorRecordI
  * @example const record = new ClusteredMetadataVectorRecord({ partitionId: 'chat-7', vector: [1, 0, 0], body: 'hi' });
  */
 export class ClusteredMetadataVectorRecord extends MetadataVectorRecord {
+  static override readonly initMembers: ReadonlySet<string> = new Set([...MetadataVectorRecord.initMembers, 'partitionId']);
   partitionId: string;
 
   constructor(init: ClusteredMetadataVectorRecordInit | readonly number[]) {

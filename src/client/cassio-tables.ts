@@ -9,6 +9,7 @@ import { decodeBinaryVector } from '../query/vector-value.js';
 import { ClusteredMetadataVectorRecord, MetadataVectorRecord, metadataString } from './cassio-records.js';
 import type { SimilarityMetric } from './collection-definition.js';
 import type { DatabaseChannel } from './database-channel.js';
+import { rejectUnknownMembers } from './wire.js';
 
 /** An ANN query (the Java SDK's AnnQuery). */
 export interface AnnQuery {
@@ -22,6 +23,9 @@ export interface AnnQuery {
   /** Equality filters on metadata entries, values coerced to strings as stored; on a clustered table, `partition_id` scopes the search. */
   metaData?: Readonly<Record<string, unknown>>;
 }
+
+/** The members an AnnQuery takes (`topK` or `metadata` for `metaData` would otherwise be ignored). */
+const ANN_QUERY_MEMBERS: ReadonlySet<string> = new Set(['embeddings', 'recordCount', 'threshold', 'metric', 'metaData']);
 
 /** One result of an ANN search: the record and its similarity (higher is closer). */
 export interface AnnResult<R> {
@@ -48,6 +52,8 @@ abstract class CassioTable<R extends MetadataVectorRecord> {
     this.metric = metric;
   }
 
+  /** A record's members (a plain object with a misspelt one is refused by put). */
+  protected abstract readonly recordMembers: ReadonlySet<string>;
   protected abstract definition(): JsonObject;
   protected abstract toRecord(row: JsonObject): R;
   protected abstract keyOf(record: R): JsonObject;
@@ -72,6 +78,7 @@ abstract class CassioTable<R extends MetadataVectorRecord> {
    * @example await table.put(new MetadataVectorRecord({ vector: [1, 0, 0], body: 'hello' }));
    */
   async put(record: R): Promise<void> {
+    rejectUnknownMembers(record, this.recordMembers, 'put record');
     if (!record.vector || record.vector.length !== this.dimension) throw new TypeError(`CassIO table: the record needs a vector of ${this.dimension} numbers`);
     const row: JsonObject = {
       ...this.keyOf(record),
@@ -132,6 +139,7 @@ abstract class CassioTable<R extends MetadataVectorRecord> {
    * @example const hits = await table.similaritySearch({ embeddings: [1, 0, 0], recordCount: 3, threshold: 0.8, metaData: { lang: 'en' } });
    */
   async similaritySearch(query: AnnQuery): Promise<AnnResult<R>[]> {
+    rejectUnknownMembers(query, ANN_QUERY_MEMBERS, 'similaritySearch query');
     if (!query.embeddings || query.embeddings.length !== this.dimension) throw new TypeError(`CassIO table: the query needs embeddings of ${this.dimension} numbers`);
     const filter = this.searchFilter({ ...(query.metaData ?? {}) });
     const limit = query.recordCount !== undefined && query.recordCount > 0 ? query.recordCount : DEFAULT_RECORD_COUNT;
@@ -174,6 +182,7 @@ abstract class CassioTable<R extends MetadataVectorRecord> {
  * const [best] = await table.similaritySearch({ embeddings: [1, 0, 0], recordCount: 1 });
  */
 export class MetadataVectorTable extends CassioTable<MetadataVectorRecord> {
+  protected readonly recordMembers = MetadataVectorRecord.initMembers;
   protected definition(): JsonObject {
     return { columns: { row_id: 'text', ...this.columns() }, primaryKey: 'row_id' };
   }
@@ -206,6 +215,7 @@ export class MetadataVectorTable extends CassioTable<MetadataVectorRecord> {
  * const history = await chat.getPartition('session-1');
  */
 export class ClusteredMetadataVectorTable extends CassioTable<ClusteredMetadataVectorRecord> {
+  protected readonly recordMembers = ClusteredMetadataVectorRecord.initMembers;
   protected definition(): JsonObject {
     return {
       columns: { partition_id: 'text', row_id: 'timeuuid', ...this.columns() },

@@ -1,7 +1,7 @@
 /**
  * Row writes on a table: insertOne, insertMany (insertedIds or documentResponses, with primaryKeySchema),
  * updateOne ($set / $unset / $push / $pullAll by full primary key, CQL's upsert), deleteOne (full primary key)
- * and deleteMany (primary key columns only; an empty filter truncates).
+ * and deleteMany (primary key columns only; an empty filter truncates), both answering deletedCount -1 as the Data API does.
  */
 import { VectorDbError } from '../errors/index.js';
 import type { RowOutcome, Table } from '../engine/tables/table.js';
@@ -108,13 +108,16 @@ const updateOne: CommandHandler = async (raw, ctx) => {
   return { status: { matchedCount: outcome.matched ? 1 : 0, modifiedCount: outcome.matched && outcome.modified ? 1 : 0 } };
 };
 
+/** Cassandra does not count the rows a DELETE removes: the Data API answers -1 for every table delete. */
+const TABLE_DELETED_COUNT = -1;
+
 const deleteOne: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('deleteOne', raw, ['filter', 'sort', 'options']);
   body.noOptions();
   refuseSort(body, 'deleteOne');
   const table = ctx.table();
-  const deleted = await table.deleteRow(primaryKeyFilter(table, body.get('filter'), 'deleteOne'));
-  return { status: { deletedCount: deleted ? 1 : 0 } };
+  await table.deleteRow(primaryKeyFilter(table, body.get('filter'), 'deleteOne'));
+  return { status: { deletedCount: TABLE_DELETED_COUNT } };
 };
 
 const deleteMany: CommandHandler = async (raw, ctx) => {
@@ -123,7 +126,8 @@ const deleteMany: CommandHandler = async (raw, ctx) => {
   const table = ctx.table();
   const filter = parseTableFilter(body.get('filter'), table.record, table.types);
   checkOnlyKeyColumns(table, filter, 'deleteMany');
-  return { status: { deletedCount: await table.deleteRows(filter) } };
+  await table.deleteRows(filter);
+  return { status: { deletedCount: TABLE_DELETED_COUNT } };
 };
 
 export const TABLE_ROW_COMMANDS: Record<string, CommandSpec> = {

@@ -24,11 +24,14 @@
  *   tbl:<keyspace>\0<table>                   -> table record (JSON: columns, primary key, indexes, <tid>)
  *   udt:<keyspace>\0<type>                    -> user-defined type record (JSON)
  *   row:<tid>\0<row key>                      -> the row (JSON object of its non-null columns, stored forms of
- *                                                engine/tables/values.ts: a vector as its float32 $binary text)
+ *                                                engine/tables/values.ts: a vector as its float32 $binary text;
+ *                                                `$noRowMarker: true` in a row an update created, rows.ts)
  *   ridx:<tid>\0<index>\0<value key>\0<row key> -> <row key> (a secondary index entry; the value key of an index
  *     whose record says analyzed: true is that of the analyzed text, engine/tables/text-analysis.ts)
- * A <row key> is the primary key's columns (partition columns, then clustering columns) each encoded
- * by engine/tables/key-codec.ts and joined by \0; no encoded part holds \0, and each is order-preserving
+ * A <row key> is, in a table whose record says keyFormat 2, the partition's token (16 hex digits of the
+ * signed Murmur3 token + 2^63, engine/tables/partition-token.ts) and then, as in every table, the primary
+ * key's columns (partition columns, then clustering columns) each encoded
+ * by engine/tables/key-codec.ts, all joined by \0; no encoded part holds \0, and each is order-preserving
  * for its type (a descending clustering column is inverted), so a partition is one key range and a
  * partition's rows lie in clustering order. A <value key> is one indexed value encoded the same way
  * (a map entry: key part \0 value part).
@@ -39,8 +42,11 @@
  * 3: a body may be `#` + lossless JSON (exact numbers, query/exact-number.ts), tables (`tbl:`, `row:`, `ridx:`,
  *    `udt:`) exist, and vector snapshots may hold the graph alone. Older versions would misread such a
  *    database, so they are told it is newer; this version relabels a format-2 database at open (nothing moves).
+ * 4: a table record may say `keyFormat: 2`: its row keys start with the partition's Murmur3 token
+ *    (engine/tables/partition-token.ts), which format 3 would not compute. A format-3 database is relabelled
+ *    at open; its tables keep their key order (no keyFormat) and are read as they are.
  */
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 import BigNumber from 'bignumber.js';
 
 export const SEP = '\u0000';

@@ -29,7 +29,8 @@ for (const factory of [embeddedFactory, httpFactory] as DbFactory[]) {
         const indexes = await t.db.command({ listIndexes: { options: { explain: true } } }, { collection: 'vector_store' });
         expect(indexes.status?.indexes).toEqual([
           { name: 'idx_vector_vector_store', definition: { column: 'vector', options: { metric: 'cosine', sourceModel: 'other' } }, indexType: 'vector' },
-          { name: 'eidx_metadata_s_vector_store', definition: { column: { metadata_s: '$entries' }, options: {} }, indexType: 'regular' },
+          // The entries index is listed by the plain column name, as the Data API lists it (issue #30; was { metadata_s: '$entries' }).
+          { name: 'eidx_metadata_s_vector_store', definition: { column: 'metadata_s', options: {} }, indexType: 'regular' },
         ]);
         expect(await t.db.findAllCollectionsNames()).toEqual([]);
 
@@ -82,6 +83,13 @@ for (const factory of [embeddedFactory, httpFactory] as DbFactory[]) {
         const euclid = await table.similaritySearch({ embeddings: [1, 0], recordCount: 2, metric: 'euclidean' });
         expect(euclid[0]!.similarity).toBeCloseTo(1, 5);
         expect(euclid[1]!.similarity).toBeCloseTo(1 / (1 + (1 - Math.cos(Math.PI / 24)) ** 2 + Math.sin(Math.PI / 24) ** 2), 4);
+        // An option the query does not take is a TypeError naming the known ones, never ignored (issue #30).
+        const misspelt = { embeddings: [1, 0], topK: 5, metadata: { parity: 'odd' } } as unknown as Parameters<typeof table.similaritySearch>[0];
+        await expect(table.similaritySearch(misspelt)).rejects.toThrow(/similaritySearch query has no member 'topK': it takes embeddings, recordCount, threshold, metric, metaData/);
+        expect(() => new MetadataVectorRecord({ vector: [1, 0], metaData: { a: 1 } } as never)).toThrow(TypeError);
+        expect(() => new ClusteredMetadataVectorRecord({ vector: [1, 0], partitionID: 'p' } as never)).toThrow(/no member 'partitionID'/);
+        expect(new ClusteredMetadataVectorRecord({ vector: [1, 0], partitionId: 'p' }).partitionId).toBe('p');
+        await expect(table.put({ rowId: 'x', vector: [1, 0], metaData: {} } as never)).rejects.toThrow(/put record has no member 'metaData'/);
       } finally {
         await t.close();
       }

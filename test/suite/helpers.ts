@@ -157,3 +157,22 @@ export function binaryVector(values: readonly number[]): { $binary: string } {
   values.forEach((v, i) => bytes.writeFloatBE(v, i * 4));
   return { $binary: bytes.toString('base64') };
 }
+
+/** Table commands of a suite's database: a command on a table, createTable (asserting ok) and one page of find. */
+export function tableCommands(ctx: SuiteDb): {
+  onTable: (name: string, command: unknown) => Promise<CommandResponse>;
+  createTable: (name: string, definition: unknown) => Promise<void>;
+  rows: (name: string, find?: Doc) => Promise<Doc[]>;
+} {
+  const onTable = (name: string, command: unknown) => onCollection(ctx.db, name, command);
+  return {
+    onTable,
+    createTable: async (name, definition) => {
+      expect(await run(ctx.db, { createTable: { name, definition } }, { keyspace: KS })).toEqual({ status: { ok: 1 } });
+    },
+    rows: async (name, find = {}) => {
+      const response = expectNoErrors(await onTable(name, { find }));
+      return (response.data as { documents: Doc[] }).documents;
+    },
+  };
+}

@@ -15,9 +15,10 @@ import { keyspacesSuite } from './keyspaces.js';
 import { limitPresetsSuite } from './limit-presets.js';
 import { updateSuite } from './update.js';
 import { tablesSuite } from './tables.js';
+import { tableFidelitySuite } from './table-fidelity.js';
 import { vectorKnobsSuite } from './vector-knobs.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, limitPresetsSuite, tablesSuite, updateSuite, vectorKnobsSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, limitPresetsSuite, tableFidelitySuite, tablesSuite, updateSuite, vectorKnobsSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
@@ -32,5 +33,6 @@ export function allSuites(factory: DbFactory): void {
   clientApiSuite(factory);
   limitPresetsSuite(factory);
   tablesSuite(factory);
+  tableFidelitySuite(factory);
   vectorKnobsSuite(factory);
 }

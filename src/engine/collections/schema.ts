@@ -9,11 +9,11 @@ import type { Limits } from '../limits.js';
 
 import { METRICS, type Metric } from '../../vector-index/metric.js';
 import type { VectorIndexOptions, VectorOptions } from '../vectors/settings.js';
+import { SOURCE_MODELS, metricOfSourceModel, type SourceModel } from '../vectors/source-models.js';
 
 export { METRICS, type Metric } from '../../vector-index/metric.js';
 export type { VectorIndexOptions } from '../vectors/settings.js';
 
-const SOURCE_MODELS = ['ada002', 'bert', 'cohere-v3', 'gecko', 'nv-qa-4', 'openai-v3-large', 'openai-v3-small', 'other'] as const;
 
 export interface CollectionOptions {
   readonly vector?: VectorOptions;
@@ -75,7 +75,7 @@ function parseVectorOptions(raw: JsonValue, limits: Limits): NonNullable<Collect
   if (typeof sourceModel !== 'string' || !(SOURCE_MODELS as readonly string[]).includes(sourceModel)) {
     throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'sourceModel', value: describeValue(sourceModel), reason: `sourceModel can only be one of ${SOURCE_MODELS.join(', ')}` });
   }
-  const metric = raw.metric ?? raw.function ?? (sourceModel === 'other' ? 'cosine' : 'dot_product');
+  const metric = raw.metric ?? raw.function ?? metricOfSourceModel(sourceModel as SourceModel);
   if (typeof metric !== 'string' || !(METRICS as readonly string[]).includes(metric)) {
     throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'metric', value: describeValue(metric), reason: "function name can only be 'dot_product', 'cosine' or 'euclidean'" });
   }

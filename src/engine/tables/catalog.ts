@@ -7,10 +7,11 @@ import { VectorDbError, describeValue } from '../../errors/index.js';
 import { isObject, type JsonObject } from '../../query/json.js';
 import { bytesToString, keys, type KvOperation, type KvStore } from '../../storage/index.js';
 import type { EngineSettings } from '../settings.js';
-import { METRICS, type Metric } from '../../vector-index/metric.js';
+import { decideIndexMetric } from '../vectors/source-models.js';
 import { isValidSchemaName } from '../limits.js';
 import { Table } from './table.js';
-import { parseColumnType, parseTableDefinition, primaryKeyColumns, type ColumnType, type TableIndex, type TableRecord, type TypeLookup } from './schema.js';
+import { alterTableRecord } from './alter-table.js';
+import { parseColumnType, parseTableDefinition, type ColumnType, type TableIndex, type TableRecord, type TypeLookup } from './schema.js';
 import { parseAnalyzer } from './lexical.js';
 import { describeIndexOptions } from './text-analysis.js';
 import { deleteSnapshot } from '../vectors/snapshot.js';
@@ -91,7 +92,7 @@ export class TableCatalog {
     const max = this.#settings.limits.maxCollections;
     if (count >= max) throw VectorDbError.of('TOO_MANY_COLLECTIONS', { collection: name, max, count });
     const { number, op } = this.#host.allocate();
-    const record: TableRecord = { tid: number, keyspace, name, columns: parsed.columns, primaryKey: parsed.primaryKey, indexes: [] };
+    const record: TableRecord = { tid: number, keyspace, name, columns: parsed.columns, primaryKey: parsed.primaryKey, indexes: [], keyFormat: 2 };
     await this.#kv.batch([op, { type: 'put', key: keys.tableKey(keyspace, name), value: JSON.stringify(record) }]);
     this.#tablesOf(keyspace).set(name, new Table(this.#kv, record, this.#settings, this.typeLookup(keyspace)));
     return true;
@@ -119,42 +120,10 @@ export class TableCatalog {
     await deleteSnapshot(this.#kv, vid);
   }
 
-  /** alterTable: add columns or drop non-key, unindexed columns (their values stay unread until overwritten). */
+  /** alterTable: add columns (a dropped one back with its type) or drop non-key, unindexed columns (tables/alter-table.ts). */
   async alterTable(table: Table, operation: unknown): Promise<void> {
-    const record = table.record;
-    if (!isObject(operation) || Object.keys(operation).length !== 1) {
-      throw VectorDbError.of('MISSING_ALTER_TABLE_OPERATIONS', { operations: describeValue(operation) });
-    }
-    const [kind, spec] = Object.entries(operation)[0]!;
-    const columns: Record<string, ColumnType> = { ...record.columns };
-    if (kind === 'add') {
-      const added = isObject(spec) && isObject(spec.columns) ? spec.columns : undefined;
-      if (!added || Object.keys(added).length === 0) throw VectorDbError.of('MISSING_ALTER_TABLE_OPERATIONS', { operations: 'an add without columns' });
-      const existing = Object.keys(added).filter((c) => columns[c] !== undefined);
-      if (existing.length > 0) throw VectorDbError.of('CANNOT_ADD_EXISTING_COLUMNS', { keyspace: record.keyspace, table: record.name, existingColumns: existing.join(', ') });
-      const dropped = Object.keys(added).filter((c) => record.droppedColumns?.includes(c));
-      if (dropped.length > 0) throw VectorDbError.of('CANNOT_ADD_PREVIOUSLY_DROPPED_COLUMN', { keyspace: record.keyspace, table: record.name, columns: dropped.join(', ') });
-      for (const [column, type] of Object.entries(added)) columns[column] = parseColumnType(column, type, { keyspace: record.keyspace, limits: this.#settings.limits, types: this.typeLookup(record.keyspace) });
-    } else if (kind === 'drop') {
-      const dropped = isObject(spec) && Array.isArray(spec.columns) ? (spec.columns as unknown[]) : undefined;
-      if (!dropped || dropped.length === 0 || dropped.some((c) => typeof c !== 'string')) throw VectorDbError.of('MISSING_ALTER_TABLE_OPERATIONS', { operations: 'a drop without columns' });
-      const names = dropped as string[];
-      const vars = { keyspace: record.keyspace, table: record.name };
-      const unknown = names.filter((c) => columns[c] === undefined);
-      if (unknown.length > 0) throw VectorDbError.of('CANNOT_DROP_UNKNOWN_COLUMNS', { ...vars, columns: unknown.join(', ') });
-      const keyColumns = names.filter((c) => primaryKeyColumns(record).includes(c));
-      if (keyColumns.length > 0) throw VectorDbError.of('CANNOT_DROP_PRIMARY_KEY_COLUMNS', { ...vars, columns: keyColumns.join(', ') });
-      const indexes = record.indexes.filter((i) => names.includes(i.column));
-      if (indexes.length > 0) throw VectorDbError.of('CANNOT_DROP_INDEXED_COLUMNS', { ...vars, columns: indexes.map((i) => i.column).join(', '), indexes: indexes.map((i) => i.name).join(', ') });
-      for (const column of names) delete columns[column];
-      await this.#saveTable(table, { ...record, columns, droppedColumns: [...(record.droppedColumns ?? []), ...names] });
-      return;
-    } else if (kind === 'addVectorize' || kind === 'dropVectorize') {
-      throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
-    } else {
-      throw VectorDbError.of('MISSING_ALTER_TABLE_OPERATIONS', { operations: `'${kind}' (known: add, drop)` });
-    }
-    await this.#saveTable(table, { ...record, columns });
+    const { record, work } = alterTableRecord(table.record, operation, { limits: this.#settings.limits, types: this.typeLookup(table.record.keyspace) });
+    await this.#saveTable(table, record, work);
   }
 
   /**
@@ -214,7 +183,7 @@ export class TableCatalog {
     });
   }
 
-  /** createVectorIndex on a vector column (metric: cosine, dot_product or euclidean). */
+  /** createVectorIndex on a vector column (metric and source model as the Data API reads them: source-models.ts). */
   async createVectorIndex(table: Table, name: unknown, definition: unknown, ifNotExists: boolean): Promise<void> {
     const record = table.record;
     const { column, options } = parseIndexDefinition(definition);
@@ -222,13 +191,11 @@ export class TableCatalog {
     if (!index) return;
     const type = record.columns[column]!;
     if (type.type !== 'vector') throw VectorDbError.of('UNSUPPORTED_VECTOR_INDEX_FOR_DATA_TYPES', { column, type: type.type });
-    const metric = options?.metric ?? 'cosine';
-    if (typeof metric !== 'string' || !(METRICS as readonly string[]).includes(metric)) throw VectorDbError.of('UNKNOWN_VECTOR_METRIC', { knownMetrics: METRICS.join(', '), unknownMetric: describeValue(metric) });
-    const sourceModel = typeof options?.sourceModel === 'string' ? options.sourceModel : 'other';
+    const { metric, sourceModel } = decideIndexMetric(options?.metric, options?.sourceModel);
     if (record.indexes.some((i) => i.kind === 'vector' && i.column === column)) throw VectorDbError.of('CANNOT_ADD_EXISTING_INDEX', { index: `${index} (column ${column} already has a vector index)`, keyspace: record.keyspace });
     const { number, op } = this.#host.allocate();
     await this.#kv.batch([op]); // the number is taken before any vector record is written under it
-    const created: TableIndex = { name: index, column, kind: 'vector', metric: metric as Metric, sourceModel, vid: number };
+    const created: TableIndex = { name: index, column, kind: 'vector', metric, sourceModel, vid: number };
     await this.#saveTable(table, { ...record, indexes: [...record.indexes, created] }, () => table.fileVectorIndex(created));
   }
 
@@ -381,3 +348,4 @@ function parseIndexDefinition(raw: unknown): { column: string; target?: 'values'
   }
   throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'definition.column', value: describeValue(column ?? null), reason: 'must be a column name, or {column: "$keys" | "$values" | "$entries"}' });
 }
+

@@ -27,6 +27,8 @@ export interface Condition {
   readonly analysis?: TextAnalysis;
   /** `$match`: the analyzer of the column's text index (keys are the query's distinct tokens, all required). */
   readonly lexical?: Analyzer;
+  /** A scalar condition's operands in stored form (a partition key's token is computed from them). */
+  readonly stored?: readonly JsonValue[];
 }
 
 export type TableFilter =
@@ -42,6 +44,8 @@ const EQUALITY = new Set(['$eq', '$ne', '$in', '$nin']);
 interface ParseContext {
   readonly record: TableRecord;
   readonly types: TypeLookup;
+  /** Inside an `$or`: Cassandra takes no partition key restriction there. */
+  readonly underOr?: boolean;
 }
 
 export function parseTableFilter(raw: JsonValue | undefined, record: TableRecord, types: TypeLookup): TableFilter {
@@ -55,8 +59,12 @@ function parseClauses(raw: JsonObject, ctx: ParseContext): TableFilter {
   for (const [key, value] of Object.entries(raw)) {
     if (key === '$and' || key === '$or') {
       if (!Array.isArray(value) || value.some((v) => !isObject(v))) throw VectorDbError.of('FILTER_INVALID_EXPRESSION', { reason: `'${key}' needs an array of filter objects` });
-      const sub = (value as JsonObject[]).map((v) => parseClauses(v, ctx));
+      const inner = key === '$or' ? { ...ctx, underOr: true } : ctx;
+      const sub = (value as JsonObject[]).map((v) => parseClauses(v, inner));
       parts.push({ kind: key === '$and' ? 'all' : 'any', parts: sub });
+    } else if ((key === '$nor' || key === '$not') && namedColumns(value).some((c) => ctx.record.primaryKey.partitionBy.includes(c))) {
+      // A negated $and is an $or of negations: the partition key would be restricted under an OR.
+      throw partitionKeyUnderOr(namedColumns(value).find((c) => ctx.record.primaryKey.partitionBy.includes(c))!);
     } else if (key.startsWith('$')) {
       throw VectorDbError.of('FILTER_UNSUPPORTED_OPERATOR', { operator: key, hint: ': tables support $and and $or at the top of a filter' });
     } else {
@@ -66,11 +74,29 @@ function parseClauses(raw: JsonObject, ctx: ParseContext): TableFilter {
   return parts.length === 1 && parts[0]!.kind !== 'condition' ? parts[0]! : { kind: 'all', parts };
 }
 
+/**
+ * Cassandra restricts partition key columns only at the top of a WHERE clause (they choose the partitions to
+ * read); it refuses one nested under OR, and the Data API passes that refusal on as INVALID_DATABASE_QUERY.
+ */
+function partitionKeyUnderOr(column: string): VectorDbError {
+  return VectorDbError.of('INVALID_DATABASE_QUERY', {
+    reason: `The database refused the query: Restriction on partition key column ${column} must not be nested under OR operator. Filter partition key columns at the top level of the filter (with $eq or $in), not inside $or, $nor or $not.`,
+  });
+}
+
+/** The column names a (sub)filter mentions, at any depth of $and / $or / $nor / $not. */
+function namedColumns(value: JsonValue): string[] {
+  if (Array.isArray(value)) return value.flatMap(namedColumns);
+  if (!isObject(value)) return [];
+  return Object.entries(value).flatMap(([key, inner]) => (key.startsWith('$') ? namedColumns(inner) : [key]));
+}
+
 function parseColumn(column: string, value: JsonValue, ctx: ParseContext): Condition[] {
   const type = ctx.record.columns[column];
   if (!type) {
     throw VectorDbError.of('UNKNOWN_TABLE_COLUMNS', { keyspace: ctx.record.keyspace, table: ctx.record.name, unknownColumns: column, allColumns: Object.keys(ctx.record.columns).join(', ') });
   }
+  if (ctx.underOr && ctx.record.primaryKey.partitionBy.includes(column)) throw partitionKeyUnderOr(column);
   const isOperators = isObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => k.startsWith('$')) && !isEjsonValue(value);
   const operators: [string, JsonValue][] = isOperators ? Object.entries(value as JsonObject) : [['$eq', value]];
   if (type.type === 'list' || type.type === 'set' || type.type === 'map') return operators.flatMap(([op, operand]) => collectionCondition(column, type, op, operand, ctx));
@@ -87,7 +113,9 @@ function parseColumn(column: string, value: JsonValue, ctx: ParseContext): Condi
     }
     const operands = list ? (operand as JsonValue[]) : [operand];
     const analysis = EQUALITY.has(op) && analyzesText(type, 'value') ? columnAnalysis(ctx.record, column, 'value') : undefined;
-    return { column, operator: op as ScalarOperator, target: 'value' as const, keys: operands.map((v) => encodeOperand(column, v, type, ctx, analysis)), ...(analysis ? { analysis } : {}) };
+    const stored: JsonValue[] = [];
+    const keys = operands.map((v) => encodeOperand(column, v, type, ctx, analysis, stored));
+    return { column, operator: op as ScalarOperator, target: 'value' as const, keys, stored, ...(analysis ? { analysis } : {}) };
   });
 }
 
@@ -134,10 +162,11 @@ function isEjsonValue(value: JsonObject): boolean {
   return names.length === 1 && ['$binary', '$date', '$uuid'].includes(names[0]!);
 }
 
-function encodeOperand(column: string, value: JsonValue, type: ColumnType, ctx: ParseContext, analysis?: TextAnalysis): string {
+function encodeOperand(column: string, value: JsonValue, type: ColumnType, ctx: ParseContext, analysis?: TextAnalysis, storedOut?: JsonValue[]): string {
   try {
     const stored = coerceValue(value, type, ctx.types);
     if (stored === null) throw new ValueProblem('a filter value cannot be null');
+    storedOut?.push(stored);
     return storedKey(analysis && typeof stored === 'string' ? analyzeText(stored, analysis) : stored, type);
   } catch (error) {
     if (!(error instanceof ValueProblem)) throw error;

@@ -1,5 +1,5 @@
 /**
- * How a table read finds its candidate rows, in row key order: one key (the full primary key with $eq),
+ * How a table read finds its candidate rows, in row key order (partitions in token order, tables/partition-token.ts): one key (the full primary key with $eq),
  * one partition's key range (every partition column with $eq, narrowed by leading clustering columns),
  * a secondary index's entries ($eq / $in on an indexed column, $in / $all on an indexed collection), or a
  * scan of the table, with the Data API's warnings when a filter makes it read every row.
@@ -7,7 +7,7 @@
 import { VectorDbError } from '../../errors/index.js';
 import { keys } from '../../storage/index.js';
 import { filterColumns, isEmptyFilter, requiredConditions, type Condition, type TableFilter } from './filter.js';
-import { joinKeyParts } from './key-codec.js';
+import type { JsonObject } from '../../query/json.js';
 import { primaryKeyColumns, type TableIndex, type TableRecord } from './schema.js';
 import type { StoredRow, TableStore } from './store.js';
 
@@ -23,11 +23,12 @@ const READ_SLICE = 64;
 export function planRows(filter: TableFilter, record: TableRecord, store: TableStore): RowPlan {
   const warnings = planWarnings(filter, record);
   const required = requiredConditions(filter);
-  const equal = new Map<string, string>();
-  for (const c of required) if (c.operator === '$eq' && c.target === 'value' && !c.analysis && !equal.has(c.column)) equal.set(c.column, c.keys[0]!);
+  // Each column's $eq operand in stored form: the row key (its token first) is computed from them.
+  const equal: JsonObject = {};
+  for (const c of required) if (c.operator === '$eq' && c.target === 'value' && !c.analysis && c.stored?.length && !Object.hasOwn(equal, c.column)) equal[c.column] = c.stored[0]!;
   const keyColumns = primaryKeyColumns(record);
-  if (keyColumns.every((column) => equal.has(column))) {
-    const key = joinKeyParts(keyColumns.map((column) => store.keyPart(column, equal.get(column)!)));
+  if (keyColumns.every((column) => Object.hasOwn(equal, column))) {
+    const key = store.rowKeyOf(equal);
     return {
       kind: 'key',
       warnings,
@@ -39,13 +40,10 @@ export function planRows(filter: TableFilter, record: TableRecord, store: TableS
     };
   }
   const { partitionBy } = record.primaryKey;
-  if (partitionBy.every((column) => equal.has(column))) {
-    const prefix: string[] = [];
-    for (const column of keyColumns) {
-      if (!equal.has(column)) break;
-      prefix.push(store.keyPart(column, equal.get(column)!));
-    }
-    const range = store.prefixRange(prefix);
+  if (partitionBy.every((column) => Object.hasOwn(equal, column))) {
+    let leading = 0;
+    while (leading < keyColumns.length && Object.hasOwn(equal, keyColumns[leading]!)) leading++;
+    const range = store.prefixRange(equal, leading);
     return { kind: 'partition', warnings, rows: (afterKey) => store.scan(afterKey, range) };
   }
   for (const condition of required) {

@@ -7,6 +7,20 @@ import { isObject, type JsonObject } from '../../query/json.js';
 import { primaryKeyColumns, type TableRecord, type TypeLookup } from './schema.js';
 import { ValueProblem, coerceValue } from './values.js';
 
+/**
+ * Set (true) in a stored row that an update created and no insert has written since: the row has no primary
+ * key liveness (Cassandra's row marker, which only INSERT writes), so it lives only while a non-key column
+ * holds a value. Not a column name (those never start with `$`); rows written before it are inserted rows.
+ */
+export const WITHOUT_ROW_MARKER = '$noRowMarker';
+
+/** Whether a row stays: it was inserted (has its row marker), or a non-key column of the table holds a value. */
+export function rowIsLive(row: JsonObject, record: TableRecord): boolean {
+  if (row[WITHOUT_ROW_MARKER] !== true) return true;
+  const keyColumns = primaryKeyColumns(record);
+  return Object.keys(record.columns).some((column) => !keyColumns.includes(column) && row[column] !== undefined && row[column] !== null);
+}
+
 const MAX_KEY_BYTES = 65535;
 /** Below this many UTF-16 units a string cannot exceed MAX_KEY_BYTES in UTF-8 (3 bytes per unit at most). */
 const MAX_KEY_CHARS = Math.floor(MAX_KEY_BYTES / 3);

@@ -52,8 +52,18 @@ export interface TableRecord {
   readonly columns: Readonly<Record<string, ColumnType>>;
   readonly primaryKey: PrimaryKey;
   readonly indexes: readonly TableIndex[];
-  /** Columns dropped by alterTable: rows keep their old values (unread), so the names cannot come back. */
+  /**
+   * Columns dropped by alterTable: rows keep their old values (unread) until the name is added back, which
+   * first deletes them (Cassandra never shows values written before a drop). Re-adding takes the same type.
+   */
   readonly droppedColumns?: readonly string[];
+  /**
+   * The row key layout (storage/keys.ts): 2 puts the partition's Murmur3 token first (partitions in token
+   * order, as Cassandra's); absent (1) is a table of an earlier build, its partitions in key order.
+   */
+  readonly keyFormat?: 2;
+  /** The type each dropped column had (absent for columns dropped before types were kept: any type may return). */
+  readonly droppedColumnTypes?: Readonly<Record<string, ColumnType>>;
 }
 
 /** The user-defined types a definition may reference (name -> fields), or undefined when unknown. */
@@ -208,6 +218,7 @@ export function describeIndex(index: TableIndex): JsonObject {
     return { name: index.name, definition: { column: index.column, options: { metric: index.metric ?? 'cosine', sourceModel: index.sourceModel ?? 'other' } }, indexType: 'vector' };
   }
   if (index.kind === 'text') return { name: index.name, definition: { column: index.column, options: { analyzer: index.analyzer ?? 'standard' } }, indexType: 'text' };
-  const column: JsonValue = index.target === undefined ? index.column : { [index.column]: `$${index.target}` };
+  // As the Data API: a whole-map index (its entries) is listed by the plain column name, as createIndex takes it.
+  const column: JsonValue = index.target === undefined || index.target === 'entries' ? index.column : { [index.column]: `$${index.target}` };
   return { name: index.name, definition: { column, options: index.options ?? {} }, indexType: 'regular' };
 }

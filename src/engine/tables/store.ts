@@ -11,6 +11,7 @@ import type { DocumentChange, ShreddedDocument } from '../changes.js';
 import { encodeKeyPart, invertPart, joinKeyParts } from './key-codec.js';
 import { storedKey, targetKeys } from './filter.js';
 import { primaryKeyColumns, type TableIndex, type TableRecord } from './schema.js';
+import { partitionTokenPart } from './partition-token.js';
 import { parseAnalyzer, tokenize } from './lexical.js';
 import { analyzeStored, analyzesText, indexAnalysis } from './text-analysis.js';
 
@@ -48,14 +49,25 @@ export class TableStore {
 
   /** The row key of a row's primary key values (stored forms, all present). */
   rowKeyOf(row: JsonObject): string {
-    const record = this.#record();
-    return joinKeyParts(primaryKeyColumns(record).map((column) => this.keyPart(column, storedKey(row[column]!, record.columns[column]!))));
+    return joinKeyParts(this.#keyParts(row, primaryKeyColumns(this.#record()).length));
   }
 
-  /** The key range of the rows whose leading primary key columns have these encoded parts (a partition). */
-  prefixRange(parts: readonly string[]): { gte: string; lt: string } {
-    const prefix = this.#rowPrefix + joinKeyParts(parts) + SEP;
+  /**
+   * The key range of the rows whose leading primary key columns (every partition column, then clustering
+   * columns in order) have these stored values: a partition, or part of one.
+   */
+  prefixRange(leading: JsonObject, count: number): { gte: string; lt: string } {
+    const prefix = this.#rowPrefix + joinKeyParts(this.#keyParts(leading, count)) + SEP;
     return { gte: prefix, lt: prefix + HIGH };
+  }
+
+  /** The key parts of the first `count` primary key columns, after the partition's token (key format 2). */
+  #keyParts(row: JsonObject, count: number): string[] {
+    const record = this.#record();
+    const parts = primaryKeyColumns(record)
+      .slice(0, count)
+      .map((column) => this.keyPart(column, storedKey(row[column]!, record.columns[column]!)));
+    return record.keyFormat === 2 ? [partitionTokenPart(row, record), ...parts] : parts;
   }
 
   async get(key: string): Promise<JsonObject | null> {
@@ -150,6 +162,23 @@ export class TableStore {
     }
     await this.#kv.batch(ops);
     for (const apply of afterCommit) apply();
+  }
+
+  /** Deletes the values of unindexed columns from every row that has them (a dropped column added back). */
+  async forgetColumns(columns: readonly string[]): Promise<void> {
+    if (columns.length === 0) return;
+    let changes: RowChange[] = [];
+    for await (const { key, row } of this.scan()) {
+      if (!columns.some((column) => row[column] !== undefined)) continue;
+      const after = { ...row };
+      for (const column of columns) delete after[column];
+      changes.push({ key, before: row, after });
+      if (changes.length >= 256) {
+        await this.write(changes, new Map());
+        changes = [];
+      }
+    }
+    await this.write(changes, new Map());
   }
 
   /** Deletes every row and index entry of the table (its vector records are reset by the caller). */

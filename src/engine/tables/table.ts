@@ -13,7 +13,7 @@ import { Mutex } from '../mutex.js';
 import { decodePageState, encodePageState } from '../page-state.js';
 import { matchesRow, storedKey, type TableFilter } from './filter.js';
 import { planRows, type RowPlan } from './plan.js';
-import { coerceRow, columnProblem } from './rows.js';
+import { WITHOUT_ROW_MARKER, coerceRow, columnProblem, rowIsLive } from './rows.js';
 import { primaryKeyColumns, type TableIndex, type TableRecord, type TypeLookup } from './schema.js';
 import { TableStore, type RowChange, type StoredRow } from './store.js';
 import { ValueProblem, coerceValue } from './values.js';
@@ -133,7 +133,8 @@ export class Table {
     return this.#write(async () => {
       const key = this.#store.rowKeyOf(keyRow);
       const before = await this.#store.get(key);
-      const after: JsonObject = { ...(before ?? keyRow), ...values };
+      // A row an update creates has no row marker: it lives only while a non-key column has a value (rows.ts).
+      const after: JsonObject = { ...(before ?? { ...keyRow, [WITHOUT_ROW_MARKER]: true }), ...values };
       for (const column of unset) delete after[column];
       let written = Object.keys(values).length > 0 || Object.values(update.push ?? {}).some((items) => items.length > 0);
       for (const [column, items, edit] of edits) {
@@ -149,7 +150,9 @@ export class Table {
       // A missing row is created by a write of values (CQL's UPDATE upserts), not by unsets or pulls alone.
       if (before === null && !written) return { matched: false, modified: false, created: false };
       written = before === null || JSON.stringify(before) !== JSON.stringify(after);
-      if (written) await this.#store.write([{ key, before, after }], await this.#allVectors());
+      const live = rowIsLive(after, record);
+      if (before === null && !live) return { matched: false, modified: false, created: false };
+      if (written) await this.#store.write([{ key, before, after: live ? after : null }], await this.#allVectors());
       return { matched: before !== null, modified: written, created: before === null };
     });
   }
@@ -165,18 +168,17 @@ export class Table {
     });
   }
 
-  /** Deletes every matching row (an empty filter truncates); returns how many went. */
-  async deleteRows(filter: TableFilter): Promise<number> {
+  /** Deletes every matching row (an empty filter truncates); like Cassandra, it does not count them. */
+  async deleteRows(filter: TableFilter): Promise<void> {
     return this.#write(async () => {
       if (filter.kind === 'all' && filter.parts.length === 0) {
         await this.#store.clear();
         for (const vectors of this.#vectors.values()) await (await vectors).reset();
-        return -1;
+        return;
       }
       const victims: RowChange[] = [];
       for await (const { key, row } of this.#matching(filter)) victims.push({ key, before: row, after: null });
       for (let i = 0; i < victims.length; i += 256) await this.#store.write(victims.slice(i, i + 256), await this.#allVectors());
-      return victims.length;
     });
   }
 
@@ -352,9 +354,10 @@ export class Table {
   }
 }
 
-/** CQL's INSERT: the given columns replace the stored ones (a null deletes), the others stay. */
+/** CQL's INSERT: the given columns replace the stored ones (a null deletes), the others stay; it writes the row marker. */
 function mergeRow(before: JsonObject | null, given: JsonObject): JsonObject {
   const after: JsonObject = { ...(before ?? {}) };
+  delete after[WITHOUT_ROW_MARKER];
   for (const [column, value] of Object.entries(given)) {
     if (value === null) delete after[column];
     else after[column] = value;

@@ -81,7 +81,9 @@ export function describeIndexOptions(type: ColumnType, target: Target, raw: Json
     if (!(OPTION_NAMES as readonly string[]).includes(name)) throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: `definition.options.${name}`, value: describeValue(value), reason: `regular index options are ${OPTION_NAMES.join(', ')}` });
     if (typeof value !== 'boolean') throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: `definition.options.${name}`, value: describeValue(value), reason: 'must be true or false' });
   }
-  if (target === 'entries') return { options: {} };
+  // As the Data API: an entries index takes no analysis, and a collection index given no options lists none
+  // (only a text column's own index shows the defaults).
+  if (target === 'entries' || (target !== 'value' && raw === undefined)) return { options: {} };
   if (!analyzesText(type, target)) {
     if (Object.keys(given).length > 0) throw VectorDbError.of('UNSUPPORTED_TEXT_ANALYSIS_FOR_DATA_TYPES', { column, type: type.type });
     return { options: {} };
