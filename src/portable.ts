@@ -64,6 +64,7 @@ export {
   CollectionNotFoundException,
   DatabaseInUseException,
   DatabaseNotOpenException,
+  DatabaseCorruptedException,
   UnauthorizedException,
   DatabaseNotFoundException,
   DocumentAlreadyExistsException,

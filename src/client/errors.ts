@@ -103,6 +103,15 @@ export class DatabaseNotOpenException extends DataApiException {
   override readonly name = 'DatabaseNotOpenException';
 }
 
+/**
+ * A record of the database failed its checksum, or LevelDB cannot read it (`DATABASE_CORRUPTED`): the
+ * message names what (collection or table, and `_id` or primary key); `vectordb-local verify` reports all
+ * the damage and `vectordb-local repair` saves what can be saved.
+ */
+export class DatabaseCorruptedException extends DataApiException {
+  override readonly name = 'DatabaseCorruptedException';
+}
+
 const BY_CODE: Record<string, new (response: CommandResponse, options?: { results?: readonly MutationResult<unknown>[] }) => DataApiException> = {
   UNKNOWN_COLLECTION_OR_TABLE: CollectionNotFoundException,
   UNKNOWN_KEYSPACE: KeyspaceNotFoundException,
@@ -126,6 +135,7 @@ const BY_CODE: Record<string, new (response: CommandResponse, options?: { result
   DATABASE_IN_USE: DatabaseInUseException,
   DATABASE_LOCKED: DatabaseInUseException,
   DATABASE_NOT_OPEN: DatabaseNotOpenException,
+  DATABASE_CORRUPTED: DatabaseCorruptedException,
 };
 
 /** The typed exception for a response with errors. */

@@ -19,6 +19,7 @@ import { GraphPrefetch, removeGraphHint } from './vectors/graph-prefetch.js';
 import { removeGraphFiles } from './vectors/snapshot.js';
 import { TableCatalog } from './tables/catalog.js';
 import type { Table } from './tables/table.js';
+import { describeRecord, type RecordOwner } from './integrity/record-names.js';
 
 export const DEFAULT_KEYSPACE = 'default_keyspace';
 
@@ -97,6 +98,7 @@ export class Database {
       const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress, hitCacheBytes: Math.floor(bodyCacheBytes / 2), graphPrefetch };
       const db = new Database(kv, settings, seq + 1, presetOf(options.limits));
       await db.#loadCatalog(format === undefined);
+      kv.describeKey = (key) => describeRecord(key, (number) => db.ownerOf(number));
       db.#warm(first);
       return db;
     } catch (error) {
@@ -257,6 +259,17 @@ export class Database {
   #unknown(keyspace: string, name: string): VectorDbError {
     const known = [...(this.#collections.get(keyspace)?.keys() ?? []), ...this.#tables.tableNames(keyspace)].sort();
     return VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: name, keyspace, known: known.join(', ') });
+  }
+
+  /** @internal The collection or table of a number (names records in errors, verify and repair). */
+  ownerOf(number: number): RecordOwner | undefined {
+    for (const collections of this.#collections.values()) {
+      for (const { record } of collections.values()) if (record.cid === number) return { kind: 'collection', keyspace: record.keyspace, name: record.name };
+    }
+    for (const keyspace of this.#keyspaces) {
+      for (const table of this.#tables.listTables(keyspace)) if (table.record.tid === number) return { kind: 'table', keyspace, name: table.record.name };
+    }
+    return undefined;
   }
 
   // ---- tables -------------------------------------------------------------------------------

@@ -202,6 +202,7 @@ export const ERROR_CODES = {
   HOME_LOCKED: server('DATABASE', 'Home busy', "The registry of home '${home}' stayed locked for ${seconds} s (lock file ${lockFile}, held by ${holder}). If no vectordb-local process is running, delete the lock file."),
   TOKEN_NOT_FOUND: request('SECURITY', 'Token not found', 'No token of this home matches the given token or client id.', 404),
 
+  DATABASE_CORRUPTED: server('DATABASE', 'Database corrupted', "The database at '${location}' is corrupted: ${reason}"),
   STORAGE_CORRUPTION: server('STORAGE', 'Storage corrupted', "The database at '${location}' is corrupted: ${reason}"),
   STORAGE_IO_ERROR: server('STORAGE', 'Storage I/O error', "I/O error on the database at '${location}': ${reason}"),
   STORAGE_TARGET_NOT_EMPTY: request('STORAGE', 'Target not empty', "'${location}' ${reason}: choose a new or empty directory."),

@@ -1,6 +1,6 @@
 /**
  * The storage format label (storage/keys.ts FORMAT_VERSION): a new database is written at the current format,
- * one written by the previous format (2) opens with its data and is relabelled, and a database labelled newer
+ * one labelled by an older format (2) opens with its data and is relabelled, and a database labelled newer
  * than this version is refused with a message that says to upgrade, never misread.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ async function relabel(dir: string, format: string): Promise<void> {
 }
 
 describe('storage format', () => {
-  it('is 3: bodies may hold exact numbers, and databases may hold tables', () => {
-    expect(keys.FORMAT_VERSION).toBe(3);
+  it('is 4: truth records carry checksums (and, since 3, bodies may hold exact numbers and databases tables)', () => {
+    expect(keys.FORMAT_VERSION).toBe(4);
   });
 
   it('opens a format-2 database with its documents and relabels it', async () => {
@@ -36,7 +36,7 @@ describe('storage format', () => {
 
     db = await Database.open(dir);
     opened.push(db);
-    expect(await db.kvStore.getString(keys.META_FORMAT)).toBe('3');
+    expect(await db.kvStore.getString(keys.META_FORMAT)).toBe(String(keys.FORMAT_VERSION));
     const found = (await executeCommand(db, { find: { sort: { n: -1 } } }, { ...KS, collection: 'c' })) as { data: { documents: unknown[] } };
     expect(found.data.documents).toEqual([{ _id: 2, n: 2 }, { _id: 1, n: 1 }]);
   });
@@ -45,9 +45,9 @@ describe('storage format', () => {
     const dir = tempDir();
     await (await Database.open(dir)).close();
     await relabel(dir, String(keys.FORMAT_VERSION + 1));
-    await expect(Database.open(dir)).rejects.toMatchObject({ code: 'STORAGE_CORRUPTION', message: expect.stringMatching(/storage format 4 is newer .* upgrade vectordb-local/) });
+    await expect(Database.open(dir)).rejects.toMatchObject({ code: 'STORAGE_CORRUPTION', message: expect.stringMatching(/storage format 5 is newer .* upgrade vectordb-local/) });
     const kv = await KvStore.open(dir);
-    expect(await kv.getString(keys.META_FORMAT)).toBe('4');
+    expect(await kv.getString(keys.META_FORMAT)).toBe('5');
     await kv.close();
   });
 });
