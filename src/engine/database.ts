@@ -20,6 +20,8 @@ import { removeGraphFiles } from './vectors/snapshot.js';
 import { TableCatalog } from './tables/catalog.js';
 import type { Table } from './tables/table.js';
 import { describeRecord, type RecordOwner } from './integrity/record-names.js';
+import { verifyDatabase } from './integrity/verify.js';
+import type { VerifyProgress, VerifyReport } from './integrity/verify-report.js';
 
 export const DEFAULT_KEYSPACE = 'default_keyspace';
 
@@ -394,6 +396,18 @@ export class Database {
   async backup(target: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }> {
     this.#checkOpen();
     return { keys: await backupStore(this.#kv, target, onProgress) };
+  }
+
+  /**
+   * Checks the whole database (as SQLite's PRAGMA integrity_check): every truth record's checksum, every
+   * index entry against its body (both ways), every vector record against the bodies, the flat store and
+   * the graph, with counts per collection and table. Changes nothing; run it while writes are quiet.
+   */
+  async verify(onProgress?: (progress: VerifyProgress) => void): Promise<VerifyReport> {
+    this.#checkOpen();
+    const collections = [...this.#collections.values()].flatMap((byName) => [...byName.values()]);
+    const tables = [...this.#keyspaces].flatMap((keyspace) => this.#tables.listTables(keyspace));
+    return verifyDatabase({ kv: this.#kv, collections, tables, ownerOf: (number) => this.ownerOf(number) }, onProgress);
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------
