@@ -96,3 +96,4 @@ export type { Progress, ProgressListener } from './client/progress.js';
 export type { BulkWriteFailure, BulkWriteHooks, BulkWriteSummary } from './client/inserts.js';
 export type { ManyChangeOptions } from './client/collection-options.js';
 export type { CollectionStats, DatabaseStats, PartialCollectionStats, VectorStats } from './client/stats.js';
+export type { VerifyReport, VerifyProblem, VerifiedObject, ProblemKind } from './engine/integrity/verify-report.js';

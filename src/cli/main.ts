@@ -14,6 +14,7 @@ import { gatewayCommand } from './gateway/commands.js';
 import { init } from './init.js';
 import { megabytes, positiveInt } from './option-parsers.js';
 import { statsCommand } from './stats.js';
+import { verifyCommand } from './verify.js';
 import { tokenCommand } from './token-command.js';
 import { serve } from './serve.js';
 import { tokenProblem } from './token.js';
@@ -123,6 +124,7 @@ const program = new Command('vectordb-local')
   .addCommand(backupCommand())
   .addCommand(restoreCommand())
   .addCommand(statsCommand())
+  .addCommand(verifyCommand())
   .addCommand(tokenCommand())
   .addCommand(gatewayCommand())
   .addHelpText(

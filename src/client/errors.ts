@@ -104,8 +104,10 @@ export class DatabaseNotOpenException extends DataApiException {
 }
 
 /**
- * The database directory cannot be opened as it is (`DATABASE_CORRUPTED`): the message names its files and
- * says what to run (`vectordb-local repair <dir>`). Nothing was changed by the failed open.
+ * The database cannot be read as it is (`DATABASE_CORRUPTED`): a directory LevelDB cannot open (the message
+ * names its files; the failed open changed nothing), or a record that failed its checksum (the message names
+ * the collection or table, and the `_id` or primary key). `vectordb-local verify` reports all the damage and
+ * `vectordb-local repair <dir>` saves what can be saved.
  */
 export class DatabaseCorruptedException extends DataApiException {
   override readonly name = 'DatabaseCorruptedException';

@@ -4,6 +4,7 @@
  * (or `await db.connect()`); `await db.close()` releases it.
  */
 /// <reference lib="esnext.disposable" preserve="true" />
+import type { VerifyReport } from '../engine/integrity/verify-report.js';
 import type { CommandResponse } from '../commands/response.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import type { GraphqlService } from '../graphql/index.js';
@@ -183,6 +184,18 @@ export class VectorDB {
    */
   async stats(options: { keyspace?: string } = {}): Promise<DatabaseStats> {
     return databaseStats(this, options.keyspace === undefined ? undefined : [options.keyspace]);
+  }
+
+  /**
+   * Checks the whole database, as SQLite's PRAGMA integrity_check (vectordb-local's `verify` command): every
+   * record's checksum, every index entry against its document (both ways), every vector record against the
+   * documents, the flat store and the graph; counts per collection and table. `report.ok` when clean.
+   * @example const report = await db.verify(); if (!report.ok) console.log(report.problems);
+   */
+  async verify(): Promise<VerifyReport> {
+    const response = await this.command({ verify: {} }, { keyspace: null });
+    if (response.errors && response.errors.length > 0) throw exceptionFor(response);
+    return (response.status as unknown as { verify: VerifyReport }).verify;
   }
 
   /**

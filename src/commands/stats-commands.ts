@@ -1,7 +1,8 @@
 /**
  * vectordb-local's own inspection commands (not in the Data API; a Data API server answers them with
  * COMMAND_UNKNOWN and the client falls back to what the Data API offers): getDatabaseStats (POST /v1) and
- * getCollectionStats (POST /v1/{keyspace}/{collection}). Reads only.
+ * getCollectionStats (POST /v1/{keyspace}/{collection}), and verify (POST /v1: db.verify()'s report, as
+ * SQLite's PRAGMA integrity_check). Reads only.
  */
 import { CommandBody } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
@@ -21,7 +22,14 @@ const getCollectionStats: CommandHandler = async (raw, ctx) => {
   return { status: { stats: stats as unknown as JsonObject } };
 };
 
+const verify: CommandHandler = async (raw, ctx) => {
+  new CommandBody('verify', raw, ['options']).noOptions();
+  const report = await ctx.db.verify();
+  return { status: { verify: report as unknown as JsonObject } };
+};
+
 export const STATS_COMMANDS: Record<string, CommandSpec> = {
   getDatabaseStats: { level: 'database', run: getDatabaseStats },
   getCollectionStats: { level: 'collection', run: getCollectionStats },
+  verify: { level: 'database', run: verify },
 };

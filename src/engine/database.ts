@@ -19,6 +19,9 @@ import { GraphPrefetch, removeGraphHint } from './vectors/graph-prefetch.js';
 import { removeGraphFiles } from './vectors/snapshot.js';
 import { TableCatalog } from './tables/catalog.js';
 import type { Table } from './tables/table.js';
+import { describeRecord, type RecordOwner } from './integrity/record-names.js';
+import { verifyDatabase } from './integrity/verify.js';
+import type { VerifyProgress, VerifyReport } from './integrity/verify-report.js';
 
 export const DEFAULT_KEYSPACE = 'default_keyspace';
 
@@ -98,6 +101,7 @@ export class Database {
       const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress, hitCacheBytes: Math.floor(bodyCacheBytes / 2), graphPrefetch };
       const db = new Database(kv, settings, seq + 1, presetOf(options.limits));
       await db.#loadCatalog(format === undefined);
+      kv.describeKey = (key) => describeRecord(key, (number) => db.ownerOf(number));
       db.#warm(first);
       return db;
     } catch (error) {
@@ -260,6 +264,17 @@ export class Database {
     return VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: name, keyspace, known: known.join(', ') });
   }
 
+  /** @internal The collection or table of a number (names records in errors, verify and repair). */
+  ownerOf(number: number): RecordOwner | undefined {
+    for (const collections of this.#collections.values()) {
+      for (const { record } of collections.values()) if (record.cid === number) return { kind: 'collection', keyspace: record.keyspace, name: record.name };
+    }
+    for (const keyspace of this.#keyspaces) {
+      for (const table of this.#tables.listTables(keyspace)) if (table.record.tid === number) return { kind: 'table', keyspace, name: table.record.name };
+    }
+    return undefined;
+  }
+
   // ---- tables -------------------------------------------------------------------------------
 
   /** The live table, or undefined when `name` is not a table of the (existing) keyspace. */
@@ -382,6 +397,18 @@ export class Database {
   async backup(target: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }> {
     this.#checkOpen();
     return { keys: await backupStore(this.#kv, target, onProgress) };
+  }
+
+  /**
+   * Checks the whole database (as SQLite's PRAGMA integrity_check): every truth record's checksum, every
+   * index entry against its body (both ways), every vector record against the bodies, the flat store and
+   * the graph, with counts per collection and table. Changes nothing; run it while writes are quiet.
+   */
+  async verify(onProgress?: (progress: VerifyProgress) => void): Promise<VerifyReport> {
+    this.#checkOpen();
+    const collections = [...this.#collections.values()].flatMap((byName) => [...byName.values()]);
+    const tables = [...this.#keyspaces].flatMap((keyspace) => this.#tables.listTables(keyspace));
+    return verifyDatabase({ kv: this.#kv, collections, tables, ownerOf: (number) => this.ownerOf(number) }, onProgress);
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------

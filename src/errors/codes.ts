@@ -203,9 +203,9 @@ export const ERROR_CODES = {
   HOME_LOCKED: server('DATABASE', 'Home busy', "The registry of home '${home}' stayed locked for ${seconds} s (lock file ${lockFile}, held by ${holder}). If no vectordb-local process is running, delete the lock file."),
   TOKEN_NOT_FOUND: request('SECURITY', 'Token not found', 'No token of this home matches the given token or client id.', 404),
 
+  DATABASE_CORRUPTED: server('DATABASE', 'Database corrupted', "The database at '${location}' is corrupted: ${reason}"),
   STORAGE_CORRUPTION: server('STORAGE', 'Storage corrupted', "The database at '${location}' is corrupted: ${reason}"),
   STORAGE_IO_ERROR: server('STORAGE', 'Storage I/O error', "I/O error on the database at '${location}': ${reason}"),
-  DATABASE_CORRUPTED: server('STORAGE', 'Database corrupted', "The database at '${location}' cannot be opened: ${reason} (files: ${files}). Nothing was changed: every file is as it was. Run `vectordb-local repair ${location}` to recover what can be recovered (it copies the directory aside first)."),
   STORAGE_READ_ONLY: server('STORAGE', 'Storage read-only', "The database at '${location}' is on a read-only file system (${reason}): it cannot be ${doing}. Remount the file system read-write, or copy the directory to a writable one.${sticky}"),
   STORAGE_PERMISSION_DENIED: server('STORAGE', 'Storage permission denied', "The database at '${location}' cannot be ${doing}: permission denied (${reason}). Give the user this process runs as read and write access to the directory and its files.${sticky}"),
   BACKUP_INCOMPLETE: server('STORAGE', 'Backup incomplete', "'${location}' ${reason}: it is not opened. Run the backup again (it replaces the partial copy '${partial}'), or delete that directory."),

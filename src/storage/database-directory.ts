@@ -8,7 +8,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { VectorDbError } from '../errors/index.js';
+import { VectorDbError, type VectorDbErrorOptions } from '../errors/index.js';
 import { BACKUP_MARKER, refuseIncompleteBackup } from './backup-marker.js';
 
 /** LevelDB's files that hold data (the info LOG, LOCK and our HOLDER do not), and our own. */
@@ -58,7 +58,7 @@ function creationInterrupted(entries: readonly string[]): boolean {
 }
 
 function corrupted(location: string, reason: string): VectorDbError {
-  return VectorDbError.of('DATABASE_CORRUPTED', { location, reason, files: describeFiles(location) }, {});
+  return unopenable(location, reason);
 }
 
 /**
@@ -104,4 +104,13 @@ export function describeFiles(location: string): string {
     }
   });
   return names.length > shown.length ? `${shown.join(', ')} and ${names.length - shown.length} more` : shown.join(', ');
+}
+
+/**
+ * DATABASE_CORRUPTED for a directory that cannot be opened as it is: names its files and what to run. The one
+ * wording for every refused open (the checks here, and a corruption LevelDB reports at open).
+ */
+export function unopenable(location: string, reason: string, options: VectorDbErrorOptions = {}): VectorDbError {
+  const advice = `Nothing was changed: every file is as it was. Run \`vectordb-local repair ${location}\` to recover what can be recovered (it copies the directory aside first)`;
+  return VectorDbError.of('DATABASE_CORRUPTED', { location, reason: `it cannot be opened: ${reason} (files: ${describeFiles(location)}). ${advice}.` }, options);
 }

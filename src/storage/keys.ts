@@ -42,9 +42,10 @@
  * 3: a body may be `#` + lossless JSON (exact numbers, query/exact-number.ts), tables (`tbl:`, `row:`, `ridx:`,
  *    `udt:`) exist, and vector snapshots may hold the graph alone. Older versions would misread such a
  *    database, so they are told it is newer; this version relabels a format-2 database at open (nothing moves).
- * 4: a table record may say `keyFormat: 2`: its row keys start with the partition's Murmur3 token
- *    (engine/tables/partition-token.ts), which format 3 would not compute. A format-3 database is relabelled
- *    at open; its tables keep their key order (no keyFormat) and are read as they are.
+ * 4: truth records (isTruthKey) are sealed with a checksum (record-checksum.ts), and a table record may say
+ *    `keyFormat: 2`: its row keys start with the partition's Murmur3 token (engine/tables/partition-token.ts).
+ *    Format 3 would compute neither. Records written before are read as they are and sealed when rewritten;
+ *    tables without keyFormat keep their key order. A format-3 database is relabelled at open (nothing moves).
  */
 export const FORMAT_VERSION = 4;
 import BigNumber from 'bignumber.js';
@@ -81,6 +82,38 @@ export function sortKeys(keys: string[]): string[] {
 }
 
 export const META_FORMAT = 'meta:format';
+
+/** The prefix of vector values records (record-checksum.ts tells their unsealed form by length). */
+export const VECTOR_VALUES_TAG = 'vval:';
+
+/**
+ * The prefixes of truth records: what a database holds that nothing else can rebuild (document bodies,
+ * vector records, table rows, catalog entries). Their values carry a checksum (record-checksum.ts); every
+ * other record is derived from them (index entries, snapshots, metadata) and rebuilt by repair.
+ */
+export const TRUTH_PREFIXES = ['doc:', 'vkey:', VECTOR_VALUES_TAG, 'row:', 'ks:', 'coll:', 'tbl:', 'udt:'] as const;
+
+/** Whether the value under `key` is a truth record. */
+export function isTruthKey(key: string): boolean {
+  switch (key.charCodeAt(0)) {
+    case 0x64: // d
+      return key.startsWith('doc:');
+    case 0x76: // v
+      return key.startsWith('vkey:') || key.startsWith(VECTOR_VALUES_TAG);
+    case 0x72: // r
+      return key.startsWith('row:');
+    case 0x6b: // k
+      return key.startsWith('ks:');
+    case 0x63: // c
+      return key.startsWith('coll:');
+    case 0x74: // t
+      return key.startsWith('tbl:');
+    case 0x75: // u
+      return key.startsWith('udt:');
+    default:
+      return false;
+  }
+}
 export const META_SEQ = 'meta:seq';
 
 /** Database settings (readSetting/writeSetting): not keyspace data, never listed or dropped with one. */
@@ -105,7 +138,7 @@ export const indexPathPrefix = (cid: number, path: string): string => `${indexPr
 export const labelText = (label: number): string => label.toString(16).padStart(8, '0');
 export const vectorKeyPrefix = (cid: number): string => `vkey:${cidText(cid)}${SEP}`;
 export const vectorKeyKey = (cid: number, label: number): string => vectorKeyPrefix(cid) + labelText(label);
-export const vectorValuesPrefix = (cid: number): string => `vval:${cidText(cid)}${SEP}`;
+export const vectorValuesPrefix = (cid: number): string => `${VECTOR_VALUES_TAG}${cidText(cid)}${SEP}`;
 export const vectorValuesKey = (cid: number, label: number): string => vectorValuesPrefix(cid) + labelText(label);
 /** Format 1's vector records (read only to migrate them). */
 export const LEGACY_VECTOR_PREFIX = 'vec:';

@@ -4,10 +4,15 @@
  * Owns opening and closing, and maps errors (level-errors.ts): nothing above storage/ sees LEVEL_* codes or
  * which store it is. Its shapes are in kv-types.ts, its snapshot and prepared batch in kv-handles.ts.
  * Keys are UTF-8 strings (see keys.ts); values are strings (JSON) or bytes (vectors, index files).
+ * Every value under a truth key (keys.isTruthKey) is sealed when written and checked when read
+ * (record-checksum.ts): a damaged one is DATABASE_CORRUPTED, never returned.
  */
 import { KvSnapshot, PreparedBatch } from './kv-handles.js';
 import type { Durability, KvOperation, KvRange, KvValue, LevelDb, WriteOptions } from './kv-types.js';
 import { mapLevelError } from './level-errors.js';
+import { isTruthKey } from './keys.js';
+import { loadRecordChecksum, openRecord, sealRecord } from './record-checksum.js';
+import { VectorDbError } from '../errors/index.js';
 import { openPersistentLevel, type PersistentLevel } from './persistent-level.js';
 import { ReadGate } from './read-gate.js';
 import type { StorageKind } from './storage-kind.js';
@@ -50,6 +55,11 @@ export class KvStore {
   readonly #gate = new ReadGate();
   /** LevelDB's write options: a sync write where durability is full and there is a disk (see Durability). */
   readonly #writeOptions: WriteOptions;
+  /**
+   * Names the record under a key in a DATABASE_CORRUPTED message: the database sets one that says which
+   * collection and `_id` (or table and primary key); by default the key itself.
+   */
+  describeKey: (key: string) => string = (key) => `the record ${JSON.stringify(key)}`;
 
   private constructor(location: string, storage: StorageKind, db: LevelDb, persistent: PersistentLevel | undefined, rowCacheBytes: number, durability: Durability) {
     this.#writeOptions = { sync: persistent !== undefined && durability === 'full' };
@@ -68,6 +78,7 @@ export class KvStore {
   static async open(location: string, storage: StorageKind = 'persistent', options: KvStoreOptions = {}): Promise<KvStore> {
     const rowCacheBytes = options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES;
     const durability = options.durability ?? 'full';
+    await loadRecordChecksum();
     try {
       if (storage === 'memory') {
         // Loaded here, not at import: most apps never open an in-memory database (memory-level: ~10 ms).
@@ -101,7 +112,8 @@ export class KvStore {
   async getMany(keys: readonly string[], options?: { readonly fillCache?: boolean; readonly large?: boolean }): Promise<(Uint8Array | undefined)[]> {
     if (options?.large === true) {
       // One read per key, so that LevelDB's threads read (and checksum) several at once.
-      return this.#call(() => Promise.all(keys.map((key) => this.#db.get(key, NO_FILL_CACHE))));
+      const read = await this.#call(() => Promise.all(keys.map((key) => this.#db.get(key, NO_FILL_CACHE))));
+      return read.map((value, i) => this.#open(keys[i]!, value));
     }
     const values: (Uint8Array | undefined)[] = new Array(keys.length);
     const missed: number[] = [];
@@ -114,7 +126,7 @@ export class KvStore {
     const missedKeys = missed.map((i) => keys[i]!);
     const read = missed.length <= SYNC_READS && (this.#db.supports as { getSync?: boolean }).getSync === true ? this.#getSync(missedKeys) : await this.#call(() => this.#db.getMany(missedKeys));
     missed.forEach((i, j) => {
-      const value = read[j];
+      const value = this.#open(keys[i]!, read[j]);
       values[i] = value;
       if (value !== undefined && options?.fillCache !== false) this.#rows.fill(keys[i]!, value, generation);
     });
@@ -142,10 +154,21 @@ export class KvStore {
   /** A few point reads are cheaper done synchronously than through the thread pool and back. */
   #getSync(keys: readonly string[]): (Uint8Array | undefined)[] {
     try {
-      return keys.map((key) => this.#db.getSync(key));
+      return keys.map((key) => this.#open(key, this.#db.getSync(key)));
     } catch (error) {
-      throw mapLevelError(error, this.location);
+      throw error instanceof VectorDbError ? error : mapLevelError(error, this.location);
     }
+  }
+
+  /** A value as read from the store: a truth record's payload once its checksum holds. */
+  #open(key: string, value: Uint8Array | undefined): Uint8Array | undefined {
+    if (value === undefined || !isTruthKey(key)) return value;
+    const opened = openRecord(key, value);
+    if (opened.ok) return opened.payload;
+    throw VectorDbError.of('DATABASE_CORRUPTED', {
+      location: this.location,
+      reason: `${this.describeKey(key)} cannot be trusted: ${opened.reason}. \`vectordb-local verify\` reports all the damage; \`vectordb-local repair\` keeps what can be kept`,
+    });
   }
 
   /** Writes all operations atomically: after a crash either all are there or none. */
@@ -169,7 +192,7 @@ export class KvStore {
     try {
       for (const op of operations) {
         if (op.type === 'put') {
-          const value = toBytes(op.value);
+          const value = isTruthKey(op.key) ? sealRecord(op.key, op.value) : toBytes(op.value);
           batch.put(op.key, value);
           bytes += op.key.length + value.byteLength;
         } else {
@@ -179,7 +202,7 @@ export class KvStore {
       }
     } catch (error) {
       void batch.close();
-      throw mapLevelError(error, this.location);
+      throw error instanceof VectorDbError ? error : mapLevelError(error, this.location);
     }
     const persistent = this.#persistent;
     const written = persistent === undefined ? undefined : () => persistent.wrote(bytes);
@@ -196,7 +219,32 @@ export class KvStore {
    * pair would cost more than reading it.
    */
   async *entryChunks(range: KvRange, size = 1024): AsyncGenerator<[string, Uint8Array][]> {
-    yield* this.#chunks(this.#db.iterator(range), size);
+    for await (const chunk of this.#chunks(this.#db.iterator(range), size)) {
+      for (const pair of chunk) pair[1] = this.#open(pair[0], pair[1])!;
+      yield chunk;
+    }
+  }
+
+  /**
+   * Pairs as stored, sealed truth records included, `size` at a time, from `snapshot` when given: for
+   * verify and repair, which judge each record themselves (record-checksum.ts openRecord).
+   */
+  async *rawEntryChunks(range: KvRange, size = 1024, snapshot?: KvSnapshot): AsyncGenerator<[string, Uint8Array][]> {
+    yield* this.#chunks(this.#db.iterator(snapshot?.handle === undefined ? range : { ...range, snapshot: snapshot.handle }), size);
+  }
+
+  /** Writes values as they are, sealed or not (repair's copies of records it has judged). */
+  async rawBatch(operations: readonly KvOperation[]): Promise<void> {
+    if (operations.length === 0) return;
+    await this.#gate.writable();
+    try {
+      await this.#db.batch(operations.map((op) => (op.type === 'put' ? { type: 'put' as const, key: op.key, value: toBytes(op.value) } : op)));
+      this.#persistent?.wrote(0);
+    } catch (error) {
+      throw mapLevelError(error, this.location);
+    } finally {
+      this.#rows.invalidate(operations);
+    }
   }
 
   /**
@@ -204,7 +252,12 @@ export class KvStore {
    * a time: listing many small text records (a collection's vector keys at open).
    */
   async *textEntryChunks(range: KvRange, size = 8192): AsyncGenerator<[string, string][]> {
-    yield* this.#chunks(this.#db.iterator<string, string>({ ...range, valueEncoding: 'utf8' }), size);
+    if (!isTruthKey(range.gte ?? range.gt ?? '')) {
+      yield* this.#chunks(this.#db.iterator<string, string>({ ...range, valueEncoding: 'utf8' }), size);
+      return;
+    }
+    // Truth records are checked as bytes, then decoded.
+    for await (const chunk of this.entryChunks(range, size)) yield chunk.map(([key, value]): [string, string] => [key, bytesToString(value)]);
   }
 
   /** An iterator's entries `size` at a time; closes it when done or abandoned. */
@@ -293,7 +346,8 @@ export class KvStore {
     try {
       const iterator = this.#db.iterator(snapshot.handle === undefined ? {} : { snapshot: snapshot.handle });
       for await (const chunk of this.#chunks(iterator, 4096)) {
-        await copy.batch(chunk.map(([key, value]) => ({ type: 'put' as const, key, value })));
+        // As stored: sealed records stay sealed, unsealed ones stay as they were written.
+        await copy.rawBatch(chunk.map(([key, value]) => ({ type: 'put' as const, key, value })));
         copied += chunk.length;
         onProgress?.(copied);
       }

@@ -5,7 +5,8 @@
  * DATABASE_CORRUPTED naming its files. Nothing above storage/ sees a LEVEL_* code.
  */
 import { VectorDbError } from '../errors/index.js';
-import { describeFiles, describeHolder } from './persistent-level.js';
+import { unopenable } from './database-directory.js';
+import { describeHolder } from './persistent-level.js';
 
 /** What the failing call was doing: a failed write leaves LevelDB refusing every later write. */
 export type LevelOperation = 'open' | 'read' | 'write';
@@ -78,13 +79,13 @@ export function mapLevelError(error: unknown, location: string, operation: Level
   }
   switch (code) {
     case 'LEVEL_CORRUPTION':
-      if (operation === 'open') return VectorDbError.of('DATABASE_CORRUPTED', { location, reason, files: describeFiles(location) }, options);
+      if (operation === 'open') return unopenable(location, reason, options);
       return VectorDbError.of('STORAGE_CORRUPTION', { location, reason }, options);
     case 'LEVEL_IO_ERROR':
       return VectorDbError.of('STORAGE_IO_ERROR', { location, reason: `${reason}${sticky}` }, options);
     case 'LEVEL_DATABASE_NOT_OPEN':
       // An open refused for any other reason (an invalid or missing file LevelDB needs): a damaged database.
-      if (operation === 'open') return VectorDbError.of('DATABASE_CORRUPTED', { location, reason, files: describeFiles(location) }, options);
+      if (operation === 'open') return unopenable(location, reason, options);
       return VectorDbError.of('DATABASE_NOT_OPEN', { location, state: 'not open' }, options);
     default:
       return error instanceof Error ? error : new Error(String(error));

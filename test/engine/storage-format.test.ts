@@ -1,6 +1,6 @@
 /**
  * The storage format label (storage/keys.ts FORMAT_VERSION): a new database is written at the current format,
- * one written by the previous format (2) opens with its data and is relabelled, and a database labelled newer
+ * one labelled by an older format (2) opens with its data and is relabelled, and a database labelled newer
  * than this version is refused with a message that says to upgrade, never misread.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ async function relabel(dir: string, format: string): Promise<void> {
 }
 
 describe('storage format', () => {
-  it('is 4: bodies may hold exact numbers, databases may hold tables, and tables may key rows by token', () => {
+  it('is 4: truth records carry checksums and tables may key rows by token (since 3, bodies may hold exact numbers and databases tables)', () => {
     expect(keys.FORMAT_VERSION).toBe(4);
   });
 

@@ -70,6 +70,11 @@ export class Collection {
     if (deniesPositions(this.record.options)) await this.#store.refileIndex(this.#shred);
   }
 
+  /** @internal The document store and shredding context (verify and repair recompute index entries). */
+  get integrity(): { readonly store: DocumentStore; readonly shred: ShredContext } {
+    return { store: this.#store, shred: this.#shred };
+  }
+
   /** About how many bytes of document bodies the collection's search-hit cache holds now (stats). */
   get cachedBytes(): number {
     return this.#store.cachedBytes;

@@ -102,8 +102,8 @@ export class TableStore {
     return this.#record().tid;
   }
 
-  /** The index entry keys of a row (without the row key) for every regular index. */
-  #indexEntries(row: JsonObject | null): string[] {
+  /** The index entry keys of a row (without the row key) for every regular index (verify checks them too). */
+  indexEntriesOf(row: JsonObject | null): string[] {
     if (row === null) return [];
     const record = this.#record();
     const entries: string[] = [];
@@ -131,7 +131,7 @@ export class TableStore {
     const record = this.#record();
     let ops: KvOperation[] = [];
     for await (const { key, row } of this.scan()) {
-      for (const entry of this.#indexEntries(row)) if (entry.startsWith(keys.rowIndexPrefix(record.tid, index.name))) ops.push({ type: 'put', key: entry + key, value: key });
+      for (const entry of this.indexEntriesOf(row)) if (entry.startsWith(keys.rowIndexPrefix(record.tid, index.name))) ops.push({ type: 'put', key: entry + key, value: key });
       if (ops.length >= 4096) {
         await this.#kv.batch(ops);
         ops = [];
@@ -148,8 +148,8 @@ export class TableStore {
     if (changes.length === 0) return;
     const ops: KvOperation[] = [];
     for (const change of changes) {
-      const old = new Set(this.#indexEntries(change.before));
-      const next = new Set(this.#indexEntries(change.after));
+      const old = new Set(this.indexEntriesOf(change.before));
+      const next = new Set(this.indexEntriesOf(change.after));
       for (const entry of old) if (!next.has(entry)) ops.push({ type: 'del', key: entry + change.key });
       for (const entry of next) if (!old.has(entry)) ops.push({ type: 'put', key: entry + change.key, value: change.key });
       if (change.after === null) ops.push({ type: 'del', key: this.#rowPrefix + change.key });

@@ -43,6 +43,11 @@ export class Table {
     this.#store = new TableStore(kv, record.tid, () => this.#record);
   }
 
+  /** @internal The rows underneath (verify and repair read them as stored). */
+  get store(): TableStore {
+    return this.#store;
+  }
+
   get record(): TableRecord {
     return this.#record;
   }
