@@ -12,12 +12,13 @@ import { findSuite } from './find.js';
 import { insertValidationSuite } from './insert-validation.js';
 import { insertSuite } from './insert.js';
 import { keyspacesSuite } from './keyspaces.js';
+import { lexicalSuite } from './lexical.js';
 import { limitPresetsSuite } from './limit-presets.js';
 import { updateSuite } from './update.js';
 import { tablesSuite } from './tables.js';
 import { vectorKnobsSuite } from './vector-knobs.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, limitPresetsSuite, tablesSuite, updateSuite, vectorKnobsSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, lexicalSuite, limitPresetsSuite, tablesSuite, updateSuite, vectorKnobsSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
@@ -33,4 +34,5 @@ export function allSuites(factory: DbFactory): void {
   limitPresetsSuite(factory);
   tablesSuite(factory);
   vectorKnobsSuite(factory);
+  lexicalSuite(factory);
 }
