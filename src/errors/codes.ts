@@ -222,6 +222,7 @@ export const ERROR_CODES = {
   UNEXPECTED_SERVER_ERROR: server('', 'Unexpected server error', 'Server failed: ${reason}'),
 
   // --- warnings ------------------------------------------------------------------------------
+  RERANKING_PROVIDER_NOT_REGISTERED: request('WARNING', 'Reranking provider not registered', "The collection's reranking provider '${provider}' is not registered with this database, so the documents are in reciprocal-rank fusion order (the built-in 'rrf' provider). Register one with new VectorDB(token, dir, keyspace, { rerankers: { ${provider}: url or (query, passages) => scores } }) or serve --reranker ${provider}=URL."),
   DEPRECATED_COMMAND: request('WARNING', 'Deprecated command', 'The deprecated command is: ${command}. The new command to use is: ${replacement}.'),
 } as const satisfies Record<string, ErrorCodeSpec>;
 

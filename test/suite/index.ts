@@ -13,12 +13,13 @@ import { insertValidationSuite } from './insert-validation.js';
 import { insertSuite } from './insert.js';
 import { keyspacesSuite } from './keyspaces.js';
 import { lexicalSuite } from './lexical.js';
+import { rerankSuite } from './rerank.js';
 import { limitPresetsSuite } from './limit-presets.js';
 import { updateSuite } from './update.js';
 import { tablesSuite } from './tables.js';
 import { vectorKnobsSuite } from './vector-knobs.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, lexicalSuite, limitPresetsSuite, tablesSuite, updateSuite, vectorKnobsSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, lexicalSuite, limitPresetsSuite, rerankSuite, tablesSuite, updateSuite, vectorKnobsSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
@@ -35,4 +36,5 @@ export function allSuites(factory: DbFactory): void {
   tablesSuite(factory);
   vectorKnobsSuite(factory);
   lexicalSuite(factory);
+  rerankSuite(factory);
 }
