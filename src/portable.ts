@@ -3,8 +3,13 @@
  * needs Node (homes of databases), browser.ts is this alone. Only what the two entries export is supported.
  */
 export { VectorDB, type CommandTargetOptions, type GraphqlOptions, type VectorDBOptions } from './client/vector-db.js';
+export type { RerankFunction, RerankerSpec, HttpRerankerSpec } from './providers/rerankers.js';
 export type { GraphqlError, GraphqlResult } from './graphql/result.js';
 export type {
+  FindAndRerankOptions,
+  HybridSort,
+  RerankedResult,
+  RerankScores,
   FindOneAndUpdateOptions,
   FindVectorOptions,
   IndexStatus,

@@ -40,6 +40,13 @@ function limitPair(value: string, previous: Record<string, number> = {}): Record
   return { ...previous, [match[1]!]: Number(match[2]) };
 }
 
+/** `--reranker name=URL`: a reranking provider's name and its endpoint. */
+function rerankerPair(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const match = /^([^=]+)=(https?:\/\/.+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('expected name=URL, e.g. nvidia=http://127.0.0.1:8000/v1/ranking');
+  return { ...previous, [match[1]!]: match[2]! };
+}
+
 interface ServeFlags {
   limits: LimitsPreset;
   limit?: Record<string, number>;
@@ -53,6 +60,7 @@ interface ServeFlags {
   durability: 'full' | 'relaxed';
   log: boolean;
   cors?: string[];
+  reranker?: Record<string, string>;
 }
 
 function serveCommand(name: string, description: string): Command {
@@ -85,6 +93,10 @@ function serveCommand(name: string, description: string): Command {
       new Option('--cors <origin>', "let pages of this origin call the server from a browser (repeatable; null for file:// pages such as Electron renderers, * for any); tokens are required all the same")
         .argParser((value: string, previous: string[] = []) => [...previous, value]),
     )
+    .addOption(
+      new Option('--reranker <name=url>', "a reranking provider for findAndRerank: a collection's rerank.service.provider name and the URL of an endpoint speaking NVIDIA's reranking API (repeatable; rrf is built in)")
+        .argParser(rerankerPair),
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       const source = command.getOptionValueSource('token') === 'env' ? 'env' : 'flag';
       const code = await serve({
@@ -98,6 +110,7 @@ function serveCommand(name: string, description: string): Command {
         durability: flags.durability,
         log: flags.log,
         ...(flags.cors !== undefined ? { corsOrigins: flags.cors } : {}),
+        ...(flags.reranker !== undefined ? { rerankers: flags.reranker } : {}),
         version: VERSION,
         limits: { preset: flags.limits, ...flags.limit },
       });

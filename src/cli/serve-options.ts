@@ -15,6 +15,8 @@ export interface ServeOptions {
   readonly log: boolean;
   /** Origins whose pages may call the server (CORS; see http/cors.ts). */
   readonly corsOrigins?: readonly string[];
+  /** Reranking providers: name -> URL of an endpoint in NVIDIA's reranking format (`--reranker name=URL`). */
+  readonly rerankers?: Readonly<Record<string, string>>;
   readonly version: string;
   /** The limits preset and overrides of it (see engine/limits.ts). */
   readonly limits?: LimitsOption;

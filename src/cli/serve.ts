@@ -13,6 +13,7 @@ import { requestLogLine } from './request-log.js';
 import type { ServeOptions } from './serve-options.js';
 import { serveHome } from './serve-home.js';
 import { resolveToken } from './token.js';
+import { registerRerankers } from '../providers/rerankers.js';
 
 export type { ServeOptions } from './serve-options.js';
 
@@ -31,6 +32,13 @@ export async function serve(options: ServeOptions): Promise<number> {
     });
   } catch (error) {
     console.error(`vectordb-local: cannot open ${data}: ${messageOf(error)}`);
+    return 1;
+  }
+  try {
+    registerRerankers(db, options.rerankers);
+  } catch (error) {
+    console.error(`vectordb-local: --reranker: ${messageOf(error)}`);
+    await db.close().catch(() => undefined);
     return 1;
   }
   const log = options.log ? (e: RequestLogEntry) => console.log(requestLogLine(e)) : undefined;

@@ -4,7 +4,7 @@
 import type { FilterLike } from './filter.js';
 import type { BulkWriteHooks } from './inserts.js';
 import type { ProgressListener } from './progress.js';
-import type { Projection, ReturnDocument, Sort } from './types.js';
+import type { Projection, ReturnDocument, Sort, Vector } from './types.js';
 
 /** Options of insertMany (with the bulk-write hooks: onProgress, onFailure, total). */
 export interface InsertManyOptions extends BulkWriteHooks {
@@ -20,6 +20,43 @@ export interface InsertManyOptions extends BulkWriteHooks {
 export interface UpsertManyOptions extends BulkWriteHooks {
   chunkSize?: number;
   concurrency?: number;
+}
+
+/** findAndRerank's sort: one text for both reads (needs vectorize), or the vector and the lexical query apart. */
+export type HybridSort = { $hybrid: string | { $vector?: Vector | null; $vectorize?: string | null; $lexical?: string | null } };
+
+/** Options of findAndRerank (the Data API's; `includeScores` is always on here: every result has its scores). */
+export interface FindAndRerankOptions {
+  filter?: FilterLike;
+  projection?: Projection;
+  /** Documents returned (default 10). */
+  limit?: number;
+  /** Documents each read contributes, 1 to 100 (default 50), or per read. */
+  hybridLimits?: number | { $vector?: number; $lexical?: number };
+  /** The field whose text the reranker reads; documents without it are dropped. */
+  rerankOn?: string;
+  /** The text the reranker compares the passages with. */
+  rerankQuery?: string;
+  includeSortVector?: boolean;
+  /** A reranking service for this command instead of the collection's. */
+  rerank?: { provider: string; modelName?: string; authentication?: Record<string, unknown>; parameters?: Record<string, unknown> };
+}
+
+/** The scores of a reranked document (the Data API's `status.documentResponses[i].scores`). */
+export interface RerankScores {
+  $rerank: number;
+  /** The vector read's similarity, null when only the lexical read found the document. */
+  $vector: number | null;
+  $vectorRank: number | null;
+  $bm25Rank: number | null;
+  /** Reciprocal-rank fusion: the sum of 1 / (60 + rank) over the reads. */
+  $rrf: number;
+}
+
+/** One result of findAndRerank, like astra-db-ts's RerankedResult. */
+export interface RerankedResult<T> {
+  document: T;
+  scores: RerankScores;
 }
 
 /** Options of findVector. */

@@ -7,7 +7,7 @@
 import type { CommandResponse } from '../commands/response.js';
 import type { JsonObject } from '../query/json.js';
 import { findOneJson, findPageJson, mapOne, splitMapping, vectorQuery } from './collection-commands.js';
-import type { FindVectorOptions, IndexStatus, WaitForIndexOptions } from './collection-options.js';
+import type { FindAndRerankOptions, FindVectorOptions, HybridSort, IndexStatus, RerankedResult, RerankScores, WaitForIndexOptions } from './collection-options.js';
 import { collectionChannel, type DatabaseChannel } from './database-channel.js';
 import type { JsonDocument } from './documents.js';
 import { clientException } from './errors.js';
@@ -28,6 +28,7 @@ type AnySelectQuery = SelectQueryLike<any>;
 /** The members each options object takes (a typo would otherwise be ignored: see rejectUnknownMembers). */
 const FIND_VECTOR_OPTIONS: ReadonlySet<keyof FindVectorOptions> = new Set(['filter', 'limit', 'includeSimilarity', 'projection', 'efSearch']);
 const FIND_ONE_BY_VECTOR_OPTIONS: ReadonlySet<string> = new Set(['filter', 'includeSimilarity', 'projection', 'efSearch']);
+const FIND_AND_RERANK_OPTIONS: ReadonlySet<keyof FindAndRerankOptions> = new Set(['filter', 'projection', 'limit', 'hybridLimits', 'rerankOn', 'rerankQuery', 'includeSortVector', 'rerank']);
 const WAIT_FOR_INDEX_OPTIONS: ReadonlySet<keyof WaitForIndexOptions> = new Set(['timeoutMs']);
 /** One waitForIndex command waits at most this long (ms): no request outlives a proxy's patience. */
 const WAIT_FOR_INDEX_STEP_MS = 10_000;
@@ -176,6 +177,25 @@ export class CollectionReads<T extends object = JsonDocument> {
     }
     const page = await findPageJson(this.#channel, query);
     return as === undefined ? page.results : page.results.map((json) => toDocumentResult(json, as));
+  }
+
+  /**
+   * Hybrid search (the Data API's findAndRerank): a vector read and a BM25 (`$lexical`) read with the same
+   * filter, merged, reranked by the collection's provider (or `options.rerank`), best first, each with its
+   * scores. Not paginated. With the built-in `rrf` provider the order is reciprocal-rank fusion (k = 60).
+   * @example
+   * const hits = await docs.findAndRerank({ $hybrid: { $vector: queryVector, $lexical: 'banana bread' } }, { rerankOn: 'text', rerankQuery: 'banana bread' });
+   */
+  async findAndRerank(sort: HybridSort, options: FindAndRerankOptions = {}): Promise<RerankedResult<T>[]> {
+    rejectUnknownMembers(options, FIND_AND_RERANK_OPTIONS, 'findAndRerank options');
+    const { filter, projection, ...rest } = options;
+    const command: JsonObject = { sort: toJson(sort) as JsonObject, options: { ...(toJson(rest) as JsonObject), includeScores: true } };
+    if (filter !== undefined) command.filter = filterJson(filter);
+    if (projection !== undefined) command.projection = toJson(projection);
+    const response = await this.#run({ findAndRerank: command });
+    const documents = (response.data as { documents: JsonObject[] }).documents;
+    const responses = (response.status?.documentResponses ?? []) as { scores?: RerankScores }[];
+    return documents.map((document, i) => ({ document: document as unknown as T, scores: responses[i]?.scores ?? ({} as RerankScores) }));
   }
 
   // ---- counts ---------------------------------------------------------------------------------

@@ -97,15 +97,15 @@ type Loosen<U, T> = {
 export type UpdateFilter<T> = IsSchemaless<T> extends true ? DataObject : Loosen<StrictUpdateFilter<T>, T>;
 
 type SortValue = 1 | -1;
-type VectorSort = { $vector?: Vector | { $binary: string } };
+type VectorSort = { $vector?: Vector | { $binary: string }; $lexical?: string };
 
-/** A sort over T's paths, or a vector sort. */
+/** A sort over T's paths, a vector sort, or a lexical (BM25) sort. */
 export type StrictSort<T> = { [P in Paths<T>]?: SortValue } & VectorSort;
 
 /** What the methods take for a sort: T's paths as in StrictSort, other paths accepted. */
 export type DocumentSort<T> = IsSchemaless<T> extends true
-  ? Readonly<Record<string, SortValue | Vector | { $binary: string }>>
-  : StrictSort<T> & { readonly [path: string]: SortValue | Vector | { $binary: string } | undefined };
+  ? Readonly<Record<string, SortValue | Vector | { $binary: string } | string>>
+  : StrictSort<T> & { readonly [path: string]: SortValue | Vector | { $binary: string } | string | undefined };
 
 type ProjectionValue = 0 | 1 | boolean | { $slice: number | [number, number] };
 

@@ -27,8 +27,8 @@ export interface DataObject {
 /** Which fields a query returns: `{ name: 1 }` (only), `{ body: 0 }` (all but), `{ '*': 1 }` (all, with `$vector`). */
 export type Projection = Record<string, JsonValue>;
 
-/** A sort: `{ price: -1, name: 1 }`, or a vector sort `{ $vector: [...] }` (nearest first). */
-export type Sort = Readonly<Record<string, 1 | -1 | Vector | { $binary: string }>>;
+/** A sort: `{ price: -1, name: 1 }`, a vector sort `{ $vector: [...] }` (nearest first), or `{ $lexical: 'words' }` (BM25). */
+export type Sort = Readonly<Record<string, 1 | -1 | Vector | { $binary: string } | string>>;
 
 /** What `insertOne` reported before mutation results existed; every mutation result still has `id`. */
 export interface InsertResult {

@@ -6,6 +6,7 @@
  */
 import type { LimitsOption } from '../engine/limits.js';
 import type { VectorProgress } from '../engine/progress.js';
+import type { RerankerSpec } from '../providers/rerankers.js';
 
 export interface VectorDBOptions {
   /**
@@ -40,6 +41,12 @@ export interface VectorDBOptions {
    * last writes. An http(s) endpoint's server decides (`vectordb-local serve --durability`).
    */
   durability?: 'full' | 'relaxed';
+  /**
+   * Reranking providers of an embedded database, by the name a collection's `rerank.service.provider` (or a
+   * findAndRerank `rerank` override) gives: a function `(query, passages) => scores`, the URL of an endpoint
+   * speaking NVIDIA's reranking API, or `{ url, model?, batchSize?, apiKey? }`. `rrf` is built in.
+   */
+  rerankers?: Readonly<Record<string, RerankerSpec>>;
 }
 
 export interface GraphqlOptions {
@@ -70,7 +77,7 @@ export interface DatabaseByIdOptions extends VectorDBOptions {
 }
 
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
-export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes', 'durability']);
+export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes', 'durability', 'rerankers']);
 
 export function checkStorage(storage: unknown, remote: boolean): void {
   if (storage === undefined) return;

@@ -100,7 +100,7 @@ export class VectorDB {
       ? new HttpTransport(apiEndpoint, token)
       : byId
         ? new HomeDatabaseTransport(token, apiEndpoint, region, databaseOptions)
-        : new EmbeddedTransport(apiEndpoint, databaseOptions);
+        : new EmbeddedTransport(apiEndpoint, databaseOptions, options.rerankers);
     this.#keyspace = keyspace;
   }
 

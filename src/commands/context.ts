@@ -82,6 +82,7 @@ export class QueryParts {
       isIndexed: this.#collection.isIndexed,
       maxClauses: limits.maxFilterClauses,
       maxInValues: limits.maxInValues,
+      lexical: { analyzer: this.#collection.analyzer, disabled: () => lexicalDisabled(this.#collection) },
     });
     if (!cache) filterCache.set(this.#collection, (cache = new Map()));
     if (cache.size >= FILTER_CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -90,7 +91,11 @@ export class QueryParts {
   }
 
   sort(): SortSpec {
-    const sort = parseSort(this.#body.get('sort'), { isIndexed: this.#collection.isIndexed });
+    const sort = parseSort(this.#body.get('sort'), {
+      isIndexed: this.#collection.isIndexed,
+      lexicalEnabled: this.#collection.analyzer !== undefined,
+      lexicalDisabled: () => lexicalDisabled(this.#collection),
+    });
     if (sort.kind === 'vector') {
       const record = this.#collection.record;
       if (!record.options.vector) {
@@ -111,6 +116,10 @@ export class QueryParts {
     }
     return parseUpdate(raw);
   }
+}
+
+function lexicalDisabled(collection: Collection): VectorDbError {
+  return VectorDbError.of('LEXICAL_NOT_ENABLED_FOR_COLLECTION', { keyspace: collection.record.keyspace, collection: collection.record.name });
 }
 
 export type CommandHandler = (body: unknown, ctx: CommandContext) => Promise<CommandResult>;

@@ -1,6 +1,7 @@
 /**
  * Database-level commands (POST /v1): createKeyspace, findKeyspaces, dropKeyspace, their deprecated
- * *Namespace aliases (with a DEPRECATED_COMMAND warning), and the provider listings (none locally).
+ * *Namespace aliases (with a DEPRECATED_COMMAND warning), and the embedding provider listing (none locally;
+ * the reranking one is rerank-commands.ts').
  */
 import { VectorDbError } from '../errors/index.js';
 import { CommandBody, invalid } from './command-body.js';
@@ -58,5 +59,4 @@ export const DATABASE_COMMANDS: Record<string, CommandSpec> = {
   },
   dropNamespace: { level: 'database', run: deprecated('dropNamespace', 'dropKeyspace', dropKeyspace) },
   findEmbeddingProviders: { level: 'database', run: noProviders('findEmbeddingProviders', 'embeddingProviders') },
-  findRerankingProviders: { level: 'database', run: noProviders('findRerankingProviders', 'rerankingProviders') },
 };

@@ -36,6 +36,7 @@ const find: CommandHandler = async (raw, ctx) => {
     const max = collection.limits.maxVectorSearchLimit;
     if (limit !== undefined && limit > max) throw invalid('options.limit', limit, `limit options should not be greater than ${max} for vector search`);
   }
+  if (sort.kind === 'lexical' && skip !== undefined) throw invalid('options.skip', skip, 'skip options should not be used with lexical sort');
   if (pageState && sort.kind !== 'none') {
     throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: "'pageState' is not supported with non-empty sort clause" });
   }

@@ -8,6 +8,7 @@ import { INDEX_COMMANDS } from './index-commands.js';
 import { INSERT_COMMANDS } from './insert-commands.js';
 import { KEYSPACE_COMMANDS } from './keyspace-commands.js';
 import { READ_COMMANDS } from './read-commands.js';
+import { RERANK_COMMANDS, RERANK_DATABASE_COMMANDS } from './rerank-commands.js';
 import { STATS_COMMANDS } from './stats-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
 import { TABLE_SCHEMA_COMMANDS, TABLE_KEYSPACE_COMMANDS } from './table-schema-commands.js';
@@ -20,11 +21,13 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = Object.freeze({
   ...KEYSPACE_COMMANDS,
   ...INSERT_COMMANDS,
   ...READ_COMMANDS,
+  ...RERANK_COMMANDS,
   ...WRITE_COMMANDS,
   ...STATS_COMMANDS,
   ...TABLE_KEYSPACE_COMMANDS,
   ...TYPE_COMMANDS,
   ...INDEX_COMMANDS,
+  ...RERANK_DATABASE_COMMANDS,
 });
 
 /** Commands whose target is a table (POST /v1/{keyspace}/{table}). */

@@ -18,6 +18,14 @@ export interface ShreddedDocument {
   readonly vectorForm: VectorForm | null;
   /** `path\0typed value` strings; the engine prefixes the collection and appends the doc key. */
   readonly indexEntries: readonly string[];
+  /** The analyzed `$lexical` text: each term's count and the token count (undefined: none). */
+  readonly lexical?: LexicalTerms | undefined;
+}
+
+/** A document's analyzed `$lexical`: what its postings and BM25 length are. */
+export interface LexicalTerms {
+  readonly terms: ReadonlyMap<string, number>;
+  readonly length: number;
 }
 
 /** One document's change: insert (before null), replace, or delete (after null). */

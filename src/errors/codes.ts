@@ -122,6 +122,17 @@ export const ERROR_CODES = {
   VECTOR_SEARCH_NOT_SUPPORTED: request('SCHEMA', 'Vector search not enabled', 'Vector search is not enabled for collection: ${keyspace}.${collection}. Create it with options.vector to store or search vectors.'),
   VECTOR_SEARCH_TOO_BIG_VALUE: request('SCHEMA', 'Vector dimension too big', "Vector embedding property '$vector' length too big: ${dimension} (max ${max})."),
   VECTORIZE_FEATURE_NOT_AVAILABLE: request('SCHEMA', 'Vectorize not available', 'Vectorize feature is not available in the environment: vectordb-local has no embedding providers; send $vector values instead.'),
+  LEXICAL_NOT_ENABLED_FOR_COLLECTION: request('SCHEMA', 'Lexical search is not enabled for the collection', 'Lexical content can only be added and filtering and sort only be used on collections for which Lexical feature is enabled. The collection ${keyspace}.${collection} does not have Lexical feature enabled.'),
+  LEXICAL_CONTENT_TOO_LONG: request('DOCUMENT', 'Lexical content exceeds maximum length', 'The command attempted to insert or update the `$lexical` field with content that exceeds the maximum allowed length (${max} characters, got ${length}). The collection: ${keyspace}.${collection}. Resend the command using a smaller value for the `$lexical` field.'),
+  SHRED_BAD_DOCUMENT_LEXICAL_TYPE: request('DOCUMENT', 'Bad $lexical value to shred', 'Bad $lexical value to shred: ${errorMessage}.'),
+  HYBRID_FIELD_CONFLICT: request('DOCUMENT', 'Conflict with $hybrid field', "Field '$hybrid' cannot be used with '$lexical', '$vector', or '$vectorize'. Resend command without conflicting fields."),
+  HYBRID_FIELD_UNSUPPORTED_VALUE_TYPE: request('DOCUMENT', 'Unsupported JSON value type for $hybrid field', "Unsupported JSON value type for '$hybrid' field: ${errorMessage}."),
+  HYBRID_FIELD_UNKNOWN_SUBFIELDS: request('DOCUMENT', 'Unknown sub-field(s) for $hybrid field', "Unrecognized sub-field(s) for '$hybrid' Object: ${errorMessage}; only '$lexical' and '$vectorize' are allowed."),
+  UNSUPPORTED_RERANKING_COMMAND: request('SCHEMA', 'Reranking not enabled and no override provided', 'The `findAndRerank` is not enabled for the collection, and a reranking service override was not provided with the command. The Command is only supported for collections that have `vector`, `lexical`, and `rerank` configured, or when a reranking service override is provided via the `rerank` command option.'),
+  INVALID_RERANK_OVERRIDE: request('SCHEMA', 'Invalid reranking service override', "The reranking service override in the `findAndRerank` command is invalid. ${message}"),
+  MISSING_RERANK_QUERY_TEXT: request('SORT', 'Rerank query text is missing', 'The findAndRerank command is missing the text to use as the query with the reranking model: give it as `$hybrid` text in the sort clause, e.g. `{"$hybrid": "query text"}`, or as the `rerankQuery` option.'),
+  UNSUPPORTED_VECTORIZE_SORT_FOR_COLLECTION: request('SORT', 'Vectorize sorting not supported by the collection', "The command attempted to use vectorize sort (keyword '$vectorize' or '$hybrid') against a collection that does not have vectorize enabled. The collection ${keyspace}.${collection} does not have vectorize enabled."),
+  RERANKING_PROVIDER_FAILED: server('', 'Reranking provider failed', "The reranking provider '${provider}' failed: ${reason}."),
   KEYSPACE_ALREADY_EXISTS: request('SCHEMA', 'Keyspace already exists', "Keyspace '${keyspace}' already exists."),
 
   // --- tables (the Data API's codes; one entry per code, whatever scope the Data API files it under) ---------
@@ -216,6 +227,7 @@ export const ERROR_CODES = {
   UNEXPECTED_SERVER_ERROR: server('', 'Unexpected server error', 'Server failed: ${reason}'),
 
   // --- warnings ------------------------------------------------------------------------------
+  RERANKING_PROVIDER_NOT_REGISTERED: request('WARNING', 'Reranking provider not registered', "The collection's reranking provider '${provider}' is not registered with this database, so the documents are in reciprocal-rank fusion order (the built-in 'rrf' provider). Register one with new VectorDB(token, dir, keyspace, { rerankers: { ${provider}: url or (query, passages) => scores } }) or serve --reranker ${provider}=URL."),
   DEPRECATED_COMMAND: request('WARNING', 'Deprecated command', 'The deprecated command is: ${command}. The new command to use is: ${replacement}.'),
 } as const satisfies Record<string, ErrorCodeSpec>;
 

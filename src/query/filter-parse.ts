@@ -50,6 +50,10 @@ interface ParseState {
   readonly options: FilterOptions;
   readonly maxInValues: number;
   idClauses: number;
+  /** Inside a `$not` (how deep). */
+  notDepth: number;
+  /** The text of the filter's `{"$lexical": {"$match": text}}`. */
+  lexical?: string;
 }
 
 const invalid = (reason: string): VectorDbError => VectorDbError.of('FILTER_INVALID_EXPRESSION', { reason });
@@ -58,11 +62,11 @@ const unsupported = (operator: string, hint: string): VectorDbError =>
   VectorDbError.of('FILTER_UNSUPPORTED_OPERATOR', { operator, hint });
 
 /** Parses and validates a raw filter. The returned root is always a frozen `and` node. */
-export function parseFilterTree(raw: unknown, options: FilterOptions): { root: FilterNode; seed: readonly SeedClause[] } {
+export function parseFilterTree(raw: unknown, options: FilterOptions): { root: FilterNode; seed: readonly SeedClause[]; lexical?: string } {
   if (raw === null || raw === undefined) return { root: group('and', []), seed: [] };
   if (!isPlainObject(raw)) throw dataType(`filter must be a JSON Object, command had ${jsonTypeName(raw)}`);
-  const state: ParseState = { options, maxInValues: options.maxInValues ?? DEFAULT_MAX_IN_VALUES, idClauses: 0 };
-  const items = parseConjunction(raw, state, false);
+  const state: ParseState = { options, maxInValues: options.maxInValues ?? DEFAULT_MAX_IN_VALUES, idClauses: 0, notDepth: 0 };
+  const items = parseConjunction(raw, state, false, true);
   if (state.idClauses > 1) throw VectorDbError.of('FILTER_MULTIPLE_ID_FILTER');
   const root = group('and', items);
   const count = countCompares(root);
@@ -73,11 +77,12 @@ export function parseFilterTree(raw: unknown, options: FilterOptions): { root: F
   const seed = items
     .filter((n): n is CompareNode => n.kind === 'compare' && n.op === '$eq')
     .map(({ path, segments, value }) => Object.freeze({ path, segments, value }));
-  return { root, seed: Object.freeze(seed) };
+  return state.lexical === undefined ? { root, seed: Object.freeze(seed) } : { root, seed: Object.freeze(seed), lexical: state.lexical };
 }
 
 /** The keys of one filter object, implicitly AND-ed; `$and`/`$or`/`$not` stay one item each. */
-function parseConjunction(obj: Record<string, unknown>, state: ParseState, directlyInOr: boolean): FilterNode[] {
+/** `top`: the clauses hold for the whole filter (the root and the root's `$and`s), where a `$lexical` match may be. */
+function parseConjunction(obj: Record<string, unknown>, state: ParseState, directlyInOr: boolean, top = false): FilterNode[] {
   const items: FilterNode[] = [];
   for (const [key, value] of Object.entries(obj)) {
     if (value === undefined) continue; // as JSON.stringify would drop it
@@ -87,12 +92,16 @@ function parseConjunction(obj: Record<string, unknown>, state: ParseState, direc
         if (!isPlainObject(element)) {
           throw dataType(`element ${i} of '${key}' must be an Object, got ${jsonTypeName(element)}`);
         }
-        return group('and', parseConjunction(element, state, key === '$or'));
+        return group('and', parseConjunction(element, state, key === '$or', top && key === '$and'));
       });
       items.push(group(key === '$and' ? 'and' : 'or', children));
     } else if (key === '$not') {
       if (!isPlainObject(value)) throw invalid(`'$not' operator must have an Object value, got ${jsonTypeName(value)}`);
+      state.notDepth++;
       items.push(invert(group('and', parseConjunction(value, state, false))));
+      state.notDepth--;
+    } else if (key === '$lexical') {
+      parseLexical(value, state, top);
     } else if (key.startsWith('$') && !SPECIAL_FIELDS.has(key)) {
       if (Array.isArray(value)) throw invalid(`cannot filter on '${key}' by array type`);
       throw invalid(`filter expression path ('${key}') cannot start with '$'`);
@@ -117,7 +126,7 @@ function parseField(path: string, value: unknown, state: ParseState, directlyInO
   for (const [op, operand] of ops) {
     if (operand === undefined) continue;
     if (!op.startsWith('$')) throw invalid(`cannot mix operators and field names in the value of '${path}' (found '${op}')`);
-    if (!(USER_OPS as readonly string[]).includes(op)) throw unsupportedOperator(op);
+    if (!(USER_OPS as readonly string[]).includes(op)) throw unsupportedOperator(op, path);
     if (SPECIAL_FIELDS.has(path) && op !== '$exists') {
       throw invalid(`cannot filter on '${path}' field using operator '${op}': only '$exists' is supported`);
     }
@@ -130,9 +139,27 @@ function parseField(path: string, value: unknown, state: ParseState, directlyInO
   return nodes;
 }
 
-function unsupportedOperator(op: string): VectorDbError {
+/**
+ * `{"$lexical": {"$match": "words"}}`: every analyzed word present. Only `$match`, only a string, not under
+ * `$not`, on a lexical-enabled collection; one per filter, at its top level (not inside `$or`).
+ */
+function parseLexical(value: unknown, state: ParseState, top: boolean): void {
+  const options = state.options.lexical;
+  if (options === undefined || options.analyzer === undefined) throw options?.disabled() ?? VectorDbError.of('LEXICAL_NOT_ENABLED_FOR_COLLECTION', { keyspace: '', collection: '' });
+  const [op, operand] = isOperatorMap(value) ? (Object.entries(value)[0] ?? ['$eq', value]) : ['$eq', value];
+  if (op !== '$match' || Object.keys(value as object).length > 1) {
+    throw invalid(`cannot filter on '$lexical' field using operator '${op === '$match' ? Object.keys(value as object).find((k) => k !== '$match') : op}': only '$match' is supported`);
+  }
+  if (typeof operand !== 'string') throw invalid(`'$match' operator must have \`String\` value, was \`${jsonTypeName(operand)}\``);
+  if (state.notDepth > 0) throw invalid("cannot use '$not' to invert '$match' operator");
+  if (!top) throw invalid("'$match' on '$lexical' can only be used at the top level of a filter (or in a top-level '$and'), not inside '$or'");
+  if (state.lexical !== undefined) throw invalid("a filter can have only one '$match' on '$lexical'");
+  state.lexical = operand;
+}
+
+function unsupportedOperator(op: string, path?: string): VectorDbError {
   if (op === '$not') return unsupported(op, ': use a filter-level $not instead, e.g. {"$not": {"field": {"$gt": 1}}}');
-  if (op === '$match') return unsupported(op, ": '$match' applies only to '$lexical', which is not supported");
+  if (op === '$match') return invalid(`'$match' operator can only be used with the '$lexical' field, not '${path ?? ''}'`);
   return unsupported(op, `: supported operators are ${USER_OPS.join(', ')}`);
 }
 

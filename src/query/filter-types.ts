@@ -3,6 +3,7 @@
  * filter.ts: comparison operators, the FilterNode tree, the parse options and their default limits.
  */
 import type { JsonValue } from './json.js';
+import type { Analyzer } from './analyzers.js';
 
 /**
  * Comparison operators after parsing. `$notAll` and `$sizeNe` only come out of `$not` inversion:
@@ -45,6 +46,8 @@ export interface FilterOptions {
   maxClauses?: number;
   /** Default 100 values per `$in`/`$nin`. */
   maxInValues?: number;
+  /** `$lexical` matching: the collection's analyzer (undefined: lexical disabled, `disabled()` is the error to throw). */
+  lexical?: { readonly analyzer: Analyzer | undefined; disabled(): Error };
 }
 
 export const DEFAULT_MAX_FILTER_CLAUSES = 64;

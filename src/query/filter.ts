@@ -8,6 +8,7 @@ import { compileFilter } from './filter-eval.js';
 import { parseFilterTree, type SeedClause } from './filter-parse.js';
 import { cloneJson, isObject, type Document, type JsonObject, type JsonValue } from './json.js';
 import type { FilterNode, FilterOptions } from './filter-types.js';
+import { queryTerms, tokenize, type Analyzer } from './analyzers.js';
 
 export { DEFAULT_MAX_FILTER_CLAUSES, DEFAULT_MAX_IN_VALUES, type ComparisonOp, type FilterNode, type FilterOptions } from './filter-types.js';
 
@@ -22,6 +23,8 @@ export interface Filter {
    * wrappers are kept (they equal their bare strings). `matches()` must still be applied.
    */
   readonly idLookup: readonly JsonValue[] | undefined;
+  /** `{"$lexical": {"$match": text}}` at the top level: the text and its distinct analyzed terms (every one required). */
+  readonly lexical?: { readonly text: string; readonly terms: readonly string[] };
   matches(doc: Document): boolean;
 }
 
@@ -33,14 +36,17 @@ const seeds = new WeakMap<Filter, readonly SeedClause[]>();
  * @example parseFilter({ age: { $gte: 21 }, tags: 'a' }, { isIndexed: () => true }).matches(doc)
  */
 export function parseFilter(raw: unknown, options: FilterOptions): Filter {
-  const { root, seed } = parseFilterTree(raw, options);
-  const isEmpty = root.kind === 'and' && root.children.length === 0;
-  const test = isEmpty ? () => true : compileFilter(root);
+  const { root, seed, lexical: text } = parseFilterTree(raw, options);
+  const analyzer = options.lexical?.analyzer;
+  const lexical = text === undefined || analyzer === undefined ? undefined : Object.freeze({ text, terms: Object.freeze(queryTerms(text, analyzer)) });
+  const isEmpty = root.kind === 'and' && root.children.length === 0 && lexical === undefined;
+  const test = root.kind === 'and' && root.children.length === 0 ? () => true : compileFilter(root);
   const filter: Filter = Object.freeze({
     root,
     isEmpty,
     idLookup: findIdLookup(root),
-    matches: (doc: Document) => test(doc),
+    ...(lexical === undefined ? {} : { lexical }),
+    matches: lexical === undefined ? (doc: Document) => test(doc) : (doc: Document) => test(doc) && hasEveryTerm(doc, lexical.terms, analyzer!),
   });
   seeds.set(filter, seed);
   return filter;
@@ -72,6 +78,14 @@ export function upsertSeed(filter: Filter): JsonObject {
 /** Defines an own property (plain assignment of `__proto__` would change the prototype instead). */
 function setOwn(obj: JsonObject, key: string, value: JsonValue): void {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Whether the document's `$lexical` holds every term (none: no match, as an empty BM25 query matches nothing). */
+export function hasEveryTerm(doc: Document, terms: readonly string[], analyzer: Analyzer): boolean {
+  const text = doc.$lexical;
+  if (typeof text !== 'string' || terms.length === 0) return false;
+  const tokens = new Set(tokenize(text, analyzer));
+  return terms.every((t) => tokens.has(t));
 }
 
 function findIdLookup(root: FilterNode): readonly JsonValue[] | undefined {

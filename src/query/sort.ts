@@ -19,11 +19,16 @@ export type SortSpec =
   | { readonly kind: 'none' }
   | { readonly kind: 'fields'; readonly fields: readonly SortField[] }
   /** `raw` is the `$vector` value as sent (array or `{"$binary": ...}`). */
-  | { readonly kind: 'vector'; readonly vector: Float32Array; readonly raw: JsonValue };
+  | { readonly kind: 'vector'; readonly vector: Float32Array; readonly raw: JsonValue }
+  /** `{"$lexical": text}`: BM25 best first, over the documents holding every analyzed term. */
+  | { readonly kind: 'lexical'; readonly text: string };
 
 export interface SortOptions {
   /** Whether the collection's indexing covers a path (given as sent, escaped form). */
   isIndexed(path: string): boolean;
+  /** Whether the collection has lexical search; else `lexicalDisabled()` is thrown for a `$lexical` sort. */
+  lexicalEnabled?: boolean;
+  lexicalDisabled?: () => Error;
 }
 
 const NONE: SortSpec = Object.freeze({ kind: 'none' });
@@ -32,7 +37,7 @@ const invalid = (reason: string): VectorDbError => VectorDbError.of('SORT_CLAUSE
 
 /**
  * `undefined`, `null` and `{}` mean no sort. `$vectorize` fails with VECTORIZE_FEATURE_NOT_AVAILABLE
- * (there are no embedding providers) and `$lexical` with SORT_CLAUSE_INVALID (no lexical search).
+ * (there are no embedding providers); `$lexical` needs a lexical-enabled collection, a string, and no other key.
  */
 export function parseSort(raw: unknown, options: SortOptions): SortSpec {
   if (raw === undefined || raw === null) return NONE;
@@ -51,8 +56,11 @@ export function parseSort(raw: unknown, options: SortOptions): SortSpec {
     return Object.freeze({ kind: 'vector', vector: decoded.values, raw: value });
   }
   if ('$lexical' in raw) {
-    if (keys.length > 1) throw invalid("if sorting by '$lexical' no other sort expressions allowed");
-    throw invalid("sorting by '$lexical' is not supported: vectordb-local has no lexical (BM25) search");
+    if (!options.lexicalEnabled) throw options.lexicalDisabled?.() ?? VectorDbError.of('LEXICAL_NOT_ENABLED_FOR_COLLECTION', { keyspace: '', collection: '' });
+    if (keys.length > 1) throw invalid("when sorting by field '$lexical' no other sort expressions allowed");
+    const text = raw.$lexical;
+    if (typeof text !== 'string') throw invalid(`when sorting by field '$lexical', value must be String, not ${jsonTypeName(text)}`);
+    return Object.freeze({ kind: 'lexical', text });
   }
 
   const fields: SortField[] = [];

@@ -145,6 +145,11 @@ export const LEGACY_VECTOR_PREFIX = 'vec:';
 export const vectorIndexChunkPrefix = (cid: number): string => `vidx:${cidText(cid)}${SEP}`;
 export const vectorIndexMetaKey = (cid: number): string => `vmeta:${cidText(cid)}`;
 
+/**
+ * A lexical collection's inverted index (engine/collections/lexical-index.ts): postings `p\0term\0docKey`
+ * ("tf length"), the BM25 statistics' base `s` and their per-batch deltas `d\0seq` ("documents length").
+ */
+export const lexicalPrefix = (cid: number): string => `lex:${cidText(cid)}${SEP}`;
 export const indexRuleKey = (cid: number): string => `ixrule:${cidText(cid)}`;
 export const INDEX_RULE = '2';
 
@@ -160,7 +165,7 @@ export const rowIndexPrefix = (tid: number, index: string): string => `ridx:${ci
  * (its `vmeta:` and `ixrule:` keys are dropped by name).
  */
 export function collectionDataPrefixes(cid: number): string[] {
-  return [docPrefix(cid), indexPrefix(cid), vectorKeyPrefix(cid), vectorValuesPrefix(cid), vectorIndexChunkPrefix(cid)];
+  return [docPrefix(cid), indexPrefix(cid), vectorKeyPrefix(cid), vectorValuesPrefix(cid), vectorIndexChunkPrefix(cid), lexicalPrefix(cid)];
 }
 
 /**

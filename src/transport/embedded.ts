@@ -10,6 +10,7 @@ import type { JsonObject } from '../query/json.js';
 import { VectorDbError } from '../errors/index.js';
 import { prepareLocation, resolveLocation } from './location.js';
 import type { Transport } from './transport.js';
+import { makeReranker, registerRerankers, type RerankerSpec } from '../providers/rerankers.js';
 
 interface SharedDatabase {
   readonly opening: Promise<Database>;
@@ -66,9 +67,14 @@ export class EmbeddedTransport implements Transport {
   #open: Database | undefined;
   #closed = false;
 
-  constructor(directory: string, options: DatabaseOptions = {}) {
+  readonly #rerankers: Readonly<Record<string, RerankerSpec>> | undefined;
+
+  /** `rerankers`: reranking providers registered with the database once open (findAndRerank). */
+  constructor(directory: string, options: DatabaseOptions = {}, rerankers?: Readonly<Record<string, RerankerSpec>>) {
     this.endpoint = resolveDirectory(directory, options);
     this.#options = options;
+    for (const [name, spec] of Object.entries(rerankers ?? {})) makeReranker(name, spec); // a bad spec throws here, not at the first command
+    this.#rerankers = rerankers;
   }
 
   /** The open database (opened on first use; `first` as acquire's). */
@@ -78,6 +84,7 @@ export class EmbeddedTransport implements Transport {
     }
     this.#db ??= acquire(this.endpoint, this.#options, first).then(
       (db) => {
+        registerRerankers(db, this.#rerankers);
         if (!this.#closed) this.#open = db;
         return db;
       },

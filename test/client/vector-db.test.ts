@@ -18,6 +18,7 @@ import {
 } from '../../src/index.js';
 import { exceptionFor } from '../../src/client/errors.js';
 import { rejection, useDb } from './helpers.js';
+import { DEFAULT_HYBRID_OPTIONS } from '../suite/lexical.js';
 
 interface Note {
   text: string;
@@ -31,7 +32,7 @@ describe('VectorDB (client additions)', () => {
     const fromBuilder = await ctx.db.createCollection(builder);
     expect(fromBuilder).toBeInstanceOf(VectorDBCollection);
     await ctx.db.createCollection(builder.build());
-    expect(await ctx.db.findCollectionByName('docs')).toEqual({ name: 'docs', options: { vector: { dimension: 2, metric: 'euclidean', sourceModel: 'other' }, indexing: { deny: ['body'] } } });
+    expect(await ctx.db.findCollectionByName('docs')).toEqual({ name: 'docs', options: { ...DEFAULT_HYBRID_OPTIONS, vector: { dimension: 2, metric: 'euclidean', sourceModel: 'other' }, indexing: { deny: ['body'] } } });
   });
 
   it('typed collections from createCollection<T> and collection<T>; the collection knows its db', async () => {
@@ -107,7 +108,7 @@ describe('VectorDB (the rest of its surface, through the embedded transport)', (
     await ctx.db.createCollection('b');
     expect([...(await ctx.db.findAllCollectionsNames())].sort()).toEqual(['a', 'b']);
     expect((await ctx.db.findAllCollections()).map((c) => c.name).sort()).toEqual(['a', 'b']);
-    expect(await ctx.db.findCollectionByName('a')).toEqual({ name: 'a', options: { vector: { dimension: 2, metric: 'dot_product', sourceModel: 'other' } } });
+    expect(await ctx.db.findCollectionByName('a')).toEqual({ name: 'a', options: { ...DEFAULT_HYBRID_OPTIONS, vector: { dimension: 2, metric: 'dot_product', sourceModel: 'other' } } });
     expect(await ctx.db.findCollectionByName('zz')).toBeUndefined();
     await ctx.db.deleteCollection('a');
     await ctx.db.deleteCollection('never');

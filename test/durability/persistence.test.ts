@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { VectorDB, type CommandResponse, type JsonObject } from '../../src/index.js';
 import { tempDir } from '../support/temp.js';
+import { DEFAULT_HYBRID_OPTIONS } from '../suite/lexical.js';
 
 const KS = 'default_keyspace';
 type Doc = Record<string, unknown>;
@@ -125,7 +126,7 @@ describe('persistence across close and reopen', () => {
     expect(await cmd(second, { findKeyspaces: {} })).toEqual(keyspacesBefore);
     expect([...((keyspacesBefore.status!.keyspaces as string[]) ?? [])].sort()).toEqual([KS, 'shop']);
     expect(await cmd(second, { findCollections: { options: { explain: true } } }, { keyspace: KS })).toEqual(collectionsBefore);
-    expect(collectionsBefore.status!.collections).toEqual([{ name: 'items', options: { indexing: { deny: ['secret'] }, defaultId: { type: 'objectId' } } }]);
+    expect(collectionsBefore.status!.collections).toEqual([{ name: 'items', options: { ...DEFAULT_HYBRID_OPTIONS, indexing: { deny: ['secret'] }, defaultId: { type: 'objectId' } } }]);
     expect(await cmd(second, { findCollections: { options: { explain: true } } }, { keyspace: 'shop' })).toEqual(shopBefore);
 
     const itemsAfter = byId(await findAll(second, { collection: 'items' }, { projection: { '*': 1 } }));

@@ -11,6 +11,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { tempDir } from '../support/temp.js';
 import { buildPackage } from '../durability/built-package.js';
+import { startRankServer } from '../support/rank-server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'dist/cli/main.js');
@@ -214,6 +215,25 @@ describe('vectordb-local CLI', () => {
     expect(await stop(cli)).toBe(0);
   });
 
+  it('serve --reranker name=URL registers a reranking provider that findAndRerank calls', async () => {
+    const ranker = await startRankServer((_query, passage) => passage.length);
+    try {
+      const endpoint = ranker.url;
+      const cli = await start(['serve', '--data', tempDir('vectordb-cli-rerank-'), '--port', '0', '--token', 'rr', '--reranker', `mine=${endpoint}`]);
+      const providers = (await call(cli.url, 'rr', { findRerankingProviders: {} })).body.status as { rerankingProviders: Record<string, unknown> };
+      expect(Object.keys(providers.rerankingProviders)).toEqual(['rrf', 'mine']);
+      await call(cli.url, 'rr', { createCollection: { name: 'c', options: { vector: { dimension: 2 } } } }, '/default_keyspace');
+      await call(cli.url, 'rr', { insertMany: { documents: [{ t: 'short', $vector: [1, 0] }, { t: 'much longer', $vector: [0, 1] }] } }, '/default_keyspace/c');
+      const options = { rerankOn: 't', rerankQuery: 'q', rerank: { provider: 'mine', modelName: 'm' } };
+      const found = await call(cli.url, 'rr', { findAndRerank: { sort: { $hybrid: { $vector: [1, 0] } }, options } }, '/default_keyspace/c');
+      expect((found.body.data as { documents: { t: string }[] }).documents.map((d) => d.t)).toEqual(['much longer', 'short']);
+      expect(ranker.requests.flatMap((r) => r.passages.map((p) => p.text)).sort()).toEqual(['much longer', 'short']);
+      expect(await stop(cli)).toBe(0);
+    } finally {
+      await ranker.close();
+    }
+  });
+
   it('rejects a bad port or token with a message', () => {
     const run = (args: string[]): string => {
       try {
@@ -226,6 +246,7 @@ describe('vectordb-local CLI', () => {
     expect(run(['serve', '--port', '99999'])).toContain('port');
     expect(run(['serve', '--token', 'has space'])).toContain('visible ASCII');
     expect(run(['serve', '--limits', 'astra'])).toContain('data-api');
+    expect(run(['serve', '--reranker', 'nvidia'])).toContain('expected name=URL');
     expect(run(['serve', '--port', '0', '--data', tempDir('vectordb-cli-'), '--cors', 'http://localhost:5173/'])).toContain("did you mean 'http://localhost:5173'");
   });
 });

@@ -103,8 +103,7 @@ describe('parseSort errors', () => {
     { name: '$vectorize (no embedding providers)', raw: { $vectorize: 'some text' }, code: 'VECTORIZE_FEATURE_NOT_AVAILABLE' },
     { name: '$vectorize with another key', raw: { $vectorize: 'text', age: 1 }, code: 'SORT_CLAUSE_INVALID', message: 'vector search cannot be used with other sort expressions' },
     { name: '$vector and $vectorize together', raw: { $vector: [1], $vectorize: 'text' }, code: 'SORT_CLAUSE_INVALID', message: 'vector search cannot be used' },
-    { name: '$lexical', raw: { $lexical: 'words' }, code: 'SORT_CLAUSE_INVALID', message: "'$lexical' is not supported" },
-    { name: '$lexical with another key', raw: { $lexical: 'words', age: 1 }, code: 'SORT_CLAUSE_INVALID', message: 'no other sort expressions allowed' },
+    { name: '$lexical without lexical search', raw: { $lexical: 'words' }, code: 'LEXICAL_NOT_ENABLED_FOR_COLLECTION' },
     { name: 'a $-path', raw: { $similarity: 1 }, code: 'SORT_CLAUSE_PATH_INVALID', message: "path cannot start with '$'" },
     { name: 'a $-segment', raw: { 'a.$b': 1 }, code: 'SORT_CLAUSE_PATH_INVALID', message: "Invalid sort clause path 'a.$b'" },
     { name: 'an empty path', raw: { '': 1 }, code: 'SORT_CLAUSE_PATH_INVALID' },
@@ -120,6 +119,15 @@ describe('parseSort errors', () => {
     { name: 'a bad value is reported before indexing', raw: { secret: 1, age: 5 }, code: 'SORT_CLAUSE_VALUE_INVALID' },
   ])('$name -> $code', ({ raw, code, message }) => {
     expectError(() => parseSort(raw, UNINDEXED_SECRET), code, message);
+  });
+});
+
+describe('parseSort: $lexical', () => {
+  const LEXICAL = { ...ALL_INDEXED, lexicalEnabled: true };
+  it('is the only key and a string', () => {
+    expect(parseSort({ $lexical: 'monkey banana' }, LEXICAL)).toEqual({ kind: 'lexical', text: 'monkey banana' });
+    expectError(() => parseSort({ $lexical: 'words', age: 1 }, LEXICAL), 'SORT_CLAUSE_INVALID', "when sorting by field '$lexical' no other sort expressions allowed");
+    expectError(() => parseSort({ $lexical: 5 }, LEXICAL), 'SORT_CLAUSE_INVALID', "when sorting by field '$lexical', value must be String, not Number");
   });
 });
 

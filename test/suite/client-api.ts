@@ -15,6 +15,7 @@ import {
 } from '../../src/index.js';
 import type { DbFactory } from '../support/factory.js';
 import { KS, type Doc, makeDocs, padId, run, useDatabase } from './helpers.js';
+import { DEFAULT_HYBRID_OPTIONS } from './lexical.js';
 
 const FORTY_FIVE = makeDocs(45, (i) => ({ _id: padId('p', i), n: i, color: i % 3 === 0 ? 'red' : 'blue' })) as JsonDocument[];
 
@@ -38,17 +39,17 @@ export function clientApiSuite(factory: DbFactory): void {
         expect(collection).toBeInstanceOf(VectorDBCollection);
         expect(collection.name).toBe('notes');
         expect(collection.keyspace).toBe(KS);
-        expect(await ctx.db.findCollectionByName('notes')).toEqual({ name: 'notes', options: {} });
+        expect(await ctx.db.findCollectionByName('notes')).toEqual({ name: 'notes', options: DEFAULT_HYBRID_OPTIONS });
       });
 
       it('createCollection(name, dimension): cosine by default', async () => {
         await ctx.db.createCollection('vecs', 3);
-        expect(await ctx.db.findCollectionByName('vecs')).toEqual({ name: 'vecs', options: { vector: { dimension: 3, metric: 'cosine', sourceModel: 'other' } } });
+        expect(await ctx.db.findCollectionByName('vecs')).toEqual({ name: 'vecs', options: { ...DEFAULT_HYBRID_OPTIONS, vector: { dimension: 3, metric: 'cosine', sourceModel: 'other' } } });
       });
 
       it('createCollection(name, dimension, metric)', async () => {
         await ctx.db.createCollection('vecs', 4, 'dot_product');
-        expect(await ctx.db.findCollectionByName('vecs')).toEqual({ name: 'vecs', options: { vector: { dimension: 4, metric: 'dot_product', sourceModel: 'other' } } });
+        expect(await ctx.db.findCollectionByName('vecs')).toEqual({ name: 'vecs', options: { ...DEFAULT_HYBRID_OPTIONS, vector: { dimension: 4, metric: 'dot_product', sourceModel: 'other' } } });
       });
 
       it('createCollection(definition)', async () => {
@@ -56,7 +57,7 @@ export function clientApiSuite(factory: DbFactory): void {
         expect(collection.name).toBe('docs');
         expect(await ctx.db.findCollectionByName('docs')).toEqual({
           name: 'docs',
-          options: { vector: { dimension: 2, metric: 'euclidean', sourceModel: 'other' }, indexing: { deny: ['body'] }, defaultId: { type: 'objectId' } },
+          options: { ...DEFAULT_HYBRID_OPTIONS, vector: { dimension: 2, metric: 'euclidean', sourceModel: 'other' }, indexing: { deny: ['body'] }, defaultId: { type: 'objectId' } },
         });
       });
 
@@ -66,7 +67,7 @@ export function clientApiSuite(factory: DbFactory): void {
         const error = await rejection(ctx.db.createCollection('vecs', 5, 'cosine'));
         expect(error).toBeInstanceOf(DataApiException);
         expect((error as DataApiException).errorCode).toBe('EXISTING_COLLECTION_DIFFERENT_SETTINGS');
-        expect(await ctx.db.findCollectionByName('vecs')).toEqual({ name: 'vecs', options: { vector: { dimension: 3, metric: 'cosine', sourceModel: 'other' } } });
+        expect(await ctx.db.findCollectionByName('vecs')).toEqual({ name: 'vecs', options: { ...DEFAULT_HYBRID_OPTIONS, vector: { dimension: 3, metric: 'cosine', sourceModel: 'other' } } });
       });
 
       it('createCollection with a bad name throws UNSUPPORTED_SCHEMA_NAME', async () => {
@@ -91,8 +92,8 @@ export function clientApiSuite(factory: DbFactory): void {
         expect([...(await ctx.db.findAllCollectionsNames())].sort()).toEqual(['a_vec', 'b_plain']);
         const all = await ctx.db.findAllCollections();
         expect([...all].sort((x, y) => x.name.localeCompare(y.name))).toEqual([
-          { name: 'a_vec', options: { vector: { dimension: 2, metric: 'cosine', sourceModel: 'other' } } },
-          { name: 'b_plain', options: {} },
+          { name: 'a_vec', options: { ...DEFAULT_HYBRID_OPTIONS, vector: { dimension: 2, metric: 'cosine', sourceModel: 'other' } } },
+          { name: 'b_plain', options: DEFAULT_HYBRID_OPTIONS },
         ]);
         expect(await ctx.db.isCollectionExists('a_vec')).toBe(true);
         expect(await ctx.db.isCollectionExists('A_VEC')).toBe(false);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DbFactory } from '../support/factory.js';
 import { KS, createCollection, expectError, onCollection, run, useDatabase } from './helpers.js';
+import { DEFAULT_HYBRID_OPTIONS } from './lexical.js';
 
 export function collectionsSuite(factory: DbFactory): void {
   describe(`collections [${factory.name}]`, () => {
@@ -30,28 +31,28 @@ export function collectionsSuite(factory: DbFactory): void {
         expect(await run(ctx.db, { findCollections: { options: { explain: true } } }, { keyspace: KS })).toEqual({ status: { collections: [] } });
       });
 
-      it('creates a collection without vectors: ok:1, listed by name, explained with empty options', async () => {
+      it('creates a collection without vectors: ok:1, listed by name, explained with the default lexical and rerank blocks', async () => {
         expect(await create('notes')).toEqual({ status: { ok: 1 } });
         expect(await run(ctx.db, { findCollections: {} }, { keyspace: KS })).toEqual({ status: { collections: ['notes'] } });
-        expect(await explained()).toEqual([{ name: 'notes', options: {} }]);
+        expect(await explained()).toEqual([{ name: 'notes', options: DEFAULT_HYBRID_OPTIONS }]);
       });
 
       it('creates a vector collection; the metric defaults to cosine', async () => {
         expect(await create('vecs', { vector: { dimension: 5 } })).toEqual({ status: { ok: 1 } });
-        expect(await explained()).toEqual([{ name: 'vecs', options: { vector: { dimension: 5, metric: 'cosine', sourceModel: 'other' } } }]);
+        expect(await explained()).toEqual([{ name: 'vecs', options: { ...DEFAULT_HYBRID_OPTIONS, vector: { dimension: 5, metric: 'cosine', sourceModel: 'other' } } }]);
       });
 
       it.each(['cosine', 'euclidean', 'dot_product'])('creates a vector collection with metric %s', async (metric) => {
         await createCollection(ctx.db, 'vecs', { vector: { dimension: 3, metric } });
-        expect(await explained()).toEqual([{ name: 'vecs', options: { vector: { dimension: 3, metric, sourceModel: 'other' } } }]);
+        expect(await explained()).toEqual([{ name: 'vecs', options: { ...DEFAULT_HYBRID_OPTIONS, vector: { dimension: 3, metric, sourceModel: 'other' } } }]);
       });
 
       it('explain reports indexing and defaultId as given', async () => {
         await createCollection(ctx.db, 'denied', { indexing: { deny: ['body', 'meta.raw'] } });
         await createCollection(ctx.db, 'allowed', { indexing: { allow: ['title'] }, defaultId: { type: 'objectId' } });
         expect(await explained()).toEqual([
-          { name: 'allowed', options: { indexing: { allow: ['title'] }, defaultId: { type: 'objectId' } } },
-          { name: 'denied', options: { indexing: { deny: ['body', 'meta.raw'] } } },
+          { name: 'allowed', options: { ...DEFAULT_HYBRID_OPTIONS, indexing: { allow: ['title'] }, defaultId: { type: 'objectId' } } },
+          { name: 'denied', options: { ...DEFAULT_HYBRID_OPTIONS, indexing: { deny: ['body', 'meta.raw'] } } },
         ]);
       });
 
@@ -70,8 +71,8 @@ export function collectionsSuite(factory: DbFactory): void {
         await createCollection(ctx.db, 'items', { vector: { dimension: 2 } }, 'ks2');
         await run(ctx.db, { insertOne: { document: { _id: 'only-in-default' } } }, { keyspace: KS, collection: 'items' });
         expect(await run(ctx.db, { find: {} }, { keyspace: 'ks2', collection: 'items' })).toEqual({ data: { documents: [], nextPageState: null } });
-        expect(await explained('ks2')).toEqual([{ name: 'items', options: { vector: { dimension: 2, metric: 'cosine', sourceModel: 'other' } } }]);
-        expect(await explained()).toEqual([{ name: 'items', options: {} }]);
+        expect(await explained('ks2')).toEqual([{ name: 'items', options: { ...DEFAULT_HYBRID_OPTIONS, vector: { dimension: 2, metric: 'cosine', sourceModel: 'other' } } }]);
+        expect(await explained()).toEqual([{ name: 'items', options: DEFAULT_HYBRID_OPTIONS }]);
       });
 
       it('accepts names of 1 and 48 characters, with underscores and digits', async () => {

@@ -12,13 +12,15 @@ import { findSuite } from './find.js';
 import { insertValidationSuite } from './insert-validation.js';
 import { insertSuite } from './insert.js';
 import { keyspacesSuite } from './keyspaces.js';
+import { lexicalSuite } from './lexical.js';
+import { rerankSuite } from './rerank.js';
 import { limitPresetsSuite } from './limit-presets.js';
 import { updateSuite } from './update.js';
 import { tablesSuite } from './tables.js';
 import { tableFidelitySuite } from './table-fidelity.js';
 import { vectorKnobsSuite } from './vector-knobs.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, limitPresetsSuite, tableFidelitySuite, tablesSuite, updateSuite, vectorKnobsSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, lexicalSuite, limitPresetsSuite, rerankSuite, tableFidelitySuite, tablesSuite, updateSuite, vectorKnobsSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
@@ -35,4 +37,6 @@ export function allSuites(factory: DbFactory): void {
   tablesSuite(factory);
   tableFidelitySuite(factory);
   vectorKnobsSuite(factory);
+  lexicalSuite(factory);
+  rerankSuite(factory);
 }

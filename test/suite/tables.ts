@@ -311,6 +311,13 @@ export function tablesSuite(factory: DbFactory): void {
       expectError(await onTable('docs', { createTextIndex: { name: 'n_text', definition: { column: 'n' } } }), 'UNSUPPORTED_TEXT_INDEX_FOR_DATA_TYPES');
       expectError(await onTable('docs', { createTextIndex: { name: 'v_text', definition: { column: 'value', options: { analyzer: 'english' } } } }), 'INVALID_INDEX_DEFINITION');
       expectNoErrors(await onTable('docs', { createTextIndex: { name: 'v_text', definition: { column: 'value', options: { analyzer: { tokenizer: { name: 'whitespace' }, filters: [{ name: 'lowercase' }] } } } } }));
+      // Lucene's English stop set and the Porter stemmer (query/analyzers.ts), in the order given.
+      expectNoErrors(await run(ctx.db, { dropIndex: { name: 'v_text' } }, { keyspace: KS }));
+      const stemming = { tokenizer: { name: 'standard' }, filters: [{ name: 'lowercase' }, { name: 'stop' }, { name: 'porterstem' }] };
+      expectNoErrors(await onTable('docs', { createTextIndex: { name: 'v_text', definition: { column: 'value', options: { analyzer: stemming } } } }));
+      expectNoErrors(await onTable('docs', { updateOne: { filter: { id: '2' }, update: { $set: { value: 'The runners were running' } } } }));
+      expect(await ids({ filter: { value: { $match: 'the RUN' } } })).toEqual(['2']);
+      expect(await ids({ sort: { value: 'runner' } })).toEqual(['2']);
       expectNoErrors(await run(ctx.db, { dropIndex: { name: 'tags_text' } }, { keyspace: KS }));
       expectError(await onTable('docs', { find: { filter: { tags: { $match: 'tag1' } } } }), 'CANNOT_LEXICAL_FILTER_NON_INDEXED_COLUMNS');
       // Vectorize needs an embedding provider: a clear error, not a silently plain vector column.

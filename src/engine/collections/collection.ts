@@ -25,6 +25,10 @@ import { planCandidates } from '../planner.js';
 import { deniesPositions, indexEntriesOf, zeroVectorError, type ShredContext } from './shredder.js';
 import { isZeroVector } from '../../query/vector-value.js';
 import { CollectionVectors, type IndexProgress } from '../vectors/collection-vectors.js';
+import type { Analyzer } from '../../query/analyzers.js';
+import { analyzerOf } from './hybrid-options.js';
+import { LexicalIndex } from './lexical-index.js';
+import { selectByLexical } from './lexical-select.js';
 
 import type { EngineSettings } from '../settings.js';
 export type { EngineSettings } from '../settings.js';
@@ -33,6 +37,9 @@ export type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleC
 export class Collection {
   readonly record: CollectionRecord;
   readonly isIndexed: (path: string) => boolean;
+  /** The analyzer of `$lexical` (undefined: lexical search disabled). */
+  readonly analyzer: Analyzer | undefined;
+  readonly #lexical: LexicalIndex | undefined;
   readonly #store: DocumentStore;
   readonly #limits: Limits;
   readonly #mutex = new Mutex();
@@ -59,7 +66,10 @@ export class Collection {
     this.#limits = settings.limits;
     this.#settings = settings;
     this.#from = { store: this.#store, isIndexed: this.isIndexed, limits: this.#limits, checkLive: () => this.#checkLive() };
-    this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed };
+    this.analyzer = analyzerOf(record.options.lexical);
+    this.#lexical = this.analyzer && new LexicalIndex(kv, record.cid);
+    if (this.#lexical) this.#store.useLexical(this.#lexical);
+    this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed, analyzer: this.analyzer };
   }
 
   /**
@@ -147,6 +157,7 @@ export class Collection {
   async select(options: SelectOptions): Promise<SelectResult> {
     const { sort } = options;
     if (sort.kind === 'vector') return { documents: await this.#vectorSelect(options), nextPageState: null };
+    if (sort.kind === 'lexical') return { documents: await this.lexicalSelect(options, sort.text), nextPageState: null };
     if (sort.kind === 'fields') {
       const skip = options.skip ?? 0;
       const count = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.pageSize);
@@ -198,6 +209,14 @@ export class Collection {
     this.#checkLive();
     const vectors = await this.vectors();
     return vectors ? vectors.waitForIndexWithin(maxTimeMs) : { caughtUp: true, pendingVectors: 0 };
+  }
+
+  /** The filter's documents holding every term of `text`, best BM25 score first (`score` on each). */
+  async lexicalSelect(options: Pick<SelectOptions, 'filter' | 'limit' | 'withVector'>, text: string): Promise<(FoundDocument & { readonly score: number })[]> {
+    this.#checkLive();
+    if (!this.#lexical || !this.analyzer) throw VectorDbError.of('LEXICAL_NOT_ENABLED_FOR_COLLECTION', { keyspace: this.record.keyspace, collection: this.record.name });
+    const k = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.maxVectorSearchLimit);
+    return selectByLexical({ store: this.#store, index: this.#lexical, analyzer: this.analyzer, filter: options.filter, text, k, withVector: options.withVector ?? true });
   }
 
   async #vectorSelect(options: SelectOptions): Promise<FoundDocument[]> {
@@ -325,6 +344,7 @@ export class Collection {
   async #write<T>(fn: () => Promise<T>): Promise<T> {
     this.#checkLive();
     await this.vectors(); // the label map must be loaded before a write can change vectors
+    await this.#lexical?.ready(); // and the BM25 statistics before a write changes them
     return this.#mutex.run(async () => {
       this.#checkLive();
       return fn();

@@ -13,6 +13,7 @@ import { indexEntriesOf, type ShredContext } from './shredder.js';
 import type { ChangeHook, DocumentChange, IndexBounds, IndexRun } from '../changes.js';
 import { vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from '../vectors/records.js';
+import type { LexicalIndex, StagedLexical } from './lexical-index.js';
 
 const { SEP, HIGH, compareKeys } = keys;
 /**
@@ -44,6 +45,8 @@ export interface StagedWrite {
   readonly countDelta: number;
   /** What the hit cache learns once the write commits (vector collections). */
   readonly hits?: WrittenHits | undefined;
+  /** The BM25 statistics' change, applied once the write commits (lexical collections). */
+  readonly lexical?: StagedLexical | undefined;
 }
 
 /** A search hit whose body is not cached: its position among the hits, its label and document key. */
@@ -76,6 +79,7 @@ export class DocumentStore {
   readonly #indexPrefix: string;
   readonly #dimension: number;
   #vectorLookup: VectorLookup = () => undefined;
+  #lexical: LexicalIndex | undefined;
   #generation = 0;
   /** The number of documents, once counted, kept by every commit since (undefined: not counted). */
   #count: number | undefined;
@@ -98,6 +102,11 @@ export class DocumentStore {
   /** Reads take vector values from memory when it has them (else from the vector record). */
   useVectorLookup(lookup: VectorLookup): void {
     this.#vectorLookup = lookup;
+  }
+
+  /** Writes keep the lexical collection's inverted index in their batches (its ready() resolved first). */
+  useLexical(index: LexicalIndex): void {
+    this.#lexical = index;
   }
 
   get cid(): number {
@@ -369,12 +378,19 @@ export class DocumentStore {
         ops.push({ type: 'del', key: this.#docPrefix + change.key });
       }
     }
-    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit, countDelta, hits };
+    const lexical = this.#lexical?.stage(changes, ctx, ops);
+    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit, countDelta, hits, lexical };
   }
 
   /** Writes a staged batch atomically, then applies its in-memory effects (vectors) once it is durable. */
   async commit(staged: StagedWrite): Promise<void> {
-    await staged.batch.write();
+    try {
+      await staged.batch.write();
+    } catch (error) {
+      staged.lexical?.discard();
+      throw error;
+    }
+    staged.lexical?.commit();
     this.#generation++;
     if (this.#count !== undefined) this.#count += staged.countDelta;
     if (staged.hits) this.#hitCache.remember(staged.hits);
@@ -383,6 +399,7 @@ export class DocumentStore {
 
   /** Drops a staged batch that will not be committed (its vector labels are never used). */
   async discard(staged: StagedWrite): Promise<void> {
+    staged.lexical?.discard();
     await staged.batch.discard();
   }
 
@@ -414,6 +431,7 @@ export class DocumentStore {
       this.#generation++;
       this.#count = undefined;
       this.#hitCache.clear();
+      this.#lexical?.reset();
     }
   }
 }

@@ -10,6 +10,9 @@ import type { Limits } from '../limits.js';
 import { METRICS, type Metric } from '../../vector-index/metric.js';
 import type { VectorIndexOptions, VectorOptions } from '../vectors/settings.js';
 import { SOURCE_MODELS, metricOfSourceModel, type SourceModel } from '../vectors/source-models.js';
+import { parseLexicalOptions, parseRerankOptions, DEFAULT_LEXICAL, DEFAULT_RERANK, type LexicalOptions, type RerankOptions } from './hybrid-options.js';
+
+export { analyzerOf, type LexicalOptions, type RerankOptions, type RerankService } from './hybrid-options.js';
 
 export { METRICS, type Metric } from '../../vector-index/metric.js';
 export type { VectorIndexOptions } from '../vectors/settings.js';
@@ -19,6 +22,10 @@ export interface CollectionOptions {
   readonly vector?: VectorOptions;
   readonly indexing?: { readonly allow: readonly string[] } | { readonly deny: readonly string[] };
   readonly defaultId?: { readonly type: DefaultIdType };
+  /** `$lexical` (BM25) search; absent on collections from before it: disabled. */
+  readonly lexical?: LexicalOptions;
+  /** findAndRerank's reranking service; absent on collections from before it: disabled. */
+  readonly rerank?: RerankOptions;
 }
 
 /** A stored collection: its number (key prefix), names and options. */
@@ -31,9 +38,12 @@ export interface CollectionRecord {
 
 const OPTION_FIELDS = ['vector', 'indexing', 'defaultId', 'lexical', 'rerank'];
 
-/** Validates createCollection `options` into a normalized definition. */
+/**
+ * Validates createCollection `options` into a normalized definition. A new collection without `lexical` or
+ * `rerank` gets the Data API's defaults: lexical enabled with the `standard` analyzer, the `nvidia` reranker.
+ */
 export function parseCollectionOptions(raw: unknown, limits: Limits): CollectionOptions {
-  if (raw === undefined || raw === null) return {};
+  if (raw === undefined || raw === null) return { lexical: DEFAULT_LEXICAL, rerank: DEFAULT_RERANK };
   if (!isObject(raw)) throw invalidOptions(`'options' must be an Object, got ${describeValue(raw)}`);
   for (const field of Object.keys(raw)) {
     if (!OPTION_FIELDS.includes(field)) {
@@ -44,13 +54,8 @@ export function parseCollectionOptions(raw: unknown, limits: Limits): Collection
   if (raw.vector !== undefined && raw.vector !== null) options.vector = parseVectorOptions(raw.vector, limits);
   if (raw.indexing !== undefined && raw.indexing !== null) options.indexing = parseIndexing(raw.indexing);
   if (raw.defaultId !== undefined && raw.defaultId !== null) options.defaultId = parseDefaultId(raw.defaultId);
-  for (const feature of ['lexical', 'rerank'] as const) {
-    const value = raw[feature];
-    if (value === undefined || value === null) continue;
-    if (!isObject(value) || value.enabled === true) {
-      throw invalidOptions(`'${feature}' is not available in vectordb-local: omit it or send {"enabled": false}`);
-    }
-  }
+  options.lexical = parseLexicalOptions(raw.lexical);
+  options.rerank = parseRerankOptions(raw.rerank);
   return options;
 }
 
@@ -147,7 +152,15 @@ function invalidOptions(reason: string): VectorDbError {
  */
 export async function sameOptions(a: CollectionOptions, b: CollectionOptions): Promise<boolean> {
   const { default: stableStringify } = await import('fast-json-stable-stringify');
-  return stableStringify(a) === stableStringify(b);
+  // A collection from before lexical and rerank existed is the same as one asking for their defaults.
+  const plain = (o: CollectionOptions, other: CollectionOptions): CollectionOptions => {
+    const { lexical, rerank, ...rest } = o;
+    const keep = { ...rest } as { -readonly [K in keyof CollectionOptions]: CollectionOptions[K] };
+    if (lexical !== undefined && (other.lexical !== undefined || stableStringify(lexical) !== stableStringify(DEFAULT_LEXICAL))) keep.lexical = lexical;
+    if (rerank !== undefined && (other.rerank !== undefined || stableStringify(rerank) !== stableStringify(DEFAULT_RERANK))) keep.rerank = rerank;
+    return keep;
+  };
+  return stableStringify(plain(a, b)) === stableStringify(plain(b, a));
 }
 
 /** The options as findCollections with `explain` reports them. */
@@ -160,6 +173,8 @@ export function describeOptions(options: CollectionOptions): JsonObject {
   }
   if (options.indexing) out.indexing = 'allow' in options.indexing ? { allow: [...options.indexing.allow] } : { deny: [...options.indexing.deny] };
   if (options.defaultId) out.defaultId = { type: options.defaultId.type };
+  out.lexical = options.lexical?.enabled ? { enabled: true, analyzer: options.lexical.analyzer ?? 'standard' } : { enabled: false };
+  out.rerank = options.rerank?.enabled ? { enabled: true, service: { ...options.rerank.service } as JsonObject } : { enabled: false };
   return out;
 }
 

@@ -18,6 +18,8 @@ import { generateId, idKey, validateEjson, validateId } from './document-id.js';
 import type { Limits } from '../limits.js';
 import { ExactDecimal, isExactNumber, toJsonText } from '../../query/exact-number.js';
 import type { ShreddedDocument } from '../changes.js';
+import { expandHybrid, lexicalOf } from './lexical-shred.js';
+import type { Analyzer } from '../../query/analyzers.js';
 
 export type { ShreddedDocument } from '../changes.js';
 
@@ -28,6 +30,8 @@ export interface ShredContext {
   readonly options: CollectionOptions;
   readonly limits: Limits;
   readonly isIndexed: (path: string) => boolean;
+  /** The analyzer of `$lexical` (undefined: lexical disabled; a `$lexical` value is refused). */
+  readonly analyzer?: Analyzer | undefined;
 }
 
 /** Validates and shreds a document; generates `_id` if missing. Throws VectorDbError on any violation. */
@@ -39,6 +43,7 @@ export function shredDocument(raw: unknown, ctx: ShredContext): ShreddedDocument
   validateId(id);
   const doc: Document = { _id: id };
   for (const [name, value] of Object.entries(raw)) if (name !== '_id') doc[name] = value;
+  if (doc.$hybrid !== undefined) expandHybrid(doc);
 
   const { size, attributesChars } = documentChars(doc, ctx.limits.maxDocumentChars);
   if (size > ctx.limits.maxDocumentChars) {
@@ -48,7 +53,12 @@ export function shredDocument(raw: unknown, ctx: ShredContext): ShreddedDocument
   const walker = new Walker(ctx);
   let vector: Float32Array | null = null;
   let vectorForm: VectorForm | null = null;
+  let lexical: ShreddedDocument['lexical'];
   for (const [name, value] of Object.entries(doc)) {
+    if (name === '$lexical') {
+      lexical = lexicalOf(value, ctx);
+      continue;
+    }
     if (name === '$vector') {
       const decoded = checkVector(value, ctx);
       vector = decoded?.values ?? null;
@@ -71,7 +81,7 @@ export function shredDocument(raw: unknown, ctx: ShredContext): ShreddedDocument
     walker.walkField(name, value);
   }
   walker.checkDocument();
-  return { id, key: idKey(id), doc, vector, vectorForm, indexEntries: walker.entries };
+  return { id, key: idKey(id), doc, vector, vectorForm, indexEntries: walker.entries, lexical };
 }
 
 /** The most characters JSON gives a finite double (`-0.0000012345678901234567`); a non-finite one is `null`. */
@@ -104,7 +114,7 @@ const UNLIMITED = new Proxy({}, { get: () => Number.POSITIVE_INFINITY }) as Limi
 export function indexEntriesOf(doc: Document, ctx: ShredContext): readonly string[] {
   const walker = new Walker({ ...ctx, limits: UNLIMITED });
   for (const [name, value] of Object.entries(doc)) {
-    if (name !== '$vector' && name !== '$vectorize') walker.walkField(name, value);
+    if (name !== '$vector' && name !== '$vectorize' && name !== '$lexical') walker.walkField(name, value);
   }
   return walker.entries;
 }

@@ -12,8 +12,7 @@ import { isValidSchemaName } from '../limits.js';
 import { Table } from './table.js';
 import { alterTableRecord } from './alter-table.js';
 import { parseColumnType, parseTableDefinition, type ColumnType, type TableIndex, type TableRecord, type TypeLookup } from './schema.js';
-import { parseAnalyzer } from './lexical.js';
-import { describeIndexOptions } from './text-analysis.js';
+import { describeIndexOptions, textIndexAnalyzer } from './text-analysis.js';
 import { deleteSnapshot } from '../vectors/snapshot.js';
 
 export interface TypeRecord {
@@ -173,7 +172,7 @@ export class TableCatalog {
     if (type !== undefined && (target !== undefined || !['text', 'ascii', 'varchar'].includes(type.type))) {
       throw VectorDbError.of('UNSUPPORTED_TEXT_INDEX_FOR_DATA_TYPES', { keyspace: record.keyspace, table: record.name, column, type: type.type });
     }
-    parseAnalyzer(options?.analyzer);
+    textIndexAnalyzer(options?.analyzer);
     const index = await this.#checkNewIndex(table, name, column, ifNotExists);
     if (!index) return;
     const created: TableIndex = { name: index, column, kind: 'text', analyzer: options?.analyzer ?? 'standard' };

@@ -8,8 +8,8 @@ import { isObject, type JsonObject, type JsonValue } from '../../query/json.js';
 import { keys } from '../../storage/index.js';
 import { encodeKeyPart } from './key-codec.js';
 import type { ColumnType, ScalarType, TableRecord, TypeLookup } from './schema.js';
-import { parseAnalyzer, tokenize, type Analyzer } from './lexical.js';
-import { analyzeStored, analyzeText, analyzesText, columnAnalysis, type TextAnalysis } from './text-analysis.js';
+import { tokenize, type Analyzer } from '../../query/analyzers.js';
+import { analyzeStored, analyzeText, analyzesText, columnAnalysis, textIndexAnalyzer, type TextAnalysis } from './text-analysis.js';
 import { ValueProblem, coerceValue } from './values.js';
 
 export type ScalarOperator = '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte' | '$in' | '$nin' | '$match';
@@ -128,7 +128,7 @@ function matchCondition(column: string, operand: JsonValue, ctx: ParseContext): 
     throw VectorDbError.of('CANNOT_LEXICAL_FILTER_NON_INDEXED_COLUMNS', { keyspace: record.keyspace, table: record.name, indexedColumns, filterColumns: column });
   }
   if (typeof operand !== 'string') throw VectorDbError.of('FILTER_INVALID_EXPRESSION', { reason: `'$match' on column '${column}' needs a string` });
-  const lexical = parseAnalyzer(index.analyzer);
+  const lexical = textIndexAnalyzer(index.analyzer);
   return { column, operator: '$match', target: 'value', keys: [...new Set(tokenize(operand, lexical))].map((t) => encodeKeyPart(t, 'text')), lexical };
 }
 

@@ -32,7 +32,7 @@ export interface TableIndex {
   readonly options?: JsonObject;
   /** Its entries and filters use the analyzed text (tables/text-analysis.ts); indexes made before analysis lack it. */
   readonly analyzed?: boolean;
-  /** Text index: its analyzer as createTextIndex gave it (tables/lexical.ts reads it). */
+  /** Text index: its analyzer as createTextIndex gave it (query/analyzers.ts reads it). */
   readonly analyzer?: JsonValue;
   /** Vector index: its metric, source model and the number of its vector records (storage/keys.ts). */
   readonly metric?: Metric;

@@ -12,8 +12,8 @@ import { encodeKeyPart, invertPart, joinKeyParts } from './key-codec.js';
 import { storedKey, targetKeys } from './filter.js';
 import { primaryKeyColumns, type TableIndex, type TableRecord } from './schema.js';
 import { partitionTokenPart } from './partition-token.js';
-import { parseAnalyzer, tokenize } from './lexical.js';
-import { analyzeStored, analyzesText, indexAnalysis } from './text-analysis.js';
+import { tokenize } from '../../query/analyzers.js';
+import { analyzeStored, analyzesText, indexAnalysis, textIndexAnalyzer } from './text-analysis.js';
 
 const { SEP, HIGH } = keys;
 
@@ -112,7 +112,7 @@ export class TableStore {
       const stored = row[index.column];
       if (stored === undefined) continue;
       if (index.kind === 'text') {
-        for (const token of new Set(tokenize(stored as string, parseAnalyzer(index.analyzer)))) entries.push(keys.rowIndexPrefix(record.tid, index.name) + encodeKeyPart(token, 'text') + SEP);
+        for (const token of new Set(tokenize(stored as string, textIndexAnalyzer(index.analyzer)))) entries.push(keys.rowIndexPrefix(record.tid, index.name) + encodeKeyPart(token, 'text') + SEP);
         continue;
       }
       const type = record.columns[index.column]!;

@@ -18,7 +18,9 @@ import { primaryKeyColumns, type TableIndex, type TableRecord, type TypeLookup }
 import { TableStore, type RowChange, type StoredRow } from './store.js';
 import { ValueProblem, coerceValue } from './values.js';
 import { encodeKeyPart } from './key-codec.js';
-import { bm25, lexicalStats, parseAnalyzer, tokenize } from './lexical.js';
+import { queryTerms, tokenize } from '../../query/analyzers.js';
+import { bm25Score, termFrequencies } from '../../query/bm25.js';
+import { textIndexAnalyzer } from './text-analysis.js';
 import { pullFromCollection, pushToCollection, type CollectionColumn } from './list-set-map-edit.js';
 import type { FoundRow, RowOutcome, RowPage, RowSelect, RowSort, RowUpdate } from './types.js';
 
@@ -266,8 +268,8 @@ export class Table {
   /** Rows holding every token of the query (and matching the filter), best BM25 score first. */
   async #lexicalSelect(request: RowSelect, sort: Extract<RowSort, { kind: 'lexical' }>): Promise<FoundRow[]> {
     const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
-    const analyzer = parseAnalyzer(index.analyzer);
-    const queryTokens = [...new Set(tokenize(sort.query, analyzer))];
+    const analyzer = textIndexAnalyzer(index.analyzer);
+    const queryTokens = queryTerms(sort.query, analyzer);
     const keyOf = (token: string) => encodeKeyPart(token, 'text');
     const match: TableFilter = { kind: 'condition', condition: { column: sort.column, operator: '$match', target: 'value', keys: queryTokens.map(keyOf), lexical: analyzer } };
     const candidates: FoundRow[] = [];
@@ -275,8 +277,20 @@ export class Table {
     if (candidates.length === 0) return [];
     const rowsWith = new Map<string, number>();
     for (const token of queryTokens) rowsWith.set(token, (await this.#store.indexLookup(index, keyOf(token))).length);
-    const stats = await lexicalStats(this.#store.scan(), sort.column, analyzer, rowsWith);
-    const scored = candidates.map((found) => ({ found, score: bm25(found.row[sort.column] as string, queryTokens, analyzer, stats) }));
+    // Column statistics: one pass over the rows (exact, not sampled).
+    let documents = 0;
+    let totalLength = 0;
+    for await (const { row } of this.#store.scan()) {
+      const text = row[sort.column];
+      if (typeof text !== 'string') continue;
+      documents += 1;
+      totalLength += tokenize(text, analyzer).length;
+    }
+    const stats = { documents, meanLength: totalLength / Math.max(documents, 1), documentsWith: rowsWith };
+    const scored = candidates.map((found) => {
+      const tokens = tokenize(found.row[sort.column] as string, analyzer);
+      return { found, score: bm25Score(termFrequencies(tokens), tokens.length, queryTokens, stats) };
+    });
     scored.sort((a, b) => b.score - a.score);
     const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
     return scored.slice(0, k).map(({ found }) => found);

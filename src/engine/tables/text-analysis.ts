@@ -5,6 +5,7 @@
  * set and map elements, $in / $nin / $all) conditions of a filter both use the analyzed form.
  */
 import { VectorDbError, describeValue } from '../../errors/index.js';
+import { asciiFold, parseAnalyzer, type Analyzer } from '../../query/analyzers.js';
 import type { JsonObject, JsonValue } from '../../query/json.js';
 import type { ColumnType, TableIndex, TableRecord } from './schema.js';
 
@@ -12,6 +13,11 @@ export interface TextAnalysis {
   readonly caseSensitive: boolean;
   readonly normalize: boolean;
   readonly ascii: boolean;
+}
+
+/** The analyzer of a text index (createTextIndex's `options.analyzer`, default `standard`; query/analyzers.ts). */
+export function textIndexAnalyzer(raw: JsonValue | undefined): Analyzer {
+  return parseAnalyzer(raw, (reason) => VectorDbError.of('INVALID_INDEX_DEFINITION', { reason }));
 }
 
 /** What a condition or index entry reads of a column: the value, or the elements / keys / values / entries. */
@@ -46,16 +52,6 @@ export function analyzeText(text: string, analysis: TextAnalysis): string {
   if (!analysis.caseSensitive) out = out.toLowerCase();
   if (analysis.ascii) out = asciiFold(out);
   return out;
-}
-
-const LIGATURES: Readonly<Record<string, string>> = { ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ł: 'l', Ł: 'L', þ: 'th', Þ: 'TH' };
-
-function asciiFold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[ßæÆœŒøØđĐłŁþÞ]/g, (c) => LIGATURES[c]!)
-    .normalize('NFC');
 }
 
 /** A stored value with the analyzed part (the value, or a collection's elements / keys / values) analyzed. */
