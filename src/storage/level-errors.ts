@@ -5,8 +5,7 @@
  * DATABASE_CORRUPTED naming its files. Nothing above storage/ sees a LEVEL_* code.
  */
 import { VectorDbError } from '../errors/index.js';
-import { unopenable } from './database-directory.js';
-import { describeHolder } from './persistent-level.js';
+import { describeHolder, unopenable } from './persistent-level.js';
 
 /** What the failing call was doing: a failed write leaves LevelDB refusing every later write. */
 export type LevelOperation = 'open' | 'read' | 'write';

@@ -16,6 +16,10 @@ export const describeHolder: typeof NodeLevel.describeHolder = () => '';
 /** An IndexedDB database has no files to name. */
 export const describeFiles: typeof NodeLevel.describeFiles = () => '';
 
+/** An IndexedDB database that cannot be opened: no files to name, no repair command (that is for a directory). */
+export const unopenable: typeof NodeLevel.unopenable = (location, reason, options) =>
+  VectorDbError.of('DATABASE_CORRUPTED', { location, reason: `it cannot be opened: ${reason}` }, options);
+
 /** The part of the Web Locks API used here (the project's lib has no DOM types). */
 interface LockManager {
   request(name: string, options: { ifAvailable: boolean }, callback: (lock: object | null) => Promise<void>): Promise<void>;

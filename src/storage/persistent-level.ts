@@ -14,7 +14,7 @@ import { IdleFlush } from './idle-flush.js';
 import { recordHolder } from './lock-holder.js';
 
 export { describeHolder } from './lock-holder.js';
-export { describeFiles } from './database-directory.js';
+export { describeFiles, unopenable } from './database-directory.js';
 
 /**
  * LevelDB's memtable size. Index entries make many small keys per document; a larger memtable than
