@@ -18,7 +18,7 @@ export function besideDirectory(location: string, suffix: string): string {
 }
 
 /**
- * Refuses a directory that is absent, holds no database file, or is held by a live process (LevelDB's
+ * Refuses a directory that is absent, holds no database file, or is held by another live process (LevelDB's
  * repair takes no lock: it would rewrite files under a running database).
  */
 export async function checkRepairable(location: string): Promise<void> {
@@ -26,7 +26,9 @@ export async function checkRepairable(location: string): Promise<void> {
   if (entries === undefined || !entries.some((name) => /^(CURRENT|MANIFEST-\d+|\d+\.(ldb|sst|log))$/.test(name))) {
     throw VectorDbError.of('DATABASE_CORRUPTED', { location, reason: 'there is no LevelDB database to repair in this directory (no CURRENT, MANIFEST, table or log file)' });
   }
-  if (liveHolderPid(location) !== undefined) throw VectorDbError.of('DATABASE_LOCKED', { location, holder: describeHolder(location) });
+  // This process's own HOLDER outlives its close: a database still open here is the caller's to close.
+  const holder = liveHolderPid(location);
+  if (holder !== undefined && holder !== process.pid) throw VectorDbError.of('DATABASE_LOCKED', { location, holder: describeHolder(location) });
 }
 
 /** Copies the whole directory (LevelDB's files and side files) to `target`, which must not exist. */
