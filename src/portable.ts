@@ -102,3 +102,4 @@ export type { BulkWriteFailure, BulkWriteHooks, BulkWriteSummary } from './clien
 export type { ManyChangeOptions } from './client/collection-options.js';
 export type { CollectionStats, DatabaseStats, PartialCollectionStats, VectorStats } from './client/stats.js';
 export type { VerifyReport, VerifyProblem, VerifiedObject, ProblemKind } from './engine/integrity/verify-report.js';
+export type { RepairOptions, RepairReport, RepairedObject } from './engine/integrity/repair.js';

@@ -15,6 +15,7 @@ import { init } from './init.js';
 import { megabytes, positiveInt } from './option-parsers.js';
 import { statsCommand } from './stats.js';
 import { verifyCommand } from './verify.js';
+import { repairCommand } from './repair.js';
 import { tokenCommand } from './token-command.js';
 import { serve } from './serve.js';
 import { tokenProblem } from './token.js';
@@ -138,6 +139,7 @@ const program = new Command('vectordb-local')
   .addCommand(restoreCommand())
   .addCommand(statsCommand())
   .addCommand(verifyCommand())
+  .addCommand(repairCommand())
   .addCommand(tokenCommand())
   .addCommand(gatewayCommand())
   .addHelpText(

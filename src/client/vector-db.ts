@@ -5,6 +5,7 @@
  */
 /// <reference lib="esnext.disposable" preserve="true" />
 import type { VerifyReport } from '../engine/integrity/verify-report.js';
+import type { RepairOptions, RepairReport } from '../engine/integrity/repair.js';
 import type { CommandResponse } from '../commands/response.js';
 import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import type { GraphqlService } from '../graphql/index.js';
@@ -217,6 +218,17 @@ export class VectorDB {
   static async restore(source: string, directory: string, options: { onProgress?: (progress: { copiedKeys: number }) => void } = {}): Promise<{ keys: number }> {
     const onProgress = options.onProgress;
     return EmbeddedTransport.restore(source, directory, onProgress ? (copiedKeys) => onProgress({ copiedKeys }) : undefined);
+  }
+
+  /**
+   * Repairs a damaged data directory not in use (`vectordb-local repair`): copies it aside to a sibling
+   * `<dir>.before-repair-<UTC time>` (unless `backup: false`), runs LevelDB's repair, keeps every record whose
+   * checksum holds (the others go to `<dir>.lost+found-<UTC time>.ndjson`), rebuilds index entries and
+   * vector graphs, then verifies: `report.verify.ok` says whether the repaired database is clean.
+   * @example const report = await VectorDB.repair('./data'); console.log(report.objects, report.lostAndFound);
+   */
+  static async repair(directory: string, options: RepairOptions = {}): Promise<RepairReport> {
+    return EmbeddedTransport.repair(directory, options);
   }
 
   // ---- keyspaces ----------------------------------------------------------------------------

@@ -406,9 +406,16 @@ export class Database {
    */
   async verify(onProgress?: (progress: VerifyProgress) => void): Promise<VerifyReport> {
     this.#checkOpen();
+    const { collections, tables } = this.objects();
+    return verifyDatabase({ kv: this.#kv, collections, tables, ownerOf: (number) => this.ownerOf(number) }, onProgress);
+  }
+
+  /** @internal Every live collection and table (verify checks them, repair rebuilds their derived records). */
+  objects(): { collections: Collection[]; tables: Table[] } {
+    this.#checkOpen();
     const collections = [...this.#collections.values()].flatMap((byName) => [...byName.values()]);
     const tables = [...this.#keyspaces].flatMap((keyspace) => this.#tables.listTables(keyspace));
-    return verifyDatabase({ kv: this.#kv, collections, tables, ownerOf: (number) => this.ownerOf(number) }, onProgress);
+    return { collections, tables };
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@
  */
 import { executeCommand, type CommandResponse, type CommandTarget } from '../commands/index.js';
 import { Database, type CollectionName, type DatabaseOptions } from '../engine/database.js';
+import { repairDatabase, type RepairOptions, type RepairReport } from '../engine/integrity/repair.js';
 import type { JsonObject } from '../query/json.js';
 import { VectorDbError } from '../errors/index.js';
 import { prepareLocation, resolveLocation } from './location.js';
@@ -107,6 +108,11 @@ export class EmbeddedTransport implements Transport {
   /** Makes `directory` a copy of the database in `source`; DATABASE_LOCKED when `directory` is in use. */
   static async restore(source: string, directory: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }> {
     return Database.restore(resolveDirectory(source), resolveDirectory(directory), onProgress);
+  }
+
+  /** Repairs the database in `directory` (engine/integrity/repair.ts); DATABASE_LOCKED when it is in use. */
+  static async repair(directory: string, options: RepairOptions = {}): Promise<RepairReport> {
+    return repairDatabase(resolveDirectory(directory), options);
   }
 
   async connect(): Promise<void> {

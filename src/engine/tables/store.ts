@@ -140,6 +140,19 @@ export class TableStore {
     if (ops.length > 0) await this.#kv.batch(ops);
   }
 
+  /** Index entries of every row for every regular index (repair, after every entry was deleted), in batches. */
+  async refileIndexes(): Promise<void> {
+    let ops: KvOperation[] = [];
+    for await (const { key, row } of this.scan()) {
+      for (const entry of this.indexEntriesOf(row)) ops.push({ type: 'put', key: entry + key, value: key });
+      if (ops.length >= 4096) {
+        await this.#kv.batch(ops);
+        ops = [];
+      }
+    }
+    if (ops.length > 0) await this.#kv.batch(ops);
+  }
+
   /**
    * Writes row changes, their index entries and the vector records of each vector index as one atomic
    * batch; memory (the vector indexes) follows once the batch is durable.
