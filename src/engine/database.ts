@@ -14,7 +14,7 @@ import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOp
 import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsPreset } from './limits.js';
 import { Mutex } from './mutex.js';
 import { checkBodyCacheBytes, checkDurability, type DatabaseOptions } from './database-options.js';
-import { migrateLegacyVectorRecords } from './vectors/records.js';
+import { checkStorageFormat } from './storage-format.js';
 import { GraphPrefetch, removeGraphHint } from './vectors/graph-prefetch.js';
 import { removeGraphFiles } from './vectors/snapshot.js';
 import { TableCatalog } from './tables/catalog.js';
@@ -92,11 +92,7 @@ export class Database {
       throw error;
     });
     try {
-      const format = await kv.getString(keys.META_FORMAT);
-      if (format !== undefined && Number(format) > keys.FORMAT_VERSION) {
-        throw VectorDbError.of('STORAGE_CORRUPTION', { location, reason: `storage format ${format} is newer than this version of vectordb-local supports (${keys.FORMAT_VERSION}); upgrade vectordb-local.` });
-      }
-      if (format !== undefined && Number(format) < keys.FORMAT_VERSION) await upgradeFormat(kv);
+      const format = await checkStorageFormat(kv, location);
       const seq = Number((await kv.getString(keys.META_SEQ)) ?? '0');
       const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress, hitCacheBytes: Math.floor(bodyCacheBytes / 2), graphPrefetch };
       const db = new Database(kv, settings, seq + 1, presetOf(options.limits));
@@ -444,10 +440,4 @@ export class Database {
 
 function badName(kind: 'Keyspace' | 'Collection', name: unknown, limits: Limits): VectorDbError {
   return VectorDbError.of('UNSUPPORTED_SCHEMA_NAME', { kind, name: typeof name === 'string' ? name : JSON.stringify(name), max: limits.maxNameLength });
-}
-
-/** Brings a database written by an older version to the current storage format (resumable). */
-async function upgradeFormat(kv: KvStore): Promise<void> {
-  await migrateLegacyVectorRecords(kv);
-  await kv.batch([{ type: 'put', key: keys.META_FORMAT, value: String(keys.FORMAT_VERSION) }]);
 }

@@ -10,12 +10,13 @@ import { HitCache, WrittenHits } from './hit-cache.js';
 import { bodyText, hasVectorOf, parseBody, parseBodyText, storedBody } from './body-text.js';
 import type { StoredDocument } from './types.js';
 import { indexEntriesOf, type ShredContext } from './shredder.js';
+import { allIndexEntries, indexEntries, indexKeys, indexRunKeys } from './index-reads.js';
 import type { ChangeHook, DocumentChange, IndexBounds, IndexRun } from '../changes.js';
 import { vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from '../vectors/records.js';
 import type { LexicalIndex, StagedLexical } from './lexical-index.js';
 
-const { SEP, HIGH, compareKeys } = keys;
+const { SEP, HIGH } = keys;
 /**
  * Index entries carry everything in their key; the value is one byte, not empty, because classic-level
  * 3 never frees its copy of an empty value (32 bytes of native heap lost per index entry written).
@@ -262,17 +263,9 @@ export class DocumentStore {
     for await (const key of this.#kv.keys({ gte: this.#docPrefix, lt: this.#docPrefix + HIGH })) yield key.slice(offset);
   }
 
-  /**
-   * Document keys of the index entries in [from, to) under `path` (bounds are encoded typed values,
-   * relative to the path), stopping once more than `cap` keys are collected (returns undefined then).
-   */
-  async indexKeys(path: string, bounds: IndexBounds, cap: number): Promise<Set<string> | undefined> {
-    const found = new Set<string>();
-    for await (const entry of this.indexEntries(path, bounds)) {
-      found.add(entry.key);
-      if (found.size > cap) return undefined;
-    }
-    return found;
+  /** Document keys of the index entries under `path` within bounds, or undefined past `cap` (index-reads.ts). */
+  indexKeys(path: string, bounds: IndexBounds, cap: number): Promise<Set<string> | undefined> {
+    return indexKeys(this.#kv, this.#indexPrefix, path, bounds, cap);
   }
 
   /** A view of the store as of now, for a long read while writes go on (close it after). */
@@ -280,60 +273,19 @@ export class DocumentStore {
     return this.#kv.snapshot();
   }
 
-  /** Every index entry of the collection (`path\0encoded value`) with its document key, in key order. */
-  async *allIndexEntries(snapshot?: KvSnapshot): AsyncGenerator<{ entry: string; key: string }> {
-    const offset = this.#indexPrefix.length;
-    for await (const key of this.#kv.keys({ gte: this.#indexPrefix, lt: this.#indexPrefix + HIGH }, 4096, snapshot)) {
-      const keyStart = key.indexOf(SEP, key.indexOf(SEP, offset) + 1);
-      yield { entry: key.slice(offset, keyStart), key: key.slice(keyStart + 1) };
-    }
+  /** Every index entry of the collection with its document key, in key order (index-reads.ts). */
+  allIndexEntries(snapshot?: KvSnapshot): AsyncGenerator<{ entry: string; key: string }> {
+    return allIndexEntries(this.#kv, this.#indexPrefix, snapshot);
   }
 
-  /** Index entries under `path` within bounds, in key order (or reversed): encoded value and doc key. */
-  async *indexEntries(path: string, bounds: IndexBounds, reverse = false): AsyncGenerator<{ value: string; key: string }> {
-    const pathPrefix = `${this.#indexPrefix}${path}${SEP}`;
-    const range: { gte?: string; gt?: string; lt: string; reverse: boolean } = { lt: pathPrefix + (bounds.lt ?? HIGH), reverse };
-    if (bounds.gte !== undefined) range.gte = pathPrefix + bounds.gte;
-    if (bounds.gt !== undefined) range.gt = pathPrefix + bounds.gt;
-    for await (const key of this.#kv.keys(range)) {
-      const valueEnd = key.indexOf(SEP, pathPrefix.length);
-      yield { value: key.slice(pathPrefix.length, valueEnd), key: key.slice(valueEnd + 1) };
-    }
+  /** Index entries under `path` within bounds, in key order or reversed (index-reads.ts). */
+  indexEntries(path: string, bounds: IndexBounds, reverse = false): AsyncGenerator<{ value: string; key: string }> {
+    return indexEntries(this.#kv, this.#indexPrefix, path, bounds, reverse);
   }
 
-  /**
-   * Document keys of index runs (one encoded value under one path each), merged in key order without
-   * repeats, after `afterKey` when given. Read for a page of matches: 128 keys of a run at a time. The
-   * runs are read as of one moment, so a document that moves from one run to another meanwhile is in one.
-   */
-  async *indexRunKeys(runs: readonly IndexRun[], afterKey?: string): AsyncGenerator<string> {
-    const heads: { readonly keys: AsyncGenerator<string>; key: string }[] = [];
-    const snapshot = runs.length > 1 ? this.#kv.snapshot() : undefined;
-    try {
-      for (const run of runs) {
-        const valuePrefix = `${this.#indexPrefix}${run.indexPath}${SEP}${run.value}${SEP}`;
-        const range = afterKey === undefined ? { gte: valuePrefix, lt: valuePrefix + HIGH } : { gt: valuePrefix + afterKey, lt: valuePrefix + HIGH };
-        const keys = (async function* (prefixed: AsyncGenerator<string>) {
-          for await (const key of prefixed) yield key.slice(valuePrefix.length);
-        })(this.#kv.keys(range, 128, snapshot));
-        const first = await keys.next();
-        if (!first.done) heads.push({ keys, key: first.value });
-      }
-      let last: string | undefined;
-      while (heads.length > 0) {
-        let min = 0;
-        for (let i = 1; i < heads.length; i++) if (compareKeys(heads[i]!.key, heads[min]!.key) < 0) min = i;
-        const head = heads[min]!;
-        if (head.key !== last) yield head.key;
-        last = head.key;
-        const next = await head.keys.next();
-        if (next.done) heads.splice(min, 1);
-        else head.key = next.value;
-      }
-    } finally {
-      await Promise.all(heads.map((head) => head.keys.return(undefined)));
-      await snapshot?.close();
-    }
+  /** Document keys of index runs, merged in key order without repeats, after `afterKey` (index-reads.ts). */
+  indexRunKeys(runs: readonly IndexRun[], afterKey?: string): AsyncGenerator<string> {
+    return indexRunKeys(this.#kv, this.#indexPrefix, runs, afterKey);
   }
 
   /** Writes the changes in one atomic batch. */

@@ -9,18 +9,17 @@
 import { VectorDbError } from '../../errors/index.js';
 import { yieldToEventLoop } from '../../platform/macrotask.js';
 import type { KvOperation, KvStore } from '../../storage/index.js';
-import { FlatVectorStore, type IndexParams, type ScoredLabel, type VectorIndex } from '../../vector-index/index.js';
+import type { FlatVectorStore, IndexParams, ScoredLabel, VectorIndex } from '../../vector-index/index.js';
 import type { ChangeHook, DocumentChange } from '../changes.js';
 import { BackgroundIndexer } from './indexer.js';
 import { VectorLabels } from './labels.js';
-import { LateKeys } from './late-keys.js';
-import { LateValues } from './late-values.js';
-import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './open.js';
-import { readVectorKeys, readVectorValues } from './records.js';
+import type { LateValues } from './late-values.js';
+import { newGraph } from './open.js';
+import { openVectors, type OpenHost } from './opening.js';
 import { rankLabels } from './rank.js';
 import { stageVectorRecords } from './stage.js';
 import { GraphSaves } from './saves.js';
-import { deleteSnapshot, readSnapshotMeta, removeGraphFiles } from './snapshot.js';
+import { deleteSnapshot } from './snapshot.js';
 
 export type { VectorProgress } from '../progress.js';
 import type { IndexProgress, LabelFilter, VectorSettings } from './settings.js';
@@ -100,113 +99,52 @@ export class CollectionVectors {
     return (await CollectionVectors.openForSearch(kv, settings)).keysRead();
   }
 
-  /**
-   * Loads the live vectors and the graph snapshot; what the snapshot lacks is indexed afterwards, what it
-   * has in excess is removed. A graph file (native) is loaded first and the collection answers an
-   * unfiltered search (`search`, `keyOf`, `vectorOf`) as soon as it is there: the keys and then the
-   * values follow in the background, and whatever a search needs first is read at once. Anything else
-   * (writes, filters, label maps) waits for keysRead(). A graph in LevelDB chunks is loaded in the
-   * background after the values (searches scan them exactly meanwhile).
-   */
-  static async openForSearch(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
-    const meta = await readSnapshotMeta(kv, settings.cid);
-    // Files an interrupted save or build left (nothing of this collection runs yet).
-    await removeGraphFiles(kv, settings.cid, meta?.file);
-    // A graph file is read by hnswlib on a libuv thread: from the start, beside the records, and taken in
-    // with them (only what it lacks becomes pending). Chunks are decoded here: from the next turn of the
-    // event loop, so that a query made as soon as the collection is open is answered (by exact scan)
-    // before they are read and loaded.
-    const early = meta?.file !== undefined ? loadGraph(kv, settings, meta).catch(() => undefined) : undefined;
-    // Sized for the highest label saved at once: growing copies the norms.
-    const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: Math.max(1024, meta?.labelLimit ?? 0) });
-    if (early !== undefined && kv.syncReads) {
-      // While hnswlib reads the graph, the keys it may lack are read: those at or past the snapshot's
-      // coveredBelow (every key, for a snapshot saved before it was kept).
-      const from = meta?.coveredBelow ?? 0;
-      const recent = readVectorKeys(kv, settings.cid, from);
-      recent.catch(() => undefined); // awaited only with a graph
-      const loaded = await early;
-      if (loaded !== undefined) {
-        const vectors = new CollectionVectors(kv, settings, flat, loaded.graph);
-        await vectors.#takeGraphFirst(loaded.labelLimit, await recent, from);
-        return vectors;
-      }
-    }
-    const vectors = new CollectionVectors(kv, settings, flat, await newGraph(settings, 1024));
-    const records = await loadLiveVectors(kv, settings, flat, meta);
-    const loaded = await early;
-    records.labels.forEach((label, i) => vectors.#addLoaded(label, records.docKeys[i]!, loaded?.graph.has(label) === true));
-    vectors.#saves.changes = vectors.#pendingAdds.size;
-    if (early !== undefined) {
-      vectors.#adoptGraph(loaded);
-    } else if (meta !== undefined) {
-      vectors.#graphLoading = yieldToEventLoop()
-        .then(() => loadGraph(kv, settings, meta))
-        .then(
-          (chunked) => vectors.#adoptGraph(chunked),
-          () => undefined, // no usable snapshot: the empty graph is built from the records
-        );
-    }
-    vectors.#indexer.schedule();
-    return vectors;
-  }
-
-  /**
-   * Completes an open from a loaded graph file (the graph this was constructed with; see openForSearch):
-   * the live vectors it may lack are `recent` (every label from `from` on), whose values are read now. The
-   * values of the rest are read in the background, and so are the other keys when `from` > 0: until they
-   * land, a label's liveness and document key are looked up in its record when asked.
-   */
-  async #takeGraphFirst(labelLimit: number, recent: LiveRecords, from: number): Promise<void> {
-    const kv = this.#kv;
-    const { cid, dimension } = this.#settings;
-    this.#labels.reserveBelow(labelLimit);
-    recent.labels.forEach((label, i) => this.#addLoaded(label, recent.docKeys[i]!, this.#graph.has(label)));
-    const pending = [...this.#pendingAdds];
-    const values = await readVectorValues(kv, cid, pending, dimension);
-    pending.forEach((label, i) => {
-      if (values[i] !== undefined) this.#flat.set(label, values[i]!);
-    });
-    let labels: readonly number[] | Promise<readonly number[]> = recent.labels;
-    if (from === 0) {
-      this.#keysComplete();
-    } else {
-      // Until then only the labels at or past coveredBelow are registered: any other is looked up in its record.
-      this.#labels.readLate(new LateKeys(kv, cid));
-      labels = readVectorKeys(kv, cid).then((records) => {
-        records.labels.forEach((label, i) => this.#addLoaded(label, records.docKeys[i]!, this.#graph.has(label)));
-        this.#keysComplete();
-        return records.labels;
-      });
-      this.#keysRead = labels.then(() => undefined);
-      this.#keysRead.catch(() => undefined); // reported by keysRead() and by the values' reader
-    }
-    const late = new LateValues(kv, this.#settings, this.#flat, labels, (label) => this.#isLive(label), () => this.#closed);
-    this.#lateValues = late;
-    void late.done.then((damage) => {
-      if (this.#lateValues === late) this.#lateValues = undefined;
-      if (damage) this.#failure ??= damage;
+  /** Opens the collection's vectors so that they answer an unfiltered search at once (vectors/opening.ts). */
+  static openForSearch(kv: KvStore, settings: VectorSettings): Promise<CollectionVectors> {
+    return openVectors(kv, settings, (flat, graph) => {
+      const vectors = new CollectionVectors(kv, settings, flat, graph);
+      return { vectors, host: vectors.#openHost() };
     });
   }
 
-  /** Every key is registered (after #takeGraphFirst): the graph's stale labels are found, and the indexer can start. */
-  #keysComplete(): void {
-    this.#labels.registered();
-    this.#pendingRemoves = this.#staleInGraph();
-    this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
-    this.#indexer.schedule();
+  /** What the open sequence reaches of these vectors (vectors/opening.ts). */
+  #openHost(): OpenHost {
+    return {
+      kv: this.#kv,
+      settings: this.#settings,
+      labels: this.#labels,
+      flat: this.#flat,
+      saves: this.#saves,
+      graph: () => this.#graph,
+      pendingAdds: () => this.#pendingAdds,
+      pendingRemoves: () => this.#pendingRemoves.length,
+      findStale: () => {
+        this.#pendingRemoves = this.#staleInGraph();
+      },
+      closed: () => this.#closed,
+      isLive: (label) => this.#isLive(label),
+      swapGraph: (graph) => this.#swapGraph(graph),
+      scheduleIndexing: () => this.#indexer.schedule(),
+      setKeysRead: (keysRead) => {
+        this.#keysRead = keysRead;
+      },
+      setGraphLoading: (graphLoading) => {
+        this.#graphLoading = graphLoading;
+      },
+      lateValues: () => this.#lateValues,
+      setLateValues: (late) => {
+        this.#lateValues = late;
+      },
+      damaged: (error) => {
+        this.#failure ??= error;
+      },
+    };
   }
 
   /** Resolves (to this) once every key is registered: until then only an unfiltered search may be made. */
   async keysRead(): Promise<this> {
     await this.#keysRead;
     return this;
-  }
-
-  /** Registers a loaded vector (its values are in the flat store; pending unless the graph being taken in holds it). */
-  #addLoaded(label: number, docKey: string, inGraph: boolean): void {
-    this.#labels.set(label, docKey);
-    if (!inGraph) this.#pendingAdds.add(label);
   }
 
   /** Whether a label is a live vector's (its values may still be on their way: #ensureValues). */
@@ -222,18 +160,6 @@ export class CollectionVectors {
   /** While the values are read after open: reads those of `labels` a caller is about to use, at once. */
   #ensureValues(labels: Iterable<number>): void {
     this.#lateValues?.ensure(labels);
-  }
-
-  /** Swaps in the loaded snapshot (the indexer has waited for it, so the current graph is still empty). */
-  #adoptGraph(loaded: { graph: VectorIndex; labelLimit: number } | undefined): void {
-    if (loaded === undefined) return;
-    if (this.#closed) {
-      loaded.graph.dispose();
-      return;
-    }
-    this.#labels.reserveBelow(loaded.labelLimit);
-    this.#swapGraph(loaded.graph);
-    this.#saves.changes = this.#pendingAdds.size + this.#pendingRemoves.length;
   }
 
   /**
