@@ -115,6 +115,8 @@ export function isTruthKey(key: string): boolean {
   }
 }
 export const META_SEQ = 'meta:seq';
+/** Written (empty) with `sync: true` by a group commit: its fsync makes every write before it durable. */
+export const META_SYNC = 'meta:sync';
 
 /** Database settings (readSetting/writeSetting): not keyspace data, never listed or dropped with one. */
 export const settingKey = (name: string): string => `set:${name}`;

@@ -345,10 +345,20 @@ export class Collection {
     this.#checkLive();
     await this.vectors(); // the label map must be loaded before a write can change vectors
     await this.#lexical?.ready(); // and the BM25 statistics before a write changes them
-    return this.#mutex.run(async () => {
-      this.#checkLive();
-      return fn();
-    });
+    let result: T;
+    try {
+      result = await this.#mutex.run(async () => {
+        this.#checkLive();
+        return fn();
+      });
+    } catch (error) {
+      // A write that failed part way may have committed some batches (an insertMany): they are synced all the same.
+      await this.#store.syncWrites().catch(() => undefined);
+      throw error;
+    }
+    // Acknowledged once on disk; outside the mutex, so that writers queued behind this one share the fsync.
+    await this.#store.syncWrites();
+    return result;
   }
 
   /** The vectors' write hook, keeping the postings in step once a write is durable. */

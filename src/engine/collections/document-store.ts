@@ -331,7 +331,8 @@ export class DocumentStore {
       }
     }
     const lexical = this.#lexical?.stage(changes, ctx, ops);
-    return { batch: this.#kv.prepare(ops), afterCommit: staged?.afterCommit, countDelta, hits, lexical };
+    // The sync is left to syncWrites, after the collection's mutex: concurrent writers then share one fsync.
+    return { batch: this.#kv.prepare(ops, { deferSync: true }), afterCommit: staged?.afterCommit, countDelta, hits, lexical };
   }
 
   /** Writes a staged batch atomically, then applies its in-memory effects (vectors) once it is durable. */
@@ -347,6 +348,11 @@ export class DocumentStore {
     if (this.#count !== undefined) this.#count += staged.countDelta;
     if (staged.hits) this.#hitCache.remember(staged.hits);
     staged.afterCommit?.();
+  }
+
+  /** Resolves once every write committed so far is on disk (group commit; at once when durability is relaxed). */
+  syncWrites(): Promise<void> {
+    return this.#kv.syncWrites();
   }
 
   /** Drops a staged batch that will not be committed (its vector labels are never used). */
