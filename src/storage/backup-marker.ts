@@ -10,7 +10,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { VectorDbError } from '../errors/index.js';
 import { liveHolderPid } from './lock-holder.js';
-import { makeDurable } from './side-files.js';
+import { makeDurable } from './durable-file.js';
 
 /** The marker file in a backup's directory. */
 export const BACKUP_MARKER = 'BACKUP';

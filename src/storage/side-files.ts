@@ -5,7 +5,7 @@
  * without a directory (memory-level, a browser) has no side files: callers keep such data in LevelDB.
  */
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { KvStore } from './kv-store.js';
 
@@ -55,24 +55,7 @@ export function sideFilePathIn(location: string, name: string): string | undefin
   return path.join(location, SIDE_DIR, name);
 }
 
-/** Flushes a written file and its directory entry to the disk (before anything durable names it). */
-export async function makeDurable(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  // Some platforms (Windows) cannot open or sync a directory: there the file itself is flushed.
-  const dir = await open(path.dirname(file), 'r').catch(() => undefined);
-  try {
-    await dir?.sync();
-  } catch {
-    // as above
-  } finally {
-    await dir?.close();
-  }
-}
+export { makeDurable } from './durable-file.js';
 
 /** The size of a side file in bytes, or undefined when it does not exist. */
 export async function fileSize(file: string): Promise<number | undefined> {

@@ -8,7 +8,7 @@ import { tokenize } from '../../query/analyzers.js';
 import { termFrequencies } from '../../query/bm25.js';
 import { isObject, type Document, type JsonValue } from '../../query/json.js';
 import type { LexicalTerms } from '../changes.js';
-import type { ShredContext } from './shredder.js';
+import type { ShredContext } from './shred-context.js';
 
 /**
  * The longest `$lexical` text, in characters. Cassandra SAI refuses analyzed content past its cumulative size

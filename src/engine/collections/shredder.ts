@@ -19,20 +19,10 @@ import type { Limits } from '../limits.js';
 import { ExactDecimal, isExactNumber, toJsonText } from '../../query/exact-number.js';
 import type { ShreddedDocument } from '../changes.js';
 import { expandHybrid, lexicalOf } from './lexical-shred.js';
-import type { Analyzer } from '../../query/analyzers.js';
+import type { ShredContext } from './shred-context.js';
 
 export type { ShreddedDocument } from '../changes.js';
-
-
-export interface ShredContext {
-  readonly keyspace: string;
-  readonly collectionName: string;
-  readonly options: CollectionOptions;
-  readonly limits: Limits;
-  readonly isIndexed: (path: string) => boolean;
-  /** The analyzer of `$lexical` (undefined: lexical disabled; a `$lexical` value is refused). */
-  readonly analyzer?: Analyzer | undefined;
-}
+export type { ShredContext } from './shred-context.js';
 
 /** Validates and shreds a document; generates `_id` if missing. Throws VectorDbError on any violation. */
 export function shredDocument(raw: unknown, ctx: ShredContext): ShreddedDocument {
