@@ -16,6 +16,8 @@ export interface BannerInfo {
   readonly limits: { readonly limitsPreset: LimitsPreset; readonly limits: Limits };
   /** Origins allowed to call from a browser (--cors), if any. */
   readonly corsOrigins?: readonly string[] | undefined;
+  /** When a write is acknowledged (--durability); 'full' when not given. */
+  readonly durability?: 'full' | 'relaxed' | undefined;
 }
 
 const TOKEN_NOTES: Record<Exclude<TokenSource, 'generated'>, string> = {
@@ -32,6 +34,7 @@ export function banner(info: BannerInfo): string {
     `  data:      ${info.data}`,
     `  endpoint:  ${info.url}   (POST ${info.url}/v1[/{keyspace}[/{collection}]], also under /api/json/v1)`,
     `  graphql:   ${info.url}/api/graphql/{keyspace} and ${info.url}/api/graphql-schema (open one in a browser for GraphiQL)`,
+    `  explorer:  ${info.url}/ (the Data Explorer: open it in a browser, enter the token)`,
   ];
   if (info.source === 'generated') {
     lines.push(
@@ -45,6 +48,11 @@ export function banner(info: BannerInfo): string {
     lines.push(`  token:     ${TOKEN_NOTES[info.source]}`);
   }
   lines.push(`  limits:    ${describeLimits(info.limits.limitsPreset, info.limits.limits)}`);
+  lines.push(
+    info.durability === 'relaxed'
+      ? '  durability: relaxed: a write is acknowledged once the OS has it (a power cut may lose the last writes)'
+      : '  durability: full: a write is acknowledged once it is on disk (fsynced)',
+  );
   if (info.corsOrigins !== undefined && info.corsOrigins.length > 0) {
     lines.push(`  cors:      pages of ${info.corsOrigins.join(', ')} may call this server from a browser (with the token)`);
   }

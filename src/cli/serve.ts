@@ -56,7 +56,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     });
     await server.listen();
-    announcement = banner({ version: options.version, data, url: server.url, host: options.host, source: token.source, generated: token.generated, limits: db, corsOrigins: options.corsOrigins });
+    announcement = banner({ version: options.version, data, url: server.url, host: options.host, source: token.source, generated: token.generated, limits: db, corsOrigins: options.corsOrigins, durability: options.durability });
   } catch (error) {
     console.error(`vectordb-local: cannot serve ${data} on ${options.host}:${options.port}: ${messageOf(error)}`);
     await db.close().catch(() => undefined);

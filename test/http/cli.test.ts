@@ -192,10 +192,13 @@ describe('vectordb-local CLI', () => {
     expect(seed.output()).toMatch(/limits:\s+seed \(20 documents per insertMany, pages of 20, 5 collections, 5120 bytes per value\)/);
     expect(seed.output()).toContain('chunkSize: 20');
     expect(seed.output()).toContain('--limits data-api');
+    expect(seed.output()).toMatch(/durability: full: a write is acknowledged once it is on disk/);
+    expect(seed.output()).toMatch(/explorer:\s+http:\/\/127\.0\.0\.1:\d+\/ \(the Data Explorer/);
     expect(await stop(seed)).toBe(0);
 
-    const tuned = await start(['serve', '--data', data, '--port', '0', '--token', token, '--limits', 'data-api', '--limit', 'maxInsertManyDocuments=10']);
+    const tuned = await start(['serve', '--data', data, '--port', '0', '--token', token, '--limits', 'data-api', '--limit', 'maxInsertManyDocuments=10', '--durability', 'relaxed']);
     expect(tuned.output()).toContain('overridden: maxInsertManyDocuments=10');
+    expect(tuned.output()).toMatch(/durability: relaxed: a write is acknowledged once the OS has it/);
     expect(tuned.output()).toContain('chunkSize: 10');
     await call(tuned.url, token, { createCollection: { name: 'c' } }, '/default_keyspace');
     const docs = Array.from({ length: 11 }, (_, i) => ({ _id: i }));
