@@ -1,8 +1,9 @@
 /**
  * `vectordb-local repair <dir> [--no-backup]`: VectorDB.repair's work on a data directory not in use (engine/
  * integrity/repair.ts), with progress on stderr as `verify` shows it. Prints where the directory was copied,
- * what was kept, lost (to the lost+found file) and rebuilt per collection and table, and the closing verify;
- * exits 0 when the repaired database verifies clean, 1 when it does not, 2 when the repair could not run.
+ * what was kept, lost (to the lost+found file) and rebuilt (index entries, lexical postings) per collection and
+ * table, and the closing verify; exits 0 when the repaired database verifies clean, 1 when it does not, 2 when
+ * the repair could not run.
  */
 import { Command } from 'commander';
 import { VectorDB } from '../client/vector-db.js';
@@ -56,7 +57,8 @@ export function describeRepair(report: RepairReport): string {
     const unit = o.kind === 'table' ? 'rows' : 'documents';
     const vectors = o.vectors === undefined ? '' : `, ${formatCount(o.vectors)} vectors in the rebuilt graph`;
     const vectorLoss = o.vectorsLost + o.vectorsDropped === 0 ? '' : `, ${formatCount(o.vectorsLost)} vector records lost, ${formatCount(o.vectorsDropped)} documents kept without $vector`;
-    lines.push(`  ${o.kind} ${o.keyspace}.${o.name}: ${formatCount(o.kept)} ${unit} kept, ${formatCount(o.lost)} lost${vectorLoss}, ${formatCount(o.indexEntriesRebuilt)} index entries rebuilt${vectors}`);
+    const postings = o.lexicalPostingsRebuilt === undefined ? '' : `, ${formatCount(o.lexicalPostingsRebuilt)} lexical postings rebuilt`;
+    lines.push(`  ${o.kind} ${o.keyspace}.${o.name}: ${formatCount(o.kept)} ${unit} kept, ${formatCount(o.lost)} lost${vectorLoss}, ${formatCount(o.indexEntriesRebuilt)} index entries rebuilt${vectors}${postings}`);
   }
   if (report.lostUnowned > 0) lines.push(`  ${formatCount(report.lostUnowned)} records of no collection or table in the catalog lost`);
   lines.push('verify after the repair:');

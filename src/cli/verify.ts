@@ -65,7 +65,7 @@ async function verifyDirectory(dir: string, flags: VerifyFlags): Promise<VerifyR
 export function describeReport(report: VerifyReport, where: string): string {
   const lines = [`${where}: ${formatCount(report.records)} records checked in ${(report.elapsedMs / 1000).toFixed(1)} s${report.unsealed > 0 ? ` (${formatCount(report.unsealed)} written before checksums)` : ''}`];
   for (const o of report.objects) {
-    const vectors = o.vectors === undefined ? '' : `, ${formatCount(o.vectors)} vectors`;
+    const vectors = (o.vectors === undefined ? '' : `, ${formatCount(o.vectors)} vectors`) + (o.lexicalPostings === undefined ? '' : `, ${formatCount(o.lexicalPostings)} lexical postings`);
     lines.push(`  ${o.kind} ${o.keyspace}.${o.name}: ${formatCount(o.documents)} ${o.kind === 'table' ? 'rows' : 'documents'}, ${formatCount(o.indexEntries)} index entries${vectors}: ${o.problems === 0 ? 'ok' : `${formatCount(o.problems)} problems`}`);
   }
   if (report.ok) {

@@ -1,8 +1,8 @@
 /**
  * `vectordb-local repair` (#28) on real LevelDB directories, in child processes on the built package: a cut
  * MANIFEST (the open is refused; repair brings every document back), bytes flipped in a body inside a table
- * file (that document goes to lost+found, the rest reads as written), index entries deleted and added (rebuilt:
- * filters answer right), and the copy set aside first (none with --no-backup). Each ends with verify clean.
+ * file (that document goes to lost+found, the rest reads as written), index entries deleted and added and a
+ * bogus lexical posting (rebuilt: filters answer right), and the copy set aside first (none with --no-backup). Each ends with verify clean.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
@@ -135,13 +135,16 @@ describe('vectordb-local repair', () => {
     const level = new ClassicLevel<string, string>(dir, { createIfMissing: false });
     const entries = await level.keys({ gte: 'idx:', lt: 'idx:\u{10FFFF}' }).all();
     const dropped = entries.filter((key) => key.includes('\u0000tag\u0000')).slice(0, 15);
-    await level.batch([...dropped.map((key) => ({ type: 'del' as const, key })), { type: 'put', key: 'idx:000001\u0000tag\u00003tag3\u0000sdoc0', value: '1' }]);
+    // And a lexical posting no document's `$lexical` gives (the collection is lexical-enabled, its documents have none).
+    const bogusPosting = { type: 'put' as const, key: 'lex:000001\u0000p\u0000zebra\u0000sdoc0', value: '1 1' };
+    await level.batch([...dropped.map((key) => ({ type: 'del' as const, key })), { type: 'put', key: 'idx:000001\u0000tag\u00003tag3\u0000sdoc0', value: '1' }, bogusPosting]);
     await level.close();
     const damaged = await cli(['verify', dir]);
     expect(damaged.code).toBe(1);
     expect(damaged.stdout).toContain('15 index-entry-missing');
     expect(damaged.stdout).toContain('1 index-entry-orphaned');
-    await expectRepaired(dir);
+    expect(damaged.stdout).toContain('1 lexical-posting-orphaned');
+    expect(await expectRepaired(dir)).toMatch(/600 index entries rebuilt, 200 vectors in the rebuilt graph, 0 lexical postings rebuilt/);
     await expectIntact(dir);
   });
 });

@@ -80,9 +80,9 @@ export class Collection {
     if (deniesPositions(this.record.options)) await this.#store.refileIndex(this.#shred);
   }
 
-  /** @internal The document store and shredding context (verify and repair recompute index entries). */
-  get integrity(): { readonly store: DocumentStore; readonly shred: ShredContext } {
-    return { store: this.#store, shred: this.#shred };
+  /** @internal The document store, shredding context and lexical index (verify and repair recompute index entries and postings). */
+  get integrity(): { readonly store: DocumentStore; readonly shred: ShredContext; readonly lexical: LexicalIndex | undefined } {
+    return { store: this.#store, shred: this.#shred, lexical: this.#lexical };
   }
 
   /** About how many bytes of document bodies the collection's search-hit cache holds now (stats). */

@@ -4,11 +4,13 @@
  * length). Everything is staged into the document's own atomic batch. The statistics are a base record plus
  * one delta record per batch (a delta lands exactly when its batch does, so a crash or a failed batch never
  * skews them); deltas are folded into the base now and then. A term's document frequency is the number of
- * its postings, which a query reads anyway: a lexical query reads only its terms' postings.
+ * its postings, which a query reads anyway: a lexical query reads only its terms' postings. Repair rebuilds
+ * the whole index from the bodies (rebuild), and verify compares it with them (postingsOf, storedTotals).
  */
-import { keys, type KvOperation, type KvStore } from '../../storage/index.js';
+import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore } from '../../storage/index.js';
 import type { DocumentChange } from '../changes.js';
 import type { LexicalStats } from '../../query/bm25.js';
+import type { Document } from '../../query/json.js';
 import { storedLexicalOf } from './lexical-shred.js';
 import type { ShredContext } from './shredder.js';
 
@@ -28,7 +30,8 @@ export interface StagedLexical {
   discard(): void;
 }
 
-interface Totals {
+/** The BM25 statistics as stored: documents with `$lexical`, and their total length in tokens. */
+export interface Totals {
   documents: number;
   length: number;
 }
@@ -103,7 +106,7 @@ export class LexicalIndex {
         length += after.length;
         for (const [term, tf] of after.terms) {
           if (before !== undefined && before.length === after.length && before.terms.get(term) === tf) continue;
-          ops.push({ type: 'put', key: this.#postingPrefix(term) + suffix, value: `${tf} ${after.length}` });
+          ops.push({ type: 'put', key: this.#postingPrefix(term) + suffix, value: postingValue(tf, after.length) });
         }
       }
     }
@@ -149,6 +152,68 @@ export class LexicalIndex {
     return found;
   }
 
+  /** Where the postings are: `<range.gte><term>\0<docKey>` (verify). */
+  get postingRange(): { readonly gte: string; readonly lt: string } {
+    const gte = `${this.#prefix}p${SEP}`;
+    return { gte, lt: gte + HIGH };
+  }
+
+  /** The posting records (key, value) a stored document's `$lexical` gives, and its length (undefined: none). */
+  postingsOf(docKey: string, doc: Document, ctx: ShredContext): { readonly records: [string, string][]; readonly length: number } | undefined {
+    const lexical = storedLexicalOf(doc, ctx);
+    if (lexical === undefined) return undefined;
+    const records: [string, string][] = [];
+    for (const [term, tf] of lexical.terms) records.push([this.#postingPrefix(term) + SEP + docKey, postingValue(tf, lexical.length)]);
+    return { records, length: lexical.length };
+  }
+
+  /** The statistics as stored in `snapshot` (base plus deltas), for verify. */
+  async storedTotals(snapshot: KvSnapshot): Promise<Totals> {
+    const totals: Totals = { documents: 0, length: 0 };
+    for (const gte of [this.#baseKey, this.#deltaPrefix]) {
+      const range = gte === this.#baseKey ? { gte, lte: gte } : { gte, lt: gte + HIGH };
+      for await (const chunk of this.#kv.rawEntryChunks(range, 1024, snapshot)) {
+        for (const [, value] of chunk) {
+          const part = parseTotals(bytesToString(value));
+          totals.documents += part.documents;
+          totals.length += part.length;
+        }
+      }
+    }
+    return totals;
+  }
+
+  /**
+   * Repair: deletes every record of the index and writes it again from `docs` (the surviving bodies), with
+   * exact statistics as the base and no delta. Nothing else may write the collection meanwhile. Returns the
+   * number of postings written.
+   */
+  async rebuild(docs: AsyncIterable<{ readonly key: string; readonly doc: Document }>, ctx: ShredContext): Promise<number> {
+    await this.#kv.clearRange(this.#prefix, this.#prefix + HIGH);
+    const totals: Totals = { documents: 0, length: 0 };
+    let postings = 0;
+    let ops: KvOperation[] = [];
+    for await (const { key, doc } of docs) {
+      const given = this.postingsOf(key, doc, ctx);
+      if (given === undefined) continue;
+      totals.documents++;
+      totals.length += given.length;
+      postings += given.records.length;
+      for (const [postingKey, value] of given.records) ops.push({ type: 'put', key: postingKey, value });
+      if (ops.length >= 4096) {
+        await this.#kv.batch(ops);
+        ops = [];
+      }
+    }
+    ops.push({ type: 'put', key: this.#baseKey, value: `${totals.documents} ${totals.length}` });
+    await this.#kv.batch(ops);
+    this.#totals = totals;
+    this.#deltaKeys = [];
+    this.#folding = undefined;
+    this.#loading = Promise.resolve();
+    return postings;
+  }
+
   /** After the collection's data was cleared (deleteMany({})): no documents. */
   reset(): void {
     this.#totals = { documents: 0, length: 0 };
@@ -160,6 +225,9 @@ export class LexicalIndex {
     return `${this.#prefix}p${SEP}${escapeString(term)}`;
   }
 }
+
+/** A posting's value: the term's count in the document and the document's length. */
+const postingValue = (tf: number, length: number): string => `${tf} ${length}`;
 
 function parseTotals(text: string | undefined): Totals {
   if (text === undefined) return { documents: 0, length: 0 };

@@ -16,7 +16,7 @@ export type OwnerLookup = (number: number) => RecordOwner | undefined;
 
 /** Where a record is: its owner, and the `_id`, primary key or vector label within it. */
 export interface RecordPlace {
-  readonly what: 'document' | 'vector' | 'row' | 'index entry' | 'catalog entry' | 'record';
+  readonly what: 'document' | 'vector' | 'row' | 'index entry' | 'lexical index record' | 'catalog entry' | 'record';
   /** `keyspace.name` of the collection or table (undefined: unknown or none). */
   readonly owner?: string | undefined;
   /** The document's `_id` (JSON), the row's encoded primary key, or the vector's label. */
@@ -30,6 +30,7 @@ const NUMBERED: readonly (readonly [string, RecordPlace['what']])[] = [
   ['row:', 'row'],
   ['idx:', 'index entry'],
   ['ridx:', 'index entry'],
+  ['lex:', 'lexical index record'],
 ];
 
 /** Where the record under `key` is. */

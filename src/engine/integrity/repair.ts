@@ -2,8 +2,9 @@
  * `vectordb-local repair <dir>` and VectorDB.repair(dir) (#28): recovers what can be recovered of a database
  * that cannot be opened or verifies with damage. In order: copies the directory aside (unless told not to),
  * runs LevelDB's own repair, keeps the truth records that can be trusted (salvage.ts: the rest goes to a
- * lost+found NDJSON file beside the directory), deletes every derived record (index entries, vector
- * snapshots and graph files, index-rule markers) and rebuilds them through the engine, then verifies.
+ * lost+found NDJSON file beside the directory), deletes every derived record (index entries, lexical
+ * postings and statistics, vector snapshots and graph files, index-rule markers) and rebuilds them through
+ * the engine, then verifies.
  */
 import { Database } from '../database.js';
 import { KvStore, keys, removeSideFiles } from '../../storage/index.js';
@@ -32,6 +33,8 @@ export interface RepairedObject {
   readonly vectorsDropped: number;
   /** Index entries written again from the kept documents (rows). */
   readonly indexEntriesRebuilt: number;
+  /** Lexical postings written again from the kept documents' `$lexical` (lexical-enabled collections). */
+  readonly lexicalPostingsRebuilt?: number;
   /** Vectors in the rebuilt graph (collections with vectors). */
   readonly vectors?: number;
 }
@@ -55,7 +58,7 @@ export interface RepairReport {
 }
 
 /** The prefixes of derived records: all deleted, then rebuilt from the truth. */
-const DERIVED_PREFIXES = ['idx:', 'ridx:', 'vidx:', 'vmeta:', 'ixrule:'];
+const DERIVED_PREFIXES = ['idx:', 'ridx:', 'vidx:', 'vmeta:', 'ixrule:', 'lex:'];
 /** Side files derived from the truth: vector graphs and their prefetch hints. */
 const DERIVED_SIDE_FILES = ['graph-', 'hint-'];
 
@@ -112,15 +115,16 @@ export async function repairDatabase(location: string, options: RepairOptions = 
   }
 }
 
-/** Writes every collection's and table's index entries again and rebuilds vector graphs (none is left after the deletes). */
+/** Writes every collection's and table's index entries and lexical postings again and rebuilds vector graphs (none is left after the deletes). */
 async function rebuild(db: Database, lost: ReadonlyMap<string, LostCounts>, progress: (step: string, records: number) => void): Promise<RepairedObject[]> {
   const { collections, tables } = db.objects();
   const objects: RepairedObject[] = [];
   for (const collection of collections) {
     const { record } = collection;
     progress(`rebuilding collection ${record.keyspace}.${record.name}`, 0);
-    const { store, shred } = collection.integrity;
+    const { store, shred, lexical } = collection.integrity;
     await store.refileIndex(shred);
+    const lexicalPostings = lexical && (await lexical.rebuild(store.scan(undefined, { withVector: false }), shred));
     let vectors: number | undefined;
     const loading = collection.vectors();
     if (loading !== undefined) {
@@ -128,7 +132,8 @@ async function rebuild(db: Database, lost: ReadonlyMap<string, LostCounts>, prog
       await loaded.waitForIndex();
       vectors = loaded.size;
     }
-    objects.push(await repaired(db, 'collection', record, lost, keys.docPrefix(record.cid), keys.indexPrefix(record.cid), vectors));
+    const object = await repaired(db, 'collection', record, lost, keys.docPrefix(record.cid), keys.indexPrefix(record.cid), vectors);
+    objects.push(lexicalPostings === undefined ? object : { ...object, lexicalPostingsRebuilt: lexicalPostings });
   }
   for (const table of tables) {
     const { record } = table;

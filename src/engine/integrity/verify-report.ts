@@ -20,7 +20,15 @@ export type ProblemKind =
   /** The in-memory vectors (flat store, graph) disagree with the vector records. */
   | 'vector-mismatch'
   /** The collection's vectors could not be loaded at all. */
-  | 'vectors-unloadable';
+  | 'vectors-unloadable'
+  /** A document's `$lexical` gives a posting the lexical index lacks. */
+  | 'lexical-posting-missing'
+  /** A lexical posting names a document whose `$lexical` does not give it (or does not exist). */
+  | 'lexical-posting-orphaned'
+  /** A lexical posting holds another count or length than its document's `$lexical` gives. */
+  | 'lexical-posting-mismatch'
+  /** The stored BM25 statistics (documents, total length) differ from what the bodies give. */
+  | 'lexical-stats-mismatch';
 
 export interface VerifyProblem {
   readonly kind: ProblemKind;
@@ -39,6 +47,8 @@ export interface VerifiedObject {
   readonly indexEntries: number;
   /** Vector records (collections with vectors). */
   readonly vectors?: number;
+  /** Lexical postings (lexical-enabled collections). */
+  readonly lexicalPostings?: number;
   readonly problems: number;
 }
 

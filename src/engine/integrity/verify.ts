@@ -1,11 +1,13 @@
 /**
  * db.verify(), as SQLite's PRAGMA integrity_check: reads every truth record as stored and checks its
  * checksum, recomputes every secondary index entry from the bodies (rows) and compares both ways, checks
- * every vector record against the bodies that refer to it, the flat store and the graph, and counts per
- * collection and table. Reads from one snapshot per collection; reports, never changes anything.
+ * every vector record against the bodies that refer to it, the flat store and the graph, recomputes a
+ * lexical collection's postings and BM25 statistics from the bodies' `$lexical` and compares them both ways,
+ * and counts per collection and table. Reads from one snapshot per collection; reports, never changes anything.
  */
 import { parseBodyText } from '../collections/body-text.js';
 import type { Collection } from '../collections/collection.js';
+import type { LexicalIndex, Totals } from '../collections/lexical-index.js';
 import { indexEntriesOf } from '../collections/shredder.js';
 import { vectorRefOf } from '../collections/stored-vector.js';
 import type { Table } from '../tables/table.js';
@@ -101,7 +103,7 @@ class VerifyRun {
 
   async collection(collection: Collection): Promise<VerifiedObject> {
     const { record } = collection;
-    const { shred } = collection.integrity;
+    const { shred, lexical } = collection.integrity;
     const step = `collection ${record.keyspace}.${record.name}`;
     const before = this.total;
     const docPrefix = keys.docPrefix(record.cid);
@@ -112,6 +114,10 @@ class VerifyRun {
     let documents = 0;
     let indexEntries = 0;
     let vectorCount: number | undefined;
+    /** Posting key -> value, and the statistics, from the bodies' `$lexical` (lexical collections). */
+    const postings = new Map<string, string>();
+    const totals: Totals = { documents: 0, length: 0 };
+    let postingCount: number | undefined;
     // Loaded before the snapshot, so that memory and the snapshot agree on a quiet database.
     const vectors = await collection.vectors()?.catch((error: unknown) => {
       this.#problem('vectors-unloadable', docPrefix, error instanceof Error ? error.message : String(error));
@@ -131,6 +137,11 @@ class VerifyRun {
           for (const entry of new Set(indexEntriesOf(doc, shred))) expected.add(entry + SEP + docKey);
           const ref = vectorRefOf(doc);
           if (ref !== undefined) refs.set(ref.label, docKey);
+          const given = lexical?.postingsOf(docKey, doc, shred);
+          if (given === undefined) return;
+          totals.documents++;
+          totals.length += given.length;
+          for (const [key, value] of given.records) postings.set(key, value);
         },
         // A damaged body's index entries and vector record are neither missing nor orphans: the body is the problem.
         (key) => damagedDocs.add(key.slice(docPrefix.length)),
@@ -148,10 +159,52 @@ class VerifyRun {
         this.#problem('index-entry-missing', keys.docKey(record.cid, docKey), `entry ${JSON.stringify(entry.slice(0, entry.length - docKey.length - 1))}`);
       }
       if (record.options.vector !== undefined) vectorCount = await this.#vectors(collection, refs, damagedDocs, vectors, snapshot);
+      if (lexical !== undefined) postingCount = await this.#lexical(record.cid, lexical, postings, totals, damagedDocs, snapshot);
     } finally {
       await snapshot.close();
     }
-    return { kind: 'collection', keyspace: record.keyspace, name: record.name, documents, indexEntries, ...(vectorCount === undefined ? {} : { vectors: vectorCount }), problems: this.total - before };
+    return {
+      kind: 'collection',
+      keyspace: record.keyspace,
+      name: record.name,
+      documents,
+      indexEntries,
+      ...(vectorCount === undefined ? {} : { vectors: vectorCount }),
+      ...(postingCount === undefined ? {} : { lexicalPostings: postingCount }),
+      problems: this.total - before,
+    };
+  }
+
+  /** Compares the stored postings with `expected` (deleting what it finds) and the statistics with `totals`; returns the postings read. */
+  async #lexical(cid: number, index: LexicalIndex, expected: Map<string, string>, totals: Totals, damagedDocs: Set<string>, snapshot: KvSnapshot): Promise<number> {
+    const range = index.postingRange;
+    let read = 0;
+    for await (const chunk of this.#source.kv.rawEntryChunks(range, 4096, snapshot)) {
+      for (const [key, raw] of chunk) {
+        read++;
+        const rest = key.slice(range.gte.length);
+        const docKey = rest.slice(rest.indexOf(SEP) + 1);
+        const term = JSON.stringify(rest.slice(0, rest.indexOf(SEP)));
+        const wanted = expected.get(key);
+        const value = bytesToString(raw);
+        if (wanted === undefined) {
+          if (!damagedDocs.has(docKey)) this.#problem('lexical-posting-orphaned', keys.docKey(cid, docKey), `term ${term}`);
+          continue;
+        }
+        expected.delete(key);
+        if (wanted !== value) this.#problem('lexical-posting-mismatch', keys.docKey(cid, docKey), `term ${term}: stored "${value}", the body gives "${wanted}" (count, length)`);
+      }
+    }
+    for (const key of expected.keys()) {
+      const rest = key.slice(range.gte.length);
+      this.#problem('lexical-posting-missing', keys.docKey(cid, rest.slice(rest.indexOf(SEP) + 1)), `term ${JSON.stringify(rest.slice(0, rest.indexOf(SEP)))}`);
+    }
+    // With a damaged body, what the bodies give is unknown: the body is the problem.
+    const stored = await index.storedTotals(snapshot);
+    if (damagedDocs.size === 0 && (stored.documents !== totals.documents || stored.length !== totals.length)) {
+      this.#problem('lexical-stats-mismatch', keys.lexicalPrefix(cid), `stored ${stored.documents} documents of ${stored.length} tokens in all, the bodies give ${totals.documents} of ${totals.length}`);
+    }
+    return read;
   }
 
   async #vectors(collection: Collection, refs: Map<number, string>, damagedDocs: Set<string>, vectors: Awaited<ReturnType<Collection['vectors']>>, snapshot: KvSnapshot): Promise<number> {
