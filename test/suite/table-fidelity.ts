@@ -103,6 +103,17 @@ export function tableFidelitySuite(factory: DbFactory): void {
       expectNoErrors(await onTable('ix', { insertOne: { document: { id: 1, m1: { a: 1 } } } }));
       expect(await rows('ix', { filter: { m1: { $in: [['a', 1]] } }, projection: { id: 1 } })).toEqual([{ id: 1 }]);
     });
+
+    it('an entries index on a map takes no analyze options (CANNOT_ANALYZE_ENTRIES_ON_MAP_COLUMNS); {} is no options', async () => {
+      await createTable('me', { columns: { id: 'int', m: { type: 'map', keyType: 'text', valueType: 'text' } }, primaryKey: 'id' });
+      const create = async (name: string, column: unknown, options?: Doc) => onTable('me', { createIndex: { name, definition: { column, ...(options ? { options } : {}) } } });
+      const refused = await create('i_e', { m: '$entries' }, { caseSensitive: false });
+      expectError(refused, 'CANNOT_ANALYZE_ENTRIES_ON_MAP_COLUMNS');
+      expect(refused.errors?.[0]?.message).toContain('Index function `entries` can not apply to map column when analyze options are specified.');
+      expectError(await create('i_w', 'm', { ascii: true }), 'CANNOT_ANALYZE_ENTRIES_ON_MAP_COLUMNS');
+      expectNoErrors(await create('i_ok', { m: '$entries' }, {}));
+      expectNoErrors(await create('i_v', { m: '$values' }, { caseSensitive: false }));
+    });
     it('row liveness: a row only an update created goes once its non-key columns are unset; an inserted row stays', async () => {
       await createTable('live', { columns: { id: 'int', k: 'int', x: 'text', y: 'int' }, primaryKey: { partitionBy: ['id'], partitionSort: { k: 1 } } });
       const update = (id: number, change: Doc) => onTable('live', { updateOne: { filter: { id, k: 1 }, update: change } });

@@ -156,6 +156,10 @@ export class TableCatalog {
     if (!collection && target !== undefined) throw VectorDbError.of('UNSUPPORTED_INDEXING_FOR_DATA_TYPES', { column, type: type.type, reason: ` on its ${target}: only maps have keys and entries, and lists and sets values` });
     if (type.type !== 'map' && (target === 'keys' || target === 'entries')) throw VectorDbError.of('UNSUPPORTED_INDEXING_FOR_DATA_TYPES', { column, type: type.type, reason: ` on its ${target}: only maps have keys and entries` });
     const indexed = collection ? (target ?? (type.type === 'map' ? 'entries' : 'values')) : undefined;
+    // As upstream: text options analyze one value, which a map entry (key and value) is not; `{}` is no options.
+    if (indexed === 'entries' && options !== undefined && Object.keys(options).length > 0) {
+      throw VectorDbError.of('CANNOT_ANALYZE_ENTRIES_ON_MAP_COLUMNS', { targetColumn: column, options: JSON.stringify(options) });
+    }
     const described = describeIndexOptions(type, indexed ?? 'value', options, column);
     const created: TableIndex = { name: index, column, kind: 'regular', ...(indexed ? { target: indexed } : {}), ...described };
     await this.#saveTable(table, { ...record, indexes: [...record.indexes, created] }, async (store) => {
