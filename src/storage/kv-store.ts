@@ -58,7 +58,7 @@ export class KvStore {
   readonly #rows: RowCache;
   /** Holds writes while an emulated snapshot is open (stores without explicit snapshots). */
   readonly #gate = new ReadGate();
-  /** LevelDB's write options: a sync write where durability is full and there is a disk (see Durability). */
+  /** LevelDB's write options: a sync write where durability is full and a sync reaches a disk (see Durability). */
   readonly #writeOptions: WriteOptions;
   /** Writers that deferred their sync share one (see syncWrites). */
   readonly #groupSync: GroupSync;
@@ -69,7 +69,7 @@ export class KvStore {
   describeKey: (key: string) => string = (key) => `the record ${JSON.stringify(key)}`;
 
   private constructor(location: string, storage: StorageKind, db: LevelDb, persistent: PersistentLevel | undefined, rowCacheBytes: number, durability: Durability) {
-    this.#writeOptions = { sync: persistent !== undefined && durability === 'full' };
+    this.#writeOptions = { sync: persistent?.syncs === true && durability === 'full' };
     this.#groupSync = new GroupSync(async () => {
       try {
         await db.put(META_SYNC, EMPTY_VALUE, { sync: true } as object); // classic-level's put takes sync; abstract-level's types do not say so
@@ -170,7 +170,7 @@ export class KvStore {
     try {
       return keys.map((key) => this.#open(key, this.#db.getSync(key)));
     } catch (error) {
-      throw error instanceof VectorDbError ? error : mapLevelError(error, this.location);
+      throw mapLevelError(error, this.location); // a DATABASE_CORRUPTED from #open passes through as it is
     }
   }
 
@@ -224,7 +224,7 @@ export class KvStore {
       }
     } catch (error) {
       void batch.close();
-      throw error instanceof VectorDbError ? error : mapLevelError(error, this.location);
+      throw mapLevelError(error, this.location); // a DATABASE_CORRUPTED from #open passes through as it is
     }
     const persistent = this.#persistent;
     const written = persistent === undefined ? undefined : () => persistent.wrote(bytes);

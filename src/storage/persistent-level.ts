@@ -48,6 +48,11 @@ export interface PersistentLevel {
   afterClose(): Promise<void>;
   /** The bytes the store takes on disk (0 where the runtime cannot tell). */
   diskBytes(): Promise<number>;
+  /**
+   * Whether a write's `sync` flushes it to a disk (LevelDB's log): then full durability syncs. IndexedDB commits
+   * each transaction durably on its own, and has no sync to ask for.
+   */
+  readonly syncs: boolean;
 }
 
 /**
@@ -77,6 +82,7 @@ export async function openPersistentLevel(location: string): Promise<PersistentL
     },
     afterClose: async () => undefined,
     diskBytes: () => directoryBytes(location),
+    syncs: true,
   };
 }
 
