@@ -44,7 +44,7 @@ export function emptyRegistry(now: string): Registry {
   return { kind: REGISTRY_KIND, format: REGISTRY_FORMAT, createdAt: now, databases: [], tokens: [] };
 }
 
-/** Parses the text of home.json; STORAGE_CORRUPTION (naming the file) when it is not a registry we can read. */
+/** Parses the text of home.json; HOME_REGISTRY_CORRUPTED (naming the file) when it is not a registry we can read. */
 export function parseRegistry(text: string, file: string): Registry {
   let value: unknown;
   try {
@@ -82,5 +82,5 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function corrupt(file: string, reason: string): VectorDbError {
-  return VectorDbError.of('STORAGE_CORRUPTION', { location: file, reason });
+  return VectorDbError.of('HOME_REGISTRY_CORRUPTED', { location: file, reason });
 }

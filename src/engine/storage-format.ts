@@ -13,7 +13,7 @@ import { migrateLegacyVectorRecords } from './vectors/records.js';
 export async function checkStorageFormat(kv: KvStore, location: string): Promise<string | undefined> {
   const format = await kv.getString(keys.META_FORMAT);
   if (format !== undefined && Number(format) > keys.FORMAT_VERSION) {
-    throw VectorDbError.of('STORAGE_CORRUPTION', { location, reason: `storage format ${format} is newer than this version of vectordb-local supports (${keys.FORMAT_VERSION}); upgrade vectordb-local.` });
+    throw VectorDbError.of('STORAGE_FORMAT_UNSUPPORTED', { location, format, supported: keys.FORMAT_VERSION });
   }
   if (format !== undefined && Number(format) < keys.FORMAT_VERSION) await upgradeFormat(kv);
   return format;

@@ -212,11 +212,12 @@ export const ERROR_CODES = {
   // --- administration (a home of databases, see src/admin/) ------------------------------------
   HOME_NOT_FOUND: request('DATABASE', 'Home not found', "No vectordb-local home at '${home}': create one with VectorDBAdmin.initHome(home).", 404),
   HOME_ALREADY_EXISTS: request('DATABASE', 'Home already exists', "'${home}' already is a vectordb-local home: it was initialised before, and its first token was shown then. Use a token of it, or choose another directory.", 409),
+  HOME_REGISTRY_CORRUPTED: server('DATABASE', 'Home registry unreadable', "The registry '${location}' of this home cannot be read: ${reason}"),
   HOME_LOCKED: server('DATABASE', 'Home busy', "The registry of home '${home}' stayed locked for ${seconds} s (lock file ${lockFile}, held by ${holder}). If no vectordb-local process is running, delete the lock file."),
   TOKEN_NOT_FOUND: request('SECURITY', 'Token not found', 'No token of this home matches the given token or client id.', 404),
 
   DATABASE_CORRUPTED: server('DATABASE', 'Database corrupted', "The database at '${location}' is corrupted: ${reason}"),
-  STORAGE_CORRUPTION: server('STORAGE', 'Storage corrupted', "The database at '${location}' is corrupted: ${reason}"),
+  STORAGE_FORMAT_UNSUPPORTED: server('STORAGE', 'Storage format unsupported', "The database at '${location}' was written in storage format ${format}, newer than this version of vectordb-local reads (${supported}): upgrade vectordb-local."),
   STORAGE_IO_ERROR: server('STORAGE', 'Storage I/O error', "I/O error on the database at '${location}': ${reason}"),
   STORAGE_READ_ONLY: server('STORAGE', 'Storage read-only', "The database at '${location}' is on a read-only file system (${reason}): it cannot be ${doing}. Remount the file system read-write, or copy the directory to a writable one.${sticky}"),
   STORAGE_PERMISSION_DENIED: server('STORAGE', 'Storage permission denied', "The database at '${location}' cannot be ${doing}: permission denied (${reason}). Give the user this process runs as read and write access to the directory and its files.${sticky}"),

@@ -79,7 +79,7 @@ export function mapLevelError(error: unknown, location: string, operation: Level
   switch (code) {
     case 'LEVEL_CORRUPTION':
       if (operation === 'open') return unopenable(location, reason, options);
-      return VectorDbError.of('STORAGE_CORRUPTION', { location, reason }, options);
+      return VectorDbError.of('DATABASE_CORRUPTED', { location, reason }, options);
     case 'LEVEL_IO_ERROR':
       return VectorDbError.of('STORAGE_IO_ERROR', { location, reason: `${reason}${sticky}` }, options);
     case 'LEVEL_DATABASE_NOT_OPEN':

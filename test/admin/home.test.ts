@@ -31,6 +31,14 @@ describe('initHome', () => {
     expect(await admin.listDatabases()).toEqual([]);
   });
 
+  it('a damaged registry is HOME_REGISTRY_CORRUPTED naming the file and what is wrong, never an empty home', async () => {
+    const { home, admin } = await newHome();
+    writeFileSync(path.join(home, 'home.json'), '{"kind": "vectordb-local-home", "format": 1, "databases": 3');
+    const error = await rejection(admin.listDatabases(), DataApiException, 'HOME_REGISTRY_CORRUPTED');
+    expect(error.message).toContain(path.join(home, 'home.json'));
+    expect(error.message).toContain('not valid JSON');
+  });
+
   it('an admin on a directory that is no home says so', async () => {
     const dir = tempDir();
     const error = await rejection(new VectorDBAdmin('VDBL:x', { home: dir }).listDatabases(), DataApiException, 'HOME_NOT_FOUND');

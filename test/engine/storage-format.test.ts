@@ -45,7 +45,7 @@ describe('storage format', () => {
     const dir = tempDir();
     await (await Database.open(dir)).close();
     await relabel(dir, String(keys.FORMAT_VERSION + 1));
-    await expect(Database.open(dir)).rejects.toMatchObject({ code: 'STORAGE_CORRUPTION', message: expect.stringMatching(/storage format 5 is newer .* upgrade vectordb-local/) });
+    await expect(Database.open(dir)).rejects.toMatchObject({ code: 'STORAGE_FORMAT_UNSUPPORTED', message: expect.stringMatching(/storage format 5, newer .* upgrade vectordb-local/) });
     const kv = await KvStore.open(dir);
     expect(await kv.getString(keys.META_FORMAT)).toBe('5');
     await kv.close();

@@ -42,7 +42,7 @@ describe('a lost vector record', () => {
     expect(result.hung, 'the read never ended').toBe(false);
     const outcome = lastJsonLine(result.stdout);
     expect(outcome.ok).toBe(false);
-    expect(String(outcome.message)).toContain('STORAGE_CORRUPTION');
+    expect(String(outcome.message)).toContain('DATABASE_CORRUPTED');
     expect(String(outcome.message)).toMatch(/vector record of document \\"[ab]\\"/);
     expect(String(outcome.message)).toContain('vectordb-local repair');
   }, 90_000);

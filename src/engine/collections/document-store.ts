@@ -216,7 +216,7 @@ export class DocumentStore {
 
   #missingVector(body: Document): VectorDbError {
     const id = JSON.stringify(body['_id'] ?? null);
-    return VectorDbError.of('STORAGE_CORRUPTION', {
+    return VectorDbError.of('DATABASE_CORRUPTED', {
       location: this.#kv.location,
       reason: `the vector record of document ${id} (collection #${this.#cid}) is missing. Run \`vectordb-local repair ${this.#kv.location}\` to rebuild what the stored documents still hold`,
     });

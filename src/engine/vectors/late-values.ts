@@ -67,6 +67,6 @@ export class LateValues {
   }
 
   #damage(label: number): VectorDbError {
-    return VectorDbError.of('STORAGE_CORRUPTION', { location: this.#kv.location, reason: `vector ${label} of '${this.#settings.name}' has no values` });
+    return VectorDbError.of('DATABASE_CORRUPTED', { location: this.#kv.location, reason: `vector ${label} of '${this.#settings.name}' has no values` });
   }
 }

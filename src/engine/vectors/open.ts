@@ -21,7 +21,7 @@ export interface LiveRecords {
  * Reads every live label with its document's key, and sets their values into `flat`: from the records
  * (the keys and the values read side by side, two range scans), or, for a snapshot saved with a vector
  * table (before vectors were stored only once), from that table where it has them (labels never change
- * meaning). Throws STORAGE_CORRUPTION when a live label has no values.
+ * meaning). Throws DATABASE_CORRUPTED when a live label has no values.
  */
 export async function loadLiveVectors(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, meta: SnapshotMeta | undefined): Promise<LiveRecords> {
   const { cid, dimension, name } = settings;
@@ -41,7 +41,7 @@ export async function loadLiveVectors(kv: KvStore, settings: VectorSettings, fla
   }
   for (const label of records.labels) {
     // A doc key without values: the pair is written and deleted in one batch, so this is damage.
-    if (!flat.has(label)) throw VectorDbError.of('STORAGE_CORRUPTION', { location: kv.location, reason: `vector ${label} of '${name}' has no values` });
+    if (!flat.has(label)) throw VectorDbError.of('DATABASE_CORRUPTED', { location: kv.location, reason: `vector ${label} of '${name}' has no values` });
   }
   return records;
 }
