@@ -18,9 +18,8 @@ import { primaryKeyColumns, type TableIndex, type TableRecord, type TypeLookup }
 import { TableStore, type RowChange, type StoredRow } from './store.js';
 import { ValueProblem, coerceValue } from './values.js';
 import { encodeKeyPart } from './key-codec.js';
-import { queryTerms, tokenize } from '../../query/analyzers.js';
-import { bm25Score, termFrequencies } from '../../query/bm25.js';
-import { textIndexAnalyzer } from './text-analysis.js';
+import { queryTerms } from '../../query/analyzers.js';
+import { rankPostings } from '../lexical-store.js';
 import { pullFromCollection, pushToCollection, type CollectionColumn } from './list-set-map-edit.js';
 import type { FoundRow, RowOutcome, RowPage, RowSelect, RowSort, RowUpdate } from './types.js';
 
@@ -201,7 +200,7 @@ export class Table {
     const plan = planRows(request.filter, this.#record, this.#store);
     const { sort } = request;
     if (sort.kind === 'vector') return { rows: await this.#vectorSelect(request, sort), nextPageState: null, warnings: plan.warnings };
-    if (sort.kind === 'lexical') return { rows: await this.#lexicalSelect(request, sort), nextPageState: null, warnings: plan.warnings };
+    if (sort.kind === 'lexical') return { rows: await this.#lexicalSelect(request, sort, plan), nextPageState: null, warnings: plan.warnings };
     const pageSize = this.limits.pageSize;
     if (sort.kind === 'columns') {
       // An in-memory sort (as the Data API's): every match read and sorted; one page, after `skip`.
@@ -265,35 +264,43 @@ export class Table {
     return found;
   }
 
-  /** Rows holding every token of the query (and matching the filter), best BM25 score first. */
-  async #lexicalSelect(request: RowSelect, sort: Extract<RowSort, { kind: 'lexical' }>): Promise<FoundRow[]> {
+  /**
+   * Rows holding every token of the query (and matching the filter), best BM25 score first (ties in row key
+   * order): the terms' postings give the candidates and their scores, with the index's exact statistics; then
+   * the rows are read in that order until `k` pass the filter, or, for a filter naming a primary key or a
+   * partition, those rows are read and ranked. Nothing else is read.
+   */
+  async #lexicalSelect(request: RowSelect, sort: Extract<RowSort, { kind: 'lexical' }>, plan: RowPlan): Promise<FoundRow[]> {
     const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
-    const analyzer = textIndexAnalyzer(index.analyzer);
-    const queryTokens = queryTerms(sort.query, analyzer);
-    const keyOf = (token: string) => encodeKeyPart(token, 'text');
-    const match: TableFilter = { kind: 'condition', condition: { column: sort.column, operator: '$match', target: 'value', keys: queryTokens.map(keyOf), lexical: analyzer } };
-    const candidates: FoundRow[] = [];
-    for await (const found of this.#matching({ kind: 'all', parts: [request.filter, match] })) candidates.push(found);
-    if (candidates.length === 0) return [];
-    const rowsWith = new Map<string, number>();
-    for (const token of queryTokens) rowsWith.set(token, (await this.#store.indexLookup(index, keyOf(token))).length);
-    // Column statistics: one pass over the rows (exact, not sampled).
-    let documents = 0;
-    let totalLength = 0;
-    for await (const { row } of this.#store.scan()) {
-      const text = row[sort.column];
-      if (typeof text !== 'string') continue;
-      documents += 1;
-      totalLength += tokenize(text, analyzer).length;
-    }
-    const stats = { documents, meanLength: totalLength / Math.max(documents, 1), documentsWith: rowsWith };
-    const scored = candidates.map((found) => {
-      const tokens = tokenize(found.row[sort.column] as string, analyzer);
-      return { found, score: bm25Score(termFrequencies(tokens), tokens.length, queryTokens, stats) };
-    });
-    scored.sort((a, b) => b.score - a.score);
+    const text = this.#store.text.loaded(index) ?? (await this.#write(() => this.#store.text.ready(index)));
+    const terms = queryTerms(sort.query, text.analyzer);
     const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
-    return scored.slice(0, k).map(({ found }) => found);
+    if (terms.length === 0 || k <= 0) return [];
+    const lists = await Promise.all(terms.map((term) => text.store.postings(term)));
+    const ranked = rankPostings(terms, lists, text.store.stats(new Map(terms.map((term, i) => [term, lists[i]!.size]))));
+    // A row changed since its postings were read is checked again: the filter and every token.
+    const match: TableFilter = { kind: 'condition', condition: { column: sort.column, operator: '$match', target: 'value', keys: terms.map((t) => encodeKeyPart(t, 'text')), lexical: text.analyzer } };
+    const filter: TableFilter = { kind: 'all', parts: [request.filter, match] };
+    if (plan.kind === 'key' || plan.kind === 'partition') {
+      const scores = new Map(ranked.map((hit, at) => [hit.key, at]));
+      const found: { at: number; row: FoundRow }[] = [];
+      for await (const row of this.#matching(filter, plan)) {
+        const at = scores.get(row.key);
+        if (at !== undefined) found.push({ at, row });
+      }
+      return found.sort((a, b) => a.at - b.at).slice(0, k).map((hit) => hit.row);
+    }
+    const found: FoundRow[] = [];
+    for (let at = 0; at < ranked.length && found.length < k; ) {
+      const round = ranked.slice(at, at + Math.max(16, (k - found.length) * 2)).map((hit) => hit.key);
+      at += round.length;
+      const rows = await this.#store.getMany(round);
+      for (let i = 0; i < round.length && found.length < k; i++) {
+        const row = rows[i];
+        if (row && matchesRow(filter, row, this.#record)) found.push({ key: round[i]!, row });
+      }
+    }
+    return found;
   }
 
   // ---- vectors ------------------------------------------------------------------------------
