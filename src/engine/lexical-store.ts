@@ -199,7 +199,7 @@ export class LexicalStore {
    * whole. Nothing else may write meanwhile. Returns the number of postings written.
    */
   async rebuildFrom(texts: AsyncIterable<{ readonly key: string; readonly lexical: LexicalTerms | undefined }>): Promise<number> {
-    await this.#kv.clearRange(this.#prefix, this.#prefix + HIGH);
+    await this.clear();
     const totals: Totals = { documents: 0, length: 0 };
     let postings = 0;
     let ops: KvOperation[] = [];
@@ -224,6 +224,20 @@ export class LexicalStore {
     this.#folding = undefined;
     this.#loading = Promise.resolve();
     return postings;
+  }
+
+  /**
+   * Deletes every record of the index, the statistics' base first: a clear cut short (a crash) leaves no base,
+   * so the index is never taken for whole. Loads again on the next ready().
+   */
+  async clear(): Promise<void> {
+    await this.#kv.batch([{ type: 'del', key: this.#baseKey }]);
+    await this.#kv.clearRange(this.#prefix, this.#prefix + HIGH);
+    this.#totals = undefined;
+    this.#based = false;
+    this.#deltaKeys = [];
+    this.#folding = undefined;
+    this.#loading = undefined;
   }
 
   /** After the data was cleared (deleteMany({})): no documents. */

@@ -12,6 +12,7 @@ import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
 import { TableStore } from '../../src/engine/tables/store.js';
 import { rankPostings } from '../../src/engine/lexical-store.js';
+import { repairDatabase } from '../../src/engine/integrity/repair.js';
 import { DEFAULT_ANALYZER, queryTerms, tokenize } from '../../src/query/analyzers.js';
 import { bm25Score, termFrequencies } from '../../src/query/bm25.js';
 import type { JsonObject } from '../../src/query/json.js';
@@ -196,8 +197,9 @@ describe('the lexical sort of a table', () => {
     await reopened.close();
   });
 
-  it('verify reports skewed table statistics and a missing posting', async () => {
-    const db = await open(path.join(tempDir('vectordb-table-lexical-'), 'db'));
+  it('verify reports skewed table statistics and a missing posting; repair rebuilds them', async () => {
+    const dir = path.join(tempDir('vectordb-table-lexical-'), 'db');
+    const db = await open(dir);
     await fill(db, 32);
     await lexicalSort(db, 'apple');
     const table = db.table('default_keyspace', 't');
@@ -215,5 +217,12 @@ describe('the lexical sort of a table', () => {
     expect(report.problemCounts).toEqual({ 'lexical-posting-missing': 1, 'lexical-stats-mismatch': 1 });
     expect(report.problems.map((p) => p.where).join('\n')).toMatch(/table default_keyspace\.t/);
     await db.close();
+    const repaired = await repairDatabase(dir, { backup: false });
+    expect(repaired.verify.ok).toBe(true);
+    // The postings verify read, and the one deleted back.
+    expect(repaired.objects.find((o) => o.name === 't')?.lexicalPostingsRebuilt).toBe(report.objects.find((o) => o.name === 't')!.lexicalPostings! + 1);
+    const again = await open(dir);
+    await expectSameAsFullScan(again);
+    await again.close();
   });
 });

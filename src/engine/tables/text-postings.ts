@@ -110,13 +110,12 @@ export class TextPostings {
   /** Deletes one index's postings and statistics (dropIndex, or before an index of that name is filed). */
   async clear(name: string): Promise<void> {
     this.#entries.delete(name);
-    const prefix = keys.tableLexicalPrefix(this.#record().tid, name);
-    await this.#kv.clearRange(prefix, prefix + keys.HIGH);
+    await new LexicalStore(this.#kv, keys.tableLexicalPrefix(this.#record().tid, name)).clear();
   }
 
   /** Deletes every text index's postings and statistics (a truncation: the next use builds them from the rows left). */
   async clearAll(): Promise<void> {
-    this.#entries.clear();
+    for (const index of this.#record().indexes) if (index.kind === 'text') await this.clear(index.name);
     const prefix = keys.tableLexicalRange(this.#record().tid);
     await this.#kv.clearRange(prefix, prefix + keys.HIGH);
   }
