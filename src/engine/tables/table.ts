@@ -17,9 +17,7 @@ import { WITHOUT_ROW_MARKER, coerceRow, columnProblem, rowIsLive } from './rows.
 import { primaryKeyColumns, type TableIndex, type TableRecord, type TypeLookup } from './schema.js';
 import { TableStore, type RowChange, type StoredRow } from './store.js';
 import { ValueProblem, coerceValue } from './values.js';
-import { encodeKeyPart } from './key-codec.js';
-import { queryTerms } from '../../query/analyzers.js';
-import { rankPostings } from '../lexical-store.js';
+import { lexicalSort } from './lexical-sort.js';
 import { pullFromCollection, pushToCollection, type CollectionColumn } from './list-set-map-edit.js';
 import type { FoundRow, RowOutcome, RowPage, RowSelect, RowSort, RowUpdate } from './types.js';
 
@@ -200,7 +198,13 @@ export class Table {
     const plan = planRows(request.filter, this.#record, this.#store);
     const { sort } = request;
     if (sort.kind === 'vector') return { rows: await this.#vectorSelect(request, sort), nextPageState: null, warnings: plan.warnings };
-    if (sort.kind === 'lexical') return { rows: await this.#lexicalSelect(request, sort, plan), nextPageState: null, warnings: plan.warnings };
+    if (sort.kind === 'lexical') {
+      const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
+      const text = this.#store.text.loaded(index) ?? (await this.#write(() => this.#store.text.ready(index)));
+      const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
+      const rows = await lexicalSort({ text, store: this.#store, record: this.#record, filter: request.filter, query: sort.query, k, plan, matching: (filter, plan) => this.#matching(filter, plan) });
+      return { rows, nextPageState: null, warnings: plan.warnings };
+    }
     const pageSize = this.limits.pageSize;
     if (sort.kind === 'columns') {
       // An in-memory sort (as the Data API's): every match read and sorted; one page, after `skip`.
@@ -261,45 +265,6 @@ export class Table {
       const row = rows[i];
       if (row) found.push({ key: vectors.keyOf(hit.label)!, row, similarity: hit.score });
     });
-    return found;
-  }
-
-  /**
-   * Rows holding every token of the query (and matching the filter), best BM25 score first (ties in row key
-   * order): the terms' postings give the candidates and their scores, with the index's exact statistics; then
-   * the rows are read in that order until `k` pass the filter, or, for a filter naming a primary key or a
-   * partition, those rows are read and ranked. Nothing else is read.
-   */
-  async #lexicalSelect(request: RowSelect, sort: Extract<RowSort, { kind: 'lexical' }>, plan: RowPlan): Promise<FoundRow[]> {
-    const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
-    const text = this.#store.text.loaded(index) ?? (await this.#write(() => this.#store.text.ready(index)));
-    const terms = queryTerms(sort.query, text.analyzer);
-    const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
-    if (terms.length === 0 || k <= 0) return [];
-    const lists = await Promise.all(terms.map((term) => text.store.postings(term)));
-    const ranked = rankPostings(terms, lists, text.store.stats(new Map(terms.map((term, i) => [term, lists[i]!.size]))));
-    // A row changed since its postings were read is checked again: the filter and every token.
-    const match: TableFilter = { kind: 'condition', condition: { column: sort.column, operator: '$match', target: 'value', keys: terms.map((t) => encodeKeyPart(t, 'text')), lexical: text.analyzer } };
-    const filter: TableFilter = { kind: 'all', parts: [request.filter, match] };
-    if (plan.kind === 'key' || plan.kind === 'partition') {
-      const scores = new Map(ranked.map((hit, at) => [hit.key, at]));
-      const found: { at: number; row: FoundRow }[] = [];
-      for await (const row of this.#matching(filter, plan)) {
-        const at = scores.get(row.key);
-        if (at !== undefined) found.push({ at, row });
-      }
-      return found.sort((a, b) => a.at - b.at).slice(0, k).map((hit) => hit.row);
-    }
-    const found: FoundRow[] = [];
-    for (let at = 0; at < ranked.length && found.length < k; ) {
-      const round = ranked.slice(at, at + Math.max(16, (k - found.length) * 2)).map((hit) => hit.key);
-      at += round.length;
-      const rows = await this.#store.getMany(round);
-      for (let i = 0; i < round.length && found.length < k; i++) {
-        const row = rows[i];
-        if (row && matchesRow(filter, row, this.#record)) found.push({ key: round[i]!, row });
-      }
-    }
     return found;
   }
 
