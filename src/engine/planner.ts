@@ -23,7 +23,12 @@ export interface PlanContext {
   readonly isIndexed: (path: string) => boolean;
   /** Above this many candidates an index range is not worth reading (a scan is as good). */
   readonly maxCandidates: number;
+  /** The documents holding every analyzed term, in key order (a lexical collection's inverted index). */
+  readonly lexicalMatch?: LexicalMatch | undefined;
 }
+
+/** Reads the keys of the documents holding every term, in key order. */
+export type LexicalMatch = (terms: readonly string[]) => Promise<readonly string[]>;
 
 /** Where a plan reads index entries, and the set operations on what it reads (S: a set of candidates). */
 export interface CandidateSource<S> {
@@ -45,11 +50,23 @@ interface SourceContext<S> {
 export type Compare = Extract<FilterNode, { kind: 'compare' }>;
 type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
 
-/** Plans a filter; the returned keys are in storage order (key order = unsorted paging order). */
+/**
+ * Plans a filter; the returned keys are in storage order (key order = unsorted paging order). An `_id`
+ * clause decides alone; else a `$lexical` match reads its terms' postings (however many documents hold them:
+ * a scan would analyze every document) and the other clauses narrow those.
+ */
 export async function planCandidates(filter: Filter, ctx: PlanContext): Promise<CandidatePlan> {
   if (filter.isEmpty) return { kind: 'scan' };
   if (filter.idLookup !== undefined) return { kind: 'keys', keys: idKeys(filter.idLookup) };
-  const set = await candidatesOf(filter.root, { source: storeSource(ctx.store), isIndexed: ctx.isIndexed, maxCandidates: ctx.maxCandidates });
+  const source = { source: storeSource(ctx.store), isIndexed: ctx.isIndexed, maxCandidates: ctx.maxCandidates };
+  if (filter.lexical !== undefined && ctx.lexicalMatch !== undefined) {
+    const matched = await ctx.lexicalMatch(filter.lexical.terms);
+    if (matched.length === 0) return { kind: 'keys', keys: matched };
+    // As in andCandidates: the other clauses' index reads are worth it while they stay near the postings' size.
+    const others = await candidatesOf(filter.root, { ...source, maxCandidates: Math.max(64, matched.length * INTERSECT_FACTOR) });
+    return { kind: 'keys', keys: others === undefined ? matched : matched.filter((key) => others.has(key)) };
+  }
+  const set = await candidatesOf(filter.root, source);
   return set === undefined ? { kind: 'scan' } : { kind: 'keys', keys: sortKeys([...set]) };
 }
 
@@ -98,7 +115,8 @@ export function keyOrderedRuns(filter: Filter, ctx: Pick<PlanContext, 'isIndexed
       if (probe === undefined) break;
       runs.push({ indexPath: probe.indexPath, value: encodeIndexScalar(probe.scalar) });
     }
-    if (runs.length > 0 && runs.length === values.length) return { runs, whole: clauses.length === 1 };
+    // A `$lexical` match is no clause of the root, and narrows further: the planner reads its postings.
+    if (runs.length > 0 && runs.length === values.length) return { runs, whole: clauses.length === 1 && filter.lexical === undefined };
   }
   return undefined;
 }
@@ -261,7 +279,7 @@ export function singleEquality(filter: Filter, isIndexed: (path: string) => bool
     known = null;
     const root = filter.root;
     const node = root.kind === 'and' && root.children.length === 1 ? root.children[0]! : root;
-    if (node.kind === 'compare' && node.op === '$eq' && node.path !== '_id' && !node.path.startsWith('$') && filter.idLookup === undefined) {
+    if (node.kind === 'compare' && node.op === '$eq' && node.path !== '_id' && !node.path.startsWith('$') && filter.idLookup === undefined && filter.lexical === undefined) {
       const value = node.value;
       const atomic = !Array.isArray(value) && (!isObject(value) || ejsonKeyOf(value) !== undefined);
       const indexPath = atomic ? filedPath(node.segments, { isIndexed }) : undefined;

@@ -2,6 +2,7 @@
  * Okapi BM25 as Cassandra SAI (and Lucene) score it: k1 1.2, b 0.75, idf = ln(1 + (N - df + 0.5) / (df + 0.5)),
  * a document's length its analyzed token count. Pure arithmetic over statistics the caller keeps exact.
  */
+import { tokenize, type Analyzer } from './analyzers.js';
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -35,4 +36,10 @@ export function termFrequencies(tokens: readonly string[]): Map<string, number> 
   const counts = new Map<string, number>();
   for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
+}
+
+/** A text's analyzed terms (each one's count) and its length in tokens: what its postings and BM25 length are. */
+export function analyzedTerms(text: string, analyzer: Analyzer): { terms: Map<string, number>; length: number } {
+  const tokens = tokenize(text, analyzer);
+  return { terms: termFrequencies(tokens), length: tokens.length };
 }

@@ -161,6 +161,13 @@ export const typeKey = (keyspace: string, type: string): string => `udt:${keyspa
 export const TYPE_PREFIX = 'udt:';
 export const rowPrefix = (tid: number): string => `row:${cidText(tid)}${SEP}`;
 export const rowIndexPrefix = (tid: number, index: string): string => `ridx:${cidText(tid)}${SEP}${index}${SEP}`;
+/**
+ * A table text index's postings and BM25 statistics (engine/tables/text-postings.ts), in the layout of a
+ * collection's lexical index: postings `p\0term\0rowKey` ("tf length"), the base `s`, the deltas `d\0seq`.
+ */
+export const tableLexicalPrefix = (tid: number, index: string): string => `tlex:${cidText(tid)}${SEP}${index}${SEP}`;
+/** Every text index's postings and statistics of a table (dropTable, truncation). */
+export const tableLexicalRange = (tid: number): string => `tlex:${cidText(tid)}${SEP}`;
 
 /**
  * Every prefix that holds a collection's data: emptied by deleteMany({}), dropped with the collection

@@ -29,6 +29,7 @@ import type { Analyzer } from '../../query/analyzers.js';
 import { analyzerOf } from './hybrid-options.js';
 import { LexicalIndex } from './lexical-index.js';
 import { selectByLexical } from './lexical-select.js';
+import { documentsWithEveryTerm } from './lexical-candidates.js';
 
 import type { EngineSettings } from '../settings.js';
 export type { EngineSettings } from '../settings.js';
@@ -65,10 +66,12 @@ export class Collection {
     this.#store = new DocumentStore(kv, record.cid, record.options.vector?.dimension ?? 0, settings.hitCacheBytes);
     this.#limits = settings.limits;
     this.#settings = settings;
-    this.#from = { store: this.#store, isIndexed: this.isIndexed, limits: this.#limits, checkLive: () => this.#checkLive() };
     this.analyzer = analyzerOf(record.options.lexical);
-    this.#lexical = this.analyzer && new LexicalIndex(kv, record.cid);
-    if (this.#lexical) this.#store.useLexical(this.#lexical);
+    const lexical = this.analyzer && new LexicalIndex(kv, record.cid);
+    this.#lexical = lexical;
+    if (lexical) this.#store.useLexical(lexical);
+    const lexicalMatch = lexical && ((terms: readonly string[]) => documentsWithEveryTerm(lexical, terms));
+    this.#from = { store: this.#store, isIndexed: this.isIndexed, limits: this.#limits, lexicalMatch, checkLive: () => this.#checkLive() };
     this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed, analyzer: this.analyzer };
   }
 
@@ -247,6 +250,7 @@ export class Collection {
       withSimilarity: options.withSimilarity,
       candidates: this.#candidates,
       postings: this.#postings,
+      lexicalMatch: this.#from.lexicalMatch,
     });
   }
 

@@ -1,186 +1,36 @@
 /**
- * A lexical collection's inverted index in LevelDB: one posting per (term, document) holding the term's
- * count and the document's token count, and exact BM25 statistics (documents with `$lexical`, their total
- * length). Everything is staged into the document's own atomic batch. The statistics are a base record plus
- * one delta record per batch (a delta lands exactly when its batch does, so a crash or a failed batch never
- * skews them); deltas are folded into the base now and then. A term's document frequency is the number of
- * its postings, which a query reads anyway: a lexical query reads only its terms' postings. Repair rebuilds
- * the whole index from the bodies (rebuild), and verify compares it with them (postingsOf, storedTotals).
+ * A lexical collection's inverted index in LevelDB: the engine's LexicalStore (postings with each term's count
+ * and the document's token count, exact BM25 statistics, everything staged into the document's own atomic
+ * batch; engine/lexical-store.ts) under the collection's `lex:` prefix, fed with the documents' analyzed
+ * `$lexical`. A lexical query reads only its terms' postings. Repair rebuilds the whole index from the bodies
+ * (rebuild), and verify compares it with them (postingsOf, storedTotals).
  */
-import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore } from '../../storage/index.js';
+import { keys, type KvOperation, type KvStore } from '../../storage/index.js';
 import type { DocumentChange } from '../changes.js';
-import type { LexicalStats } from '../../query/bm25.js';
 import type { Document } from '../../query/json.js';
+import { LexicalStore, type StagedLexical } from '../lexical-store.js';
 import { storedLexicalOf } from './lexical-shred.js';
 import type { ShredContext } from './shredder.js';
 
-const { SEP, HIGH, escapeString } = keys;
-/** Committed deltas folded into the base by the next batch once there are this many. */
-const FOLD_AFTER = 256;
+export type { Posting, StagedLexical, Totals } from '../lexical-store.js';
 
-/** A document's posting of one term. */
-export interface Posting {
-  readonly tf: number;
-  readonly length: number;
-}
-
-/** What a staged batch does to the statistics, applied once it commits. */
-export interface StagedLexical {
-  commit(): void;
-  discard(): void;
-}
-
-/** The BM25 statistics as stored: documents with `$lexical`, and their total length in tokens. */
-export interface Totals {
-  documents: number;
-  length: number;
-}
-
-export class LexicalIndex {
-  readonly #kv: KvStore;
-  readonly #prefix: string;
-  readonly #baseKey: string;
-  readonly #deltaPrefix: string;
-  #totals: Totals | undefined;
-  #loading: Promise<void> | undefined;
-  /** Delta records of committed batches not yet folded into the base. */
-  #deltaKeys: string[] = [];
-  #seq = 0;
-  /** The delta keys a staged batch folds (one fold in flight at a time). */
-  #folding: readonly string[] | undefined;
-
+export class LexicalIndex extends LexicalStore {
   constructor(kv: KvStore, cid: number) {
-    this.#kv = kv;
-    this.#prefix = keys.lexicalPrefix(cid);
-    this.#baseKey = `${this.#prefix}s`;
-    this.#deltaPrefix = `${this.#prefix}d${SEP}`;
-  }
-
-  /** Reads the statistics (base plus deltas) once; writes and queries wait for it. */
-  ready(): Promise<void> {
-    this.#loading ??= this.#load().catch((error: unknown) => {
-      this.#loading = undefined;
-      throw error;
-    });
-    return this.#loading;
-  }
-
-  async #load(): Promise<void> {
-    const totals = parseTotals(await this.#kv.getString(this.#baseKey));
-    const deltaKeys: string[] = [];
-    for await (const chunk of this.#kv.textEntryChunks({ gte: this.#deltaPrefix, lt: this.#deltaPrefix + HIGH })) {
-      for (const [key, value] of chunk) {
-        const delta = parseTotals(value);
-        totals.documents += delta.documents;
-        totals.length += delta.length;
-        deltaKeys.push(key);
-        this.#seq = Math.max(this.#seq, parseInt(key.slice(this.#deltaPrefix.length), 36) + 1);
-      }
-    }
-    this.#totals = totals;
-    this.#deltaKeys = deltaKeys;
-  }
-
-  /** The statistics BM25 needs, with each query term's document count. */
-  stats(documentsWith: ReadonlyMap<string, number>): LexicalStats {
-    const totals = this.#totals ?? { documents: 0, length: 0 };
-    return { documents: totals.documents, meanLength: totals.documents === 0 ? 0 : totals.length / totals.documents, documentsWith };
+    super(kv, keys.lexicalPrefix(cid));
   }
 
   /** Adds the postings and statistics of the changes to the batch (after ready()). */
   stage(changes: readonly DocumentChange[], ctx: ShredContext, ops: KvOperation[]): StagedLexical | undefined {
-    let documents = 0;
-    let length = 0;
-    for (const change of changes) {
-      const before = change.before === null ? undefined : storedLexicalOf(change.before, ctx);
-      const after = change.after?.lexical;
-      if (before === undefined && after === undefined) continue;
-      const suffix = SEP + change.key;
-      if (before !== undefined) {
-        documents -= 1;
-        length -= before.length;
-        for (const term of before.terms.keys()) if (!after?.terms.has(term)) ops.push({ type: 'del', key: this.#postingPrefix(term) + suffix });
-      }
-      if (after !== undefined) {
-        documents += 1;
-        length += after.length;
-        for (const [term, tf] of after.terms) {
-          if (before !== undefined && before.length === after.length && before.terms.get(term) === tf) continue;
-          ops.push({ type: 'put', key: this.#postingPrefix(term) + suffix, value: postingValue(tf, after.length) });
-        }
-      }
-    }
-    if (documents === 0 && length === 0) return undefined;
-    const deltaKey = this.#deltaPrefix + (this.#seq++).toString(36).padStart(8, '0');
-    ops.push({ type: 'put', key: deltaKey, value: `${documents} ${length}` });
-    const folds = this.#folding === undefined && this.#deltaKeys.length >= FOLD_AFTER ? this.#deltaKeys.slice() : undefined;
-    if (folds !== undefined) {
-      // The base becomes the committed totals; the folded deltas go (a batch staged earlier keeps its own delta).
-      const totals = this.#totals!;
-      for (const key of folds) ops.push({ type: 'del', key });
-      ops.push({ type: 'put', key: this.#baseKey, value: `${totals.documents} ${totals.length}` });
-      this.#folding = folds;
-    }
-    return {
-      commit: () => {
-        const totals = this.#totals!;
-        totals.documents += documents;
-        totals.length += length;
-        if (folds !== undefined) {
-          const folded = new Set(folds);
-          this.#deltaKeys = this.#deltaKeys.filter((key) => !folded.has(key));
-          this.#folding = undefined;
-        }
-        this.#deltaKeys.push(deltaKey);
-      },
-      discard: () => {
-        if (folds !== undefined) this.#folding = undefined;
-      },
-    };
-  }
-
-  /** Every posting of a term, by document key (its size is the term's document frequency). */
-  async postings(term: string): Promise<Map<string, Posting>> {
-    const prefix = this.#postingPrefix(term) + SEP;
-    const found = new Map<string, Posting>();
-    for await (const chunk of this.#kv.textEntryChunks({ gte: prefix, lt: prefix + HIGH })) {
-      for (const [key, value] of chunk) {
-        const space = value.indexOf(' ');
-        found.set(key.slice(prefix.length), { tf: Number(value.slice(0, space)), length: Number(value.slice(space + 1)) });
-      }
-    }
-    return found;
-  }
-
-  /** Where the postings are: `<range.gte><term>\0<docKey>` (verify). */
-  get postingRange(): { readonly gte: string; readonly lt: string } {
-    const gte = `${this.#prefix}p${SEP}`;
-    return { gte, lt: gte + HIGH };
+    return this.stageTerms(
+      changes.map((change) => ({ key: change.key, before: change.before === null ? undefined : storedLexicalOf(change.before, ctx), after: change.after?.lexical })),
+      ops,
+    );
   }
 
   /** The posting records (key, value) a stored document's `$lexical` gives, and its length (undefined: none). */
   postingsOf(docKey: string, doc: Document, ctx: ShredContext): { readonly records: [string, string][]; readonly length: number } | undefined {
     const lexical = storedLexicalOf(doc, ctx);
-    if (lexical === undefined) return undefined;
-    const records: [string, string][] = [];
-    for (const [term, tf] of lexical.terms) records.push([this.#postingPrefix(term) + SEP + docKey, postingValue(tf, lexical.length)]);
-    return { records, length: lexical.length };
-  }
-
-  /** The statistics as stored in `snapshot` (base plus deltas), for verify. */
-  async storedTotals(snapshot: KvSnapshot): Promise<Totals> {
-    const totals: Totals = { documents: 0, length: 0 };
-    for (const gte of [this.#baseKey, this.#deltaPrefix]) {
-      const range = gte === this.#baseKey ? { gte, lte: gte } : { gte, lt: gte + HIGH };
-      for await (const chunk of this.#kv.rawEntryChunks(range, 1024, snapshot)) {
-        for (const [, value] of chunk) {
-          const part = parseTotals(bytesToString(value));
-          totals.documents += part.documents;
-          totals.length += part.length;
-        }
-      }
-    }
-    return totals;
+    return lexical === undefined ? undefined : { records: this.postingRecords(docKey, lexical), length: lexical.length };
   }
 
   /**
@@ -189,49 +39,10 @@ export class LexicalIndex {
    * number of postings written.
    */
   async rebuild(docs: AsyncIterable<{ readonly key: string; readonly doc: Document }>, ctx: ShredContext): Promise<number> {
-    await this.#kv.clearRange(this.#prefix, this.#prefix + HIGH);
-    const totals: Totals = { documents: 0, length: 0 };
-    let postings = 0;
-    let ops: KvOperation[] = [];
-    for await (const { key, doc } of docs) {
-      const given = this.postingsOf(key, doc, ctx);
-      if (given === undefined) continue;
-      totals.documents++;
-      totals.length += given.length;
-      postings += given.records.length;
-      for (const [postingKey, value] of given.records) ops.push({ type: 'put', key: postingKey, value });
-      if (ops.length >= 4096) {
-        await this.#kv.batch(ops);
-        ops = [];
-      }
-    }
-    ops.push({ type: 'put', key: this.#baseKey, value: `${totals.documents} ${totals.length}` });
-    await this.#kv.batch(ops);
-    this.#totals = totals;
-    this.#deltaKeys = [];
-    this.#folding = undefined;
-    this.#loading = Promise.resolve();
-    return postings;
-  }
-
-  /** After the collection's data was cleared (deleteMany({})): no documents. */
-  reset(): void {
-    this.#totals = { documents: 0, length: 0 };
-    this.#deltaKeys = [];
-    this.#folding = undefined;
-  }
-
-  #postingPrefix(term: string): string {
-    return `${this.#prefix}p${SEP}${escapeString(term)}`;
+    return this.rebuildFrom(
+      (async function* () {
+        for await (const { key, doc } of docs) yield { key, lexical: storedLexicalOf(doc, ctx) };
+      })(),
+    );
   }
 }
-
-/** A posting's value: the term's count in the document and the document's length. */
-const postingValue = (tf: number, length: number): string => `${tf} ${length}`;
-
-function parseTotals(text: string | undefined): Totals {
-  if (text === undefined) return { documents: 0, length: 0 };
-  const [documents = '0', length = '0'] = text.split(' ');
-  return { documents: Number(documents), length: Number(length) };
-}
-

@@ -4,11 +4,10 @@
  * Reads the query terms' postings and the documents returned (and those the filter turns down), nothing else.
  */
 import { queryTerms, type Analyzer } from '../../query/analyzers.js';
-import { bm25Score } from '../../query/bm25.js';
 import { hasEveryTerm, type Filter } from '../../query/filter.js';
-import { keys } from '../../storage/index.js';
 import type { DocumentStore } from './document-store.js';
-import type { LexicalIndex, Posting } from './lexical-index.js';
+import { rankPostings } from '../lexical-store.js';
+import type { LexicalIndex } from './lexical-index.js';
 import type { FoundDocument } from './types.js';
 
 export interface LexicalQuery {
@@ -31,22 +30,7 @@ export async function selectByLexical(query: LexicalQuery): Promise<(FoundDocume
   await query.index.ready();
   const lists = await Promise.all(terms.map((term) => query.index.postings(term)));
   const stats = query.index.stats(new Map(terms.map((term, i) => [term, lists[i]!.size])));
-  const order = lists.map((_, i) => i).sort((a, b) => lists[a]!.size - lists[b]!.size);
-  const smallest = lists[order[0]!]!;
-  const scored: { key: string; score: number }[] = [];
-  const frequencies = new Map<string, number>();
-  candidates: for (const [key, first] of smallest) {
-    frequencies.clear();
-    let posting: Posting = first;
-    for (const i of order) {
-      const found = lists[i]!.get(key);
-      if (found === undefined) continue candidates;
-      frequencies.set(terms[i]!, found.tf);
-      posting = found;
-    }
-    scored.push({ key, score: bm25Score(frequencies, posting.length, terms, stats) });
-  }
-  scored.sort((a, b) => b.score - a.score || keys.compareKeys(a.key, b.key));
+  const scored = rankPostings(terms, lists, stats);
   const found: (FoundDocument & { score: number })[] = [];
   for (let at = 0; at < scored.length && found.length < query.k; ) {
     const round = scored.slice(at, at + Math.max(MIN_READ, (query.k - found.length) * 2));

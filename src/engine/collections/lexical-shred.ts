@@ -4,8 +4,7 @@
  * lexical-enabled collection, at most MAX_LEXICAL_CHARS long, and is analyzed into its terms.
  */
 import { VectorDbError, jsonTypeName } from '../../errors/index.js';
-import { tokenize } from '../../query/analyzers.js';
-import { termFrequencies } from '../../query/bm25.js';
+import { analyzedTerms } from '../../query/bm25.js';
 import { isObject, type Document, type JsonValue } from '../../query/json.js';
 import type { LexicalTerms } from '../changes.js';
 import type { ShredContext } from './shred-context.js';
@@ -46,14 +45,12 @@ export function lexicalOf(value: JsonValue | undefined, ctx: ShredContext): Lexi
     throw VectorDbError.of('SHRED_BAD_DOCUMENT_LEXICAL_TYPE', { errorMessage: `the value for field '$lexical' must be a JSON String, not a JSON ${jsonTypeName(value)}` });
   }
   if (value.length > MAX_LEXICAL_CHARS) throw VectorDbError.of('LEXICAL_CONTENT_TOO_LONG', { keyspace: ctx.keyspace, collection: ctx.collectionName, max: MAX_LEXICAL_CHARS, length: value.length });
-  const tokens = tokenize(value, ctx.analyzer);
-  return { terms: termFrequencies(tokens), length: tokens.length };
+  return analyzedTerms(value, ctx.analyzer);
 }
 
 /** The analyzed terms of a stored document's `$lexical` (no checks: they held when it was written). */
 export function storedLexicalOf(doc: Document, ctx: ShredContext): LexicalTerms | undefined {
   const value = doc.$lexical;
   if (typeof value !== 'string' || ctx.analyzer === undefined) return undefined;
-  const tokens = tokenize(value, ctx.analyzer);
-  return { terms: termFrequencies(tokens), length: tokens.length };
+  return analyzedTerms(value, ctx.analyzer);
 }

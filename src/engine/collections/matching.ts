@@ -8,7 +8,7 @@ import type { Filter } from '../../query/filter.js';
 import { documentComparator, type SortSpec } from '../../query/sort.js';
 import type { Limits } from '../limits.js';
 import { decodePageState, encodePageState } from '../page-state.js';
-import { keyOrderedRuns, keysAfter, planCandidates, type CandidatePlan } from '../planner.js';
+import { keyOrderedRuns, keysAfter, planCandidates, type CandidatePlan, type LexicalMatch } from '../planner.js';
 import type { DocumentStore, ReadOptions } from './document-store.js';
 import { canSortWithIndex, sortWithIndex } from './index-sort.js';
 import type { FoundDocument, SelectOptions, SelectResult, StoredDocument } from './types.js';
@@ -18,6 +18,8 @@ export interface MatchSource {
   readonly store: DocumentStore;
   readonly isIndexed: (path: string) => boolean;
   readonly limits: Limits;
+  /** A lexical collection's `$lexical` match candidates (planner.ts). */
+  readonly lexicalMatch?: LexicalMatch | undefined;
   /** Throws if the collection was dropped or closed. */
   checkLive(): void;
 }
@@ -82,7 +84,7 @@ export async function* matching(from: MatchSource, filter: Filter, scope: MatchS
   const ordered = scope.plan || scope.readsAll ? undefined : keyOrderedRuns(filter, from);
   const cap = scope.readsAll ? READ_ALL_CANDIDATES : ordered ? PAGE_CANDIDATES_WITH_RUNS : PAGE_CANDIDATES;
   // A lone equality's runs are its candidates already: planning would only read them all first.
-  const plan = scope.plan ?? (ordered?.whole ? undefined : await planCandidates(filter, { store: from.store, isIndexed: from.isIndexed, maxCandidates: cap }));
+  const plan = scope.plan ?? (ordered?.whole ? undefined : await planCandidates(filter, { store: from.store, isIndexed: from.isIndexed, maxCandidates: cap, lexicalMatch: from.lexicalMatch }));
   if (plan?.kind === 'keys') {
     yield* matchingKeys(from.store, filter, keysAfter(plan, afterKey), read);
   } else if (ordered) {
@@ -123,8 +125,9 @@ export async function sortedMatches(from: MatchSource, filter: Filter, sort: Ext
   const indexable = sort.fields.length === 1 && canSortWithIndex(filter, field, from.isIndexed);
   // Fewer candidates than the in-memory limit, or the index walk (which has no such limit) decides.
   const cap = indexable ? Math.min(SMALL_SORT, from.limits.maxSortCandidates - 1) : READ_ALL_CANDIDATES;
-  const plan = await planCandidates(filter, { store: from.store, isIndexed: from.isIndexed, maxCandidates: cap });
-  if (indexable && plan.kind === 'scan') {
+  const plan = await planCandidates(filter, { store: from.store, isIndexed: from.isIndexed, maxCandidates: cap, lexicalMatch: from.lexicalMatch });
+  // A `$lexical` match's candidates come past the cap too: many of them, the walk may still answer sooner.
+  if (indexable && (plan.kind === 'scan' || plan.keys.length > cap)) {
     const walked = await sortWithIndex({ store: from.store, filter, field, need, maxReads: 10 * from.limits.maxSortCandidates, withVector });
     if (walked) return walked;
   }

@@ -10,7 +10,7 @@ import { FifoCache } from '../../storage/fifo-cache.js';
 import type { CollectionVectors, LabelFilter } from '../vectors/collection-vectors.js';
 import type { FoundDocument } from './types.js';
 import type { DocumentStore } from './document-store.js';
-import { planCandidates, planFrom, singleEquality } from '../planner.js';
+import { planCandidates, planFrom, singleEquality, type LexicalMatch } from '../planner.js';
 import { LabelSet, type VectorPostings } from '../vectors/postings.js';
 
 export interface VectorSelectRequest {
@@ -32,6 +32,8 @@ export interface VectorSelectRequest {
   readonly candidates: CandidateCache;
   /** The collection's secondary index by label, when built. */
   readonly postings?: VectorPostings | undefined;
+  /** A lexical collection's `$lexical` match candidates (planner.ts). */
+  readonly lexicalMatch?: LexicalMatch | undefined;
 }
 
 /**
@@ -160,14 +162,15 @@ async function allowedLabels(request: VectorSelectRequest): Promise<Candidates> 
 }
 
 async function readCandidates(request: VectorSelectRequest): Promise<Candidates> {
-  const { store, vectors, filter, isIndexed, postings } = request;
+  const { store, vectors, filter, isIndexed, postings, lexicalMatch } = request;
   const maxCandidates = Math.max(1000, vectors.size);
-  if (postings?.ready) {
+  // The in-memory postings know no `$lexical` match: the planner reads its terms' postings.
+  if (postings?.ready && filter.lexical === undefined) {
     const labels = await planFrom(filter, { source: postings.source((key) => vectors.labelOf(key)), isIndexed, maxCandidates });
     if (labels !== undefined) return { allowed: new LabelSet(labels), verified: false, tight: true };
   }
   const allowed = new Set<number>();
-  const plan = await planCandidates(filter, { store, isIndexed, maxCandidates });
+  const plan = await planCandidates(filter, { store, isIndexed, maxCandidates, lexicalMatch });
   if (plan.kind === 'keys') {
     for (const key of plan.keys) {
       const label = vectors.labelOf(key);

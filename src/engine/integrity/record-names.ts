@@ -31,6 +31,7 @@ const NUMBERED: readonly (readonly [string, RecordPlace['what']])[] = [
   ['idx:', 'index entry'],
   ['ridx:', 'index entry'],
   ['lex:', 'lexical index record'],
+  ['tlex:', 'lexical index record'],
 ];
 
 /** Where the record under `key` is. */
@@ -53,7 +54,7 @@ export function placeOf(key: string, ownerOf: OwnerLookup): RecordPlace {
 /** A sentence naming the record under `key` ("document _id \"a\" of collection ks.c"). */
 export function describeRecord(key: string, ownerOf: OwnerLookup): string {
   const place = placeOf(key, ownerOf);
-  const kind = key.startsWith('row:') || key.startsWith('ridx:') ? 'table' : key.startsWith('ks:') ? 'keyspace' : 'collection';
+  const kind = key.startsWith('row:') || key.startsWith('ridx:') || key.startsWith('tlex:') ? 'table' : key.startsWith('ks:') ? 'keyspace' : 'collection';
   const owner = place.owner === undefined ? '' : ` of ${kind} ${place.owner}`;
   switch (place.what) {
     case 'document':

@@ -58,7 +58,7 @@ export interface RepairReport {
 }
 
 /** The prefixes of derived records: all deleted, then rebuilt from the truth. */
-const DERIVED_PREFIXES = ['idx:', 'ridx:', 'vidx:', 'vmeta:', 'ixrule:', 'lex:'];
+const DERIVED_PREFIXES = ['idx:', 'ridx:', 'vidx:', 'vmeta:', 'ixrule:', 'lex:', 'tlex:'];
 /** Side files derived from the truth: vector graphs and their prefetch hints. */
 const DERIVED_SIDE_FILES = ['graph-', 'hint-'];
 
@@ -138,8 +138,9 @@ async function rebuild(db: Database, lost: ReadonlyMap<string, LostCounts>, prog
   for (const table of tables) {
     const { record } = table;
     progress(`rebuilding table ${record.keyspace}.${record.name}`, 0);
-    await table.store.refileIndexes();
-    objects.push(await repaired(db, 'table', record, lost, keys.rowPrefix(record.tid), `ridx:${keys.cidText(record.tid)}${keys.SEP}`));
+    const lexicalPostings = await table.store.refileIndexes();
+    const object = await repaired(db, 'table', record, lost, keys.rowPrefix(record.tid), `ridx:${keys.cidText(record.tid)}${keys.SEP}`);
+    objects.push(lexicalPostings === undefined ? object : { ...object, lexicalPostingsRebuilt: lexicalPostings });
   }
   return objects;
 }

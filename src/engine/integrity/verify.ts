@@ -7,7 +7,7 @@
  */
 import { parseBodyText } from '../collections/body-text.js';
 import type { Collection } from '../collections/collection.js';
-import type { LexicalIndex, Totals } from '../collections/lexical-index.js';
+import type { LexicalStore, Totals } from '../lexical-store.js';
 import { indexEntriesOf } from '../collections/shredder.js';
 import { vectorRefOf } from '../collections/stored-vector.js';
 import type { Table } from '../tables/table.js';
@@ -159,7 +159,10 @@ class VerifyRun {
         this.#problem('index-entry-missing', keys.docKey(record.cid, docKey), `entry ${JSON.stringify(entry.slice(0, entry.length - docKey.length - 1))}`);
       }
       if (record.options.vector !== undefined) vectorCount = await this.#vectors(collection, refs, damagedDocs, vectors, snapshot);
-      if (lexical !== undefined) postingCount = await this.#lexical(record.cid, lexical, postings, totals, damagedDocs, snapshot);
+      if (lexical !== undefined) {
+        const cid = record.cid;
+        postingCount = await this.#lexical(lexical, { postings, totals }, damagedDocs, (docKey) => keys.docKey(cid, docKey), keys.lexicalPrefix(cid), snapshot);
+      }
     } finally {
       await snapshot.close();
     }
@@ -175,8 +178,12 @@ class VerifyRun {
     };
   }
 
-  /** Compares the stored postings with `expected` (deleting what it finds) and the statistics with `totals`; returns the postings read. */
-  async #lexical(cid: number, index: LexicalIndex, expected: Map<string, string>, totals: Totals, damagedDocs: Set<string>, snapshot: KvSnapshot): Promise<number> {
+  /**
+   * Compares the stored postings with `expected.postings` (deleting what it finds) and the statistics with
+   * `expected.totals`; returns the postings read. `placeOf` names a document's (row's) record by its key.
+   */
+  async #lexical(index: LexicalStore, expected: TextTruth, damagedDocs: Set<string>, placeOf: (key: string) => string, statsPlace: string, snapshot: KvSnapshot): Promise<number> {
+    const { postings: wantedPostings, totals } = expected;
     const range = index.postingRange;
     let read = 0;
     for await (const chunk of this.#source.kv.rawEntryChunks(range, 4096, snapshot)) {
@@ -185,24 +192,24 @@ class VerifyRun {
         const rest = key.slice(range.gte.length);
         const docKey = rest.slice(rest.indexOf(SEP) + 1);
         const term = JSON.stringify(rest.slice(0, rest.indexOf(SEP)));
-        const wanted = expected.get(key);
+        const wanted = wantedPostings.get(key);
         const value = bytesToString(raw);
         if (wanted === undefined) {
-          if (!damagedDocs.has(docKey)) this.#problem('lexical-posting-orphaned', keys.docKey(cid, docKey), `term ${term}`);
+          if (!damagedDocs.has(docKey)) this.#problem('lexical-posting-orphaned', placeOf(docKey), `term ${term}`);
           continue;
         }
-        expected.delete(key);
-        if (wanted !== value) this.#problem('lexical-posting-mismatch', keys.docKey(cid, docKey), `term ${term}: stored "${value}", the body gives "${wanted}" (count, length)`);
+        wantedPostings.delete(key);
+        if (wanted !== value) this.#problem('lexical-posting-mismatch', placeOf(docKey), `term ${term}: stored "${value}", the body gives "${wanted}" (count, length)`);
       }
     }
-    for (const key of expected.keys()) {
+    for (const key of wantedPostings.keys()) {
       const rest = key.slice(range.gte.length);
-      this.#problem('lexical-posting-missing', keys.docKey(cid, rest.slice(rest.indexOf(SEP) + 1)), `term ${JSON.stringify(rest.slice(0, rest.indexOf(SEP)))}`);
+      this.#problem('lexical-posting-missing', placeOf(rest.slice(rest.indexOf(SEP) + 1)), `term ${JSON.stringify(rest.slice(0, rest.indexOf(SEP)))}`);
     }
     // With a damaged body, what the bodies give is unknown: the body is the problem.
     const stored = await index.storedTotals(snapshot);
     if (damagedDocs.size === 0 && (stored.documents !== totals.documents || stored.length !== totals.length)) {
-      this.#problem('lexical-stats-mismatch', keys.lexicalPrefix(cid), `stored ${stored.documents} documents of ${stored.length} tokens in all, the bodies give ${totals.documents} of ${totals.length}`);
+      this.#problem('lexical-stats-mismatch', statsPlace, `stored ${stored.documents} documents of ${stored.length} tokens in all, the bodies give ${totals.documents} of ${totals.length}`);
     }
     return read;
   }
@@ -247,6 +254,9 @@ class VerifyRun {
     const damagedRows = new Set<string>();
     let rows = 0;
     let indexEntries = 0;
+    let postingCount: number | undefined;
+    // Each text index's postings and statistics, from the rows.
+    const texts = record.indexes.filter((index) => index.kind === 'text').map((index) => ({ text: store.text.of(index), postings: new Map<string, string>(), totals: { documents: 0, length: 0 } }));
     const snapshot = this.#source.kv.snapshot();
     try {
       await this.#truth(
@@ -256,7 +266,15 @@ class VerifyRun {
         (key, payload) => {
           const row = JSON.parse(bytesToString(payload)) as JsonObject;
           rows++;
-          for (const entry of store.indexEntriesOf(row)) expected.add(entry + key.slice(rowPrefix.length));
+          const rowKey = key.slice(rowPrefix.length);
+          for (const entry of store.indexEntriesOf(row)) expected.add(entry + rowKey);
+          for (const { text, postings, totals } of texts) {
+            const lexical = store.text.termsOf(text, row);
+            if (lexical === undefined) continue;
+            totals.documents++;
+            totals.length += lexical.length;
+            for (const [postingKey, value] of text.store.postingRecords(rowKey, lexical)) postings.set(postingKey, value);
+          }
         },
         (key) => damagedRows.add(key.slice(rowPrefix.length)),
       );
@@ -268,11 +286,23 @@ class VerifyRun {
         if (!damagedRows.has(rowKey)) this.#problem('index-entry-orphaned', key);
       }
       for (const entry of expected) this.#problem('index-entry-missing', entry);
+      for (const truth of texts) {
+        // An index written before its statistics were kept gets them on first use: nothing to compare yet.
+        if (!(await truth.text.store.storedTotals(snapshot)).based) continue;
+        const read = await this.#lexical(truth.text.store, truth, damagedRows, (rowKey) => rowPrefix + rowKey, keys.tableLexicalPrefix(record.tid, truth.text.index.name), snapshot);
+        postingCount = (postingCount ?? 0) + read;
+      }
     } finally {
       await snapshot.close();
     }
-    return { kind: 'table', keyspace: record.keyspace, name: record.name, documents: rows, indexEntries, problems: this.total - before };
+    return { kind: 'table', keyspace: record.keyspace, name: record.name, documents: rows, indexEntries, ...(postingCount === undefined ? {} : { lexicalPostings: postingCount }), problems: this.total - before };
   }
+}
+
+/** A text's postings (key -> value) and statistics as the documents or rows give them. */
+interface TextTruth {
+  readonly postings: Map<string, string>;
+  readonly totals: Totals;
 }
 
 /** The row key at the end of a table index entry: after `<index>\0<value key>\0` (a value key may hold one \0: a map entry). */

@@ -1,7 +1,8 @@
 /**
  * One table's rows in LevelDB: row keys from the primary key (tables/key-codec.ts), reads by key, by
  * partition and by index, and writing row changes as ONE atomic batch with their secondary index entries
- * and vector records (the collections' vector machinery, one CollectionVectors per vector index).
+ * and vector records (the collections' vector machinery, one CollectionVectors per vector index) and the
+ * postings and BM25 statistics of its text indexes (text-postings.ts).
  */
 import type { JsonObject } from '../../query/json.js';
 import { decodeBinaryVector } from '../../query/vector-value.js';
@@ -14,6 +15,7 @@ import { primaryKeyColumns, type TableIndex, type TableRecord } from './schema.j
 import { partitionTokenPart } from './partition-token.js';
 import { tokenize } from '../../query/analyzers.js';
 import { analyzeStored, analyzesText, indexAnalysis, textIndexAnalyzer } from './text-analysis.js';
+import { TextPostings } from './text-postings.js';
 
 const { SEP, HIGH } = keys;
 
@@ -33,12 +35,15 @@ export class TableStore {
   readonly #kv: KvStore;
   readonly #record: () => TableRecord;
   readonly #rowPrefix: string;
+  /** The text indexes' postings and BM25 statistics. */
+  readonly text: TextPostings;
 
   /** `record` is read on every use: alterTable and createIndex replace it. */
   constructor(kv: KvStore, tid: number, record: () => TableRecord) {
     this.#kv = kv;
     this.#record = record;
     this.#rowPrefix = keys.rowPrefix(tid);
+    this.text = new TextPostings(kv, record, () => this.scan());
   }
 
   /** A primary key column's part of a row key, from the value's key encoding (inverted for a descending clustering column). */
@@ -126,7 +131,7 @@ export class TableStore {
     return entries;
   }
 
-  /** Index entries of every row, written for a new index (in batches). */
+  /** Index entries of every row, written for a new index (in batches), and a text index's postings. */
   async fileIndex(index: TableIndex): Promise<void> {
     const record = this.#record();
     let ops: KvOperation[] = [];
@@ -138,10 +143,14 @@ export class TableStore {
       }
     }
     if (ops.length > 0) await this.#kv.batch(ops);
+    if (index.kind === 'text') await this.text.build(index);
   }
 
-  /** Index entries of every row for every regular index (repair, after every entry was deleted), in batches. */
-  async refileIndexes(): Promise<void> {
+  /**
+   * Index entries of every row for every regular index, and text index postings (repair, after every one was
+   * deleted), in batches. Returns the postings written (undefined: no text index).
+   */
+  async refileIndexes(): Promise<number | undefined> {
     let ops: KvOperation[] = [];
     for await (const { key, row } of this.scan()) {
       for (const entry of this.indexEntriesOf(row)) ops.push({ type: 'put', key: entry + key, value: key });
@@ -151,11 +160,14 @@ export class TableStore {
       }
     }
     if (ops.length > 0) await this.#kv.batch(ops);
+    let postings: number | undefined;
+    for (const index of this.#record().indexes) if (index.kind === 'text') postings = (postings ?? 0) + (await this.text.build(index));
+    return postings;
   }
 
   /**
-   * Writes row changes, their index entries and the vector records of each vector index as one atomic
-   * batch; memory (the vector indexes) follows once the batch is durable.
+   * Writes row changes, their index entries, text postings and BM25 statistics and the vector records of each
+   * vector index as one atomic batch; memory (statistics, vector indexes) follows once the batch is durable.
    */
   async write(changes: readonly RowChange[], vectors: ReadonlyMap<string, CollectionVectors>): Promise<void> {
     if (changes.length === 0) return;
@@ -168,12 +180,19 @@ export class TableStore {
       if (change.after === null) ops.push({ type: 'del', key: this.#rowPrefix + change.key });
       else ops.push({ type: 'put', key: this.#rowPrefix + change.key, value: JSON.stringify(change.after) });
     }
+    const lexical = await this.text.stage(changes, ops);
     const afterCommit: (() => void)[] = [];
     for (const [column, columnVectors] of vectors) {
       const staged = columnVectors.hook(changes.map((change) => vectorChange(change, column)), ops);
       if (staged.afterCommit) afterCommit.push(staged.afterCommit);
     }
-    await this.#kv.batch(ops);
+    try {
+      await this.#kv.batch(ops);
+    } catch (error) {
+      for (const staged of lexical) staged.discard();
+      throw error;
+    }
+    for (const staged of lexical) staged.commit();
     for (const apply of afterCommit) apply();
   }
 
@@ -196,15 +215,18 @@ export class TableStore {
 
   /** Deletes every row and index entry of the table (its vector records are reset by the caller). */
   async clear(): Promise<void> {
+    // The text statistics first: after a crash part way, they are built again from the rows left.
+    await this.text.clearAll();
     const tid = keys.cidText(this.#tidOf());
     await this.#kv.clearRange(this.#rowPrefix, this.#rowPrefix + HIGH);
     await this.#kv.clearRange(`ridx:${tid}${SEP}`, `ridx:${tid}${SEP}${HIGH}`);
   }
 
-  /** Deletes the entries of one index (dropIndex). */
+  /** Deletes the entries of one index (dropIndex), and its postings and statistics if it is a text index. */
   async clearIndex(name: string): Promise<void> {
     const prefix = keys.rowIndexPrefix(this.#tidOf(), name);
     await this.#kv.clearRange(prefix, prefix + HIGH);
+    await this.text.clear(name);
   }
 }
 

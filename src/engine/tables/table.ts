@@ -17,10 +17,7 @@ import { WITHOUT_ROW_MARKER, coerceRow, columnProblem, rowIsLive } from './rows.
 import { primaryKeyColumns, type TableIndex, type TableRecord, type TypeLookup } from './schema.js';
 import { TableStore, type RowChange, type StoredRow } from './store.js';
 import { ValueProblem, coerceValue } from './values.js';
-import { encodeKeyPart } from './key-codec.js';
-import { queryTerms, tokenize } from '../../query/analyzers.js';
-import { bm25Score, termFrequencies } from '../../query/bm25.js';
-import { textIndexAnalyzer } from './text-analysis.js';
+import { lexicalSort } from './lexical-sort.js';
 import { pullFromCollection, pushToCollection, type CollectionColumn } from './list-set-map-edit.js';
 import type { FoundRow, RowOutcome, RowPage, RowSelect, RowSort, RowUpdate } from './types.js';
 
@@ -201,7 +198,13 @@ export class Table {
     const plan = planRows(request.filter, this.#record, this.#store);
     const { sort } = request;
     if (sort.kind === 'vector') return { rows: await this.#vectorSelect(request, sort), nextPageState: null, warnings: plan.warnings };
-    if (sort.kind === 'lexical') return { rows: await this.#lexicalSelect(request, sort), nextPageState: null, warnings: plan.warnings };
+    if (sort.kind === 'lexical') {
+      const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
+      const text = this.#store.text.loaded(index) ?? (await this.#write(() => this.#store.text.ready(index)));
+      const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
+      const rows = await lexicalSort({ text, store: this.#store, record: this.#record, filter: request.filter, query: sort.query, k, plan, matching: (filter, plan) => this.#matching(filter, plan) });
+      return { rows, nextPageState: null, warnings: plan.warnings };
+    }
     const pageSize = this.limits.pageSize;
     if (sort.kind === 'columns') {
       // An in-memory sort (as the Data API's): every match read and sorted; one page, after `skip`.
@@ -263,37 +266,6 @@ export class Table {
       if (row) found.push({ key: vectors.keyOf(hit.label)!, row, similarity: hit.score });
     });
     return found;
-  }
-
-  /** Rows holding every token of the query (and matching the filter), best BM25 score first. */
-  async #lexicalSelect(request: RowSelect, sort: Extract<RowSort, { kind: 'lexical' }>): Promise<FoundRow[]> {
-    const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
-    const analyzer = textIndexAnalyzer(index.analyzer);
-    const queryTokens = queryTerms(sort.query, analyzer);
-    const keyOf = (token: string) => encodeKeyPart(token, 'text');
-    const match: TableFilter = { kind: 'condition', condition: { column: sort.column, operator: '$match', target: 'value', keys: queryTokens.map(keyOf), lexical: analyzer } };
-    const candidates: FoundRow[] = [];
-    for await (const found of this.#matching({ kind: 'all', parts: [request.filter, match] })) candidates.push(found);
-    if (candidates.length === 0) return [];
-    const rowsWith = new Map<string, number>();
-    for (const token of queryTokens) rowsWith.set(token, (await this.#store.indexLookup(index, keyOf(token))).length);
-    // Column statistics: one pass over the rows (exact, not sampled).
-    let documents = 0;
-    let totalLength = 0;
-    for await (const { row } of this.#store.scan()) {
-      const text = row[sort.column];
-      if (typeof text !== 'string') continue;
-      documents += 1;
-      totalLength += tokenize(text, analyzer).length;
-    }
-    const stats = { documents, meanLength: totalLength / Math.max(documents, 1), documentsWith: rowsWith };
-    const scored = candidates.map((found) => {
-      const tokens = tokenize(found.row[sort.column] as string, analyzer);
-      return { found, score: bm25Score(termFrequencies(tokens), tokens.length, queryTokens, stats) };
-    });
-    scored.sort((a, b) => b.score - a.score);
-    const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
-    return scored.slice(0, k).map(({ found }) => found);
   }
 
   // ---- vectors ------------------------------------------------------------------------------
