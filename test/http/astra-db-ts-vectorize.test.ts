@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerEmbedders } from '../../src/providers/embedders.js';
 import { registerRerankers } from '../../src/providers/rerankers.js';
 import { hashVector, startEmbedServer, type EmbedServer } from '../support/embed-server.js';
-import { startRankServer, type RankServer } from '../support/rank-server.js';
+import { startRankServer, wordOverlap, type RankServer } from '../support/rank-server.js';
 import { serve, type Served } from './helpers.js';
 
 const DIM = 32;
@@ -23,10 +23,7 @@ describe('astra-db-ts vectorize against serve', () => {
   let ranker: RankServer;
 
   beforeAll(async () => {
-    embedder = await startEmbedServer(DIM);
-    // Scores a passage by how many of the query's words it holds.
-    ranker = await startRankServer((query, passage) => query.split(' ').filter((w) => passage.includes(w)).length);
-    s = await serve();
+    [s, embedder, ranker] = await Promise.all([serve(), startEmbedServer(DIM), startRankServer(wordOverlap)]);
     registerEmbedders(s.db, { hashing: { url: embedder.url, model: 'hash-32' } });
     registerRerankers(s.db, { nvidia: ranker.url });
     client = new DataAPIClient(s.token, { environment: 'dse' });
@@ -35,9 +32,7 @@ describe('astra-db-ts vectorize against serve', () => {
 
   afterAll(async () => {
     await client?.close();
-    await s?.close();
-    await ranker?.close();
-    await embedder?.close();
+    await Promise.all([s?.close(), ranker?.close(), embedder?.close()]);
   });
 
   it('findEmbeddingProviders parses, and createCollection takes a service (dimension from the provider)', async () => {
