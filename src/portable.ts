@@ -4,6 +4,7 @@
  */
 export { VectorDB, type CommandTargetOptions, type GraphqlOptions, type VectorDBOptions } from './client/vector-db.js';
 export type { RerankFunction, RerankerSpec, HttpRerankerSpec } from './providers/rerankers.js';
+export type { EmbedContext, EmbedFunction, EmbedderSpec, FunctionEmbedderSpec, HttpEmbedderSpec } from './providers/embedders.js';
 export type { GraphqlError, GraphqlResult } from './graphql/result.js';
 export type {
   FindAndRerankOptions,

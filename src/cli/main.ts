@@ -41,11 +41,13 @@ function limitPair(value: string, previous: Record<string, number> = {}): Record
   return { ...previous, [match[1]!]: Number(match[2]) };
 }
 
-/** `--reranker name=URL`: a reranking provider's name and its endpoint. */
-function rerankerPair(value: string, previous: Record<string, string> = {}): Record<string, string> {
-  const match = /^([^=]+)=(https?:\/\/.+)$/.exec(value);
-  if (!match) throw new InvalidArgumentError('expected name=URL, e.g. nvidia=http://127.0.0.1:8000/v1/ranking');
-  return { ...previous, [match[1]!]: match[2]! };
+/** `--reranker name=URL`, `--embedder name=URL`: a provider's name and its endpoint. */
+function providerPair(example: string): (value: string, previous?: Record<string, string>) => Record<string, string> {
+  return (value, previous = {}) => {
+    const match = /^([^=]+)=(https?:\/\/.+)$/.exec(value);
+    if (!match) throw new InvalidArgumentError(`expected name=URL, e.g. ${example}`);
+    return { ...previous, [match[1]!]: match[2]! };
+  };
 }
 
 interface ServeFlags {
@@ -62,6 +64,7 @@ interface ServeFlags {
   log: boolean;
   cors?: string[];
   reranker?: Record<string, string>;
+  embedder?: Record<string, string>;
 }
 
 function serveCommand(name: string, description: string): Command {
@@ -96,7 +99,11 @@ function serveCommand(name: string, description: string): Command {
     )
     .addOption(
       new Option('--reranker <name=url>', "a reranking provider for findAndRerank: a collection's rerank.service.provider name and the URL of an endpoint speaking NVIDIA's reranking API (repeatable; rrf is built in)")
-        .argParser(rerankerPair),
+        .argParser(providerPair('nvidia=http://127.0.0.1:8000/v1/ranking')),
+    )
+    .addOption(
+      new Option('--embedder <name=url>', "an embedding provider for $vectorize: a collection's vector.service.provider name and the URL of an endpoint speaking the OpenAI embeddings API, e.g. ollama=http://127.0.0.1:11434/v1/embeddings (repeatable; a request's x-embedding-api-key header is passed on as its bearer token)")
+        .argParser(providerPair('ollama=http://127.0.0.1:11434/v1/embeddings')),
     )
     .action(async (flags: ServeFlags, command: Command) => {
       const source = command.getOptionValueSource('token') === 'env' ? 'env' : 'flag';
@@ -112,6 +119,7 @@ function serveCommand(name: string, description: string): Command {
         log: flags.log,
         ...(flags.cors !== undefined ? { corsOrigins: flags.cors } : {}),
         ...(flags.reranker !== undefined ? { rerankers: flags.reranker } : {}),
+        ...(flags.embedder !== undefined ? { embedders: flags.embedder } : {}),
         version: VERSION,
         limits: { preset: flags.limits, ...flags.limit },
       });

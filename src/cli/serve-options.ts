@@ -17,6 +17,8 @@ export interface ServeOptions {
   readonly corsOrigins?: readonly string[];
   /** Reranking providers: name -> URL of an endpoint in NVIDIA's reranking format (`--reranker name=URL`). */
   readonly rerankers?: Readonly<Record<string, string>>;
+  /** Embedding providers: name -> URL of an endpoint in the OpenAI embeddings format (`--embedder name=URL`). */
+  readonly embedders?: Readonly<Record<string, string>>;
   readonly version: string;
   /** The limits preset and overrides of it (see engine/limits.ts). */
   readonly limits?: LimitsOption;

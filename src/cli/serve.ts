@@ -14,6 +14,7 @@ import type { ServeOptions } from './serve-options.js';
 import { serveHome } from './serve-home.js';
 import { resolveToken } from './token.js';
 import { registerRerankers } from '../providers/rerankers.js';
+import { registerEmbedders } from '../providers/embedders.js';
 
 export type { ServeOptions } from './serve-options.js';
 
@@ -34,10 +35,13 @@ export async function serve(options: ServeOptions): Promise<number> {
     console.error(`vectordb-local: cannot open ${data}: ${messageOf(error)}`);
     return 1;
   }
+  let flag = '--reranker';
   try {
     registerRerankers(db, options.rerankers);
+    flag = '--embedder';
+    registerEmbedders(db, options.embedders);
   } catch (error) {
-    console.error(`vectordb-local: --reranker: ${messageOf(error)}`);
+    console.error(`vectordb-local: ${flag}: ${messageOf(error)}`);
     await db.close().catch(() => undefined);
     return 1;
   }

@@ -7,6 +7,7 @@
 import type { LimitsOption } from '../engine/limits.js';
 import type { VectorProgress } from '../engine/progress.js';
 import type { RerankerSpec } from '../providers/rerankers.js';
+import type { EmbedderSpec } from '../providers/embedders.js';
 
 export interface VectorDBOptions {
   /**
@@ -47,6 +48,13 @@ export interface VectorDBOptions {
    * speaking NVIDIA's reranking API, or `{ url, model?, batchSize?, apiKey? }`. `rrf` is built in.
    */
   rerankers?: Readonly<Record<string, RerankerSpec>>;
+  /**
+   * Embedding providers of an embedded database (`$vectorize`), by the name a collection's
+   * `vector.service.provider` gives: a function `(texts, context) => vectors`, the URL of an endpoint speaking
+   * the OpenAI embeddings API (Ollama, LM Studio, vLLM, text-embeddings-inference, OpenAI), `{ url, model?,
+   * dimension?, batchSize?, apiKey?, timeoutMs?, sendDimensions? }` or `{ embed, model?, dimension?, batchSize? }`.
+   */
+  embedders?: Readonly<Record<string, EmbedderSpec>>;
 }
 
 export interface GraphqlOptions {
@@ -77,7 +85,7 @@ export interface DatabaseByIdOptions extends VectorDBOptions {
 }
 
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
-export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes', 'durability', 'rerankers']);
+export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes', 'durability', 'rerankers', 'embedders']);
 
 export function checkStorage(storage: unknown, remote: boolean): void {
   if (storage === undefined) return;

@@ -101,7 +101,7 @@ export class VectorDB {
       ? new HttpTransport(apiEndpoint, token)
       : byId
         ? new HomeDatabaseTransport(token, apiEndpoint, region, databaseOptions)
-        : new EmbeddedTransport(apiEndpoint, databaseOptions, options.rerankers);
+        : new EmbeddedTransport(apiEndpoint, databaseOptions, { rerankers: options.rerankers, embedders: options.embedders });
     this.#keyspace = keyspace;
   }
 

@@ -13,6 +13,7 @@ import { parseUpdate, type Update } from '../query/update.js';
 import type { CommandBody } from './command-body.js';
 import type { CommandResult } from './response.js';
 import { toJsonText } from '../query/exact-number.js';
+import { collectionTarget, vectorizeSort, vectorizeUpdate } from './vectorize.js';
 
 export type CommandLevel = 'database' | 'keyspace' | 'collection';
 
@@ -21,13 +22,21 @@ export interface CommandTarget {
   readonly collection?: string;
 }
 
+/** What a request brings besides its command (HTTP headers, in-process options). */
+export interface RequestOptions {
+  /** The `x-embedding-api-key` header: the key an embedding provider is called with (astra-db-ts's `embeddingApiKey`). */
+  readonly embeddingApiKey?: string | undefined;
+}
+
 export class CommandContext {
   readonly db: Database;
   readonly target: CommandTarget;
+  readonly request: RequestOptions;
 
-  constructor(db: Database, target: CommandTarget) {
+  constructor(db: Database, target: CommandTarget, request: RequestOptions = {}) {
     this.db = db;
     this.target = target;
+    this.request = request;
   }
 
   get keyspace(): string {
@@ -64,8 +73,10 @@ const filterCache = new WeakMap<Collection, Map<string, Filter>>();
 export class QueryParts {
   readonly #collection: Collection;
   readonly #body: CommandBody;
+  readonly #ctx: CommandContext;
 
-  constructor(collection: Collection, body: CommandBody) {
+  constructor(ctx: CommandContext, collection: Collection, body: CommandBody) {
+    this.#ctx = ctx;
     this.#collection = collection;
     this.#body = body;
   }
@@ -90,8 +101,9 @@ export class QueryParts {
     return filter;
   }
 
-  sort(): SortSpec {
-    const sort = parseSort(this.#body.get('sort'), {
+  /** The sort; a `$vectorize` sort is the vector sort of its text's embedding (computed here). */
+  async sort(): Promise<SortSpec> {
+    const sort = parseSort(await vectorizeSort(this.#ctx, collectionTarget(this.#collection), this.#body.get('sort')), {
       isIndexed: this.#collection.isIndexed,
       lexicalEnabled: this.#collection.analyzer !== undefined,
       lexicalDisabled: () => lexicalDisabled(this.#collection),
@@ -109,12 +121,13 @@ export class QueryParts {
     return parseProjection(this.#body.get('projection'));
   }
 
-  update(field = 'update'): Update {
+  /** The update; the vectors of the `$vectorize` text it sets are computed here. */
+  async update(field = 'update'): Promise<Update> {
     const raw = this.#body.get(field);
     if (raw === undefined) {
       throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'command.updateClause', value: '`null`', reason: 'must not be null' });
     }
-    return parseUpdate(raw);
+    return vectorizeUpdate(this.#ctx, collectionTarget(this.#collection), parseUpdate(raw));
   }
 }
 

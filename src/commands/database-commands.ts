@@ -1,9 +1,11 @@
 /**
  * Database-level commands (POST /v1): createKeyspace, findKeyspaces, dropKeyspace, their deprecated
- * *Namespace aliases (with a DEPRECATED_COMMAND warning), and the embedding provider listing (none locally;
- * the reranking one is rerank-commands.ts').
+ * *Namespace aliases (with a DEPRECATED_COMMAND warning), and the embedding provider listing (the reranking
+ * one is rerank-commands.ts').
  */
 import { VectorDbError } from '../errors/index.js';
+import { embeddersOf } from '../providers/embedders.js';
+import type { JsonObject } from '../query/json.js';
 import { CommandBody, invalid } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 
@@ -40,9 +42,25 @@ function deprecated(oldName: string, newName: string, handler: CommandHandler, r
   };
 }
 
-const noProviders = (command: string, key: string): CommandHandler => async (raw) => {
-  new CommandBody(command, raw, ['options']);
-  return { status: { [key]: {} } };
+/** The registered embedding providers in the Data API's shape (astra-db-ts's FindEmbeddingProvidersResult). */
+const findEmbeddingProviders: CommandHandler = async (raw, ctx) => {
+  new CommandBody('findEmbeddingProviders', raw, ['options']).options(['filterModelStatus']);
+  const providers: JsonObject = {};
+  for (const embedder of embeddersOf(ctx.db)) {
+    providers[embedder.name] = {
+      displayName: embedder.name,
+      url: embedder.url ?? null,
+      // The request's x-embedding-api-key is passed on as `Authorization: Bearer`; the provider's own key is the shared secret.
+      supportedAuthentication: {
+        NONE: { enabled: true, tokens: [] },
+        HEADER: { enabled: true, tokens: [{ accepted: 'x-embedding-api-key', forwarded: 'Authorization' }] },
+        SHARED_SECRET: { enabled: embedder.hasOwnKey, tokens: [{ accepted: 'providerKey', forwarded: 'Authorization' }] },
+      },
+      parameters: [],
+      models: [{ name: embedder.model ?? 'default', vectorDimension: embedder.dimension ?? null, parameters: [], apiModelSupport: { status: 'SUPPORTED' } }],
+    };
+  }
+  return { status: { embeddingProviders: providers } };
 };
 
 export const DATABASE_COMMANDS: Record<string, CommandSpec> = {
@@ -58,5 +76,5 @@ export const DATABASE_COMMANDS: Record<string, CommandSpec> = {
     }),
   },
   dropNamespace: { level: 'database', run: deprecated('dropNamespace', 'dropKeyspace', dropKeyspace) },
-  findEmbeddingProviders: { level: 'database', run: noProviders('findEmbeddingProviders', 'embeddingProviders') },
+  findEmbeddingProviders: { level: 'database', run: findEmbeddingProviders },
 };

@@ -1,6 +1,7 @@
 /**
  * insertOne and insertMany. Per-document failures are reported per document (insertedIds or
- * documentResponses plus errors); a failure of the whole command (shape, limit) writes nothing.
+ * documentResponses plus errors); a failure of the whole command (shape, limit, an embedding provider's)
+ * writes nothing.
  */
 import { VectorDbError } from '../errors/index.js';
 import type { Collection, InsertOutcome } from '../engine/collections/collection.js';
@@ -8,6 +9,7 @@ import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
 import { CommandBody, invalid } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 import type { CommandResult } from './response.js';
+import { collectionTarget, vectorizeDocuments } from './vectorize.js';
 
 const insertOne: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('insertOne', raw, ['document', 'options']);
@@ -16,7 +18,7 @@ const insertOne: CommandHandler = async (raw, ctx) => {
   if (document === undefined) throw VectorDbError.of('SHRED_BAD_DOCUMENT_TYPE', { type: 'null' });
   const collection = ctx.collection();
   rejectVectorsWithoutVectorSupport(collection, [document]);
-  const [outcome] = await collection.insertMany([document], true);
+  const [outcome] = await collection.insertMany(await vectorizeDocuments(ctx, collectionTarget(collection), [document]), true);
   if (outcome!.status === 'OK') return { status: { insertedIds: [outcome!.id] } };
   return { status: { insertedIds: [] }, errors: [errorOf(outcome!)] };
 };
@@ -25,7 +27,8 @@ const insertMany: CommandHandler = async (raw, ctx) => {
   const { documents, ordered, withResponses } = readInsertMany(raw, ctx.db.limits.maxInsertManyDocuments, 'documents');
   const collection = ctx.collection();
   rejectVectorsWithoutVectorSupport(collection, documents);
-  const outcomes = await collection.insertMany(documents, ordered);
+  // Every vector of the command is computed before the first write: a provider failure writes nothing.
+  const outcomes = await collection.insertMany(await vectorizeDocuments(ctx, collectionTarget(collection), documents), ordered);
   return withResponses ? documentResponses(outcomes) : insertedIds(outcomes);
 };
 

@@ -3,12 +3,14 @@
  */
 import { CommandBody, invalid } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
+import { resolveServiceOptions } from './vectorize.js';
 
 const createCollection: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('createCollection', raw, ['name', 'options']);
   const name = body.require('name');
   if (typeof name !== 'string') throw invalid('name', name, 'must be a string');
-  await ctx.db.createCollection(ctx.existingKeyspace(), name, body.get('options'));
+  const keyspace = ctx.existingKeyspace();
+  await ctx.db.createCollection(keyspace, name, await resolveServiceOptions(ctx, `${keyspace}.${name}`, body.get('options')));
   return { status: { ok: 1 } };
 };
 

@@ -9,7 +9,7 @@
 import { VectorDbError, isVectorDbError } from '../errors/index.js';
 import type { Database } from '../engine/database.js';
 import { isObject } from '../query/json.js';
-import { CommandContext, type CommandLevel, type CommandSpec, type CommandTarget } from './context.js';
+import { CommandContext, type CommandLevel, type CommandSpec, type CommandTarget, type RequestOptions } from './context.js';
 import { commandsOfLevel, lookupCommand, lookupTableCommand, tableCommandNames } from './registry.js';
 import { errorResponse, shapeResponse, type CommandResponse } from './response.js';
 
@@ -22,17 +22,17 @@ export function levelOf(target: CommandTarget): CommandLevel {
 }
 
 /** Runs one Data API command against a database; never throws for a command error. */
-export async function executeCommand(db: Database, command: unknown, target: CommandTarget = {}): Promise<CommandResponse> {
+export async function executeCommand(db: Database, command: unknown, target: CommandTarget = {}, request?: RequestOptions): Promise<CommandResponse> {
   try {
     const [name, body] = splitCommand(command);
     const level = levelOf(target);
     const tableSpec = level === 'collection' ? tableCommandSpec(db, name, target) : undefined;
-    if (tableSpec) return shapeResponse(await tableSpec.run(body, new CommandContext(db, target)));
+    if (tableSpec) return shapeResponse(await tableSpec.run(body, new CommandContext(db, target, request)));
     const spec = lookupCommand(name);
     if (!spec || spec.level !== level) {
       throw VectorDbError.of('COMMAND_UNKNOWN', { command: name, level: LEVEL_NAMES[level], known: commandsOfLevel(level).join(', ') });
     }
-    const result = await spec.run(body, new CommandContext(db, target));
+    const result = await spec.run(body, new CommandContext(db, target, request));
     return shapeResponse(result);
   } catch (error) {
     return errorResponse(toVectorDbError(error));

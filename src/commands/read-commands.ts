@@ -20,9 +20,9 @@ const find: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('find', raw, FIND_FIELDS);
   const options = body.options(FIND_OPTIONS);
   const collection = ctx.collection();
-  const parts = new QueryParts(collection, body);
+  const parts = new QueryParts(ctx, collection, body);
   const filter = parts.filter();
-  const sort = parts.sort();
+  const sort = await parts.sort();
   const projection = parts.projection();
   const limit = options.integer('limit', 1, 'limit should be greater than `0`');
   const skip = options.integer('skip', 0, 'skip should be greater than or equal to `0`');
@@ -54,9 +54,9 @@ const find: CommandHandler = async (raw, ctx) => {
 const findOne: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('findOne', raw, ['filter', 'projection', 'sort', 'options']);
   const options = body.options(['includeSimilarity', 'includeSortVector', 'efSearch']);
-  const parts = new QueryParts(ctx.collection(), body);
+  const parts = new QueryParts(ctx, ctx.collection(), body);
   const filter = parts.filter();
-  const sort = parts.sort();
+  const sort = await parts.sort();
   const projection = parts.projection();
   const includeSimilarity = options.boolean('includeSimilarity', false);
   const includeSortVector = options.boolean('includeSortVector', false);
@@ -74,7 +74,7 @@ const countDocuments: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('countDocuments', raw, ['filter', 'options']);
   body.noOptions();
   const collection = ctx.collection();
-  const { count, moreData } = await collection.countDocuments(new QueryParts(collection, body).filter());
+  const { count, moreData } = await collection.countDocuments(new QueryParts(ctx, collection, body).filter());
   const status: JsonObject = { count };
   if (moreData) status.moreData = true;
   return { status };

@@ -5,13 +5,14 @@
  * reranking provider scores the passages; order by rerank score, ties by reciprocal-rank fusion (k = 60).
  */
 import { VectorDbError } from '../errors/index.js';
-import type { FoundDocument } from '../engine/collections/collection.js';
+import type { Collection, FoundDocument } from '../engine/collections/collection.js';
 import { parseRerankService, type RerankService } from '../engine/collections/hybrid-options.js';
 import { isObject, splitPath, valueAtPath, type JsonObject, type JsonValue } from '../query/json.js';
 import { decodeVector, queryVectorArray } from '../query/vector-value.js';
 import { RRF_PROVIDER, RerankerError, rerankerOf, rerankersOf } from '../providers/rerankers.js';
 import { CommandBody, invalid, type Options } from './command-body.js';
-import { QueryParts, type CommandHandler, type CommandSpec } from './context.js';
+import { QueryParts, type CommandContext, type CommandHandler, type CommandSpec } from './context.js';
+import { collectionTarget, embedTexts } from './vectorize.js';
 
 const OPTIONS = ['limit', 'hybridLimits', 'rerankOn', 'rerankQuery', 'includeScores', 'includeSortVector', 'rerank'];
 /** Reciprocal-rank fusion's constant (the Data API's Score.RRFScore K). */
@@ -86,12 +87,18 @@ function parseHybridLimits(options: Options): { vector: number; lexical: number 
   return { vector: check('options.hybridLimits.$vector', raw.$vector), lexical: check('options.hybridLimits.$lexical', raw.$lexical) };
 }
 
+/** The vector read's query vector for `$vectorize` text: its embedding by the collection's provider. */
+async function vectorizedQuery(ctx: CommandContext, collection: Collection, text: string): Promise<NonNullable<HybridSort['vector']>> {
+  const [embedding] = await embedTexts(ctx, collectionTarget(collection), [text], 'search');
+  return { values: decodeVector(embedding!, queryVectorArray)!.values, raw: embedding! };
+}
+
 const findAndRerank: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('findAndRerank', raw, ['filter', 'projection', 'sort', 'options']);
   const options = body.options(OPTIONS);
   const collection = ctx.collection();
   const record = collection.record;
-  const parts = new QueryParts(collection, body);
+  const parts = new QueryParts(ctx, collection, body);
   const filter = parts.filter();
   const projection = parts.projection();
   const sort = parseHybridSort(body.get('sort'));
@@ -104,8 +111,8 @@ const findAndRerank: CommandHandler = async (raw, ctx) => {
   const override = options.raw('rerank');
   const names = { keyspace: record.keyspace, collection: record.name };
 
-  if (sort.vectorize !== undefined) throw VectorDbError.of('UNSUPPORTED_VECTORIZE_SORT_FOR_COLLECTION', names);
-  if (sort.vector === undefined) throw sortInvalid("findAndRerank needs a vector read: give '$hybrid' a '$vector' (or '$vectorize' text)");
+  if (sort.vectorize !== undefined && !record.options.vector?.service) throw VectorDbError.of('UNSUPPORTED_VECTORIZE_SORT_FOR_COLLECTION', names);
+  if (sort.vector === undefined && sort.vectorize === undefined) throw sortInvalid("findAndRerank needs a vector read: give '$hybrid' a '$vector' (or '$vectorize' text)");
   const vectorOptions = record.options.vector;
   if (!vectorOptions) throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', names);
   if (sort.lexical !== undefined && collection.analyzer === undefined) throw VectorDbError.of('LEXICAL_NOT_ENABLED_FOR_COLLECTION', names);
@@ -113,14 +120,16 @@ const findAndRerank: CommandHandler = async (raw, ctx) => {
   if (override !== undefined) service = parseRerankService(override, (message) => VectorDbError.of('INVALID_RERANK_OVERRIDE', { message }));
   else if (record.options.rerank?.enabled) service = record.options.rerank.service;
   if (service === undefined) throw VectorDbError.of('UNSUPPORTED_RERANKING_COMMAND');
-  const passagePath = rerankOn;
+  // As the Data API: the passages are the `$vectorize` texts and the query the sort's, unless told otherwise.
+  const passagePath = rerankOn ?? (sort.vectorize !== undefined ? '$vectorize' : undefined);
   if (passagePath === undefined) throw invalid('options.rerankOn', undefined, 'the field whose text is reranked is required (there is no $vectorize text)');
-  const query = rerankQuery;
+  const query = rerankQuery ?? sort.vectorize;
   if (query === undefined) throw VectorDbError.of('MISSING_RERANK_QUERY_TEXT');
+  const vector = sort.vector ?? (await vectorizedQuery(ctx, collection, sort.vectorize!));
 
   const withVector = projection.includesVector;
   const [vectorHits, lexicalHits] = await Promise.all([
-    collection.select({ filter, sort: { kind: 'vector', vector: sort.vector.values, raw: sort.vector.raw }, limit: hybridLimits.vector, withVector, withSimilarity: true }),
+    collection.select({ filter, sort: { kind: 'vector', vector: vector.values, raw: vector.raw }, limit: hybridLimits.vector, withVector, withSimilarity: true }),
     sort.lexical === undefined ? [] : collection.lexicalSelect({ filter, limit: hybridLimits.lexical, withVector }, sort.lexical),
   ]);
   const merged = new Map<string, Candidate>();
@@ -156,7 +165,7 @@ const findAndRerank: CommandHandler = async (raw, ctx) => {
   if (includeScores) {
     status.documentResponses = top.map(({ c, rerank, rrf: fused }) => ({ scores: { $rerank: rerank, $vector: c.similarity, $vectorRank: c.vectorRank, $bm25Rank: c.bm25Rank, $rrf: fused } }));
   }
-  if (includeSortVector) status.sortVector = Array.from(sort.vector.values);
+  if (includeSortVector) status.sortVector = Array.from(vector.values);
   return { data: { documents, nextPageState: null }, ...(Object.keys(status).length > 0 ? { status } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
 };
 

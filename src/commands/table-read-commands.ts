@@ -11,6 +11,7 @@ import { decodeVector, queryVectorArray } from '../query/vector-value.js';
 import { CommandBody, invalid, type Options } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 import { projectedColumns, projectionSchema, rowToWire } from './table-wire.js';
+import { vectorizeRowSort } from './table-vectorize.js';
 
 function parseRowSort(table: Table, raw: JsonValue | undefined): RowSort {
   if (raw === undefined || (isObject(raw) && Object.keys(raw).length === 0)) return { kind: 'none' };
@@ -64,7 +65,7 @@ const find: CommandHandler = async (raw, ctx) => {
   const options = body.options(['limit', 'skip', 'pageState', 'pagingState', 'includeSimilarity', 'includeSortVector']);
   const table = ctx.table();
   const filter = parseTableFilter(body.get('filter'), table.record, table.types);
-  const sort = parseRowSort(table, body.get('sort'));
+  const sort = parseRowSort(table, await vectorizeRowSort(ctx, table, body.get('sort')));
   const columns = projectedColumns(table, body.get('projection'));
   const limit = options.integer('limit', 1, 'limit should be greater than `0`');
   const skip = options.integer('skip', 0, 'skip should be greater than or equal to `0`');
@@ -90,7 +91,7 @@ const findOne: CommandHandler = async (raw, ctx) => {
   const options = body.options(['includeSimilarity', 'includeSortVector']);
   const table = ctx.table();
   const filter = parseTableFilter(body.get('filter'), table.record, table.types);
-  const sort = parseRowSort(table, body.get('sort'));
+  const sort = parseRowSort(table, await vectorizeRowSort(ctx, table, body.get('sort')));
   const columns = projectedColumns(table, body.get('projection'));
   const { includeSimilarity, includeSortVector } = readOptions(options);
   const withSimilarity = includeSimilarity && sort.kind === 'vector';

@@ -14,6 +14,7 @@ import { readInsertMany } from './insert-commands.js';
 import type { CommandHandler, CommandSpec } from './context.js';
 import type { CommandResult } from './response.js';
 import { parseTableUpdate } from './table-update-clause.js';
+import { vectorizeRows, vectorizeTableUpdate } from './table-vectorize.js';
 import { primaryKeySchema, primaryKeyToWire } from './table-wire.js';
 
 const insertOne: CommandHandler = async (raw, ctx) => {
@@ -22,7 +23,7 @@ const insertOne: CommandHandler = async (raw, ctx) => {
   const document = body.get('document');
   if (document === undefined) throw VectorDbError.of('SHRED_BAD_DOCUMENT_TYPE', { type: 'null' });
   const table = ctx.table();
-  const [outcome] = await table.insertRows([document], true);
+  const [outcome] = await table.insertRows(await vectorizeRows(ctx, table, [document]), true);
   if (outcome!.status === 'ERROR') throw outcome!.error;
   return { status: { primaryKeySchema: primaryKeySchema(table), insertedIds: [primaryKeyToWire(table, (outcome as { row: JsonObject }).row)] } };
 };
@@ -30,7 +31,8 @@ const insertOne: CommandHandler = async (raw, ctx) => {
 const insertMany: CommandHandler = async (raw, ctx) => {
   const { documents, ordered, withResponses } = readInsertMany(raw, ctx.db.limits.maxInsertManyDocuments, 'rows');
   const table = ctx.table();
-  return insertResult(table, await table.insertRows(documents, ordered), withResponses);
+  // Every vector of the command is computed before the first write: a provider failure writes nothing.
+  return insertResult(table, await table.insertRows(await vectorizeRows(ctx, table, documents), ordered), withResponses);
 };
 
 function insertResult(table: Table, outcomes: readonly RowOutcome[], withResponses: boolean): CommandResult {
@@ -103,7 +105,7 @@ const updateOne: CommandHandler = async (raw, ctx) => {
   const table = ctx.table();
   const record = table.record;
   const keyRow = primaryKeyFilter(table, body.get('filter'), 'updateOne');
-  const update = parseTableUpdate(record, body.get('update'));
+  const update = parseTableUpdate(record, await vectorizeTableUpdate(ctx, table, body.get('update')));
   const outcome = await table.updateRow(keyRow, update);
   return { status: { matchedCount: outcome.matched ? 1 : 0, modifiedCount: outcome.matched && outcome.modified ? 1 : 0 } };
 };

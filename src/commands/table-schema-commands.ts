@@ -6,6 +6,8 @@
 import { describeIndex, describeTable } from '../engine/tables/schema.js';
 import { CommandBody } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
+import { isObject } from '../query/json.js';
+import { resolveAlterServices, resolveColumnServices } from './table-vectorize.js';
 
 const OK = { status: { ok: 1 } };
 
@@ -14,7 +16,9 @@ const createTable: CommandHandler = async (raw, ctx) => {
   const ifNotExists = body.options(['ifNotExists']).boolean('ifNotExists', false);
   const name = body.require('name');
   const keyspace = ctx.existingKeyspace();
-  await ctx.db.tableDdl(keyspace, (catalog) => catalog.createTable(keyspace, name, body.get('definition'), ifNotExists));
+  const definition = body.get('definition');
+  const resolved = isObject(definition) ? { ...definition, columns: (await resolveColumnServices(ctx, `${keyspace}.${String(name)}`, definition.columns))! } : definition;
+  await ctx.db.tableDdl(keyspace, (catalog) => catalog.createTable(keyspace, name, resolved, ifNotExists));
   return OK;
 };
 
@@ -48,7 +52,8 @@ const dropIndex: CommandHandler = async (raw, ctx) => {
 const alterTable: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('alterTable', raw, ['operation']);
   const table = ctx.table();
-  await ctx.db.tableDdl(ctx.keyspace, (catalog) => catalog.alterTable(table, body.require('operation')));
+  const operation = await resolveAlterServices(ctx, table, body.require('operation'));
+  await ctx.db.tableDdl(ctx.keyspace, (catalog) => catalog.alterTable(table, operation));
   return OK;
 };
 

@@ -8,6 +8,7 @@ import { isObject, type JsonObject } from '../query/json.js';
 import { CommandBody, invalid, type Options } from './command-body.js';
 import { QueryParts, type CommandHandler, type CommandSpec } from './context.js';
 import { project } from './read-commands.js';
+import { collectionTarget, vectorizeDocuments } from './vectorize.js';
 
 function updateStatus(outcome: Pick<UpdateOutcome, 'matchedCount' | 'modifiedCount' | 'upsertedId'>): JsonObject {
   const status: JsonObject = {};
@@ -27,9 +28,11 @@ const updateOne: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('updateOne', raw, ['filter', 'update', 'sort', 'options']);
   const options = body.options(['upsert']);
   const collection = ctx.collection();
-  const parts = new QueryParts(collection, body);
-  const change: SingleChange = { kind: 'update', update: parts.update(), upsert: options.boolean('upsert', false) };
-  const outcome = await collection.changeOne(parts.filter(), parts.sort(), change);
+  const parts = new QueryParts(ctx, collection, body);
+  const filter = parts.filter();
+  const sort = await parts.sort();
+  const change: SingleChange = { kind: 'update', update: await parts.update(), upsert: options.boolean('upsert', false) };
+  const outcome = await collection.changeOne(filter, sort, change);
   return { status: updateStatus(outcome) };
 };
 
@@ -37,9 +40,9 @@ const updateMany: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('updateMany', raw, ['filter', 'update', 'options']);
   const options = body.options(['upsert', 'pageState', 'pagingState']);
   const collection = ctx.collection();
-  const parts = new QueryParts(collection, body);
-  const update = parts.update();
+  const parts = new QueryParts(ctx, collection, body);
   const filter = parts.filter();
+  const update = await parts.update();
   const pageState = options.string('pageState') ?? options.string('pagingState');
   const outcome = await collection.updateMany(filter, update, options.boolean('upsert', false), pageState || undefined);
   const status = updateStatus(outcome);
@@ -58,19 +61,20 @@ function findOneAndChange(command: 'findOneAndUpdate' | 'findOneAndReplace'): Co
     const returnDocument = returnDocumentOf(options);
     const upsert = options.boolean('upsert', false);
     const collection = ctx.collection();
-    const parts = new QueryParts(collection, body);
+    const parts = new QueryParts(ctx, collection, body);
+    const filter = parts.filter();
+    const sort = await parts.sort();
+    const projection = parts.projection();
     let change: SingleChange;
     if (command === 'findOneAndUpdate') {
-      change = { kind: 'update', update: parts.update(), upsert };
+      change = { kind: 'update', update: await parts.update(), upsert };
     } else {
       const replacement = body.get('replacement');
       if (replacement === undefined) throw invalid('replacement', replacement, 'must not be null');
       if (!isObject(replacement)) throw VectorDbError.of('SHRED_BAD_DOCUMENT_TYPE', { type: 'non-Object replacement' });
-      change = { kind: 'replace', replacement, upsert };
+      const [vectorized] = await vectorizeDocuments(ctx, collectionTarget(collection), [replacement]);
+      change = { kind: 'replace', replacement: vectorized as JsonObject, upsert };
     }
-    const filter = parts.filter();
-    const sort = parts.sort();
-    const projection = parts.projection();
     const outcome = await collection.changeOne(filter, sort, change);
     const chosen = returnDocument === 'after' ? outcome.after : outcome.before;
     return {
@@ -83,9 +87,9 @@ function findOneAndChange(command: 'findOneAndUpdate' | 'findOneAndReplace'): Co
 const findOneAndDelete: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('findOneAndDelete', raw, ['filter', 'sort', 'projection']);
   const collection = ctx.collection();
-  const parts = new QueryParts(collection, body);
+  const parts = new QueryParts(ctx, collection, body);
   const filter = parts.filter();
-  const sort = parts.sort();
+  const sort = await parts.sort();
   const projection = parts.projection();
   const deleted = await collection.deleteOne(filter, sort);
   return {
@@ -99,8 +103,9 @@ const deleteOne: CommandHandler = async (raw, ctx) => {
   body.noOptions();
   body.require('filter');
   const collection = ctx.collection();
-  const parts = new QueryParts(collection, body);
-  const deleted = await collection.deleteOne(parts.filter(), parts.sort());
+  const parts = new QueryParts(ctx, collection, body);
+  const filter = parts.filter();
+  const deleted = await collection.deleteOne(filter, await parts.sort());
   return { status: { deletedCount: deleted === null ? 0 : 1 } };
 };
 
@@ -108,7 +113,7 @@ const deleteMany: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('deleteMany', raw, ['filter', 'options']);
   body.noOptions();
   const collection = ctx.collection();
-  const { deletedCount, moreData } = await collection.deleteMany(new QueryParts(collection, body).filter());
+  const { deletedCount, moreData } = await collection.deleteMany(new QueryParts(ctx, collection, body).filter());
   const status: JsonObject = { deletedCount };
   if (moreData) status.moreData = true;
   return { status };

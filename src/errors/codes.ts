@@ -17,6 +17,7 @@ export type ErrorScope =
   | 'SECURITY'
   | 'VECTOR'
   | 'STORAGE'
+  | 'EMBEDDING_PROVIDER'
   | 'WARNING';
 
 export interface ErrorCodeSpec {
@@ -121,7 +122,9 @@ export const ERROR_CODES = {
   INVALID_INDEXING_DEFINITION: request('SCHEMA', 'Invalid indexing definition', 'Invalid indexing definition: ${reason}.'),
   VECTOR_SEARCH_NOT_SUPPORTED: request('SCHEMA', 'Vector search not enabled', 'Vector search is not enabled for collection: ${keyspace}.${collection}. Create it with options.vector to store or search vectors.'),
   VECTOR_SEARCH_TOO_BIG_VALUE: request('SCHEMA', 'Vector dimension too big', "Vector embedding property '$vector' length too big: ${dimension} (max ${max})."),
-  VECTORIZE_FEATURE_NOT_AVAILABLE: request('SCHEMA', 'Vectorize not available', 'Vectorize feature is not available in the environment: vectordb-local has no embedding providers; send $vector values instead.'),
+  VECTORIZE_FEATURE_NOT_AVAILABLE: request('SCHEMA', 'Vectorize not available', 'Vectorize feature is not available in the environment: no embedding provider is registered with this database. Register one with new VectorDB(token, dir, keyspace, { embedders: { name: url or (texts) => vectors } }) or serve --embedder name=URL, or send $vector values instead.'),
+  EMBEDDING_SERVICE_NOT_CONFIGURED: request('SCHEMA', 'Embedding service not configured for collection', "Collection '${table}' does not have embedding service configured: cannot vectorize data. Collection must be recreated with embedding service configuration (options.vector.service) to allow vectorization."),
+  INVALID_VECTORIZE_VALUE_TYPE: request('DOCUMENT', 'Invalid $vectorize value type', 'Invalid $vectorize value: ${errorMessage}.'),
   LEXICAL_NOT_ENABLED_FOR_COLLECTION: request('SCHEMA', 'Lexical search is not enabled for the collection', 'Lexical content can only be added and filtering and sort only be used on collections for which Lexical feature is enabled. The collection ${keyspace}.${collection} does not have Lexical feature enabled.'),
   LEXICAL_CONTENT_TOO_LONG: request('DOCUMENT', 'Lexical content exceeds maximum length', 'The command attempted to insert or update the `$lexical` field with content that exceeds the maximum allowed length (${max} characters, got ${length}). The collection: ${keyspace}.${collection}. Resend the command using a smaller value for the `$lexical` field.'),
   SHRED_BAD_DOCUMENT_LEXICAL_TYPE: request('DOCUMENT', 'Bad $lexical value to shred', 'Bad $lexical value to shred: ${errorMessage}.'),
@@ -133,6 +136,13 @@ export const ERROR_CODES = {
   MISSING_RERANK_QUERY_TEXT: request('SORT', 'Rerank query text is missing', 'The findAndRerank command is missing the text to use as the query with the reranking model: give it as `$hybrid` text in the sort clause, e.g. `{"$hybrid": "query text"}`, or as the `rerankQuery` option.'),
   UNSUPPORTED_VECTORIZE_SORT_FOR_COLLECTION: request('SORT', 'Vectorize sorting not supported by the collection', "The command attempted to use vectorize sort (keyword '$vectorize' or '$hybrid') against a collection that does not have vectorize enabled. The collection ${keyspace}.${collection} does not have vectorize enabled."),
   RERANKING_PROVIDER_FAILED: server('', 'Reranking provider failed', "The reranking provider '${provider}' failed: ${reason}."),
+  // The Data API's EMBEDDING_PROVIDER scope (errors.yaml); `${provider}`/`${modelProvider}` name the registered provider.
+  EMBEDDING_PROVIDER_UNAVAILABLE: server('EMBEDDING_PROVIDER', 'The Embedding Provider is unavailable', "The Embedding Provider is unavailable. Underlying problem: ${errorMessage}"),
+  EMBEDDING_PROVIDER_TIMEOUT: server('EMBEDDING_PROVIDER', 'The Embedding Provider request timed out', 'The command called an embedding provider to vectorize text, but the provider did not respond within the allowed time. The embedding provider was: ${modelProvider}. The HTTP status code was: ${httpStatus}. The error message was: ${errorMessage}. Retry the command, or register the provider with a longer timeoutMs.'),
+  EMBEDDING_PROVIDER_CLIENT_ERROR: server('EMBEDDING_PROVIDER', 'The Embedding Provider returned a HTTP client error', "Provider '${provider}' returned a HTTP client error with HTTP ${httpStatus}; error message: ${errorMessage}"),
+  EMBEDDING_PROVIDER_RATE_LIMITED: server('EMBEDDING_PROVIDER', 'Embedding provider rate limited the request', "Provider '${provider}' rate limited the request with HTTP ${httpStatus}; error message: ${errorMessage}"),
+  EMBEDDING_PROVIDER_SERVER_ERROR: server('EMBEDDING_PROVIDER', 'The Embedding Provider returned a HTTP server error', "Provider '${provider}' returned a HTTP server error with HTTP ${httpStatus}; error message: ${errorMessage}"),
+  EMBEDDING_PROVIDER_UNEXPECTED_RESPONSE: server('EMBEDDING_PROVIDER', 'The Embedding Provider returned an unexpected response', 'The Embedding Provider returned an unexpected response. Underlying problem: ${errorMessage}.'),
   KEYSPACE_ALREADY_EXISTS: request('SCHEMA', 'Keyspace already exists', "Keyspace '${keyspace}' already exists."),
 
   // --- tables (the Data API's codes; one entry per code, whatever scope the Data API files it under) ---------
@@ -175,6 +185,11 @@ export const ERROR_CODES = {
   UNKNOWN_PARTITION_SORT_COLUMNS: request('SCHEMA', 'Unknown partition sort columns', 'The primary key names partition sort columns that are not defined (or are partition columns): ${unknownColumns}. The columns are: ${allColumns}.'),
   MISSING_ALTER_TABLE_OPERATIONS: request('SCHEMA', 'No alter table operation', 'alterTable needs exactly one operation of: add, drop; got ${operations}.'),
   MISSING_ALTER_TYPE_OPERATIONS: request('SCHEMA', 'No alter type operation', 'alterType needs at least one of: add, rename.'),
+  INVALID_VECTORIZE_FIELD_CONFIGURATION: request('SCHEMA', 'Unable to parse vectorize configuration for table, field schema invalid.', "Unable to parse vectorize configuration, schema invalid for field '${field}'. Underlying problem: ${message}"),
+  CANNOT_VECTORIZE_UNKNOWN_COLUMNS: request('SCHEMA', 'Columns cannot be vectorized if they are not defined in the table schema', 'The command attempted to vectorize columns that are not in the table schema. The table ${keyspace}.${table} defines the columns: ${allColumns}. The command attempted to vectorize the unknown columns: ${unknownColumns}.'),
+  CANNOT_VECTORIZE_NON_VECTOR_COLUMNS: request('SCHEMA', 'Columns cannot be vectorized if they are not `vector` type', 'Columns can only be vectorized if they use the `vector` column type. The table ${keyspace}.${table} has the vector columns: ${vectorColumns}. The command attempted to vectorize the non-vector columns: ${nonVectorColumns}.'),
+  CANNOT_DROP_VECTORIZE_FROM_UNKNOWN_COLUMNS: request('SCHEMA', 'Vectorize configuration cannot be dropped from columns if they are not defined in the table schema', 'The command attempted to drop vectorize configuration from columns that are not in the table schema. The table ${keyspace}.${table} defines the columns: ${allColumns}. The command attempted to drop vectorize configuration from the unknown columns: ${unknownColumns}.'),
+  CANNOT_DROP_VECTORIZE_FROM_NON_VECTOR_COLUMNS: request('SCHEMA', 'Vectorize configuration cannot be dropped from columns if they are not `vector` type', 'Columns can only have the vectorize configuration dropped if they use the `vector` column type. The table ${keyspace}.${table} has the vector columns: ${vectorColumns}. The command attempted to drop vectorize config from the non-vector columns: ${nonVectorColumns}.'),
   MISSING_DIMENSION_IN_VECTOR_COLUMN: request('SCHEMA', 'Vector dimension missing', "The vector column '${column}' must define its dimension."),
   MISSING_FIELDS_FOR_TYPE_CREATION: request('SCHEMA', 'Type fields missing', "Type '${type}' must define at least one field."),
   UNKNOWN_DATA_TYPE: request('SCHEMA', 'Unknown data type', "Column '${column}' uses the unknown data type ${type}. The known data types are: ${known}."),

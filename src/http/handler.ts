@@ -98,7 +98,8 @@ export function createHandler(options: HandlerOptions): RequestHandler {
       } catch (error) {
         return send(req, res, errorEnvelope('REQUEST_NOT_JSON', { problem: String((error as Error).message).slice(0, 300) }), started);
       }
-      send(req, res, await executeCommand(db, command, route.target), started);
+      const embeddingApiKey = req.headers['x-embedding-api-key'];
+      send(req, res, await executeCommand(db, command, route.target, typeof embeddingApiKey === 'string' ? { embeddingApiKey } : undefined), started);
     } catch (error) {
       // A bug in this adapter or a throwing verifier: answer 500 and keep serving.
       send(req, res, errorEnvelope('UNEXPECTED_SERVER_ERROR', { reason: (error as Error)?.message ?? String(error) }), started, { status: 500, close: true });

@@ -119,6 +119,13 @@ function finiteResult(op: string, path: string, value: AnyNumber): AnyNumber {
   return value;
 }
 
+/** The `$vector` going with new `$vectorize` text: null for null or blank text, else the one computed for it. */
+function vectorOfText(text: JsonValue, vector: readonly number[] | undefined): JsonValue {
+  if (typeof text !== 'string' || text.trim() === '') return null;
+  if (vector === undefined) throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE'); // no provider computed it
+  return [...vector];
+}
+
 /** Applies one action to `doc` in place; returns true for `$push` (which always counts as a change). */
 function applyAction(doc: JsonObject, action: UpdateAction, context: ApplyContext): boolean {
   const { path, segments } = action.target;
@@ -129,8 +136,9 @@ function applyAction(doc: JsonObject, action: UpdateAction, context: ApplyContex
       const location = findOrCreate(doc, path, segments);
       if (!sameJson(location.value, action.value)) {
         setValue(location, cloneJson(action.value));
-        // A new vector makes any `$vectorize` text stale.
+        // A new vector makes any `$vectorize` text stale; new text brings its own vector.
         if (path === '$vector') delete doc.$vectorize;
+        if (path === '$vectorize') doc.$vector = vectorOfText(action.value, action.vector);
       }
       return false;
     }

@@ -48,7 +48,9 @@ export interface UpdateTarget {
 }
 
 export type UpdateAction =
-  | { readonly kind: '$set' | '$setOnInsert' | '$min' | '$max'; readonly target: UpdateTarget; readonly value: JsonValue }
+  /** `vector`: for a `$set`/`$setOnInsert` of `$vectorize` text, the vector computed for it (see Update.withVectors). */
+  | { readonly kind: '$set' | '$setOnInsert'; readonly target: UpdateTarget; readonly value: JsonValue; readonly vector?: readonly number[] }
+  | { readonly kind: '$min' | '$max'; readonly target: UpdateTarget; readonly value: JsonValue }
   | { readonly kind: '$unset' | '$currentDate'; readonly target: UpdateTarget }
   | { readonly kind: '$inc' | '$mul'; readonly target: UpdateTarget; readonly value: AnyNumber }
   | { readonly kind: '$rename'; readonly target: UpdateTarget; readonly to: UpdateTarget }
@@ -60,6 +62,8 @@ export interface UpdatePlan {
   /** Actions in application order: operators in OPERATOR_ORDER, each operator's actions sorted by path. */
   readonly actions: readonly UpdateAction[];
   readonly touchesVector: boolean;
+  /** The non-blank texts `$set`/`$setOnInsert` give `$vectorize`: an embedding provider computes their vectors. */
+  readonly vectorizeTexts: readonly string[];
 }
 
 /** The update codes whose message is just `${reason}`. */
@@ -103,7 +107,8 @@ export function parseUpdatePlan(raw: unknown): UpdatePlan {
   }
   checkConflicts(actions);
   const touchesVector = actions.some((a) => a.target.segments[0] === '$vector' || a.target.segments[0] === '$vectorize');
-  return Object.freeze({ actions: Object.freeze(actions), touchesVector });
+  const vectorizeTexts = actions.flatMap((a) => ((a.kind === '$set' || a.kind === '$setOnInsert') && a.target.path === '$vectorize' && typeof a.value === 'string' && a.value.trim() !== '' ? [a.value] : []));
+  return Object.freeze({ actions: Object.freeze(actions), touchesVector, vectorizeTexts: Object.freeze(vectorizeTexts) });
 }
 
 const SPECIAL_TARGET_OPERATORS: readonly UpdateOperatorName[] = ['$set', '$setOnInsert', '$unset'];
@@ -129,8 +134,6 @@ function parseTarget(op: UpdateOperatorName, path: string): UpdateTarget {
             : 'UNSUPPORTED_UPDATE_OPERATOR_FOR_LEXICAL';
       throw VectorDbError.of(code, { operator: op });
     }
-    // Setting `$vectorize` would need an embedding provider, which vectordb-local does not have.
-    if (first === '$vectorize' && op !== '$unset') throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
   } else if (segments.some((s) => s.startsWith('$'))) {
     throw error('UNSUPPORTED_UPDATE_OPERATION_PARAM', `${op} requires field names, found '${path}' (names starting with '$' are operators or modifiers)`);
   }
@@ -142,6 +145,9 @@ function parseAction(op: UpdateOperatorName, target: UpdateTarget, arg: JsonValu
     case '$set':
     case '$setOnInsert':
       if (target.path === '$vector') decodeVector(arg); // shape errors now, not after a partial update
+      if (target.path === '$vectorize' && arg !== null && typeof arg !== 'string') {
+        throw VectorDbError.of('INVALID_VECTORIZE_VALUE_TYPE', { errorMessage: `needs to be String, not ${jsonTypeName(arg)}` });
+      }
       return { kind: op, target, value: arg };
     case '$min':
     case '$max':

@@ -5,7 +5,7 @@
  */
 import type { Document } from './json.js';
 import { applyUpdatePlan } from './update-apply.js';
-import { parseUpdatePlan } from './update-parse.js';
+import { parseUpdatePlan, type UpdateAction, type UpdatePlan } from './update-parse.js';
 
 export { OPERATOR_ORDER, type UpdateOperatorName } from './update-parse.js';
 
@@ -33,6 +33,10 @@ export interface Update {
   apply(doc: Document, context: UpdateContext): UpdateResult;
   /** True if any operator targets `$vector` (or `$vectorize`, whose `$unset` drops `$vector`). */
   readonly touchesVector: boolean;
+  /** The non-blank texts `$set`/`$setOnInsert` give `$vectorize`, whose vectors `withVectors` must supply. */
+  readonly vectorizeTexts: readonly string[];
+  /** The same update, setting `$vector` to the vector of its `$vectorize` text wherever it sets that text. */
+  withVectors(vectors: ReadonlyMap<string, readonly number[]>): Update;
 }
 
 /**
@@ -45,10 +49,22 @@ export interface Update {
  * // doc = { _id: 1, count: 3, a: { b: 'x' } }, modified = true
  */
 export function parseUpdate(raw: unknown): Update {
-  const plan = parseUpdatePlan(raw);
+  return updateOf(parseUpdatePlan(raw));
+}
+
+function updateOf(plan: UpdatePlan): Update {
   return Object.freeze({
     isEmpty: plan.actions.length === 0,
     touchesVector: plan.touchesVector,
+    vectorizeTexts: plan.vectorizeTexts,
     apply: (doc: Document, context: UpdateContext): UpdateResult => applyUpdatePlan(plan, doc, context),
+    withVectors: (vectors: ReadonlyMap<string, readonly number[]>): Update => {
+      const actions = plan.actions.map((a): UpdateAction => {
+        if ((a.kind !== '$set' && a.kind !== '$setOnInsert') || a.target.path !== '$vectorize' || typeof a.value !== 'string') return a;
+        const vector = vectors.get(a.value);
+        return vector === undefined ? a : Object.freeze({ ...a, vector });
+      });
+      return updateOf(Object.freeze({ ...plan, actions: Object.freeze(actions) }));
+    },
   });
 }

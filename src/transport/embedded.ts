@@ -12,6 +12,13 @@ import { VectorDbError } from '../errors/index.js';
 import { prepareLocation, resolveLocation } from './location.js';
 import type { Transport } from './transport.js';
 import { makeReranker, registerRerankers, type RerankerSpec } from '../providers/rerankers.js';
+import { makeEmbedder, registerEmbedders, type EmbedderSpec } from '../providers/embedders.js';
+
+/** The providers an embedded database is opened with (VectorDBOptions' `rerankers` and `embedders`). */
+export interface ProviderSpecs {
+  readonly rerankers?: Readonly<Record<string, RerankerSpec>> | undefined;
+  readonly embedders?: Readonly<Record<string, EmbedderSpec>> | undefined;
+}
 
 interface SharedDatabase {
   readonly opening: Promise<Database>;
@@ -68,14 +75,16 @@ export class EmbeddedTransport implements Transport {
   #open: Database | undefined;
   #closed = false;
 
-  readonly #rerankers: Readonly<Record<string, RerankerSpec>> | undefined;
+  readonly #providers: ProviderSpecs;
 
-  /** `rerankers`: reranking providers registered with the database once open (findAndRerank). */
-  constructor(directory: string, options: DatabaseOptions = {}, rerankers?: Readonly<Record<string, RerankerSpec>>) {
+  /** `providers`: reranking (findAndRerank) and embedding (`$vectorize`) providers registered with the database once open. */
+  constructor(directory: string, options: DatabaseOptions = {}, providers: ProviderSpecs = {}) {
     this.endpoint = resolveDirectory(directory, options);
     this.#options = options;
-    for (const [name, spec] of Object.entries(rerankers ?? {})) makeReranker(name, spec); // a bad spec throws here, not at the first command
-    this.#rerankers = rerankers;
+    // A bad spec throws here, not at the first command.
+    for (const [name, spec] of Object.entries(providers.rerankers ?? {})) makeReranker(name, spec);
+    for (const [name, spec] of Object.entries(providers.embedders ?? {})) makeEmbedder(name, spec);
+    this.#providers = providers;
   }
 
   /** The open database (opened on first use; `first` as acquire's). */
@@ -85,7 +94,8 @@ export class EmbeddedTransport implements Transport {
     }
     this.#db ??= acquire(this.endpoint, this.#options, first).then(
       (db) => {
-        registerRerankers(db, this.#rerankers);
+        registerRerankers(db, this.#providers.rerankers);
+        registerEmbedders(db, this.#providers.embedders);
         if (!this.#closed) this.#open = db;
         return db;
       },

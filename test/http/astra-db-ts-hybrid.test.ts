@@ -7,7 +7,7 @@
 import { DataAPIClient, DataAPIResponseError, type Db } from '@datastax/astra-db-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerRerankers } from '../../src/providers/rerankers.js';
-import { startRankServer, type RankServer } from '../support/rank-server.js';
+import { startRankServer, wordOverlap, type RankServer } from '../support/rank-server.js';
 import { serve, type Served } from './helpers.js';
 
 describe('astra-db-ts hybrid search against serve', () => {
@@ -17,8 +17,7 @@ describe('astra-db-ts hybrid search against serve', () => {
   let ranker: RankServer;
 
   beforeAll(async () => {
-    // Scores a passage by how many of the query's words it holds.
-    ranker = await startRankServer((query, passage) => query.split(' ').filter((w) => passage.includes(w)).length);
+    ranker = await startRankServer(wordOverlap);
     s = await serve();
     registerRerankers(s.db, { nvidia: ranker.url });
     client = new DataAPIClient(s.token, { environment: 'dse' });

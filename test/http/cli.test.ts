@@ -12,6 +12,7 @@ import { Database } from '../../src/engine/database.js';
 import { tempDir } from '../support/temp.js';
 import { buildPackage } from '../durability/built-package.js';
 import { startRankServer } from '../support/rank-server.js';
+import { startEmbedServer } from '../support/embed-server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'dist/cli/main.js');
@@ -237,6 +238,23 @@ describe('vectordb-local CLI', () => {
     }
   });
 
+  it('serve --embedder name=URL registers an embedding provider that $vectorize calls', async () => {
+    const embedder = await startEmbedServer(8);
+    try {
+      const cli = await start(['serve', '--data', tempDir('vectordb-cli-embed-'), '--port', '0', '--token', 'ee', '--embedder', `local=${embedder.url.replace('/embeddings', '')}`]);
+      const providers = (await call(cli.url, 'ee', { findEmbeddingProviders: {} })).body.status as { embeddingProviders: Record<string, { url: string }> };
+      expect(providers.embeddingProviders).toEqual({ local: expect.objectContaining({ url: embedder.url }) }); // `/embeddings` appended to a base URL
+      await call(cli.url, 'ee', { createCollection: { name: 'c', options: { vector: { service: { provider: 'local' } } } } }, '/default_keyspace');
+      await call(cli.url, 'ee', { insertMany: { documents: [{ _id: 1, $vectorize: 'apple pie' }, { _id: 2, $vectorize: 'banana bread' }] } }, '/default_keyspace/c');
+      const found = await call(cli.url, 'ee', { find: { sort: { $vectorize: 'banana' } } }, '/default_keyspace/c');
+      expect((found.body.data as { documents: { _id: number }[] }).documents.map((d) => d._id)).toEqual([2, 1]);
+      expect(embedder.requests.map((r) => r.body.input)).toEqual([['dimension probe'], ['apple pie', 'banana bread'], ['banana']]);
+      expect(await stop(cli)).toBe(0);
+    } finally {
+      await embedder.close();
+    }
+  });
+
   it('rejects a bad port or token with a message', () => {
     const run = (args: string[]): string => {
       try {
@@ -250,6 +268,7 @@ describe('vectordb-local CLI', () => {
     expect(run(['serve', '--token', 'has space'])).toContain('visible ASCII');
     expect(run(['serve', '--limits', 'astra'])).toContain('data-api');
     expect(run(['serve', '--reranker', 'nvidia'])).toContain('expected name=URL');
+    expect(run(['serve', '--embedder', 'ollama'])).toContain('expected name=URL');
     expect(run(['serve', '--port', '0', '--data', tempDir('vectordb-cli-'), '--cors', 'http://localhost:5173/'])).toContain("did you mean 'http://localhost:5173'");
   });
 });

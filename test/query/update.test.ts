@@ -125,6 +125,20 @@ describe('parseUpdate / apply', () => {
     expectExact(doc, before); // the input is never mutated
   });
 
+  it('$set of $vectorize text sets the vector computed for it (withVectors); null or blank text a null $vector', () => {
+    const update = parseUpdate({ $set: { $vectorize: 'new text', a: 'other text' } });
+    expect(update.vectorizeTexts).toEqual(['new text']);
+    // Nobody computed the vector (no embedding provider): refused, never a document with stale vectors.
+    expectError(() => update.apply({ _id: 1, $vectorize: 'old', $vector: [1, 2] }, UPDATE), 'VECTORIZE_FEATURE_NOT_AVAILABLE');
+    const withVectors = update.withVectors(new Map([['new text', [3, 4]]]));
+    expectExact(withVectors.apply({ _id: 1, $vectorize: 'old', $vector: [1, 2] }, UPDATE).doc, { _id: 1, $vectorize: 'new text', $vector: [3, 4], a: 'other text' });
+    // The same text again: not a change, and the stored vector stays.
+    expect(withVectors.apply({ _id: 1, $vectorize: 'new text', $vector: [1, 2], a: 'other text' }, UPDATE)).toEqual({ doc: { _id: 1, $vectorize: 'new text', $vector: [1, 2], a: 'other text' }, modified: false });
+    const blank = parseUpdate({ $set: { $vectorize: ' ' } });
+    expect(blank.vectorizeTexts).toEqual([]);
+    expectExact(blank.apply({ _id: 1, $vector: [1, 2] }, UPDATE).doc, { _id: 1, $vector: null, $vectorize: ' ' });
+  });
+
   it('results do not share values with the update clause across documents', () => {
     const update = parseUpdate({ $set: { o: { list: [1] } } });
     const first = update.apply({ _id: 1 }, UPDATE).doc;
@@ -187,7 +201,7 @@ const PARSE_ERRORS: readonly ErrorCase[] = [
   { name: '$currentDate of $vectorize', update: { $currentDate: { $vectorize: true } }, code: 'UNSUPPORTED_UPDATE_OPERATOR_FOR_VECTORIZE' },
   { name: '$pop of $lexical', update: { $pop: { $lexical: 1 } }, code: 'UNSUPPORTED_UPDATE_OPERATOR_FOR_LEXICAL' },
   { name: 'a path inside $vector', update: { $set: { '$vector.0': 1 } }, code: 'UNSUPPORTED_UPDATE_OPERATION_PATH', message: "cannot update inside '$vector'" },
-  { name: '$set of $vectorize (no embedding providers)', update: { $set: { $vectorize: 'text' } }, code: 'VECTORIZE_FEATURE_NOT_AVAILABLE' },
+  { name: '$set of $vectorize to a number', update: { $set: { $vectorize: 5 } }, code: 'INVALID_VECTORIZE_VALUE_TYPE', message: 'needs to be String, not Number' },
   { name: '$set of $vector and $vectorize together', update: { $set: { $vector: [1], $vectorize: 'text' } }, code: 'INVALID_USAGE_OF_VECTORIZE' },
   { name: '$unset of $vector and $vectorize together', update: { $unset: { $vector: 1, $vectorize: 1 } }, code: 'INVALID_USAGE_OF_VECTORIZE' },
   { name: '$set of an empty $vector', update: { $set: { $vector: [] } }, code: 'SHRED_BAD_VECTOR_SIZE' },

@@ -21,6 +21,9 @@ export interface RankServer {
   close(): Promise<void>;
 }
 
+/** A score for tests: how many of the query's words the passage holds. */
+export const wordOverlap = (query: string, passage: string): number => query.split(' ').filter((w) => passage.includes(w)).length;
+
 export async function startRankServer(score: (query: string, passage: string) => number): Promise<RankServer> {
   const requests: RankRequest[] = [];
   const server = createServer((req, res) => {

@@ -10,6 +10,7 @@ import type { Limits } from '../limits.js';
 import { METRICS, type Metric } from '../../vector-index/metric.js';
 import type { VectorIndexOptions, VectorOptions } from '../vectors/settings.js';
 import { SOURCE_MODELS, metricOfSourceModel, type SourceModel } from '../vectors/source-models.js';
+import { describeVectorizeService, parseVectorizeService, type VectorizeService } from '../vectors/vectorize-service.js';
 import { parseLexicalOptions, parseRerankOptions, DEFAULT_LEXICAL, DEFAULT_RERANK, type LexicalOptions, type RerankOptions } from './hybrid-options.js';
 
 export { analyzerOf, type LexicalOptions, type RerankOptions, type RerankService } from './hybrid-options.js';
@@ -65,7 +66,8 @@ function parseVectorOptions(raw: JsonValue, limits: Limits): NonNullable<Collect
   for (const field of Object.keys(raw)) {
     if (!known.includes(field)) throw VectorDbError.of('INVALID_CREATE_COLLECTION_FIELD', { field: `vector.${field}`, known: known.map((f) => `'${f}'`).join(', ') });
   }
-  if (raw.service !== undefined && raw.service !== null) throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
+  // The command layer has checked the provider and filled in its dimension when none was given.
+  const service = raw.service === undefined || raw.service === null ? undefined : parseVectorizeService(raw.service, invalidOptions);
   const dimension = raw.dimension ?? raw.size;
   if (dimension === undefined || dimension === null) {
     throw invalidOptions("The 'dimension' can not be null if 'service' is not provided");
@@ -84,8 +86,9 @@ function parseVectorOptions(raw: JsonValue, limits: Limits): NonNullable<Collect
   if (typeof metric !== 'string' || !(METRICS as readonly string[]).includes(metric)) {
     throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'metric', value: describeValue(metric), reason: "function name can only be 'dot_product', 'cosine' or 'euclidean'" });
   }
-  const vector: { dimension: number; metric: Metric; sourceModel: string; index?: VectorIndexOptions } = { dimension, metric: metric as Metric, sourceModel };
+  const vector: { dimension: number; metric: Metric; sourceModel: string; index?: VectorIndexOptions; service?: VectorizeService } = { dimension, metric: metric as Metric, sourceModel };
   if (raw.index !== undefined && raw.index !== null) vector.index = parseIndexOptions(raw.index);
+  if (service !== undefined) vector.service = service;
   return vector;
 }
 
@@ -169,6 +172,7 @@ export function describeOptions(options: CollectionOptions): JsonObject {
   if (options.vector) {
     const vector: JsonObject = { dimension: options.vector.dimension, metric: options.vector.metric, sourceModel: options.vector.sourceModel };
     if (options.vector.index) vector.index = { ...options.vector.index };
+    if (options.vector.service) vector.service = describeVectorizeService(options.vector.service);
     out.vector = vector;
   }
   if (options.indexing) out.indexing = 'allow' in options.indexing ? { allow: [...options.indexing.allow] } : { deny: [...options.indexing.deny] };

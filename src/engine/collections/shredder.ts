@@ -55,7 +55,10 @@ export function shredDocument(raw: unknown, ctx: ShredContext): ShreddedDocument
       vectorForm = decoded?.form ?? null;
       continue;
     }
-    if (name === '$vectorize') throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
+    if (name === '$vectorize') {
+      checkVectorize(value, doc);
+      continue;
+    }
     if (name !== '_id') checkFieldName(name);
     // A document this small cannot hold an attribute over the limit (UTF-8 is at most 3 bytes per char).
     if (name !== '_id' && attributesChars * 3 > ctx.limits.maxAttributeValueBytes) {
@@ -124,6 +127,16 @@ function checkVector(value: JsonValue | undefined, ctx: ShredContext): ReturnTyp
     throw zeroVectorError();
   }
   return decoded;
+}
+
+/**
+ * `$vectorize` is stored as given (a string, or null), never indexed; its vector was computed by the command
+ * layer (commands/vectorize.ts) and set as `$vector`. Text without one reached here without a provider.
+ */
+function checkVectorize(value: JsonValue | undefined, doc: Document): void {
+  if (value === null) return;
+  if (typeof value !== 'string') throw VectorDbError.of('INVALID_VECTORIZE_VALUE_TYPE', { errorMessage: `needs to be String, not ${jsonTypeName(value)}` });
+  if (doc.$vector === undefined && value.trim() !== '') throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
 }
 
 export function zeroVectorError(): VectorDbError {

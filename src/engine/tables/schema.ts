@@ -7,6 +7,7 @@ import { VectorDbError, describeValue } from '../../errors/index.js';
 import { isObject, type JsonObject, type JsonValue } from '../../query/json.js';
 import type { Metric } from '../../vector-index/metric.js';
 import type { Limits } from '../limits.js';
+import { describeVectorizeService, parseVectorizeService, type VectorizeService } from '../vectors/vectorize-service.js';
 
 export const SCALAR_TYPES = [
   'ascii', 'bigint', 'blob', 'boolean', 'date', 'decimal', 'double', 'duration', 'float', 'inet',
@@ -16,7 +17,8 @@ export type ScalarType = (typeof SCALAR_TYPES)[number];
 
 export type ColumnType =
   | { readonly type: ScalarType }
-  | { readonly type: 'vector'; readonly dimension: number }
+  /** `service`: the embedding provider of text written to (or sorted by on) this column. */
+  | { readonly type: 'vector'; readonly dimension: number; readonly service?: VectorizeService }
   | { readonly type: 'list' | 'set'; readonly valueType: ColumnType }
   | { readonly type: 'map'; readonly keyType: ColumnType; readonly valueType: ColumnType }
   | { readonly type: 'userDefined'; readonly udtName: string };
@@ -85,8 +87,8 @@ export function parseColumnType(column: string, raw: unknown, ctx: { keyspace: s
       throw VectorDbError.of('UNSUPPORTED_VECTOR_DIMENSION', { column, dimension: describeValue(dimension), max: ctx.limits.maxVectorDimension });
     }
     if (nested) throw VectorDbError.of('UNSUPPORTED_LIST_DEFINITION', { column, reason: 'a vector cannot be nested in a list, set or map' });
-    // A vectorize column needs an embedding provider: refused, not kept as a plain vector column.
-    if (spec.service !== undefined && spec.service !== null) throw VectorDbError.of('VECTORIZE_FEATURE_NOT_AVAILABLE');
+    // The command layer has checked the provider is registered (commands/table-vectorize.ts).
+    if (spec.service !== undefined && spec.service !== null) return { type: 'vector', dimension, service: parseColumnService(column, spec.service) };
     return { type: 'vector', dimension };
   }
   if (type === 'userDefined') {
@@ -113,6 +115,11 @@ export function parseColumnType(column: string, raw: unknown, ctx: { keyspace: s
     return { type, valueType: element('valueType') } as ColumnType;
   }
   throw unknownType(column, raw);
+}
+
+/** A vector column's `service` (createTable, alterTable add and addVectorize). */
+export function parseColumnService(column: string, raw: JsonValue): VectorizeService {
+  return parseVectorizeService(raw, (message) => VectorDbError.of('INVALID_VECTORIZE_FIELD_CONFIGURATION', { field: column, message }));
 }
 
 function unknownType(column: string, raw: unknown): VectorDbError {
@@ -176,7 +183,7 @@ export function primaryKeyColumns(record: Pick<TableRecord, 'primaryKey'>): stri
 export function describeColumnType(type: ColumnType, types: TypeLookup): JsonObject {
   switch (type.type) {
     case 'vector':
-      return { type: 'vector', dimension: type.dimension };
+      return type.service ? { type: 'vector', dimension: type.dimension, service: describeVectorizeService(type.service) } : { type: 'vector', dimension: type.dimension };
     case 'list':
     case 'set':
       return { type: type.type, valueType: describeElement(type.valueType, types) };

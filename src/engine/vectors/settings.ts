@@ -7,6 +7,7 @@ import type { BackendChoice } from '../../vector-index/index.js';
 import type { Metric } from '../../vector-index/metric.js';
 import type { VectorProgress } from '../progress.js';
 import type { GraphPrefetch } from './graph-prefetch.js';
+import type { VectorizeService } from './vectorize-service.js';
 
 /** Tuning knobs of a collection's HNSW index (see vector/ for what each trades). */
 export interface VectorIndexOptions {
@@ -21,6 +22,8 @@ export interface VectorOptions {
   readonly metric: Metric;
   readonly sourceModel: string;
   readonly index?: VectorIndexOptions;
+  /** The embedding provider of `$vectorize` text (absent: vectors are given as `$vector`). */
+  readonly service?: VectorizeService;
 }
 
 /** Whether the graph holds every live vector (searches are exact either way: it only changes speed). */
