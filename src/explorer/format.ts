@@ -49,7 +49,8 @@ export function sparkline(values: readonly number[]): SVGSVGElement {
 /** A table cell's content for a field's value. */
 export function cellContent(field: string, value: Json | undefined): Node | string {
   if (field === '$vector' && Array.isArray(value) && value.every((v) => typeof v === 'number')) return sparkline(value as number[]);
-  if (field === '$similarity' && typeof value === 'number') return value.toFixed(4);
+  // Scores ($similarity, $rerank, $rrf, ...) to four decimals; ranks are integers and stay as they are.
+  if (field.startsWith('$') && typeof value === 'number' && (field === '$similarity' || !Number.isInteger(value))) return value.toFixed(4);
   return value === undefined ? '' : shorten(value);
 }
 
