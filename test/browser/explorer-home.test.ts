@@ -98,7 +98,9 @@ describe('the Data Explorer serving a home, in headless Chromium', () => {
     return (await cells(`#${table} tbody tr`)).map((row) => row[headers.indexOf(name)]);
   };
 
-  it("serves the page at / and at each database's own path, marked as serving a home", async () => {
+  it("serves the page at / and at each database's own path, marked as serving a home; the banner says where", async () => {
+    expect(server.output()).toContain(`explorer: ${url}/ (the Data Explorer;`);
+    expect(server.output()).toContain(`database shop: ${url}/${databases.shop}`);
     for (const at of ['/', `/${databases.shop}/`, `/${databases.notes}`]) {
       const response = await fetch(url + at);
       expect(response.status, at).toBe(200);
