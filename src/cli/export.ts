@@ -27,6 +27,8 @@ export interface ExportFlags extends SourceFlags {
   limit?: number;
   vector: boolean;
   columns?: string[];
+  /** Parquet only: the page compression (parquet-codecs.ts), snappy by default. */
+  compression?: 'snappy' | 'gzip' | 'zstd' | 'brotli' | 'none';
   progressInterval: number;
 }
 
@@ -50,10 +52,11 @@ export async function exportCollection(flags: ExportFlags): Promise<number> {
     const projection = flags.projection ?? (flags.vector ? { '*': 1 } : {});
     const total = await expectedCount(collection, flags);
     const parquet = format === 'parquet';
+    if (flags.compression !== undefined && !parquet) throw new Error(`--compression is for Parquet; the format here is ${format}`);
     const out: Writable | undefined = parquet && !toStdout ? undefined : toStdout ? process.stdout : createWriteStream(flags.output!);
     display = new ProgressDisplay({ label: 'export', total, intervalSeconds: flags.progressInterval });
     // The Parquet writer is loaded here only (parquet-file.ts); it writes its file itself.
-    const writer = parquet ? new (await import('./parquet-file.js')).ParquetDocumentWriter(toStdout ? process.stdout : flags.output!, flags.columns) : new DocumentWriter(out!, format, flags.columns);
+    const writer = parquet ? new (await import('./parquet-file.js')).ParquetDocumentWriter(toStdout ? process.stdout : flags.output!, flags.columns, flags.compression) : new DocumentWriter(out!, format, flags.columns);
     let done = 0;
     for await (const document of collection.find({ filter: flags.filter ?? {}, projection })) {
       await writer.write(document as JsonObject);
@@ -169,6 +172,7 @@ export function exportCommand(): Command {
     .addOption(new Option('--limit <n>', 'at most this many documents').argParser(positiveInt))
     .option('--no-vector', 'leave $vector out (the default projection of find)')
     .addOption(new Option('--columns <names>', 'CSV, Parquet: the columns, in order (default: the fields of the first 1,000 documents)').argParser(nameList))
+    .addOption(new Option('--compression <codec>', 'Parquet: the page compression (default snappy, as pandas; zstd needs Node 22.15 or later)').choices(['snappy', 'gzip', 'zstd', 'brotli', 'none']))
     .addOption(progressIntervalOption())
     .addHelpText(
       'after',
@@ -183,6 +187,7 @@ Examples:
   $ vectordb-local export --data ./data -c docs -o docs.ndjson
   $ vectordb-local export --data ./data -c products --filter '{"category": "lamps"}' --limit 100 -f csv > lamps.csv
   $ vectordb-local export --data ./data -c docs -o docs.parquet
+  $ vectordb-local export --data ./data -c docs -o docs.parquet --compression gzip
   $ vectordb-local export --endpoint http://127.0.0.1:8181 --token "$TOKEN" -c docs -o docs.json`,
     )
     .action(async (flags: ExportFlags) => process.exit(await exportCollection(flags)));

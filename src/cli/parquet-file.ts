@@ -1,6 +1,6 @@
 /**
  * Parquet for `import` and `export`, loaded only by those commands when the format is parquet (hyparquet to
- * read, hyparquet-writer to write; both pure JS): rows read one row group at a time as documents (a list
+ * read, hyparquet-writer to write; both pure JS; page compression in parquet-codecs.ts): rows read one row group at a time as documents (a list
  * column is an array, so `--vector-field` takes it as the vector), and documents written with a schema chosen
  * from the first rows (`$vector` a list of FLOAT, numbers INT64 or DOUBLE, strings UTF8, booleans, the rest JSON).
  */
@@ -10,16 +10,18 @@ import { ByteWriter, ParquetWriter, fileWriter, type SchemaElement, type Writer 
 import type { JsonObject, JsonValue } from '../query/json.js';
 import { approximate, isNumberLike, normalizeNumber, toJsonText } from '../query/exact-number.js';
 import type { ImportRecord } from './import-records.js';
+import { codecFor, decompressorsFor, type ParquetCompression } from './parquet-codecs.js';
 
 /** The rows of a Parquet file as import records (line = row number, from 1), and how many there are. */
 export async function readParquetRecords(file: string): Promise<{ total: number; records: AsyncGenerator<ImportRecord> }> {
   const buffer = await asyncBufferFromFile(file);
   const metadata = await parquetMetadataAsync(buffer);
+  const compressors = await decompressorsFor(metadata);
   async function* records(): AsyncGenerator<ImportRecord> {
     let rowStart = 0;
     for (const group of metadata.row_groups) {
       const rowEnd = rowStart + Number(group.num_rows);
-      const rows = await parquetReadObjects({ file: buffer, metadata, rowStart, rowEnd });
+      const rows = await parquetReadObjects({ file: buffer, metadata, rowStart, rowEnd, ...(compressors ? { compressors } : {}) });
       for (const [i, row] of rows.entries()) {
         const document = jsonOf(row) as JsonObject;
         // null cells are absent fields, as pandas' NaN/None are "no value"
@@ -114,8 +116,11 @@ export class ParquetDocumentWriter {
   #kinds: ColumnKind[] = [];
   #parquet: ParquetWriter | undefined;
   #rows: JsonObject[] = [];
+  readonly #compression: ReturnType<typeof codecFor>;
 
-  constructor(target: string | NodeJS.WritableStream, columns: string[] | undefined) {
+  /** Throws before writing anything when this Node cannot write `compression` (see parquet-codecs.ts). */
+  constructor(target: string | NodeJS.WritableStream, columns: string[] | undefined, compression: ParquetCompression = 'snappy') {
+    this.#compression = codecFor(compression);
     this.#target = target;
     this.#writer = typeof target === 'string' ? fileWriter(target) : new ByteWriter();
     this.#columns = columns;
@@ -142,7 +147,7 @@ export class ParquetDocumentWriter {
     this.#columns = columns;
     this.#kinds = columns.map((c) => kindOf(c, this.#rows.map((d) => d[c])));
     const schema: SchemaElement[] = [{ name: 'root', num_children: columns.length }, ...columns.flatMap((c, i) => schemaOf(c, this.#kinds[i]!))];
-    this.#parquet = new ParquetWriter({ writer: this.#writer, schema, createdBy: 'vectordb-local export (hyparquet-writer)' });
+    this.#parquet = new ParquetWriter({ writer: this.#writer, schema, ...this.#compression, createdBy: 'vectordb-local export (hyparquet-writer)' });
   }
 
   #flush(): void {

@@ -37,6 +37,7 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
       `vectordb-local ${options.version}: serving the home ${home}`,
       `  endpoint: ${server.url}`,
       `  administration: ${server.url}/v2/databases (Organization Administrator tokens)`,
+      `  explorer: ${server.url}/ (the Data Explorer; a Database Administrator token opens its database's own address below)`,
       `  limits: ${describeLimits(presetOf(options.limits), resolveLimits(options.limits))}`,
     ];
     if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) {

@@ -1,7 +1,8 @@
 /**
  * The Data Explorer's only way to the server: Data API commands POSTed to `/v1[/{keyspace}[/{collection}]]` of
- * the page's own origin with the `Token` header. The token is kept in sessionStorage (this tab only, gone
- * when it closes). A command error comes back as a DataApiError carrying the Data API code and message.
+ * the page's own origin with the `Token` header, under `/{id}-{region}` once a database of a home is chosen
+ * (`serve --home`), whose databases `GET /v2/databases` lists. The token is kept in sessionStorage (this tab
+ * only, gone when it closes). A command error comes back as a DataApiError carrying the Data API code and message.
  */
 
 const TOKEN_KEY = 'vectordb-local.explorer.token';
@@ -25,6 +26,20 @@ export class DataApiError extends Error {
   }
 }
 
+/** A database of a home, as `GET /v2/databases` lists it. */
+export interface DatabaseInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly region: string;
+}
+
+/** The path before `/v1`: empty for `serve --data`, `/{id}-{region}` for a database of a home. */
+let databasePrefix = '';
+
+export function useDatabase(database: DatabaseInfo | undefined): void {
+  databasePrefix = database === undefined ? '' : `/${encodeURIComponent(database.id)}-${encodeURIComponent(database.region)}`;
+}
+
 export const token = {
   get: (): string | null => sessionStorage.getItem(TOKEN_KEY),
   set: (value: string): void => sessionStorage.setItem(TOKEN_KEY, value),
@@ -34,11 +49,18 @@ export const token = {
 /** Runs one command; resolves to its envelope, or throws DataApiError for its first error. */
 export async function command(body: JsonObject, keyspace?: string, collection?: string): Promise<Envelope> {
   const path = ['v1', ...(keyspace === undefined ? [] : [keyspace]), ...(collection === undefined ? [] : [collection])].map(encodeURIComponent).join('/');
-  const response = await fetch(`/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', Token: token.get() ?? '' },
-    body: JSON.stringify(body),
-  });
+  return envelopeOf(await fetch(`${databasePrefix}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', Token: token.get() ?? '' }, body: JSON.stringify(body) }));
+}
+
+/** The databases of the home the page is served from (organization tokens only: others get UNAUTHORIZED_ACCESS). */
+export async function listDatabases(): Promise<DatabaseInfo[]> {
+  const response = await fetch('/v2/databases', { headers: { Token: token.get() ?? '' } });
+  if (response.ok) return (await response.json()) as DatabaseInfo[];
+  await envelopeOf(response); // throws the refusal's code and message
+  return [];
+}
+
+async function envelopeOf(response: Response): Promise<Envelope> {
   let envelope: Envelope;
   try {
     envelope = (await response.json()) as Envelope;

@@ -1,7 +1,7 @@
 /**
  * How the Data Explorer shows values: cells shortened to a line, a `$vector` as a small SVG sparkline, the
- * table's columns from the fields its documents have (`_id` first), and DOM building without innerHTML (no
- * stored value is ever parsed as HTML).
+ * table's columns from the fields its documents have (`_id` first), DOM building without innerHTML (no
+ * stored value is ever parsed as HTML), and the JSON typed in a box (a filter, a sort).
  */
 import type { Json, JsonObject } from './api.js';
 
@@ -49,6 +49,21 @@ export function sparkline(values: readonly number[]): SVGSVGElement {
 /** A table cell's content for a field's value. */
 export function cellContent(field: string, value: Json | undefined): Node | string {
   if (field === '$vector' && Array.isArray(value) && value.every((v) => typeof v === 'number')) return sparkline(value as number[]);
-  if (field === '$similarity' && typeof value === 'number') return value.toFixed(4);
+  // Scores ($similarity, $rerank, $rrf, ...) to four decimals; ranks are integers and stay as they are.
+  if (field.startsWith('$') && typeof value === 'number' && (field === '$similarity' || !Number.isInteger(value))) return value.toFixed(4);
   return value === undefined ? '' : shorten(value);
+}
+
+/** A JSON box's value, or undefined when empty; throws with the box's name when it is not a JSON object. */
+export function jsonBox(id: string, name: string): JsonObject | undefined {
+  const text = (document.getElementById(id) as HTMLTextAreaElement).value.trim();
+  if (text === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`the ${name} is not valid JSON (${(error as Error).message})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`the ${name} must be a JSON object`);
+  return value as JsonObject;
 }

@@ -1,14 +1,18 @@
 /**
  * The Data Explorer page (served by `vectordb-local serve` at `/`): asks for the token once (kept in
- * sessionStorage), then lists keyspaces and collections with their definitions and stats, pages through a
- * collection's documents under a filter, sort and projection typed as Data API JSON, and finds the documents
- * similar to one. Inserts, edits and deletes, and the search from a pasted vector, are in editor.ts; the PCA
- * chart of a sample of the vectors in projection.ts. Every
- * read is a Data API command (api.ts); a refused command shows its code and message.
+ * sessionStorage), picks the database when serving a home (`serve --home`: from `/v2/databases`, or the one
+ * whose own path `/{id}-{region}/` the page was opened at), then lists keyspaces with their collections and
+ * tables, shows a collection's definition and stats, pages through its documents under a filter, sort and
+ * projection typed as Data API JSON, and finds the documents similar to one. Inserts, edits and deletes, and the
+ * search from a pasted vector, are in editor.ts; lexical and hybrid search in search.ts; the tables view in
+ * tables.ts; the PCA chart of a sample of the vectors in projection.ts. Every read is a Data API command
+ * (api.ts); a refused command shows its code and message.
  */
-import { DataApiError, command, token, type Json, type JsonObject } from './api.js';
+import { DataApiError, command, listDatabases, token, useDatabase, type DatabaseInfo, type Json, type JsonObject } from './api.js';
 import { deleteDocument, installEditor, openEditor, resetEditor } from './editor.js';
-import { cellContent, columnsOf, el } from './format.js';
+import { installSearch, resetSearch } from './search.js';
+import { hideTable, installTables, selectTable } from './tables.js';
+import { cellContent, columnsOf, el, jsonBox } from './format.js';
 import { SAMPLE, drawChart, project, sampleDocuments } from './projection.js';
 
 interface Selected {
@@ -60,16 +64,76 @@ async function start(): Promise<void> {
   $('signed-in').hidden = false;
   $('app').hidden = false;
   showMessage('');
-  await loadKeyspaces();
+  if (servingHome()) await chooseDatabase();
+  else await loadKeyspaces();
 }
 
+/** Whether the server serves a home of databases (the server says so in the page's meta). */
+function servingHome(): boolean {
+  return document.querySelector('meta[name="vectordb-local-serving"]')?.getAttribute('content') === 'home';
+}
+
+/** The database whose own path (`/{id}-{region}/`) the page was opened at, if any. */
+function databaseOfPath(): DatabaseInfo | undefined {
+  const match = /^\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-([a-z0-9-]+)\/?$/i.exec(location.pathname);
+  return match === null ? undefined : { id: match[1]!, region: match[2]!, name: match[1]! };
+}
+
+/** Serving a home: the database of the page's path, else the home's databases to pick from (the first shown). */
+async function chooseDatabase(): Promise<void> {
+  const own = databaseOfPath();
+  if (own !== undefined) {
+    useDatabase(own);
+    $('database-box').hidden = true;
+    await loadKeyspaces();
+    return;
+  }
+  let databases: DatabaseInfo[];
+  try {
+    databases = await listDatabases();
+  } catch (error) {
+    if (error instanceof DataApiError && error.code === 'UNAUTHORIZED_ACCESS') {
+      $('keyspaces').replaceChildren();
+      showMessage(`This token reaches one database, not the list of the home's databases: open the database's own address, ${location.origin}/{id}-{region}/, as \`serve --home\` printed it.`, 'error');
+      return;
+    }
+    showError(error, 'Listing the databases failed');
+    return;
+  }
+  const select = $<HTMLSelectElement>('database');
+  select.replaceChildren(...databases.map((d) => el('option', { value: d.id }, `${d.name} (${d.region})`)));
+  $('database-box').hidden = false;
+  const pick = async (): Promise<void> => {
+    useDatabase(databases.find((d) => d.id === select.value));
+    deselect();
+    await loadKeyspaces();
+  };
+  select.onchange = () => void pick();
+  if (databases.length === 0) showMessage('The home has no database yet: create one with `vectordb-local db create NAME --home ...`.');
+  else await pick();
+}
+
+/** Hides the collection and table views. */
+function deselect(): void {
+  selected = undefined;
+  $('collection').hidden = true;
+  hideTable();
+}
+
+/** Counts the loads of the keyspace tree: a load that a newer one overtook (another database) is dropped. */
+let treeLoads = 0;
+
 async function loadKeyspaces(): Promise<void> {
-  const tree = $('keyspaces');
-  tree.replaceChildren();
+  const load = ++treeLoads;
+  $('keyspaces').replaceChildren();
+  const tree = el('ul');
   try {
     const keyspaces = ((await command({ findKeyspaces: {} })).status?.keyspaces ?? []) as string[];
     for (const keyspace of keyspaces) {
-      const collections = ((await command({ findCollections: { options: { explain: true } } }, keyspace)).status?.collections ?? []) as JsonObject[];
+      const [collections, tables] = await Promise.all([
+        command({ findCollections: { options: { explain: true } } }, keyspace).then((e) => (e.status?.collections ?? []) as JsonObject[]),
+        command({ listTables: { options: { explain: true } } }, keyspace).then((e) => (e.status?.tables ?? []) as JsonObject[]),
+      ]);
       const list = el('ul');
       for (const collection of collections) {
         const name = String(collection.name);
@@ -77,15 +141,26 @@ async function loadKeyspaces(): Promise<void> {
         button.addEventListener('click', () => void selectCollection({ keyspace, name, options: (collection.options ?? {}) as JsonObject }));
         list.append(el('li', {}, button));
       }
-      if (collections.length === 0) list.append(el('li', { class: 'empty' }, 'no collections'));
+      for (const table of tables) {
+        const name = String(table.name);
+        const button = el('button', { class: 'table', 'data-keyspace': keyspace, 'data-name': name }, name, el('span', { class: 'muted' }, ' (table)'));
+        button.addEventListener('click', () => {
+          deselect();
+          void selectTable({ keyspace, name, definition: (table.definition ?? {}) as JsonObject });
+        });
+        list.append(el('li', {}, button));
+      }
+      if (collections.length + tables.length === 0) list.append(el('li', { class: 'empty' }, 'no collections or tables'));
       tree.append(el('li', { class: 'keyspace' }, el('strong', {}, keyspace), list));
     }
+    if (load === treeLoads) $('keyspaces').replaceChildren(...tree.children);
   } catch (error) {
-    showError(error, 'Listing keyspaces failed');
+    if (load === treeLoads) showError(error, 'Listing keyspaces failed');
   }
 }
 
 async function selectCollection(collection: Selected): Promise<void> {
+  hideTable();
   selected = collection;
   pageStates = [];
   $('collection').hidden = false;
@@ -97,6 +172,7 @@ async function selectCollection(collection: Selected): Promise<void> {
   $('chart-box').replaceChildren();
   sample = [];
   resetEditor();
+  resetSearch(collection.options);
   showMessage('');
   await Promise.all([loadStats(collection), loadPage(undefined)]);
 }
@@ -121,20 +197,6 @@ async function loadStats(collection: Selected): Promise<void> {
   } catch (error) {
     box.append(el('div', { class: 'muted' }, error instanceof DataApiError ? `stats unavailable (${error.code})` : 'stats unavailable'));
   }
-}
-
-/** A JSON box's value, or undefined when empty; throws with the box's name when it is not a JSON object. */
-function jsonBox(id: string, name: string): JsonObject | undefined {
-  const text = ($(id) as HTMLTextAreaElement).value.trim();
-  if (text === '') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`the ${name} is not valid JSON (${(error as Error).message})`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`the ${name} must be a JSON object`);
-  return value as JsonObject;
 }
 
 async function loadPage(pageState: string | undefined): Promise<void> {
@@ -242,8 +304,7 @@ $('token-form').addEventListener('submit', (event) => {
 });
 $('forget').addEventListener('click', () => {
   token.clear();
-  selected = undefined;
-  $('collection').hidden = true;
+  deselect();
   void start();
 });
 $('apply').addEventListener('click', () => {
@@ -267,4 +328,6 @@ installEditor({
   showMessage,
   showResults,
 });
+installSearch({ current: () => selected, showError, showMessage, showResults });
+installTables({ showError, showMessage });
 void start();

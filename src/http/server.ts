@@ -103,9 +103,10 @@ export class DataApiServer {
           };
     const graphqlHandler = createGraphqlHandler(this.#resolver, maxBodyBytes);
     const routed: RequestHandler = async (req, res) => {
-      if (home === undefined && isExplorerRequest(req)) {
-        const status = await serveExplorer(req, res);
-        return options.onRequest?.({ method: req.method ?? '', path: '/', status, ms: 0 });
+      const serving = home === undefined ? 'database' : 'home';
+      if (isExplorerRequest(req, serving)) {
+        const status = await serveExplorer(req, res, serving);
+        return options.onRequest?.({ method: req.method ?? '', path: (req.url ?? '/').split('?')[0]!.slice(0, 200), status, ms: 0 });
       }
       const route = req.url?.includes('/api/graphql') ? graphqlRoute(req.url, home !== undefined) : undefined;
       if (route === undefined) return restHandler(req, res);
