@@ -92,11 +92,6 @@ export class FieldKinds {
     return fields;
   }
 
-  /** The number of (path, kind) pairs: changes exactly when the record does (after ready()). */
-  get generation(): number {
-    return this.#pairs;
-  }
-
   async #build(documents: () => AsyncIterable<{ readonly doc: Document }>, write: (ops: KvOperation[]) => Promise<void>): Promise<void> {
     const found = new Map<string, Set<FieldKind>>();
     for await (const { doc } of documents()) {
