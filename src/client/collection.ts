@@ -38,6 +38,8 @@ const BULK_HOOK_OPTIONS: ReadonlySet<keyof BulkWriteHooks> = new Set(BULK_HOOKS)
 const UPDATE_ONE_OPTIONS: ReadonlySet<string> = new Set(['upsert', 'sort']);
 const UPDATE_MANY_OPTIONS: ReadonlySet<string> = new Set(['upsert', 'onProgress']);
 const MANY_CHANGE_OPTIONS: ReadonlySet<keyof ManyChangeOptions> = new Set(['onProgress']);
+const FIND_ONE_AND_DELETE_OPTIONS: ReadonlySet<string> = new Set(['sort', 'projection']);
+const DELETE_ONE_OPTIONS: ReadonlySet<string> = new Set(['sort']);
 
 /**
  * One collection. Get it from `db.createCollection(...)` or `db.collection(name)`; type its documents
@@ -214,6 +216,7 @@ export class VectorDBCollection<T extends object = JsonDocument> extends Collect
   async findOneAndDelete(first: AnyFilter | DeleteQueryLike, second?: { sort?: AnyClause; projection?: AnyClause } | ResultMapping<unknown>): Promise<unknown> {
     const as = typeof second === 'function' ? second : undefined;
     const options = typeof second === 'function' ? {} : (second ?? {});
+    rejectUnknownMembers(options, FIND_ONE_AND_DELETE_OPTIONS, 'findOneAndDelete options');
     const { filter, sort } = deleteQueryOf(first);
     const response = await this.#run({ findOneAndDelete: queryParts({ filter: filter ?? {}, sort: options.sort ?? sort, projection: options.projection }) });
     return mapOne((response.data as { document: JsonObject | null } | undefined)?.document ?? undefined, as);
@@ -227,6 +230,7 @@ export class VectorDBCollection<T extends object = JsonDocument> extends Collect
    */
   deleteOne(query: FilterLike<T> | DeleteQueryLike, options?: { sort?: DocumentSort<T> }): Promise<number>;
   async deleteOne(query: AnyFilter | DeleteQueryLike, options: { sort?: AnyClause } = {}): Promise<number> {
+    rejectUnknownMembers(options, DELETE_ONE_OPTIONS, 'deleteOne options');
     const { filter, sort } = deleteQueryOf(query);
     const response = await this.#run({ deleteOne: queryParts({ filter: filter ?? {}, sort: options.sort ?? sort }) });
     return response.status?.deletedCount as number;

@@ -10,6 +10,7 @@ import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import { VectorDbError } from '../errors/index.js';
 import { adminLayer, openDatabase, typed } from './home-databases.js';
 import { VectorDB } from './vector-db.js';
+import { rejectUnknownMembers } from './wire.js';
 import type { VectorDBOptions } from './vector-db-options.js';
 
 export type { DatabaseByIdOptions } from './vector-db-options.js';
@@ -23,6 +24,8 @@ export interface VectorDBAdminOptions {
   /** A home server's base URL: database and keyspace calls go over HTTP; token calls need a home directory. */
   url?: string;
 }
+
+const ADMIN_OPTIONS: ReadonlySet<keyof VectorDBAdminOptions> = new Set(['home', 'url']);
 
 export class VectorDBAdmin {
   /** The absolute home directory, or the server URL when administering over HTTP. */
@@ -40,6 +43,7 @@ export class VectorDBAdmin {
    */
   constructor(orgToken: string, options: VectorDBAdminOptions = {}) {
     if (typeof orgToken !== 'string') throw new TypeError('VectorDBAdmin: the token must be a string');
+    rejectUnknownMembers(options, ADMIN_OPTIONS, 'VectorDBAdminOptions');
     this.url = options.url ?? (options.home !== undefined && /^https?:\/\//i.test(options.home) ? options.home : undefined);
     this.home = this.url ?? resolveHome(options.home);
     this.#token = orgToken;

@@ -86,6 +86,11 @@ export interface DatabaseByIdOptions extends VectorDBOptions {
 
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes', 'durability', 'rerankers', 'embedders']);
+/** The members of the other options objects of VectorDB (a misspelt one is a TypeError: see rejectUnknownMembers). */
+export const DATABASE_BY_ID_OPTIONS: ReadonlySet<keyof DatabaseByIdOptions> = new Set([...VECTOR_DB_OPTIONS, 'keyspace', 'region', 'home']);
+export const GRAPHQL_OPTIONS: ReadonlySet<keyof GraphqlOptions> = new Set(['variables', 'operationName', 'keyspace', 'schema']);
+export const COMMAND_TARGET_OPTIONS: ReadonlySet<keyof CommandTargetOptions> = new Set(['keyspace', 'collection']);
+export const REPAIR_OPTIONS: ReadonlySet<string> = new Set(['backup', 'onProgress']);
 
 export function checkStorage(storage: unknown, remote: boolean): void {
   if (storage === undefined) return;

@@ -31,6 +31,10 @@ import {
   checkKeyspaceName,
   checkStorage,
   VECTOR_DB_OPTIONS,
+  COMMAND_TARGET_OPTIONS,
+  DATABASE_BY_ID_OPTIONS,
+  GRAPHQL_OPTIONS,
+  REPAIR_OPTIONS,
   type CommandTargetOptions,
   type DatabaseByIdOptions,
   type GraphqlOptions,
@@ -49,6 +53,7 @@ export class VectorDB {
    * const db = await VectorDB.fromDatabaseId(token, '3f0c2b1e-...', { keyspace: 'default_keyspace', home: '/srv/vectordb' });
    */
   static async fromDatabaseId(token: string, databaseId: string, options: DatabaseByIdOptions = {}): Promise<VectorDB> {
+    rejectUnknownMembers(options, DATABASE_BY_ID_OPTIONS, 'DatabaseByIdOptions');
     return connectDatabaseById(token, databaseId, options, (endpoint, keyspace, vectorDbOptions) => new VectorDB(token, endpoint, keyspace, vectorDbOptions));
   }
 
@@ -140,6 +145,7 @@ export class VectorDB {
    * await db.command({ findKeyspaces: {} }, { keyspace: null });            // the database
    */
   command(command: JsonObject, target: CommandTargetOptions = {}): Promise<CommandResponse> {
+    rejectUnknownMembers(target, COMMAND_TARGET_OPTIONS, 'VectorDB.command target');
     if (target.keyspace === null && target.collection !== undefined) throw new TypeError('VectorDB.command: a collection needs a keyspace (give none for the working keyspace, not null)');
     const keyspace = target.keyspace === null ? undefined : (target.keyspace ?? this.#keyspace);
     const resolved: { keyspace?: string; collection?: string } = {};
@@ -155,6 +161,7 @@ export class VectorDB {
    * @example const { data } = await db.graphql('{ products(options: {limit: 5}) { values { _id name } } }');
    */
   async graphql(query: string, options: GraphqlOptions = {}): Promise<GraphqlResult> {
+    rejectUnknownMembers(options, GRAPHQL_OPTIONS, 'GraphqlOptions');
     if (this.#graphql === undefined) {
       const { GraphqlService } = await import('../graphql/index.js'); // graphql-js loads only for apps that use it
       this.#graphql ??= new GraphqlService((command, target) => this.#transport.execute(command, target));
@@ -228,6 +235,7 @@ export class VectorDB {
    * @example const report = await VectorDB.repair('./data'); console.log(report.objects, report.lostAndFound);
    */
   static async repair(directory: string, options: RepairOptions = {}): Promise<RepairReport> {
+    rejectUnknownMembers(options, REPAIR_OPTIONS, 'RepairOptions');
     return EmbeddedTransport.repair(directory, options);
   }
 

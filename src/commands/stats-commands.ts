@@ -1,12 +1,13 @@
 /**
  * vectordb-local's own inspection commands (not in the Data API; a Data API server answers them with
  * COMMAND_UNKNOWN and the client falls back to what the Data API offers): getDatabaseStats (POST /v1) and
- * getCollectionStats (POST /v1/{keyspace}/{collection}), and verify (POST /v1: db.verify()'s report, as
- * SQLite's PRAGMA integrity_check). Reads only.
+ * getCollectionStats (POST /v1/{keyspace}/{collection}), verify (POST /v1: db.verify()'s report, as
+ * SQLite's PRAGMA integrity_check), and findCollectionFields (POST /v1/{keyspace}: each collection's field
+ * record and its generation, what the GraphQL layer builds a collection's type from). Reads only.
  */
-import { CommandBody } from './command-body.js';
+import { CommandBody, invalid } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
-import type { JsonObject } from '../query/json.js';
+import { isObject, type JsonObject } from '../query/json.js';
 
 const getDatabaseStats: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('getDatabaseStats', raw, ['options']);
@@ -28,8 +29,27 @@ const verify: CommandHandler = async (raw, ctx) => {
   return { status: { verify: report as unknown as JsonObject } };
 };
 
+/**
+ * Each collection of the keyspace with its field record's generation (no document read: kept in memory), and
+ * its fields (top-level path -> kinds of value held, query/field-kind.ts) unless `options.known` names the
+ * collection with that same generation: a caller that cached the fields asks only whether they changed.
+ */
+const findCollectionFields: CommandHandler = async (raw, ctx) => {
+  const body = new CommandBody('findCollectionFields', raw, ['options']);
+  const known = body.options(['known']).raw('known') ?? {};
+  if (!isObject(known)) throw invalid('options.known', known, 'must be an object of collection name -> generation');
+  const collections: JsonObject[] = [];
+  for (const record of ctx.db.listCollections(ctx.existingKeyspace())) {
+    const fields = await ctx.db.collection(record.keyspace, record.name).fieldRecord();
+    const { generation } = fields;
+    collections.push(known[record.name] === generation ? { name: record.name, generation } : { name: record.name, generation, fields: fields.fields() });
+  }
+  return { status: { collections } };
+};
+
 export const STATS_COMMANDS: Record<string, CommandSpec> = {
   getDatabaseStats: { level: 'database', run: getDatabaseStats },
   getCollectionStats: { level: 'collection', run: getCollectionStats },
   verify: { level: 'database', run: verify },
+  findCollectionFields: { level: 'keyspace', run: findCollectionFields },
 };

@@ -228,6 +228,7 @@ export class Database {
         { type: 'put', key: keys.META_SEQ, value: String(record.cid) },
         { type: 'put', key: keys.collectionKey(keyspace, name), value: JSON.stringify(record) },
         { type: 'put', key: keys.indexRuleKey(record.cid), value: keys.INDEX_RULE },
+        { type: 'put', key: keys.fieldRecordKey(record.cid), value: keys.FIELD_PRESENT }, // no document yet: the empty record is complete
       ]);
       this.#nextCid++;
       collections.set(name, new Collection(this.#kv, record, this.#settings));
@@ -318,6 +319,7 @@ export class Database {
     await this.#kv.batch([{ type: 'del', key: keys.collectionKey(keyspace, name) }]);
     this.#collections.get(keyspace)?.delete(name);
     for (const prefix of keys.collectionDataPrefixes(cid)) await this.#kv.clearRange(prefix, prefix + keys.HIGH);
+    await this.#kv.clearRange(keys.fieldRecordKey(cid), keys.fieldRecordKey(cid) + keys.HIGH);
     await this.#kv.batch([
       { type: 'del', key: keys.vectorIndexMetaKey(cid) },
       { type: 'del', key: keys.indexRuleKey(cid) },

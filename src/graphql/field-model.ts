@@ -1,9 +1,12 @@
 /**
- * What GraphQL type each document field gets, inferred from sampled documents: strings, numbers and booleans
- * keep their scalar, arrays of one scalar become lists, `$vector` is `[Float!]`, anything else (objects,
- * mixed types) is widened to JSON with a warning. A model only ever widens: a field once exposed stays.
+ * What GraphQL type each document field gets, from the kinds of value it has held (query/field-kind.ts): the
+ * engine's field record (`findCollectionFields`), or, against a server without that command, documents seen.
+ * Strings, doubles and booleans keep their scalar, lists of one of them become lists, `$vector` sent as numbers
+ * is `[Float!]`, anything else (objects, EJSON values, exact numbers, empty or mixed lists, a field seen with two
+ * types) is widened to JSON with a warning. A model only ever widens: a field once exposed stays.
  */
-import { isObject, type JsonObject, type JsonValue } from '../query/json.js';
+import { fieldKindOf, isFieldKind, type FieldKind } from '../query/field-kind.js';
+import type { JsonObject } from '../query/json.js';
 
 export type FieldType = 'String' | 'Float' | 'Boolean' | '[String]' | '[Float]' | '[Boolean]' | 'Vector' | 'JSON';
 
@@ -16,6 +19,15 @@ export interface FieldInfo {
 /** The fields of one collection, by database name (`_id` excluded: it is always `ID!`). */
 export class FieldModel {
   readonly #fields = new Map<string, FieldInfo>();
+
+  /** The model of an engine's field record (path -> kinds held); kinds this build does not know are JSON. */
+  static fromRecord(record: Readonly<Record<string, readonly string[]>>): FieldModel {
+    const model = new FieldModel();
+    for (const [name, kinds] of Object.entries(record)) {
+      for (const kind of kinds) model.#widen(name, isFieldKind(kind) ? typeOfKind(kind) : { type: 'JSON', widened: `values of kind '${kind}'` });
+    }
+    return model;
+  }
 
   get size(): number {
     return this.#fields.size;
@@ -30,49 +42,39 @@ export class FieldModel {
     let changed = false;
     for (const [name, value] of Object.entries(doc)) {
       if (name === '_id' || name === '$similarity' || value === null) continue;
-      const seen = typeOf(name, value);
-      const known = this.#fields.get(name);
-      if (known === undefined) {
-        this.#fields.set(name, seen);
-        changed = true;
-      } else if (known.type !== seen.type && known.type !== 'JSON') {
-        this.#fields.set(name, { type: 'JSON', widened: `seen both as ${known.type} and as ${seen.type}` });
-        changed = true;
-      }
+      if (this.#widen(name, typeOfKind(fieldKindOf(name, value)))) changed = true;
     }
     return changed;
   }
 
-  /** Whether a document has a field this model does not know yet (or knows with a narrower type). */
-  isNewTo(doc: JsonObject): boolean {
-    for (const [name, value] of Object.entries(doc)) {
-      if (name === '_id' || name === '$similarity' || value === null) continue;
-      const known = this.#fields.get(name);
-      if (known === undefined || (known.type !== 'JSON' && known.type !== typeOf(name, value).type)) return true;
+  #widen(name: string, seen: FieldInfo): boolean {
+    const known = this.#fields.get(name);
+    if (known === undefined) {
+      this.#fields.set(name, seen);
+      return true;
     }
-    return false;
+    if (known.type === seen.type || known.type === 'JSON') return false;
+    this.#fields.set(name, { type: 'JSON', widened: `seen both as ${known.type} and as ${seen.type}` });
+    return true;
   }
 }
 
-function typeOf(name: string, value: JsonValue): FieldInfo {
-  if (name === '$vector') return Array.isArray(value) ? { type: 'Vector' } : { type: 'JSON', widened: '$vector is not a list of numbers' };
-  switch (typeof value) {
-    case 'string':
-      return { type: 'String' };
-    case 'number':
-      return { type: 'Float' };
-    case 'boolean':
-      return { type: 'Boolean' };
-  }
-  if (Array.isArray(value)) {
-    const kinds = new Set(value.filter((v) => v !== null).map((v) => (isObject(v) || Array.isArray(v) ? 'object' : typeof v)));
-    if (kinds.size === 1) {
-      const [kind] = kinds;
-      if (kind === 'string') return { type: '[String]' };
-      if (kind === 'number') return { type: '[Float]' };
-      if (kind === 'boolean') return { type: '[Boolean]' };
-    }
-    return { type: 'JSON', widened: kinds.size === 0 ? 'an empty list has no element type' : 'a list of objects, lists or mixed types' };
-  }
-  return { type: 'JSON', widened: 'a nested object' };
+/** The GraphQL type of each kind of value (query/field-kind.ts); JSON says why. */
+const TYPE_OF_KIND: Readonly<Record<FieldKind, FieldInfo>> = {
+  string: { type: 'String' },
+  number: { type: 'Float' },
+  boolean: { type: 'Boolean' },
+  vector: { type: 'Vector' },
+  'list-of-string': { type: '[String]' },
+  'list-of-number': { type: '[Float]' },
+  'list-of-boolean': { type: '[Boolean]' },
+  'empty-list': { type: 'JSON', widened: 'an empty list has no element type' },
+  'mixed-list': { type: 'JSON', widened: 'a list of objects, lists or mixed types' },
+  object: { type: 'JSON', widened: 'a nested object' },
+  ejson: { type: 'JSON', widened: 'a $date, $uuid, $objectId or $binary value' },
+  'exact-number': { type: 'JSON', widened: 'a number no double holds exactly' },
+};
+
+function typeOfKind(kind: FieldKind): FieldInfo {
+  return TYPE_OF_KIND[kind];
 }

@@ -1,7 +1,11 @@
 /**
  * GraphqlService: the per-keyspace schemas of one database and their execution. It runs every Data API command
- * through a CommandRunner (in process: executeCommand; in a client: its transport), rebuilds a keyspace's
- * schema when findCollections or listTables changes (DDL) or a document shows a new field, and never drops a field.
+ * through a CommandRunner (in process: executeCommand; in a client: its transport), and rebuilds a keyspace's
+ * schema when findCollections or listTables changes (DDL) or a collection's field record changes generation.
+ * The field record is the engine's (findCollectionFields: every top-level field any write brought, over any API,
+ * persisted with the data), asked at each request without reading a document. Against a Data API server without
+ * that command, fields are sampled from documents and learnt from those GraphQL reads and writes instead.
+ * A field is never dropped.
  */
 import { graphql, GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CommandResponse } from '../commands/index.js';
@@ -47,9 +51,18 @@ interface TableDescription {
 interface KeyspaceState {
   signature: string;
   schema: GraphQLSchema | undefined;
-  /** Set when a document showed a field the schema lacks. */
+  /** Set when a document showed a field the schema lacks (sampled models only). */
   stale: boolean;
   readonly models: Map<string, FieldModel>;
+  /** The field record's generation each collection's model was built from (engine records only). */
+  readonly generations: Map<string, number>;
+}
+
+/** One collection's entry of findCollectionFields' answer (`fields` absent: unchanged since `known`). */
+interface FieldRecordEntry {
+  name: string;
+  generation: number;
+  fields?: Record<string, string[]>;
 }
 
 export class GraphqlService {
@@ -60,6 +73,8 @@ export class GraphqlService {
   /** One build at a time per keyspace: concurrent requests share it. */
   readonly #building = new Map<string, Promise<GraphQLSchema>>();
   #ddl: GraphQLSchema | undefined;
+  /** Whether the server keeps field records (undefined until asked; false: a Data API without findCollectionFields). */
+  #fieldRecords: boolean | undefined;
 
   constructor(run: CommandRunner, options: GraphqlServiceOptions = {}) {
     this.#run = run;
@@ -110,17 +125,46 @@ export class GraphqlService {
     const signature = JSON.stringify([collections, tables]);
     let state = this.#keyspaces.get(keyspace);
     if (state === undefined) {
-      state = { signature: '', schema: undefined, stale: true, models: new Map() };
+      state = { signature: '', schema: undefined, stale: true, models: new Map(), generations: new Map() };
       this.#keyspaces.set(keyspace, state);
     }
-    if (state.schema !== undefined && !state.stale && state.signature === signature) return state.schema;
-    for (const c of collections) {
-      if (!state.models.has(c.name)) state.models.set(c.name, await this.#sample(keyspace, c.name));
+    const listedNames = new Set(collections.map((c) => c.name));
+    for (const name of state.generations.keys()) if (!listedNames.has(name)) state.generations.delete(name); // dropped: read again if it comes back
+    const fieldsChanged = this.#fieldRecords === false ? false : await this.#readFieldRecords(keyspace, state);
+    if (state.schema !== undefined && !state.stale && !fieldsChanged && state.signature === signature) return state.schema;
+    if (this.#fieldRecords === false) {
+      for (const c of collections) {
+        if (!state.models.has(c.name)) state.models.set(c.name, await this.#sample(keyspace, c.name));
+      }
     }
     state.signature = signature;
     state.stale = false;
     state.schema = this.#build(keyspace, collections, tables, state);
     return state.schema;
+  }
+
+  /**
+   * Asks the engine for its field records, sending the generations known (no document is read); replaces the
+   * model of each collection whose record changed. False (and field records off) on a server without them.
+   */
+  async #readFieldRecords(keyspace: string, state: KeyspaceState): Promise<boolean> {
+    const known: JsonObject = Object.fromEntries(state.generations);
+    const response = await this.#run({ findCollectionFields: { options: { known } } }, { keyspace });
+    const error = response.errors?.[0];
+    if (error !== undefined && this.#fieldRecords === undefined && (error.errorCode === 'COMMAND_UNKNOWN' || error.errorCode === 'NO_COMMAND_MATCHED')) {
+      this.#fieldRecords = false;
+      return false;
+    }
+    if (error !== undefined) throw graphqlErrorOf(error);
+    this.#fieldRecords = true;
+    let changed = false;
+    for (const entry of (response.status?.collections ?? []) as unknown as FieldRecordEntry[]) {
+      if (entry.fields === undefined) continue;
+      state.models.set(entry.name, FieldModel.fromRecord(entry.fields));
+      state.generations.set(entry.name, entry.generation);
+      changed = true;
+    }
+    return changed;
   }
 
   async #sample(keyspace: string, collection: string): Promise<FieldModel> {
@@ -145,14 +189,15 @@ export class GraphqlService {
     const shared = sharedTypes(this.#pageSize);
     const warnings: string[] = [];
     const parts = collections.map((c) => {
-      const model = state.models.get(c.name)!;
+      const model = state.models.get(c.name) ?? new FieldModel(); // created after the field records were read: next request
       const fields = model.entries();
       for (const [name, info] of fields) {
         if (info.widened) warnings.push(`Collection '${c.name}': field '${name}' is JSON: ${info.widened}.`);
       }
       return collectionPart({ name: c.name, fields: fields.map(([name, info]) => [name, info.type] as const), vector: c.options?.vector !== undefined }, shared, {
         run: (command) => this.#run(command, { keyspace, collection: c.name }),
-        observe: (doc) => {
+        // With the engine's records, every write (this one too) reaches the next request's record.
+        observe: this.#fieldRecords === true ? () => undefined : (doc) => {
           if (model.observe(doc)) state.stale = true;
         },
         defaultPageSize: this.#pageSize,

@@ -16,6 +16,9 @@
  *   vmeta:<cid>                               -> HNSW index metadata (JSON)
  *   ixrule:<cid>                              -> INDEX_RULE: entries filed by index path (engine/collections/shredder.ts isFiled);
  *                                                absent: the collection was created by an earlier build
+ *   fld:<cid>\0<path>\0<kind>                 -> '1': a top-level field has held a value of that kind (query/field-kind.ts;
+ *                                                engine/collections/field-kinds.ts), written with the write that first shows it
+ *   fld:<cid>                                 -> '1': the field record covers every document (absent: built from them at first use)
  *   set:<name>                                -> a database setting (string), e.g. the server's token hash
  *
  * Tables (engine/table*.ts). A table's number <tid> and each vector index's number <vid> come from the
@@ -153,6 +156,18 @@ export const vectorIndexMetaKey = (cid: number): string => `vmeta:${cidText(cid)
  */
 export const lexicalPrefix = (cid: number): string => `lex:${cidText(cid)}${SEP}`;
 export const indexRuleKey = (cid: number): string => `ixrule:${cidText(cid)}`;
+
+/**
+ * A collection's field record (engine/collections/field-kinds.ts): `fieldKindKey` per (top-level path, kind)
+ * pair, and `fieldRecordKey`, the mark that the pairs cover every document. `fieldRecordKey` is a prefix of
+ * every pair's key: a clear of it up to HIGH drops the whole record. Widen-only: deleteMany({}) keeps it. A
+ * collection created since the record exists has the mark from its creation (database.ts createCollection).
+ */
+export const fieldRecordKey = (cid: number): string => `fld:${cidText(cid)}`;
+/** The value of fieldRecordKey and of each fieldKindKey. */
+export const FIELD_PRESENT = '1';
+export const fieldKindPrefix = (cid: number): string => `${fieldRecordKey(cid)}${SEP}`;
+export const fieldKindKey = (cid: number, path: string, kind: string): string => `${fieldKindPrefix(cid)}${path}${SEP}${kind}`;
 export const INDEX_RULE = '2';
 
 export const tableKey = (keyspace: string, table: string): string => `tbl:${keyspace}${SEP}${table}`;

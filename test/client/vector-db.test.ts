@@ -13,6 +13,7 @@ import {
   KeyspaceAlreadyExistException,
   KeyspaceNotFoundException,
   VectorDB,
+  VectorDBAdmin,
   VectorDBCollection,
   VectorDBRepository,
 } from '../../src/index.js';
@@ -91,6 +92,22 @@ describe('VectorDB (the rest of its surface, through the embedded transport)', (
   it('options with a member VectorDBOptions lacks are a TypeError (a misspelt backend is not ignored)', () => {
     expect(() => new VectorDB('token', ctx.dir, 'default_keyspace', { vectorbackend: 'wasm' } as never)).toThrow(/VectorDBOptions has no member 'vectorbackend'/);
     expect(() => new VectorDB('token', ctx.dir, 'default_keyspace', { limits: { pageSize: 50 }, vectorBackend: 'wasm' })).not.toThrow();
+  });
+
+  it('every other options object of the public API refuses a member it lacks (#30): a typo never changes the result', async () => {
+    // Each would otherwise run somewhere else, or do something else, than asked.
+    expect(() => ctx.db.command({ findCollections: {} }, { keyspace: 'default_keyspace', colection: 'x' } as never)).toThrow(/VectorDB.command target has no member 'colection'/);
+    await expect(ctx.db.graphql('{ __typename }', { keySpace: 'other' } as never)).rejects.toThrow(/GraphqlOptions has no member 'keySpace'/);
+    await expect(VectorDB.fromDatabaseId('token', '3f0c2b1e-0000-4000-8000-000000000000', { keySpace: 'x' } as never)).rejects.toThrow(/DatabaseByIdOptions has no member 'keySpace'/);
+    await expect(VectorDB.repair(ctx.dir, { backUp: false } as never)).rejects.toThrow(/RepairOptions has no member 'backUp'/);
+    expect(() => new VectorDBAdmin('token', { homes: '/tmp/x' } as never)).toThrow(/VectorDBAdminOptions has no member 'homes'/);
+    const notes = await ctx.db.createCollection('typo_notes');
+    await notes.insertMany([{ _id: 'a', n: 1 }, { _id: 'b', n: 2 }]);
+    await expect(notes.deleteOne({}, { Sort: { n: -1 } } as never)).rejects.toThrow(/deleteOne options has no member 'Sort'/);
+    await expect(notes.findOneAndDelete({}, { sorted: { n: -1 } } as never)).rejects.toThrow(/findOneAndDelete options has no member 'sorted'/);
+    expect(await notes.countDocuments({}, 10)).toBe(2); // nothing was deleted
+    expect(await notes.deleteOne({}, { sort: { n: -1 } })).toBe(1);
+    expect([await notes.isDocumentExists('a'), await notes.isDocumentExists('b')]).toEqual([true, false]);
   });
 
   it('keyspaces: getCurrentKeyspace, findAllKeyspaceNames, isKeyspaceExists, changeKeyspace', async () => {

@@ -18,11 +18,12 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serve(options: Partial<Omit<ServerOptions, 'db'>> & { limits?: LimitsOption } = {}): Promise<Served> {
-  const dir = tempDir('vectordb-http-');
+/** `dir`: serve the database already in that directory (a restart) instead of a new one. */
+export async function serve(options: Partial<Omit<ServerOptions, 'db'>> & { limits?: LimitsOption; dir?: string } = {}): Promise<Served> {
+  const dir = options.dir ?? tempDir('vectordb-http-');
   const db = await Database.open(dir, options.limits ? { limits: options.limits } : {});
   const token = options.token ?? `VDBL:${randomBytes(12).toString('hex')}`;
-  const { token: _given, tokenVerifier, ...rest } = options;
+  const { token: _given, tokenVerifier, dir: _dir, ...rest } = options;
   const server = createServer({ port: 0, ...rest, db, ...(tokenVerifier ? { tokenVerifier } : { token }) });
   await server.listen();
   return {

@@ -118,6 +118,16 @@ for (const factory of [embeddedFactory, httpFactory, memoryFactory] as DbFactory
       expect(await mmr.invoke(TEXTS[0]!)).toHaveLength(3);
     });
 
+    it('argument objects refuse a member they lack (#30): a misspelt contentKey or ids is a TypeError, never ignored', async () => {
+      const test = (t = await factory.create());
+      expect(() => new VectorDBLocalStore(embeddings(), { db: test.db, collectionName: 'typos', contentkey: 'body' } as never)).toThrow(/VectorDBLocalStoreArgs has no member 'contentkey'/);
+      expect(() => new VectorDBLocalStore(embeddings(), { db: { token: 't', endpoint: tempDir(), keySpace: 'x' }, collectionName: 'typos' } as never)).toThrow(/VectorDBLocalStoreArgs.db has no member 'keySpace'/);
+      const store = new VectorDBLocalStore(embeddings(), { db: test.db, collectionName: 'typos', dimension: 8 });
+      await store.addDocuments([new Document({ pageContent: 'kept', metadata: {} })], { ids: ['k1'] });
+      await expect(store.delete({ id: ['k1'] } as never)).rejects.toThrow(/delete params has no member 'id'/);
+      expect(await store.similaritySearch('kept', 1)).toHaveLength(1);
+    });
+
     it('a read of a collection that does not exist throws; with dimension it is created at first use', async () => {
       t = await factory.create();
       const missing = new VectorDBLocalStore(embeddings(), { db: t.db, collectionName: 'nothing_yet' });

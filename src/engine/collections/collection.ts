@@ -28,11 +28,13 @@ import { CollectionVectors, type IndexProgress } from '../vectors/collection-vec
 import type { Analyzer } from '../../query/analyzers.js';
 import { analyzerOf } from './hybrid-options.js';
 import { LexicalIndex } from './lexical-index.js';
+import type { FieldRecord } from './field-kinds.js';
 import { selectByLexical } from './lexical-select.js';
 import { documentsWithEveryTerm } from './lexical-candidates.js';
 
 import type { EngineSettings } from '../settings.js';
 export type { EngineSettings } from '../settings.js';
+export type { FieldRecord } from './field-kinds.js';
 export type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './types.js';
 
 export class Collection {
@@ -349,6 +351,7 @@ export class Collection {
     this.#checkLive();
     await this.vectors(); // the label map must be loaded before a write can change vectors
     await this.#lexical?.ready(); // and the BM25 statistics before a write changes them
+    await this.#store.fieldKinds.ready(); // and the field record, which a write may extend
     let result: T;
     try {
       result = await this.#mutex.run(async () => {
@@ -405,6 +408,23 @@ export class Collection {
     if (this.#dropped) {
       throw VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: this.record.name, keyspace: this.record.keyspace, known: '' });
     }
+  }
+
+  /**
+   * The record of the collection's top-level fields and the kinds of value each has held, with its
+   * generation (field-kinds.ts): read from memory, except once for a collection written before the record
+   * existed (its documents are read then). Widen-only: fields of deleted documents stay.
+   */
+  async fieldRecord(): Promise<FieldRecord> {
+    this.#checkLive();
+    return this.#store.fieldKinds.describe(
+      () => this.#store.scan(undefined, { withVector: false }),
+      (ops) =>
+        this.#mutex.run(async () => {
+          this.#checkLive(); // a collection dropped during the scan gets no record back
+          await this.#kv.batch(ops);
+        }),
+    );
   }
 
   /** Resolves once the postings build started at open has ended (tests, benchmarks). */

@@ -15,6 +15,7 @@ import type { ChangeHook, DocumentChange, IndexBounds, IndexRun } from '../chang
 import { vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from '../vectors/records.js';
 import type { LexicalIndex, StagedLexical } from './lexical-index.js';
+import { FieldKinds, type StagedFields } from './field-kinds.js';
 
 const { SEP, HIGH } = keys;
 /**
@@ -48,6 +49,8 @@ export interface StagedWrite {
   readonly hits?: WrittenHits | undefined;
   /** The BM25 statistics' change, applied once the write commits (lexical collections). */
   readonly lexical?: StagedLexical | undefined;
+  /** The field record's new (path, kind) pairs, learnt once the write commits. */
+  readonly fields?: StagedFields | undefined;
 }
 
 /** A search hit whose body is not cached: its position among the hits, its label and document key. */
@@ -81,6 +84,8 @@ export class DocumentStore {
   readonly #dimension: number;
   #vectorLookup: VectorLookup = () => undefined;
   #lexical: LexicalIndex | undefined;
+  /** The record of top-level paths and their kinds, kept by every write (field-kinds.ts). */
+  readonly fieldKinds: FieldKinds;
   #generation = 0;
   /** The number of documents, once counted, kept by every commit since (undefined: not counted). */
   #count: number | undefined;
@@ -98,6 +103,7 @@ export class DocumentStore {
     this.#docPrefix = keys.docPrefix(cid);
     this.#indexPrefix = keys.indexPrefix(cid);
     this.#dimension = dimension;
+    this.fieldKinds = new FieldKinds(kv, cid);
   }
 
   /** Reads take vector values from memory when it has them (else from the vector record). */
@@ -331,8 +337,9 @@ export class DocumentStore {
       }
     }
     const lexical = this.#lexical?.stage(changes, ctx, ops);
+    const fields = this.fieldKinds.stage(changes, ops);
     // The sync is left to syncWrites, after the collection's mutex: concurrent writers then share one fsync.
-    return { batch: this.#kv.prepare(ops, { deferSync: true }), afterCommit: staged?.afterCommit, countDelta, hits, lexical };
+    return { batch: this.#kv.prepare(ops, { deferSync: true }), afterCommit: staged?.afterCommit, countDelta, hits, lexical, fields };
   }
 
   /** Writes a staged batch atomically, then applies its in-memory effects (vectors) once it is durable. */
@@ -344,6 +351,7 @@ export class DocumentStore {
       throw error;
     }
     staged.lexical?.commit();
+    this.fieldKinds.commit(staged.fields);
     this.#generation++;
     if (this.#count !== undefined) this.#count += staged.countDelta;
     if (staged.hits) this.#hitCache.remember(staged.hits);

@@ -58,7 +58,7 @@ export interface RepairReport {
 }
 
 /** The prefixes of derived records: all deleted, then rebuilt from the truth. */
-const DERIVED_PREFIXES = ['idx:', 'ridx:', 'vidx:', 'vmeta:', 'ixrule:', 'lex:', 'tlex:'];
+const DERIVED_PREFIXES = ['idx:', 'ridx:', 'vidx:', 'vmeta:', 'ixrule:', 'lex:', 'tlex:', 'fld:'];
 /** Side files derived from the truth: vector graphs and their prefetch hints. */
 const DERIVED_SIDE_FILES = ['graph-', 'hint-'];
 
@@ -124,6 +124,7 @@ async function rebuild(db: Database, lost: ReadonlyMap<string, LostCounts>, prog
     progress(`rebuilding collection ${record.keyspace}.${record.name}`, 0);
     const { store, shred, lexical } = collection.integrity;
     await store.refileIndex(shred);
+    await collection.fieldRecord(); // the field record (deleted with the derived records) is built from the bodies
     const lexicalPostings = lexical && (await lexical.rebuild(store.scan(undefined, { withVector: false }), shred));
     let vectors: number | undefined;
     const loading = collection.vectors();

@@ -28,7 +28,9 @@ export type ProblemKind =
   /** A lexical posting holds another count or length than its document's `$lexical` gives. */
   | 'lexical-posting-mismatch'
   /** The stored BM25 statistics (documents, total length) differ from what the bodies give. */
-  | 'lexical-stats-mismatch';
+  | 'lexical-stats-mismatch'
+  /** A complete field record lacks a top-level field (or kind of value) a document holds. */
+  | 'field-kind-missing';
 
 export interface VerifyProblem {
   readonly kind: ProblemKind;

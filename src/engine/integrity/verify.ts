@@ -10,6 +10,7 @@ import type { Collection } from '../collections/collection.js';
 import type { LexicalStore, Totals } from '../lexical-store.js';
 import { indexEntriesOf } from '../collections/shredder.js';
 import { vectorRefOf } from '../collections/stored-vector.js';
+import { forEachField } from '../collections/field-kinds.js';
 import type { Table } from '../tables/table.js';
 import type { JsonObject } from '../../query/json.js';
 import { bytesToString, keys, type KvSnapshot, type KvStore } from '../../storage/index.js';
@@ -49,6 +50,17 @@ class VerifyRun {
   constructor(source: VerifySource, onProgress?: (progress: VerifyProgress) => void) {
     this.#source = source;
     this.#onProgress = onProgress;
+  }
+
+  /**
+   * A complete field record (engine/collections/field-kinds.ts) holds every top-level field and kind of the
+   * bodies; it may hold more (widen-only: fields of deleted documents stay). An incomplete one is built at first use.
+   */
+  async #fieldRecord(cid: number, pairs: Map<string, string>, snapshot: KvSnapshot): Promise<void> {
+    const prefix = keys.fieldKindPrefix(cid); // the marker is the one key below it
+    if ((await this.#source.kv.countKeys(keys.fieldRecordKey(cid), prefix, snapshot)) === 0) return;
+    for await (const key of this.#keys(prefix, snapshot)) pairs.delete(key.slice(prefix.length));
+    for (const [pair, docKey] of pairs) this.#problem('field-kind-missing', keys.docKey(cid, docKey), `field ${JSON.stringify(pair.slice(0, pair.lastIndexOf(SEP)))} of kind ${pair.slice(pair.lastIndexOf(SEP) + 1)}`);
   }
 
   #problem(kind: ProblemKind, key: string, detail?: string): void {
@@ -117,6 +129,8 @@ class VerifyRun {
     /** Posting key -> value, and the statistics, from the bodies' `$lexical` (lexical collections). */
     const postings = new Map<string, string>();
     const totals: Totals = { documents: 0, length: 0 };
+    /** `path\0kind` -> a document key holding it, from the bodies' top-level fields (the field record). */
+    const fieldPairs = new Map<string, string>();
     let postingCount: number | undefined;
     // Loaded before the snapshot, so that memory and the snapshot agree on a quiet database.
     const vectors = await collection.vectors()?.catch((error: unknown) => {
@@ -137,6 +151,7 @@ class VerifyRun {
           for (const entry of new Set(indexEntriesOf(doc, shred))) expected.add(entry + SEP + docKey);
           const ref = vectorRefOf(doc);
           if (ref !== undefined) refs.set(ref.label, docKey);
+          forEachField(doc, (path, kind) => fieldPairs.set(path + SEP + kind, docKey));
           const given = lexical?.postingsOf(docKey, doc, shred);
           if (given === undefined) return;
           totals.documents++;
@@ -163,6 +178,7 @@ class VerifyRun {
         const cid = record.cid;
         postingCount = await this.#lexical(lexical, { postings, totals }, damagedDocs, (docKey) => keys.docKey(cid, docKey), keys.lexicalPrefix(cid), snapshot);
       }
+      await this.#fieldRecord(record.cid, fieldPairs, snapshot);
     } finally {
       await snapshot.close();
     }

@@ -11,6 +11,7 @@ import { maximalMarginalRelevance } from '@langchain/core/utils/math';
 import { VectorStore, type MaxMarginalRelevanceSearchOptions } from '@langchain/core/vectorstores';
 import { VectorDB, type FilterObject, type JsonDocumentResult, type SimilarityMetric, type VectorDBCollection, type VectorDBOptions } from '../../index.js';
 import { randomUuid } from '../../platform/random.js';
+import { rejectUnknownMembers } from '../../client/wire.js';
 import { langchainDocument, storedDocument, vectorOf } from './documents.js';
 
 /** A metadata filter: a Data API filter on the stored documents' fields, e.g. `{ source: 'faq', year: { $gte: 2024 } }`. */
@@ -56,6 +57,11 @@ export interface VectorDBLocalDeleteParams {
  * const hits = await store.similaritySearch('kitten', 1, { kind: 'pet' });
  * await store.close();
  */
+/** The members each argument object takes (a misspelt one, `contentkey`, is a TypeError, never ignored). */
+const STORE_ARGS: ReadonlySet<keyof VectorDBLocalStoreArgs> = new Set(['db', 'collectionName', 'dimension', 'metric', 'contentKey', 'chunkSize', 'concurrency']);
+const CONNECTION_ARGS: ReadonlySet<keyof VectorDBLocalConnection> = new Set(['token', 'endpoint', 'keyspace', 'options']);
+const DELETE_PARAMS: ReadonlySet<keyof VectorDBLocalDeleteParams> = new Set(['ids', 'filter']);
+
 export class VectorDBLocalStore extends VectorStore {
   declare FilterType: VectorDBLocalFilter;
 
@@ -74,6 +80,8 @@ export class VectorDBLocalStore extends VectorStore {
     super(embeddings, args as unknown as Record<string, unknown>);
     if (typeof args?.collectionName !== 'string' || args.collectionName === '') throw new TypeError('VectorDBLocalStore: collectionName is required');
     if (args.db === undefined || args.db === null) throw new TypeError('VectorDBLocalStore: db is required (a VectorDB, or { token, endpoint })');
+    rejectUnknownMembers(args, STORE_ARGS, 'VectorDBLocalStoreArgs');
+    if (!(args.db instanceof VectorDB)) rejectUnknownMembers(args.db, CONNECTION_ARGS, 'VectorDBLocalStoreArgs.db');
     this.collectionName = args.collectionName;
     this.contentKey = args.contentKey ?? 'text';
     this.#args = args;
@@ -139,6 +147,7 @@ export class VectorDBLocalStore extends VectorStore {
 
   /** Deletes by ids or by filter (`{ filter: {} }` deletes every document); one of the two is required. */
   override async delete(params?: VectorDBLocalDeleteParams): Promise<void> {
+    if (params !== undefined) rejectUnknownMembers(params, DELETE_PARAMS, 'VectorDBLocalStore.delete params');
     if (params?.ids === undefined && params?.filter === undefined) throw new TypeError('VectorDBLocalStore.delete: give { ids } or { filter } ({ filter: {} } deletes every document)');
     if (params.ids !== undefined && params.filter !== undefined) throw new TypeError('VectorDBLocalStore.delete: give { ids } or { filter }, not both');
     const collection = await this.collection();
