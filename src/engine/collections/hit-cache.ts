@@ -19,7 +19,8 @@
  * and a hash table adds two (measured: 10 cold lookups 2.5-4.3 us through a Map, 0.6-1.4 us by index).
  * A label's body and key sit side by side in one array (its cost and stamp in others, read only by writes)
  * rather than in an object per entry: a hit reads both from the array itself, one dependent memory load
- * fewer (the entry objects cost ~8 us a 10-hit query at 20k x 128: bench/find-vector-bench.js --same-graph).
+ * fewer per hit (with the other changes of issue 31's command path, 2-3 us less a 10-hit query at 20k x 128:
+ * bench/find-vector-bench.js --same-graph).
  * Past the budget, the bodies cached first go first (a hit does not move its entry).
  */
 import { copyJson, type Document } from '../../query/json.js';
