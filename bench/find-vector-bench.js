@@ -4,15 +4,19 @@
  * as the peers bench does, then queried with vectors none of them has seen, in interleaved bursts.
  *
  *   node bench/find-vector-bench.js [--dist dist/,../base/dist/] [--n 20000] [--dim 384] [--ef 24]
- *                                   [--rounds 7] [--burst-ms 400] [--api findVector|command]
+ *                                   [--rounds 7] [--burst-ms 400] [--api findVector|command] [--same-graph]
  *
  * `findVector`: `collection.findVector(vector, { limit: 10, efSearch, projection: { _id: 1 } })` (as
  * bench/peers/systems/ours.js); `command`: `db.command({ find: ... })` with the vector as a plain array (as
  * bench/duel-bench.js). Raw: `searchKnn(Array.from(vector), 10)` at the same ef. Prints the medians of CPU
  * us per query (this process's, all threads: on a shared machine wall time mostly measures the others) and
  * each build's ratio to raw. A dist outside this repository must see its node_modules (e.g. a symlink).
+ * `--same-graph`: the first build loads the data once and every build (the first too) opens its own copy
+ * of that directory, so that all search one graph (two loads build graphs whose search costs differ by a
+ * few per cent, more than most A/B changes); each then searches with every document's own vector once, so
+ * that its hit cache holds every body as after a load.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,6 +33,7 @@ const { values: flags } = parseArgs({
     rounds: { type: 'string', default: '7' },
     'burst-ms': { type: 'string', default: '400' },
     api: { type: 'string', default: 'findVector' },
+    'same-graph': { type: 'boolean', default: false },
   },
 });
 const N = Number(flags.n);
@@ -60,12 +65,13 @@ for (let i = 0; i < N; i++) raw.addPoint(Array.from(row(i)), i);
 raw.setEf(EF);
 const systems = { raw: (v) => raw.searchKnn(Array.from(v), K).neighbors };
 
+const dists = flags.dist.split(',');
 const opened = [];
-for (const [i, dist] of flags.dist.split(',').entries()) {
-  const { VectorDB } = await import(pathToFileURL(join(resolve(dist), 'index.js')).href);
-  const dir = mkdtempSync(join(tmpdir(), 'vdb-find-'));
-  const db = new VectorDB('find', dir, undefined, { vectorBackend: 'native' });
-  opened.push({ db, dir });
+const vectorDbOf = async (dist) => (await import(pathToFileURL(join(resolve(dist), 'index.js')).href)).VectorDB;
+
+/** Loads the workload into a new directory through the build's client; returns the database and collection. */
+async function load(dist, dir) {
+  const db = new (await vectorDbOf(dist))('find', dir, undefined, { vectorBackend: 'native' });
   const collection = await db.createCollection({ name: 'find', options: { vector: { dimension: DIM, metric: 'cosine', index: { m: 16, efConstruction: 200 } } } });
   const started = performance.now();
   for (let from = 0; from < N; from += 1000) {
@@ -75,6 +81,38 @@ for (const [i, dist] of flags.dist.split(',').entries()) {
   }
   await collection.waitForIndex();
   log(`${dist}: loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { db, collection };
+}
+
+/** Opens a copy of the loaded directory with the build, its graph caught up and its hit cache warm. */
+async function openCopy(dist, source) {
+  const dir = mkdtempSync(join(tmpdir(), 'vdb-find-'));
+  cpSync(source, dir, { recursive: true });
+  const db = new (await vectorDbOf(dist))('find', dir, undefined, { vectorBackend: 'native' });
+  const collection = await db.collection('find');
+  await collection.waitForIndex();
+  for (let j = 0; j < N; j++) await collection.findVector(row(j), { limit: K, projection: { _id: 1 } });
+  log(`${dist}: opened a copy of the loaded data`);
+  return { db, collection, dir };
+}
+
+let shared;
+if (flags['same-graph']) {
+  shared = mkdtempSync(join(tmpdir(), 'vdb-find-'));
+  await (await load(dists[0], shared)).db.close();
+}
+for (const [i, dist] of dists.entries()) {
+  let db;
+  let collection;
+  if (shared === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'vdb-find-'));
+    ({ db, collection } = await load(dist, dir));
+    opened.push({ db, dir });
+  } else {
+    const copy = await openCopy(dist, shared);
+    ({ db, collection } = copy);
+    opened.push(copy);
+  }
   const target = { collection: 'find' };
   systems[`${i}:${dist}`] =
     flags.api === 'command'
@@ -118,3 +156,4 @@ for (const { db, dir } of opened) {
   await db.close();
   rmSync(dir, { recursive: true, force: true });
 }
+if (shared !== undefined) rmSync(shared, { recursive: true, force: true });

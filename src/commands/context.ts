@@ -84,7 +84,8 @@ export class QueryParts {
   /** Parsed filters are immutable: the same filter text on the same collection is parsed (and compiled) once. */
   filter(): Filter {
     const raw = this.#body.get('filter');
-    const text = toJsonText(raw ?? null);
+    // No filter (most vector searches) is keyed as its text would be, without writing it.
+    const text = raw === undefined ? 'null' : toJsonText(raw);
     let cache = filterCache.get(this.#collection);
     const cached = cache?.get(text);
     if (cached) return cached;

@@ -51,6 +51,8 @@ export class Collection {
   readonly #settings: EngineSettings;
   /** The vectors once they answer an unfiltered search; #vectors once every key is read too. */
   #vectorsForSearch: Promise<CollectionVectors> | undefined;
+  /** What #vectorsForSearch resolved to, once it has: a search then starts without an await for it. */
+  #searchable: CollectionVectors | undefined;
   #vectors: Promise<CollectionVectors> | undefined;
   readonly #candidates = new CandidateCache();
   /** The secondary index by vector label (vector collections), built in the background at open. */
@@ -133,6 +135,7 @@ export class Collection {
     }).then(
       (vectors) => {
         this.#store.useVectorLookup((label) => vectors.vectorOf(label));
+        if (!this.#closing) this.#searchable = vectors;
         return vectors;
       },
       (error: unknown) => {
@@ -159,9 +162,13 @@ export class Collection {
   // ---- reads --------------------------------------------------------------------------------
 
   /** Finds documents: one page of an unsorted scan, or the single page of a sorted or vector query. */
-  async select(options: SelectOptions): Promise<SelectResult> {
+  select(options: SelectOptions): Promise<SelectResult> {
+    // Not itself async: a vector search's promise is handed on as it is (an async layer costs microtask turns).
+    return options.sort.kind === 'vector' ? this.#vectorSelect(options) : this.#otherSelect(options);
+  }
+
+  async #otherSelect(options: SelectOptions): Promise<SelectResult> {
     const { sort } = options;
-    if (sort.kind === 'vector') return { documents: await this.#vectorSelect(options), nextPageState: null };
     if (sort.kind === 'lexical') return { documents: await this.lexicalSelect(options, sort.text), nextPageState: null };
     if (sort.kind === 'fields') {
       const skip = options.skip ?? 0;
@@ -224,10 +231,11 @@ export class Collection {
     return selectByLexical({ store: this.#store, index: this.#lexical, analyzer: this.analyzer, filter: options.filter, text, k, withVector: options.withVector ?? true });
   }
 
-  async #vectorSelect(options: SelectOptions): Promise<FoundDocument[]> {
+  /** A vector search's one page (no await before the search once the vectors answer one, as most do). */
+  async #vectorSelect(options: SelectOptions): Promise<SelectResult> {
     const ready = this.vectors();
     // An unfiltered search needs neither the label maps nor the postings: it is answered as soon as it can be.
-    const pending = options.filter.isEmpty ? this.#vectorsForSearch : ready;
+    const pending = options.filter.isEmpty ? (this.#searchable ?? this.#vectorsForSearch) : ready;
     const settings = this.record.options.vector;
     if (!pending || !settings || options.sort.kind !== 'vector') {
       throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', { keyspace: this.record.keyspace, collection: this.record.name });
@@ -239,9 +247,9 @@ export class Collection {
     if (settings.metric === 'cosine' && isZeroVector(query)) throw zeroVectorError();
     const k = Math.min(options.limit ?? this.#limits.pageSize, this.#limits.maxVectorSearchLimit);
     const withVector = options.withVector ?? true;
-    return selectByVector({
+    const documents = selectByVector({
       store: this.#store,
-      vectors: await pending,
+      vectors: pending instanceof CollectionVectors ? pending : await pending,
       isIndexed: this.isIndexed,
       filter: options.filter,
       query,
@@ -254,6 +262,7 @@ export class Collection {
       postings: this.#postings,
       lexicalMatch: this.#from.lexicalMatch,
     });
+    return { documents: await documents, nextPageState: null };
   }
 
   // ---- writes -------------------------------------------------------------------------------
@@ -447,6 +456,7 @@ export class Collection {
     await this.#postingsBuild;
     const vectors = this.#vectorsForSearch;
     this.#vectorsForSearch = undefined;
+    this.#searchable = undefined;
     this.#vectors = undefined;
     if (vectors) await (await vectors.catch(() => undefined))?.close(!this.#dropped);
   }

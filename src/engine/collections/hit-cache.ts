@@ -14,24 +14,20 @@
  * updates, user code holding results); `peek` lends the body itself to a caller that copies what it
  * keeps (find's projection).
  *
- * Entries sit in an array indexed by label (labels are dense: the collection numbers its vectors), not a
+ * Entries sit in arrays indexed by label (labels are dense: the collection numbers its vectors), not a
  * Map: a search's hits are scattered over the collection, so each lookup is a cache miss or several,
  * and a hash table adds two (measured: 10 cold lookups 2.5-4.3 us through a Map, 0.6-1.4 us by index).
+ * A label's body and key sit side by side in one array (its cost and stamp in others, read only by writes)
+ * rather than in an object per entry: a hit reads both from the array itself, one dependent memory load
+ * fewer per hit (with the other changes of issue 31's command path, 2-3 us less a 10-hit query at 20k x 128:
+ * bench/find-vector-bench.js --same-graph).
  * Past the budget, the bodies cached first go first (a hit does not move its entry).
  */
 import { copyJson, type Document } from '../../query/json.js';
 import type { StoredDocument } from './types.js';
 
-/** A rough per-entry cost beyond the body's JSON bytes (array slot, entry, object headers). */
+/** A rough per-entry cost beyond the body's JSON bytes (array slots, queue slots, object headers). */
 const ENTRY_OVERHEAD = 256;
-
-interface Entry {
-  readonly label: number;
-  readonly key: string;
-  /** The parsed body, or its JSON text (as stored) until the first hit parses it. */
-  doc: Document | string;
-  readonly cost: number;
-}
 
 /**
  * What a staged write tells the hit cache once it commits: the bodies it stores under vector labels (as
@@ -55,11 +51,21 @@ export class HitCache {
   readonly #maxCost: number;
   readonly #maxBodyBytes: number;
   readonly #parse: (text: string) => Document;
-  /** Entries by label (undefined: none). */
-  #byLabel: (Entry | undefined)[] = [];
-  /** Entries in the order they came, oldest from `#head` (some replaced or dropped since). */
-  #order: Entry[] = [];
+  /**
+   * By label, two slots each: at 2 x label the parsed body, or its JSON text (as stored) until the first hit
+   * parses it (undefined: none); at 2 x label + 1 its document key. Side by side, a hit finds both in one
+   * cache line.
+   */
+  #slots: (Document | string | undefined)[] = [];
+  /** By label: what the cached body counts against the budget. */
+  #costs: number[] = [];
+  /** By label: the number of the `#set` that stored the body now cached (tells a queued entry from its successor). */
+  #stamps: number[] = [];
+  /** Labels in the order their bodies came, with the stamp each had, oldest from `#head` (some replaced or dropped since). */
+  #orderLabels: number[] = [];
+  #orderStamps: number[] = [];
   #head = 0;
+  #nextStamp = 0;
   #cost = 0;
   #size = 0;
 
@@ -90,10 +96,11 @@ export class HitCache {
 
   /** As `get`, but the cached body itself: the caller must not change it (nor hand it out unchanged). */
   peek(label: number): StoredDocument | undefined {
-    const entry = label < this.#byLabel.length ? this.#byLabel[label] : undefined;
-    if (entry === undefined) return undefined;
-    if (typeof entry.doc === 'string') entry.doc = this.#parse(entry.doc);
-    return entry as StoredDocument;
+    const at = 2 * label;
+    let doc = at < this.#slots.length ? this.#slots[at] : undefined;
+    if (doc === undefined) return undefined;
+    if (typeof doc === 'string') this.#slots[at] = doc = this.#parse(doc);
+    return { key: this.#slots[at + 1] as string, doc };
   }
 
   /**
@@ -101,13 +108,13 @@ export class HitCache {
    * change it afterwards), read by a read no write committed during.
    */
   fill(label: number, key: string, body: Document, bodyBytes: number): void {
-    if (bodyBytes <= this.#maxBodyBytes) this.#set({ label, key, doc: body, cost: bodyBytes + ENTRY_OVERHEAD });
+    if (bodyBytes <= this.#maxBodyBytes) this.#set(label, key, body, bodyBytes + ENTRY_OVERHEAD);
   }
 
   /** Keeps the body a committed write stored for `label`, as its JSON text (parsed at its first hit). */
   fillWritten(label: number, key: string, text: string): void {
     // UTF-16 length: the UTF-8 bytes of most bodies, within 3x of any.
-    if (text.length <= this.#maxBodyBytes) this.#set({ label, key, doc: text, cost: text.length + ENTRY_OVERHEAD });
+    if (text.length <= this.#maxBodyBytes) this.#set(label, key, text, text.length + ENTRY_OVERHEAD);
     else this.invalidate(label);
   }
 
@@ -122,41 +129,68 @@ export class HitCache {
 
   /** Drops the body of a label whose document a committed write changed. */
   invalidate(label: number): void {
-    const entry = label < this.#byLabel.length ? this.#byLabel[label] : undefined;
-    if (entry === undefined) return;
-    this.#byLabel[label] = undefined;
-    this.#cost -= entry.cost;
+    const at = 2 * label;
+    if (at >= this.#slots.length || this.#slots[at] === undefined) return;
+    this.#slots[at] = undefined;
+    this.#slots[at + 1] = undefined;
+    this.#cost -= this.#costs[label]!;
     this.#size--;
   }
 
   clear(): void {
-    this.#byLabel = [];
-    this.#order = [];
+    this.#slots = [];
+    this.#costs = [];
+    this.#stamps = [];
+    this.#orderLabels = [];
+    this.#orderStamps = [];
     this.#head = 0;
     this.#cost = 0;
     this.#size = 0;
   }
 
-  #set(entry: Entry): void {
-    const label = entry.label;
+  #set(label: number, key: string, doc: Document | string, cost: number): void {
     this.invalidate(label);
     // Grown a slot at a time (labels come in increasing order): an array grown by index could turn sparse.
-    while (this.#byLabel.length <= label) this.#byLabel.push(undefined);
-    this.#byLabel[label] = entry;
-    this.#order.push(entry);
-    this.#cost += entry.cost;
+    while (this.#costs.length <= label) {
+      this.#slots.push(undefined, undefined);
+      this.#costs.push(0);
+      this.#stamps.push(0);
+    }
+    const stamp = ++this.#nextStamp;
+    this.#slots[2 * label] = doc;
+    this.#slots[2 * label + 1] = key;
+    this.#costs[label] = cost;
+    this.#stamps[label] = stamp;
+    this.#orderLabels.push(label);
+    this.#orderStamps.push(stamp);
+    this.#cost += cost;
     this.#size++;
-    while (this.#cost > this.#maxCost && this.#head < this.#order.length) {
-      const oldest = this.#order[this.#head++]!;
-      if (this.#byLabel[oldest.label] === oldest) this.invalidate(oldest.label);
+    while (this.#cost > this.#maxCost && this.#head < this.#orderLabels.length) {
+      const oldest = this.#head++;
+      if (this.#isCurrent(oldest)) this.invalidate(this.#orderLabels[oldest]!);
     }
     // The queue also holds entries replaced or dropped since: rebuilt once those outnumber the live ones.
-    if (this.#order.length - this.#head > 2 * this.#size + 1024) {
-      this.#order = this.#order.slice(this.#head).filter((e) => this.#byLabel[e.label] === e);
-      this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#order.length) {
-      this.#order = this.#order.slice(this.#head);
-      this.#head = 0;
+    if (this.#orderLabels.length - this.#head > 2 * this.#size + 1024) this.#compactOrder(true);
+    else if (this.#head > 1024 && this.#head * 2 > this.#orderLabels.length) this.#compactOrder(false);
+  }
+
+  /** Whether the queue's entry at `at` is the body its label has cached now. */
+  #isCurrent(at: number): boolean {
+    const label = this.#orderLabels[at]!;
+    return this.#slots[2 * label] !== undefined && this.#stamps[label] === this.#orderStamps[at];
+  }
+
+  /** Drops the queue's consumed head (and, with `live`, the entries replaced or dropped since). */
+  #compactOrder(live: boolean): void {
+    const labels: number[] = [];
+    const stamps: number[] = [];
+    for (let at = this.#head; at < this.#orderLabels.length; at++) {
+      if (live && !this.#isCurrent(at)) continue;
+      labels.push(this.#orderLabels[at]!);
+      stamps.push(this.#orderStamps[at]!);
     }
+    this.#orderLabels = labels;
+    this.#orderStamps = stamps;
+    this.#head = 0;
   }
 }
