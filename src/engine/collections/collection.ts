@@ -2,10 +2,10 @@
  * A collection's operations: select (filter, sort, paging, vector sort), insert, update, replace,
  * delete and count, with the limits and rules of the engine. Writes run under the collection's mutex
  * and land as one atomic batch each. Inputs are already parsed (query/); outputs are plain documents:
- * the command layer shapes envelopes and applies projections.
+ * the command layer shapes envelopes and applies projections. Loading the vectors, their postings and
+ * closing them is vector-state.ts'.
  */
 import { VectorDbError } from '../../errors/index.js';
-import { yieldToEventLoop } from '../../platform/macrotask.js';
 import type { Filter } from '../../query/filter.js';
 import type { Document } from '../../query/json.js';
 import type { SortSpec } from '../../query/sort.js';
@@ -13,16 +13,15 @@ import type { Update } from '../../query/update.js';
 import type { KvStore } from '../../storage/index.js';
 import { type CollectionRecord, indexingPredicate } from './schema.js';
 import type { FoundDocument, InsertOutcome, SelectOptions, SelectResult, SingleChange, UpdateManyOutcome, UpdateOutcome } from './types.js';
-import { DocumentStore, type ChangeHook, type DocumentChange, type StoredDocument } from './document-store.js';
+import { DocumentStore, type DocumentChange, type StoredDocument } from './document-store.js';
 import { alreadyExists, insertDocuments } from './insert.js';
 import { changedDocument, upsertDocument } from './single-change.js';
 import type { Limits } from '../limits.js';
 import { Mutex } from '../mutex.js';
 import { matching, pagedSelect, sortedMatches, type MatchSource } from './matching.js';
-import { CandidateCache, selectByVector } from './vector-select.js';
-import { VectorPostings } from '../vectors/postings.js';
+import { selectByVector } from './vector-select.js';
 import { planCandidates } from '../planner.js';
-import { deniesPositions, indexEntriesOf, zeroVectorError, type ShredContext } from './shredder.js';
+import { deniesPositions, zeroVectorError, type ShredContext } from './shredder.js';
 import { isZeroVector } from '../../query/vector-value.js';
 import { CollectionVectors, type IndexProgress } from '../vectors/collection-vectors.js';
 import type { Analyzer } from '../../query/analyzers.js';
@@ -31,6 +30,7 @@ import { LexicalIndex } from './lexical-index.js';
 import type { FieldRecord } from './field-kinds.js';
 import { selectByLexical } from './lexical-select.js';
 import { documentsWithEveryTerm } from './lexical-candidates.js';
+import { VectorState } from './vector-state.js';
 
 import type { EngineSettings } from '../settings.js';
 export type { EngineSettings } from '../settings.js';
@@ -48,18 +48,9 @@ export class Collection {
   readonly #mutex = new Mutex();
   readonly #shred: ShredContext;
   readonly #kv: KvStore;
-  readonly #settings: EngineSettings;
-  /** The vectors once they answer an unfiltered search; #vectors once every key is read too. */
-  #vectorsForSearch: Promise<CollectionVectors> | undefined;
-  /** What #vectorsForSearch resolved to, once it has: a search then starts without an await for it. */
-  #searchable: CollectionVectors | undefined;
-  #vectors: Promise<CollectionVectors> | undefined;
-  readonly #candidates = new CandidateCache();
-  /** The secondary index by vector label (vector collections), built in the background at open. */
-  readonly #postings = new VectorPostings();
-  #postingsBuild: Promise<void> | undefined;
+  /** The vectors, their postings and candidate cache (vector-state.ts; unused without vectors). */
+  readonly #vectorState: VectorState;
   #dropped = false;
-  #closing = false;
   /** The store and limits as matching.ts reads them. */
   readonly #from: MatchSource;
 
@@ -69,7 +60,6 @@ export class Collection {
     this.#kv = kv;
     this.#store = new DocumentStore(kv, record.cid, record.options.vector?.dimension ?? 0, settings.hitCacheBytes);
     this.#limits = settings.limits;
-    this.#settings = settings;
     this.analyzer = analyzerOf(record.options.lexical);
     const lexical = this.analyzer && new LexicalIndex(kv, record.cid);
     this.#lexical = lexical;
@@ -77,6 +67,7 @@ export class Collection {
     const lexicalMatch = lexical && ((terms: readonly string[]) => documentsWithEveryTerm(lexical, terms));
     this.#from = { store: this.#store, isIndexed: this.isIndexed, limits: this.#limits, lexicalMatch, checkLive: () => this.#checkLive() };
     this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed, analyzer: this.analyzer };
+    this.#vectorState = new VectorState({ kv, record, settings, store: this.#store, mutex: this.#mutex, shred: this.#shred, isDropped: () => this.#dropped });
   }
 
   /**
@@ -99,51 +90,7 @@ export class Collection {
 
   /** The collection's vectors, loaded on first use and ready for any use; undefined for a collection without vectors. */
   vectors(): Promise<CollectionVectors> | undefined {
-    const forSearch = this.#vectorsOpening();
-    if (!forSearch) return undefined;
-    this.#vectors ??= forSearch
-      .then((vectors) => vectors.keysRead())
-      .then(
-        (vectors) => {
-          this.#buildPostings(vectors);
-          return vectors;
-        },
-        (error: unknown) => {
-          this.#vectors = undefined;
-          throw error;
-        },
-      );
-    return this.#vectors;
-  }
-
-  /**
-   * The collection's vectors as soon as they answer an unfiltered search (CollectionVectors.openForSearch:
-   * a reopened collection answers before every key is read); starts the rest of the loading (vectors()).
-   */
-  #vectorsOpening(): Promise<CollectionVectors> | undefined {
-    const vector = this.record.options.vector;
-    if (!vector) return undefined;
-    this.#vectorsForSearch ??= CollectionVectors.openForSearch(this.#kv, {
-      name: `${this.record.keyspace}.${this.record.name}`,
-      cid: this.record.cid,
-      dimension: vector.dimension,
-      metric: vector.metric,
-      options: this.record.options,
-      backend: this.#settings.vectorBackend,
-      onProgress: this.#settings.onProgress,
-      prefetch: this.#settings.graphPrefetch,
-    }).then(
-      (vectors) => {
-        this.#store.useVectorLookup((label) => vectors.vectorOf(label));
-        if (!this.#closing) this.#searchable = vectors;
-        return vectors;
-      },
-      (error: unknown) => {
-        this.#vectorsForSearch = undefined;
-        throw error;
-      },
-    );
-    return this.#vectorsForSearch;
+    return this.#vectorState.vectors();
   }
 
   get name(): string {
@@ -233,9 +180,7 @@ export class Collection {
 
   /** A vector search's one page (no await before the search once the vectors answer one, as most do). */
   async #vectorSelect(options: SelectOptions): Promise<SelectResult> {
-    const ready = this.vectors();
-    // An unfiltered search needs neither the label maps nor the postings: it is answered as soon as it can be.
-    const pending = options.filter.isEmpty ? (this.#searchable ?? this.#vectorsForSearch) : ready;
+    const pending = this.#vectorState.forSearch(!options.filter.isEmpty);
     const settings = this.record.options.vector;
     if (!pending || !settings || options.sort.kind !== 'vector') {
       throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', { keyspace: this.record.keyspace, collection: this.record.name });
@@ -258,8 +203,8 @@ export class Collection {
       efSearch: options.efSearch,
       shared: options.shared,
       withSimilarity: options.withSimilarity,
-      candidates: this.#candidates,
-      postings: this.#postings,
+      candidates: this.#vectorState.candidates,
+      postings: this.#vectorState.postings,
       lexicalMatch: this.#from.lexicalMatch,
     });
     return { documents: await documents, nextPageState: null };
@@ -270,7 +215,7 @@ export class Collection {
   /** Inserts documents: ordered stops at the first failure (the rest are SKIPPED); unordered tries each. */
   async insertMany(rawDocuments: readonly unknown[], ordered: boolean): Promise<InsertOutcome[]> {
     return this.#write(async () => {
-      const hook = this.#vectorHook(await this.vectors());
+      const hook = this.#vectorState.hook(await this.vectors());
       return insertDocuments({ store: this.#store, shred: this.#shred, hook }, rawDocuments, ordered);
     });
   }
@@ -330,8 +275,7 @@ export class Collection {
     return this.#write(async () => {
       if (filter.isEmpty) {
         await this.#store.clear();
-        await (await this.vectors())?.reset();
-        this.#postings.reset();
+        await this.#vectorState.reset();
         return { deletedCount: -1, moreData: false };
       }
       const max = this.#limits.maxDeleteManyDocuments;
@@ -353,7 +297,7 @@ export class Collection {
 
   async #commit(changes: readonly DocumentChange[]): Promise<void> {
     if (changes.length === 0) return;
-    await this.#store.write(changes, this.#shred, this.#vectorHook(await this.vectors()));
+    await this.#store.write(changes, this.#shred, this.#vectorState.hook(await this.vectors()));
   }
 
   async #write<T>(fn: () => Promise<T>): Promise<T> {
@@ -375,42 +319,6 @@ export class Collection {
     // Acknowledged once on disk; outside the mutex, so that writers queued behind this one share the fsync.
     await this.#store.syncWrites();
     return result;
-  }
-
-  /** The vectors' write hook, keeping the postings in step once a write is durable. */
-  #vectorHook(vectors: CollectionVectors | undefined): ChangeHook | undefined {
-    if (!vectors) return undefined;
-    return (changes, ops) => {
-      const oldLabels = changes.map((change) => vectors.labelOf(change.key));
-      const staged = vectors.hook(changes, ops);
-      const afterCommit = () => {
-        staged.afterCommit?.();
-        this.#postings.apply(changes, oldLabels, staged.labels, (doc) => indexEntriesOf(doc, this.#shred));
-      };
-      return { labels: staged.labels, afterCommit };
-    };
-  }
-
-  /**
-   * Builds the postings from the index in the background (searches read LevelDB meanwhile). Its snapshot
-   * and labels are taken between two writes; writes go on during the build and are replayed after it.
-   * It starts a macrotask after the vectors open: a query waiting for them is answered first (copying
-   * the labels of 100k vectors takes ~15 ms of the event loop).
-   */
-  #buildPostings(vectors: CollectionVectors): void {
-    const started = yieldToEventLoop().then(() => this.#mutex.run(async () => {
-      if (this.#dropped || this.#closing) return undefined;
-      return { build: this.#postings.startBuild(), snapshot: this.#store.snapshot(), labels: vectors.labelsNow() };
-    }));
-    const building = started.then(async (start) => {
-      if (start === undefined) return;
-      try {
-        await start.build(this.#store.allIndexEntries(start.snapshot), start.labels);
-      } finally {
-        await start.snapshot.close();
-      }
-    });
-    this.#postingsBuild = building.catch(() => this.#postings.clear()); // the database closed meanwhile: searches read LevelDB
   }
 
   #checkLive(): void {
@@ -437,10 +345,8 @@ export class Collection {
   }
 
   /** Resolves once the postings build started at open has ended (tests, benchmarks). */
-  async postingsBuilt(): Promise<boolean> {
-    await this.vectors();
-    await this.#postingsBuild;
-    return this.#postings.ready;
+  postingsBuilt(): Promise<boolean> {
+    return this.#vectorState.postingsBuilt();
   }
 
   /** Waits for queued writes (used before close). */
@@ -450,14 +356,6 @@ export class Collection {
 
   /** Finishes writes, then stops vector indexing and saves its snapshot (unless dropped). */
   async close(): Promise<void> {
-    this.#closing = true; // a postings build not started yet does not start
-    await this.drain();
-    this.#postings.clear(); // abandons a build still reading
-    await this.#postingsBuild;
-    const vectors = this.#vectorsForSearch;
-    this.#vectorsForSearch = undefined;
-    this.#searchable = undefined;
-    this.#vectors = undefined;
-    if (vectors) await (await vectors.catch(() => undefined))?.close(!this.#dropped);
+    await this.#vectorState.close(() => this.drain());
   }
 }
