@@ -1,12 +1,14 @@
 /**
- * A database: one store (a LevelDB directory, an IndexedDB database, or memory) holding keyspaces and their collections. Owns the lifecycle
- * (open -> closing -> closed; use after close is DATABASE_NOT_OPEN), the catalog (kept in memory, written
- * through), and the collection limit. DDL runs under one mutex; document writes under each collection's.
+ * A database: one store (a LevelDB directory, an IndexedDB database, or memory) holding keyspaces and their
+ * collections and tables. Owns the lifecycle (open -> closing -> closed; use after close is DATABASE_NOT_OPEN),
+ * the rules of DDL (names, the collection limit, a collection and a table never of one name) over the catalogs
+ * (keyspace-catalog.ts, tables/catalog.ts: in memory, written through), stats, backup and verify. DDL runs
+ * under one mutex; document writes under each collection's.
  */
 import { VectorDbError } from '../errors/index.js';
-import { KvStore, backupStore, bytesToString, keys, restoreStore } from '../storage/index.js';
+import { KvStore, backupStore, keys, restoreStore } from '../storage/index.js';
 import type { StorageKind } from '../storage/storage-kind.js';
-import { Collection } from './collections/collection.js';
+import type { Collection } from './collections/collection.js';
 import type { EngineSettings } from './settings.js';
 import { collectionStats, type CollectionStats, type DatabaseStats } from './stats.js';
 import { nativeBackendAvailable } from '../vector-index/index.js';
@@ -15,15 +17,15 @@ import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsPre
 import { Mutex } from './mutex.js';
 import { checkBodyCacheBytes, checkDurability, type DatabaseOptions } from './database-options.js';
 import { checkStorageFormat } from './storage-format.js';
-import { GraphPrefetch, removeGraphHint } from './vectors/graph-prefetch.js';
-import { removeGraphFiles } from './vectors/snapshot.js';
+import { GraphPrefetch } from './vectors/graph-prefetch.js';
 import { TableCatalog } from './tables/catalog.js';
 import type { Table } from './tables/table.js';
 import { describeRecord, type RecordOwner } from './integrity/record-names.js';
 import { verifyDatabase } from './integrity/verify.js';
 import type { VerifyProgress, VerifyReport } from './integrity/verify-report.js';
+import { KeyspaceCatalog } from './keyspace-catalog.js';
 
-export const DEFAULT_KEYSPACE = 'default_keyspace';
+export { DEFAULT_KEYSPACE } from './keyspace-catalog.js';
 
 export { DEFAULT_BODY_CACHE_BYTES, type DatabaseOptions } from './database-options.js';
 
@@ -44,9 +46,8 @@ export class Database {
   readonly #settings: EngineSettings;
   readonly #kv: KvStore;
   readonly #ddl = new Mutex();
-  readonly #keyspaces = new Set<string>();
-  /** keyspace -> collection name -> live collection */
-  readonly #collections = new Map<string, Map<string, Collection>>();
+  /** Keyspaces and their live collections. */
+  readonly #catalog: KeyspaceCatalog;
   #nextCid: number;
   /** Tables and user-defined types (their DDL runs under #ddl too). */
   readonly #tables: TableCatalog;
@@ -61,13 +62,14 @@ export class Database {
     this.limitsPreset = limitsPreset;
     this.#settings = settings;
     this.#nextCid = nextCid;
+    this.#catalog = new KeyspaceCatalog(kv, settings);
     this.#tables = new TableCatalog(kv, settings, {
       allocate: () => {
         const number = this.#nextCid++;
         return { number, op: { type: 'put', key: keys.META_SEQ, value: String(number) } };
       },
       schemaObjectCount: () => this.#collectionCount(),
-      hasCollection: (keyspace, name) => this.#collections.get(keyspace)?.has(name) ?? false,
+      hasCollection: (keyspace, name) => this.#catalog.collectionsOf(keyspace)?.has(name) ?? false,
     });
   }
 
@@ -96,7 +98,8 @@ export class Database {
       const seq = Number((await kv.getString(keys.META_SEQ)) ?? '0');
       const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress, hitCacheBytes: Math.floor(bodyCacheBytes / 2), graphPrefetch };
       const db = new Database(kv, settings, seq + 1, presetOf(options.limits));
-      await db.#loadCatalog(format === undefined);
+      await db.#catalog.load(format === undefined);
+      await db.#tables.load();
       kv.describeKey = (key) => describeRecord(key, (number) => db.ownerOf(number));
       db.#warm(first);
       return db;
@@ -113,7 +116,7 @@ export class Database {
    * taken or freed by then.
    */
   #warm(first: CollectionName | undefined): void {
-    const collection = first && this.#collections.get(first.keyspace)?.get(first.collection);
+    const collection = first && this.#catalog.collectionsOf(first.keyspace)?.get(first.collection);
     const loading = collection?.vectors()?.catch(() => undefined); // its commands report what failed
     const prefetch = this.#settings.graphPrefetch;
     if (prefetch !== undefined) void (loading ?? Promise.resolve()).finally(() => prefetch.discard());
@@ -122,27 +125,6 @@ export class Database {
   /** @internal For tests: what became of the graph file read started at open (graph-prefetch.ts), if any. */
   get graphPrefetchState(): GraphPrefetch['state'] | undefined {
     return this.#settings.graphPrefetch?.state;
-  }
-
-  async #loadCatalog(fresh: boolean): Promise<void> {
-    if (fresh) {
-      await this.#kv.batch([
-        { type: 'put', key: keys.META_FORMAT, value: String(keys.FORMAT_VERSION) },
-        { type: 'put', key: keys.keyspaceKey(DEFAULT_KEYSPACE), value: JSON.stringify({ name: DEFAULT_KEYSPACE }) },
-      ]);
-    }
-    for await (const key of this.#kv.keys({ gte: keys.KEYSPACE_PREFIX, lt: keys.KEYSPACE_PREFIX + keys.HIGH })) {
-      const name = key.slice(keys.KEYSPACE_PREFIX.length);
-      this.#keyspaces.add(name);
-      this.#collections.set(name, new Map());
-    }
-    for await (const [, value] of this.#kv.entries({ gte: keys.COLLECTION_PREFIX, lt: keys.COLLECTION_PREFIX + keys.HIGH })) {
-      const record = JSON.parse(bytesToString(value)) as CollectionRecord;
-      const collection = new Collection(this.#kv, record, this.#settings);
-      await collection.refileLegacyIndex();
-      this.#collections.get(record.keyspace)?.set(record.name, collection);
-    }
-    await this.#tables.load();
   }
 
   /**
@@ -161,12 +143,12 @@ export class Database {
 
   listKeyspaces(): string[] {
     this.#checkOpen();
-    return [...this.#keyspaces].sort();
+    return this.#catalog.keyspaceNames().sort();
   }
 
   hasKeyspace(name: string): boolean {
     this.#checkOpen();
-    return this.#keyspaces.has(name);
+    return this.#catalog.hasKeyspace(name);
   }
 
   /** Creates a keyspace; returns false when it already existed. */
@@ -174,10 +156,8 @@ export class Database {
     this.#checkOpen();
     if (!isValidSchemaName(name, this.limits)) throw badName('Keyspace', name, this.limits);
     return this.#ddl.run(async () => {
-      if (this.#keyspaces.has(name)) return false;
-      await this.#kv.batch([{ type: 'put', key: keys.keyspaceKey(name), value: JSON.stringify({ name }) }]);
-      this.#keyspaces.add(name);
-      this.#collections.set(name, new Map());
+      if (this.#catalog.hasKeyspace(name)) return false;
+      await this.#catalog.addKeyspace(name);
       return true;
     });
   }
@@ -186,12 +166,10 @@ export class Database {
   async dropKeyspace(name: string): Promise<boolean> {
     this.#checkOpen();
     return this.#ddl.run(async () => {
-      if (!this.#keyspaces.has(name)) return false;
-      for (const collection of this.#collections.get(name)?.values() ?? []) await this.#drop(collection);
+      if (!this.#catalog.hasKeyspace(name)) return false;
+      for (const collection of [...(this.#catalog.collectionsOf(name)?.values() ?? [])]) await this.#catalog.drop(collection);
       await this.#tables.dropKeyspace(name);
-      await this.#kv.batch([{ type: 'del', key: keys.keyspaceKey(name) }]);
-      this.#keyspaces.delete(name);
-      this.#collections.delete(name);
+      await this.#catalog.removeKeyspace(name);
       return true;
     });
   }
@@ -224,14 +202,8 @@ export class Database {
         throw VectorDbError.of('TOO_MANY_COLLECTIONS', { collection: name, max: this.limits.maxCollections, count });
       }
       const record: CollectionRecord = { cid: this.#nextCid, keyspace, name, options };
-      await this.#kv.batch([
-        { type: 'put', key: keys.META_SEQ, value: String(record.cid) },
-        { type: 'put', key: keys.collectionKey(keyspace, name), value: JSON.stringify(record) },
-        { type: 'put', key: keys.indexRuleKey(record.cid), value: keys.INDEX_RULE },
-        { type: 'put', key: keys.fieldRecordKey(record.cid), value: keys.FIELD_PRESENT }, // no document yet: the empty record is complete
-      ]);
+      await this.#catalog.create(record, { type: 'put', key: keys.META_SEQ, value: String(record.cid) });
       this.#nextCid++;
-      collections.set(name, new Collection(this.#kv, record, this.#settings));
       return true;
     });
   }
@@ -241,9 +213,9 @@ export class Database {
     this.#checkOpen();
     this.#keyspaceCollections(keyspace);
     return this.#ddl.run(async () => {
-      const collection = this.#collections.get(keyspace)?.get(name);
+      const collection = this.#catalog.collectionsOf(keyspace)?.get(name);
       if (!collection) return false;
-      await this.#drop(collection);
+      await this.#catalog.drop(collection);
       return true;
     });
   }
@@ -257,16 +229,15 @@ export class Database {
   }
 
   #unknown(keyspace: string, name: string): VectorDbError {
-    const known = [...(this.#collections.get(keyspace)?.keys() ?? []), ...this.#tables.tableNames(keyspace)].sort();
+    const known = [...(this.#catalog.collectionsOf(keyspace)?.keys() ?? []), ...this.#tables.tableNames(keyspace)].sort();
     return VectorDbError.of('UNKNOWN_COLLECTION_OR_TABLE', { collection: name, keyspace, known: known.join(', ') });
   }
 
   /** @internal The collection or table of a number (names records in errors, verify and repair). */
   ownerOf(number: number): RecordOwner | undefined {
-    for (const collections of this.#collections.values()) {
-      for (const { record } of collections.values()) if (record.cid === number) return { kind: 'collection', keyspace: record.keyspace, name: record.name };
-    }
-    for (const keyspace of this.#keyspaces) {
+    const collection = this.#catalog.ownerOf(number);
+    if (collection !== undefined) return collection;
+    for (const keyspace of this.#catalog.keyspaceNames()) {
       for (const table of this.#tables.listTables(keyspace)) if (table.record.tid === number) return { kind: 'table', keyspace, name: table.record.name };
     }
     return undefined;
@@ -311,34 +282,15 @@ export class Database {
     return { name: record.name, options: describeOptions(record.options) };
   }
 
-  async #drop(collection: Collection): Promise<void> {
-    const { keyspace, name, cid } = collection.record;
-    collection.markDropped();
-    await collection.close();
-    // The catalog entry goes first: after a crash mid-clear, the leftover data has no owner and is never read.
-    await this.#kv.batch([{ type: 'del', key: keys.collectionKey(keyspace, name) }]);
-    this.#collections.get(keyspace)?.delete(name);
-    for (const prefix of keys.collectionDataPrefixes(cid)) await this.#kv.clearRange(prefix, prefix + keys.HIGH);
-    await this.#kv.clearRange(keys.fieldRecordKey(cid), keys.fieldRecordKey(cid) + keys.HIGH);
-    await this.#kv.batch([
-      { type: 'del', key: keys.vectorIndexMetaKey(cid) },
-      { type: 'del', key: keys.indexRuleKey(cid) },
-    ]);
-    await removeGraphFiles(this.#kv, cid);
-    await removeGraphHint(this.#kv, `${keyspace}.${name}`);
-  }
-
   #collectionCount(): number {
-    let count = 0;
-    for (const collections of this.#collections.values()) count += collections.size;
-    return count + this.#tables.count;
+    return this.#catalog.count + this.#tables.count;
   }
 
-  #keyspaceCollections(keyspace: string): Map<string, Collection> {
+  #keyspaceCollections(keyspace: string): ReadonlyMap<string, Collection> {
     this.#checkOpen();
-    const collections = this.#collections.get(keyspace);
+    const collections = this.#catalog.collectionsOf(keyspace);
     if (!collections) {
-      throw VectorDbError.of('UNKNOWN_KEYSPACE', { keyspace, known: [...this.#keyspaces].sort().join(', ') });
+      throw VectorDbError.of('UNKNOWN_KEYSPACE', { keyspace, known: this.#catalog.keyspaceNames().sort().join(', ') });
     }
     return collections;
   }
@@ -380,7 +332,7 @@ export class Database {
    */
   get cachedBytes(): number {
     let bytes = this.#kv.cachedBytes;
-    for (const collections of this.#collections.values()) for (const collection of collections.values()) bytes += collection.cachedBytes;
+    for (const collection of this.#catalog.all()) bytes += collection.cachedBytes;
     return bytes;
   }
 
@@ -411,8 +363,8 @@ export class Database {
   /** @internal Every live collection and table (verify checks them, repair rebuilds their derived records). */
   objects(): { collections: Collection[]; tables: Table[] } {
     this.#checkOpen();
-    const collections = [...this.#collections.values()].flatMap((byName) => [...byName.values()]);
-    const tables = [...this.#keyspaces].flatMap((keyspace) => this.#tables.listTables(keyspace));
+    const collections = this.#catalog.all();
+    const tables = this.#catalog.keyspaceNames().flatMap((keyspace) => this.#tables.listTables(keyspace));
     return { collections, tables };
   }
 
@@ -424,9 +376,7 @@ export class Database {
     this.#state = 'closing';
     this.#closing = (async () => {
       await this.#ddl.run(async () => undefined);
-      for (const collections of this.#collections.values()) {
-        for (const collection of collections.values()) await collection.close();
-      }
+      for (const collection of this.#catalog.all()) await collection.close();
       await this.#tables.close();
       this.#settings.graphPrefetch?.discard();
       await this.#kv.close();
