@@ -1,7 +1,8 @@
 /**
  * One collection's documents in LevelDB: reading by key, scanning in key order, and writing a set of
- * changes as ONE atomic batch (document bodies, secondary index entries and vector records together).
- * Knows the key layout; knows nothing about filters or the protocol.
+ * changes as ONE atomic batch (document bodies, secondary index entries and vector records together; the
+ * index entries' reads and writes are index-reads.ts and index-writes.ts). Knows the key layout; knows
+ * nothing about filters or the protocol.
  */
 import { VectorDbError } from '../../errors/index.js';
 import { copyJson, type Document } from '../../query/json.js';
@@ -9,20 +10,16 @@ import { keys, type KvOperation, type KvSnapshot, type KvStore, type PreparedBat
 import { HitCache, WrittenHits } from './hit-cache.js';
 import { bodyText, hasVectorOf, parseBody, parseBodyText, storedBody } from './body-text.js';
 import type { StoredDocument } from './types.js';
-import { indexEntriesOf, type ShredContext } from './shredder.js';
+import type { ShredContext } from './shredder.js';
 import { allIndexEntries, indexEntries, indexKeys, indexRunKeys } from './index-reads.js';
+import { refileIndexEntries, stageIndexEntries } from './index-writes.js';
 import type { ChangeHook, DocumentChange, IndexBounds, IndexRun } from '../changes.js';
 import { vectorJson, vectorRefOf } from './stored-vector.js';
 import { decodeVectorValues } from '../vectors/records.js';
 import type { LexicalIndex, StagedLexical } from './lexical-index.js';
 import { FieldKinds, type StagedFields } from './field-kinds.js';
 
-const { SEP, HIGH } = keys;
-/**
- * Index entries carry everything in their key; the value is one byte, not empty, because classic-level
- * 3 never frees its copy of an empty value (32 bytes of native heap lost per index entry written).
- */
-const INDEX_VALUE = new Uint8Array([0x31]);
+const { HIGH } = keys;
 
 /**
  * The parsed-body cache of search hits (per collection): its default budget in JSON bytes plus a
@@ -313,20 +310,7 @@ export class DocumentStore {
     let countDelta = 0;
     for (const change of changes) {
       if ((change.before === null) !== (change.after === null)) countDelta += change.after === null ? -1 : 1;
-      const suffix = SEP + change.key;
-      if (change.before === null) {
-        // An insert (the hot path): every entry is new; the Set drops repeats (a value twice in an array).
-        for (const entry of new Set(change.after?.indexEntries)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: INDEX_VALUE });
-      } else {
-        const oldEntries = new Set(indexEntriesOf(change.before, ctx));
-        const newEntries = new Set(change.after ? change.after.indexEntries : []);
-        for (const entry of oldEntries) {
-          if (!newEntries.has(entry)) ops.push({ type: 'del', key: this.#indexPrefix + entry + suffix });
-        }
-        for (const entry of newEntries) {
-          if (!oldEntries.has(entry)) ops.push({ type: 'put', key: this.#indexPrefix + entry + suffix, value: INDEX_VALUE });
-        }
-      }
+      stageIndexEntries(this.#indexPrefix, change, ctx, ops);
       if (change.after) {
         const text = bodyText(storedBody(change.after, staged));
         ops.push({ type: 'put', key: this.#docPrefix + change.key, value: text });
@@ -369,24 +353,9 @@ export class DocumentStore {
     await staged.batch.discard();
   }
 
-  /**
-   * Writes every document's index entries again (a put of an entry already there changes nothing), unless
-   * the collection records that its entries already follow the current rule (INDEX_RULE); then records it.
-   * Interrupted, it starts over at the next call.
-   */
-  async refileIndex(ctx: ShredContext): Promise<void> {
-    const ruleKey = keys.indexRuleKey(this.#cid);
-    if ((await this.#kv.getString(ruleKey)) === keys.INDEX_RULE) return;
-    let ops: KvOperation[] = [];
-    for await (const { key, doc } of this.scan(undefined, { withVector: false })) {
-      for (const entry of new Set(indexEntriesOf(doc, ctx))) ops.push({ type: 'put', key: this.#indexPrefix + entry + SEP + key, value: INDEX_VALUE });
-      if (ops.length >= 4096) {
-        await this.#kv.batch(ops);
-        ops = [];
-      }
-    }
-    ops.push({ type: 'put', key: ruleKey, value: keys.INDEX_RULE });
-    await this.#kv.batch(ops);
+  /** Writes every document's index entries again unless they follow the current rule (index-writes.ts). */
+  refileIndex(ctx: ShredContext): Promise<void> {
+    return refileIndexEntries(this.#kv, this.#cid, () => this.scan(undefined, { withVector: false }), ctx);
   }
 
   /** Removes every document, index entry and vector record of the collection. */
