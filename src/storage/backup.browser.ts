@@ -4,6 +4,7 @@
  * database by renaming directories, which IndexedDB cannot do atomically, so it is Node's only.
  */
 import { VectorDbError } from '../errors/index.js';
+import { copyStore } from './kv-copy.js';
 import { KvStore } from './kv-store.js';
 import type * as NodeBackup from './backup.js';
 
@@ -20,7 +21,7 @@ export const backupStore: typeof NodeBackup.backupStore = async (kv, target, onP
   const copy = await KvStore.open(target);
   try {
     if (!(await copy.isEmpty())) throw VectorDbError.of('STORAGE_TARGET_NOT_EMPTY', { location: target, reason: 'is an IndexedDB database that holds data' });
-    return await kv.copyTo(copy, onProgress);
+    return await copyStore(kv, copy, onProgress);
   } finally {
     await copy.close();
   }

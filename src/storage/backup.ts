@@ -1,6 +1,6 @@
 /**
  * Backup and restore of a whole database directory, Node's side (backup.browser.ts is the browser's): a
- * backup is a key-for-key copy from one snapshot of the live store (KvStore.copyTo), written into a partial
+ * backup is a key-for-key copy from one snapshot of the live store (kv-copy.ts), written into a partial
  * sibling and renamed into place when complete (backup-marker.ts: atomic, an interrupted one is refused); a
  * restore copies a backup into a fresh directory and swaps it in, refusing a target whose LevelDB lock is
  * held (a database in use) and a source that is an interrupted backup.
@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { VectorDbError } from '../errors/index.js';
 import { refuseIncompleteBackup, writeBackupAtomically } from './backup-marker.js';
+import { copyStore } from './kv-copy.js';
 import { KvStore } from './kv-store.js';
 import { mapLevelError } from './level-errors.js';
 import { copySideFiles } from './side-files.js';
@@ -41,7 +42,7 @@ async function copyInto(from: KvStore, target: string, onProgress?: (copiedKeys:
   let copied: number;
   try {
     await begin?.();
-    copied = await from.copyTo(copy, onProgress);
+    copied = await copyStore(from, copy, onProgress);
   } finally {
     await copy.close();
   }

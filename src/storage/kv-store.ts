@@ -2,7 +2,8 @@
  * The key-value contract the engine uses, over abstract-level: the runtime's persistent store
  * (persistent-level.ts: classic-level in Node, browser-level in a browser) or memory-level on request.
  * Owns opening and closing, and maps errors (level-errors.ts): nothing above storage/ sees LEVEL_* codes or
- * which store it is. Its shapes are in kv-types.ts, its snapshot and prepared batch in kv-handles.ts.
+ * which store it is. Its shapes are in kv-types.ts, its snapshot and prepared batch in kv-handles.ts, a
+ * whole-store copy (backups) in kv-copy.ts.
  * Keys are UTF-8 strings (see keys.ts); values are strings (JSON) or bytes (vectors, index files).
  * Every value under a truth key (keys.isTruthKey) is sealed when written and checked when read
  * (record-checksum.ts): a damaged one is DATABASE_CORRUPTED, never returned.
@@ -185,7 +186,6 @@ export class KvStore {
     });
   }
 
-  /** Writes all operations atomically: after a crash either all are there or none. */
   /**
    * Resolves once every write handed to LevelDB so far is on disk (at once when durability is relaxed or there
    * is no disk): for writes prepared with `deferSync`, whose writers wait here together, after their mutex.
@@ -194,6 +194,7 @@ export class KvStore {
     if (this.#writeOptions.sync) await this.#groupSync.wait();
   }
 
+  /** Writes all operations atomically: after a crash either all are there or none. */
   async batch(operations: readonly KvOperation[]): Promise<void> {
     if (operations.length === 0) return;
     await this.prepare(operations).write();
@@ -283,8 +284,8 @@ export class KvStore {
     for await (const chunk of this.entryChunks(range, size)) yield chunk.map(([key, value]): [string, string] => [key, bytesToString(value)]);
   }
 
-  /** An iterator's entries `size` at a time; closes it when done or abandoned. */
-  async *#chunks<V>(iterator: { nextv(size: number): Promise<[string, V][]>; close(): Promise<void> }, size: number): AsyncGenerator<[string, V][]> {
+  /** An iterator's entries (or keys) `size` at a time; closes it when done or abandoned. */
+  async *#chunks<T>(iterator: { nextv(size: number): Promise<T[]>; close(): Promise<void> }, size: number): AsyncGenerator<T[]> {
     try {
       while (true) {
         const chunk = await this.#call(() => iterator.nextv(size));
@@ -312,30 +313,15 @@ export class KvStore {
   /** Iterates keys only (cheaper than entries), reading `chunk` at a time, from `snapshot` when given. */
   async *keys(range: KvRange, chunk = 1024, snapshot?: KvSnapshot): AsyncGenerator<string> {
     const iterator = this.#db.keys(snapshot?.handle === undefined ? range : { ...range, snapshot: snapshot.handle });
-    try {
-      while (true) {
-        const keys = await this.#call(() => iterator.nextv(chunk));
-        if (keys.length === 0) return;
-        yield* keys;
-      }
-    } finally {
-      await iterator.close();
-    }
+    for await (const keys of this.#chunks(iterator, chunk)) yield* keys;
   }
 
   /** How many keys [gte, lt) holds, counted from `snapshot` when given (stats: index entries). */
   async countKeys(gte: string, lt: string, snapshot?: KvSnapshot): Promise<number> {
     let count = 0;
     const iterator = this.#db.keys(snapshot?.handle === undefined ? { gte, lt } : { gte, lt, snapshot: snapshot.handle });
-    try {
-      for (;;) {
-        const keys = await this.#call(() => iterator.nextv(8192));
-        if (keys.length === 0) return count;
-        count += keys.length;
-      }
-    } finally {
-      await iterator.close();
-    }
+    for await (const keys of this.#chunks(iterator, 8192)) count += keys.length;
+    return count;
   }
 
   /**
@@ -357,29 +343,6 @@ export class KvStore {
   async isEmpty(): Promise<boolean> {
     const [first] = await this.#call(() => this.#db.keys({ limit: 1 }).all());
     return first === undefined;
-  }
-
-  /**
-   * Copies every key and value, as of one snapshot, into `copy` (an empty store): a consistent copy while
-   * writers go on. `onProgress` gets the keys copied so far.
-   */
-  async copyTo(copy: KvStore, onProgress?: (copied: number) => void): Promise<number> {
-    const snapshot = this.snapshot();
-    let copied = 0;
-    try {
-      const iterator = this.#db.iterator(snapshot.handle === undefined ? {} : { snapshot: snapshot.handle });
-      for await (const chunk of this.#chunks(iterator, 4096)) {
-        // As stored: sealed records stay sealed, unsealed ones stay as they were written.
-        await copy.rawBatch(chunk.map(([key, value]) => ({ type: 'put' as const, key, value })));
-        copied += chunk.length;
-        onProgress?.(copied);
-      }
-    } catch (error) {
-      throw mapLevelError(error, copy.location);
-    } finally {
-      await snapshot.close();
-    }
-    return copied;
   }
 
   /** Deletes every key in [gte, lt) in batches (used to drop a collection or empty it). */
