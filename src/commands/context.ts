@@ -1,19 +1,13 @@
 /**
- * What a command handler receives: the database, the target from the request path, and parsers for the
- * query parts (filter, sort, projection, update) bound to the target collection's indexing and limits.
+ * What a command handler receives: the database, the target from the request path and what the request
+ * brings besides its command; and the shape of a handler. The query parts of a collection command are
+ * parsed by query-parts.ts.
  */
 import { VectorDbError } from '../errors/index.js';
 import type { Collection } from '../engine/collections/collection.js';
 import type { Database } from '../engine/database.js';
 import type { Table } from '../engine/tables/table.js';
-import { parseFilter, type Filter } from '../query/filter.js';
-import { parseProjection, type Projection } from '../query/projection.js';
-import { parseSort, type SortSpec } from '../query/sort.js';
-import { parseUpdate, type Update } from '../query/update.js';
-import type { CommandBody } from './command-body.js';
 import type { CommandResult } from './response.js';
-import { toJsonText } from '../query/exact-number.js';
-import { collectionTarget, vectorizeSort, vectorizeUpdate } from './vectorize.js';
 
 export type CommandLevel = 'database' | 'keyspace' | 'collection';
 
@@ -63,77 +57,6 @@ export class CommandContext {
     if (this.target.collection === undefined) throw new Error('command context has no collection');
     return this.db.collection(this.keyspace, this.target.collection);
   }
-}
-
-const FILTER_CACHE_SIZE = 256;
-/** Recently parsed filters per collection, oldest first. */
-const filterCache = new WeakMap<Collection, Map<string, Filter>>();
-
-/** A collection command's query parts, parsed against the collection. */
-export class QueryParts {
-  readonly #collection: Collection;
-  readonly #body: CommandBody;
-  readonly #ctx: CommandContext;
-
-  constructor(ctx: CommandContext, collection: Collection, body: CommandBody) {
-    this.#ctx = ctx;
-    this.#collection = collection;
-    this.#body = body;
-  }
-
-  /** Parsed filters are immutable: the same filter text on the same collection is parsed (and compiled) once. */
-  filter(): Filter {
-    const raw = this.#body.get('filter');
-    // No filter (most vector searches) is keyed as its text would be, without writing it.
-    const text = raw === undefined ? 'null' : toJsonText(raw);
-    let cache = filterCache.get(this.#collection);
-    const cached = cache?.get(text);
-    if (cached) return cached;
-    const limits = this.#collection.limits;
-    const filter = parseFilter(raw, {
-      isIndexed: this.#collection.isIndexed,
-      maxClauses: limits.maxFilterClauses,
-      maxInValues: limits.maxInValues,
-      lexical: { analyzer: this.#collection.analyzer, disabled: () => lexicalDisabled(this.#collection) },
-    });
-    if (!cache) filterCache.set(this.#collection, (cache = new Map()));
-    if (cache.size >= FILTER_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    cache.set(text, filter);
-    return filter;
-  }
-
-  /** The sort; a `$vectorize` sort is the vector sort of its text's embedding (computed here). */
-  async sort(): Promise<SortSpec> {
-    const sort = parseSort(await vectorizeSort(this.#ctx, collectionTarget(this.#collection), this.#body.get('sort')), {
-      isIndexed: this.#collection.isIndexed,
-      lexicalEnabled: this.#collection.analyzer !== undefined,
-      lexicalDisabled: () => lexicalDisabled(this.#collection),
-    });
-    if (sort.kind === 'vector') {
-      const record = this.#collection.record;
-      if (!record.options.vector) {
-        throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', { keyspace: record.keyspace, collection: record.name });
-      }
-    }
-    return sort;
-  }
-
-  projection(): Projection {
-    return parseProjection(this.#body.get('projection'));
-  }
-
-  /** The update; the vectors of the `$vectorize` text it sets are computed here. */
-  async update(field = 'update'): Promise<Update> {
-    const raw = this.#body.get(field);
-    if (raw === undefined) {
-      throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'command.updateClause', value: '`null`', reason: 'must not be null' });
-    }
-    return vectorizeUpdate(this.#ctx, collectionTarget(this.#collection), parseUpdate(raw));
-  }
-}
-
-function lexicalDisabled(collection: Collection): VectorDbError {
-  return VectorDbError.of('LEXICAL_NOT_ENABLED_FOR_COLLECTION', { keyspace: collection.record.keyspace, collection: collection.record.name });
 }
 
 export type CommandHandler = (body: unknown, ctx: CommandContext) => Promise<CommandResult>;

@@ -10,7 +10,8 @@ import type { Projection } from '../query/projection.js';
 import type { SortSpec } from '../query/sort.js';
 import { INDEX_OPTION_BOUNDS } from '../engine/collections/schema.js';
 import { CommandBody, invalid, type Options } from './command-body.js';
-import { QueryParts, type CommandHandler, type CommandSpec } from './context.js';
+import type { CommandHandler, CommandSpec } from './context.js';
+import { QueryParts } from './query-parts.js';
 
 const FIND_FIELDS: readonly string[] = ['filter', 'projection', 'sort', 'options'];
 /** `efSearch` is ours (not the Data API's): a vector search's HNSW candidate list size for this query. */

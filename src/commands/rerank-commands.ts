@@ -11,7 +11,8 @@ import { isObject, splitPath, valueAtPath, type JsonObject, type JsonValue } fro
 import { decodeVector, queryVectorArray } from '../query/vector-value.js';
 import { RRF_PROVIDER, RerankerError, rerankerOf, rerankersOf } from '../providers/rerankers.js';
 import { CommandBody, invalid, type Options } from './command-body.js';
-import { QueryParts, type CommandContext, type CommandHandler, type CommandSpec } from './context.js';
+import type { CommandContext, CommandHandler, CommandSpec } from './context.js';
+import { QueryParts } from './query-parts.js';
 import { collectionTarget, embedTexts } from './vectorize.js';
 
 const OPTIONS = ['limit', 'hybridLimits', 'rerankOn', 'rerankQuery', 'includeScores', 'includeSortVector', 'rerank'];

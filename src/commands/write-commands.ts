@@ -6,7 +6,8 @@ import { VectorDbError } from '../errors/index.js';
 import type { SingleChange, UpdateOutcome } from '../engine/collections/collection.js';
 import { isObject, type JsonObject } from '../query/json.js';
 import { CommandBody, invalid, type Options } from './command-body.js';
-import { QueryParts, type CommandHandler, type CommandSpec } from './context.js';
+import type { CommandHandler, CommandSpec } from './context.js';
+import { QueryParts } from './query-parts.js';
 import { project } from './read-commands.js';
 import { collectionTarget, vectorizeDocuments } from './vectorize.js';
 
