@@ -15,6 +15,7 @@ import { jsonObject, nameList, positiveInt, progressIntervalOption } from './opt
 import { formatOf, looksLikeJson } from './import-records.js';
 import { toJsonText } from '../query/exact-number.js';
 import { formatCount, formatSeconds, ProgressDisplay } from './progress-display.js';
+import { PARQUET_COMPRESSIONS, type ParquetCompression } from './parquet-codecs.js';
 
 export type ExportFormat = 'ndjson' | 'json' | 'csv' | 'parquet';
 
@@ -28,7 +29,7 @@ export interface ExportFlags extends SourceFlags {
   vector: boolean;
   columns?: string[];
   /** Parquet only: the page compression (parquet-codecs.ts), snappy by default. */
-  compression?: 'snappy' | 'gzip' | 'zstd' | 'brotli' | 'none';
+  compression?: ParquetCompression;
   progressInterval: number;
 }
 
@@ -172,7 +173,7 @@ export function exportCommand(): Command {
     .addOption(new Option('--limit <n>', 'at most this many documents').argParser(positiveInt))
     .option('--no-vector', 'leave $vector out (the default projection of find)')
     .addOption(new Option('--columns <names>', 'CSV, Parquet: the columns, in order (default: the fields of the first 1,000 documents)').argParser(nameList))
-    .addOption(new Option('--compression <codec>', 'Parquet: the page compression (default snappy, as pandas; zstd needs Node 22.15 or later)').choices(['snappy', 'gzip', 'zstd', 'brotli', 'none']))
+    .addOption(new Option('--compression <codec>', 'Parquet: the page compression (default snappy, as pandas; zstd needs Node 22.15 or later)').choices(PARQUET_COMPRESSIONS))
     .addOption(progressIntervalOption())
     .addHelpText(
       'after',

@@ -1,5 +1,6 @@
 /**
- * Parquet page compression for `import` and `export` (loaded through parquet-file.ts, so only for Parquet).
+ * Parquet page compression for `import` and `export` (the codecs load through parquet-file.ts, so only for
+ * Parquet; export's `--compression` choices are PARQUET_COMPRESSIONS).
  * Reading: hyparquet itself knows SNAPPY; a file with GZIP, ZSTD, BROTLI, LZ4 or LZ4_RAW pages gets the
  * decompressors of hyparquet-compressors (pure JS, snappy in a small WASM), imported only for such a file.
  * Writing: `--compression` snappy (hyparquet-writer's own, the default, as pandas), gzip and brotli from

@@ -8,6 +8,7 @@
  * anyway: a lexical query reads only its terms' postings. Layout: postings `p\0term\0key` ("tf length"), the
  * base `s` and the deltas `d\0seq` ("documents length"). Knows nothing of documents or rows: it is given terms.
  */
+import { onceSucceeded } from '../platform/once.js';
 import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore } from '../storage/index.js';
 import { bm25Score, type LexicalStats } from '../query/bm25.js';
 import type { LexicalTerms } from './changes.js';
@@ -48,7 +49,8 @@ export class LexicalStore {
   readonly #deltaPrefix: string;
   #totals: Totals | undefined;
   #based = false;
-  #loading: Promise<void> | undefined;
+  /** Loads the statistics once (a failed load is tried again); replaced by a rebuild and a clear. */
+  #loadOnce = onceSucceeded(() => this.#load());
   /** Delta records of committed batches not yet folded into the base. */
   #deltaKeys: string[] = [];
   #seq = 0;
@@ -64,11 +66,7 @@ export class LexicalStore {
 
   /** Reads the statistics (base plus deltas) once; writes and queries wait for it. */
   ready(): Promise<void> {
-    this.#loading ??= this.#load().catch((error: unknown) => {
-      this.#loading = undefined;
-      throw error;
-    });
-    return this.#loading;
+    return this.#loadOnce();
   }
 
   async #load(): Promise<void> {
@@ -222,7 +220,7 @@ export class LexicalStore {
     this.#based = true;
     this.#deltaKeys = [];
     this.#folding = undefined;
-    this.#loading = Promise.resolve();
+    this.#loadOnce = async () => undefined;
     return postings;
   }
 
@@ -237,7 +235,7 @@ export class LexicalStore {
     this.#based = false;
     this.#deltaKeys = [];
     this.#folding = undefined;
-    this.#loading = undefined;
+    this.#loadOnce = onceSucceeded(() => this.#load());
   }
 
   /** After the data was cleared (deleteMany({})): no documents. */

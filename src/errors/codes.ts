@@ -183,7 +183,7 @@ export const ERROR_CODES = {
   MISSING_PARTITION_COLUMNS: request('SCHEMA', 'Partition columns missing', 'The primary key of a table must name at least one partition column (partitionBy).'),
   UNKNOWN_PARTITION_COLUMNS: request('SCHEMA', 'Unknown partition columns', 'The primary key names partition columns that are not defined: ${unknownColumns}. The columns are: ${allColumns}.'),
   UNKNOWN_PARTITION_SORT_COLUMNS: request('SCHEMA', 'Unknown partition sort columns', 'The primary key names partition sort columns that are not defined (or are partition columns): ${unknownColumns}. The columns are: ${allColumns}.'),
-  MISSING_ALTER_TABLE_OPERATIONS: request('SCHEMA', 'No alter table operation', 'alterTable needs exactly one operation of: add, drop; got ${operations}.'),
+  MISSING_ALTER_TABLE_OPERATIONS: request('SCHEMA', 'No alter table operation', 'alterTable needs exactly one operation of: add, drop, addVectorize, dropVectorize; got ${operations}.'),
   MISSING_ALTER_TYPE_OPERATIONS: request('SCHEMA', 'No alter type operation', 'alterType needs at least one of: add, rename.'),
   INVALID_VECTORIZE_FIELD_CONFIGURATION: request('SCHEMA', 'Unable to parse vectorize configuration for table, field schema invalid.', "Unable to parse vectorize configuration, schema invalid for field '${field}'. Underlying problem: ${message}"),
   CANNOT_VECTORIZE_UNKNOWN_COLUMNS: request('SCHEMA', 'Columns cannot be vectorized if they are not defined in the table schema', 'The command attempted to vectorize columns that are not in the table schema. The table ${keyspace}.${table} defines the columns: ${allColumns}. The command attempted to vectorize the unknown columns: ${unknownColumns}.'),

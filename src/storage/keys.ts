@@ -175,14 +175,16 @@ export const TABLE_PREFIX = 'tbl:';
 export const typeKey = (keyspace: string, type: string): string => `udt:${keyspace}${SEP}${type}`;
 export const TYPE_PREFIX = 'udt:';
 export const rowPrefix = (tid: number): string => `row:${cidText(tid)}${SEP}`;
-export const rowIndexPrefix = (tid: number, index: string): string => `ridx:${cidText(tid)}${SEP}${index}${SEP}`;
+/** Every index entry of a table, all its indexes (dropTable, truncation, verify, repair). */
+export const rowIndexesPrefix = (tid: number): string => `ridx:${cidText(tid)}${SEP}`;
+export const rowIndexPrefix = (tid: number, index: string): string => `${rowIndexesPrefix(tid)}${index}${SEP}`;
 /**
  * A table text index's postings and BM25 statistics (engine/tables/text-postings.ts), in the layout of a
  * collection's lexical index: postings `p\0term\0rowKey` ("tf length"), the base `s`, the deltas `d\0seq`.
  */
-export const tableLexicalPrefix = (tid: number, index: string): string => `tlex:${cidText(tid)}${SEP}${index}${SEP}`;
+export const tableLexicalPrefix = (tid: number, index: string): string => `${tableLexicalIndexesPrefix(tid)}${index}${SEP}`;
 /** Every text index's postings and statistics of a table (dropTable, truncation). */
-export const tableLexicalRange = (tid: number): string => `tlex:${cidText(tid)}${SEP}`;
+export const tableLexicalIndexesPrefix = (tid: number): string => `tlex:${cidText(tid)}${SEP}`;
 
 /**
  * Every prefix that holds a collection's data: emptied by deleteMany({}), dropped with the collection

@@ -26,7 +26,7 @@ export function alterTableRecord(record: TableRecord, operation: unknown, ctx: {
   if (kind === 'drop') return dropColumns(record, isObject(spec) && Array.isArray(spec.columns) ? (spec.columns as unknown[]) : undefined);
   if (kind === 'addVectorize') return addVectorize(record, isObject(spec) && isObject(spec.columns) ? spec.columns : undefined);
   if (kind === 'dropVectorize') return dropVectorize(record, isObject(spec) && Array.isArray(spec.columns) ? (spec.columns as unknown[]) : undefined);
-  throw VectorDbError.of('MISSING_ALTER_TABLE_OPERATIONS', { operations: `'${kind}' (known: add, drop, addVectorize, dropVectorize)` });
+  throw VectorDbError.of('MISSING_ALTER_TABLE_OPERATIONS', { operations: `'${kind}'` });
 }
 
 /** The vector columns named, or the Data API's error for unknown and non-vector ones. */

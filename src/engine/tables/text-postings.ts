@@ -116,7 +116,7 @@ export class TextPostings {
   /** Deletes every text index's postings and statistics (a truncation: the next use builds them from the rows left). */
   async clearAll(): Promise<void> {
     for (const index of this.#record().indexes) if (index.kind === 'text') await this.clear(index.name);
-    const prefix = keys.tableLexicalRange(this.#record().tid);
+    const prefix = keys.tableLexicalIndexesPrefix(this.#record().tid);
     await this.#kv.clearRange(prefix, prefix + keys.HIGH);
   }
 

@@ -49,6 +49,11 @@ export interface VectorDBLocalDeleteParams {
   filter?: VectorDBLocalFilter;
 }
 
+/** The members each argument object takes (a misspelt one, `contentkey`, is a TypeError, never ignored). */
+const STORE_ARGS: ReadonlySet<keyof VectorDBLocalStoreArgs> = new Set(['db', 'collectionName', 'dimension', 'metric', 'contentKey', 'chunkSize', 'concurrency']);
+const CONNECTION_ARGS: ReadonlySet<keyof VectorDBLocalConnection> = new Set(['token', 'endpoint', 'keyspace', 'options']);
+const DELETE_PARAMS: ReadonlySet<keyof VectorDBLocalDeleteParams> = new Set(['ids', 'filter']);
+
 /**
  * A LangChain vector store on a vectordb-local collection.
  * @example
@@ -57,11 +62,6 @@ export interface VectorDBLocalDeleteParams {
  * const hits = await store.similaritySearch('kitten', 1, { kind: 'pet' });
  * await store.close();
  */
-/** The members each argument object takes (a misspelt one, `contentkey`, is a TypeError, never ignored). */
-const STORE_ARGS: ReadonlySet<keyof VectorDBLocalStoreArgs> = new Set(['db', 'collectionName', 'dimension', 'metric', 'contentKey', 'chunkSize', 'concurrency']);
-const CONNECTION_ARGS: ReadonlySet<keyof VectorDBLocalConnection> = new Set(['token', 'endpoint', 'keyspace', 'options']);
-const DELETE_PARAMS: ReadonlySet<keyof VectorDBLocalDeleteParams> = new Set(['ids', 'filter']);
-
 export class VectorDBLocalStore extends VectorStore {
   declare FilterType: VectorDBLocalFilter;
 
