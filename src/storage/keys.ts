@@ -161,7 +161,7 @@ export const indexRuleKey = (cid: number): string => `ixrule:${cidText(cid)}`;
  * A collection's field record (engine/collections/field-kinds.ts): `fieldKindKey` per (top-level path, kind)
  * pair, and `fieldRecordKey`, the mark that the pairs cover every document. `fieldRecordKey` is a prefix of
  * every pair's key: a clear of it up to HIGH drops the whole record. Widen-only: deleteMany({}) keeps it. A
- * collection created since the record exists has the mark from its creation (database.ts createCollection).
+ * collection created since the record exists has the mark from its creation (engine/keyspace-catalog.ts create).
  */
 export const fieldRecordKey = (cid: number): string => `fld:${cidText(cid)}`;
 /** The value of fieldRecordKey and of each fieldKindKey. */
