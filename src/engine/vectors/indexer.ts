@@ -222,7 +222,7 @@ export class BackgroundIndexer {
     this.#removedWhileBuilding = 0;
     // The dead the graph will hold once swapped in: a copy of this one has its dead too.
     const deadBefore = compacting === undefined ? host.graph().deletedCount + host.pendingRemoves() : 0;
-    const live = compacting === undefined ? undefined : liveLabels(host.labels.byDocKey, (label) => host.isLive(label));
+    const live = compacting === undefined ? undefined : liveLabels(host.labels, (label) => host.isLive(label));
     const pendingNow = (): LabelView => live ?? host.pendingAdds();
     const built = await buildOffThread({
       graph,
