@@ -221,8 +221,10 @@ export class Collection {
 
   async #vectorSelect(options: SelectOptions): Promise<FoundDocument[]> {
     const ready = this.vectors();
-    // An unfiltered search needs neither the label maps nor the postings: it is answered as soon as it can be.
+    // An unfiltered search needs neither the label maps nor the postings: it is answered as soon as it can be
+    // (and a failed open is reported through that wait: `ready` fails with it, unawaited).
     const pending = options.filter.isEmpty ? this.#vectorsForSearch : ready;
+    if (pending !== ready) ready?.catch(() => undefined);
     const settings = this.record.options.vector;
     if (!pending || !settings || options.sort.kind !== 'vector') {
       throw VectorDbError.of('VECTOR_SEARCH_NOT_SUPPORTED', { keyspace: this.record.keyspace, collection: this.record.name });
