@@ -9,6 +9,8 @@
 
 const EMPTY = -1;
 const TOMBSTONE = -2;
+/** Labels live in an Int32Array: 2^31 labels handed out (every vector change takes one) is the table's limit. */
+const MAX_LABEL = 0x7fff_ffff;
 /** Flag in `#length` for a key with bytes past ASCII (decoded by TextDecoder, not char by char). */
 const WIDE = 0x8000_0000;
 /**
@@ -253,6 +255,7 @@ export class KeyTable implements LabelLookup {
 
   /** Writes the probe's key bytes for `label`. */
   #store(label: number, probe: Probe): void {
+    if (!(label >= 0 && label <= MAX_LABEL)) throw new RangeError(`vector label ${label} is beyond the key table's ${MAX_LABEL}`);
     if (label >= this.#length.length) this.#growLabels(label + 1);
     const need = this.#arenaUsed + probe.byteLength;
     if (need > this.#arena.length) {
