@@ -56,8 +56,11 @@ export class FlatVectorStore {
   private present: Uint8Array;
   /** The label a row holds (meaningful where present). */
   private labelOfRow: Uint32Array;
-  /** Per-row stamp of the last search that saw it: de-duplicates candidate lists without allocating. */
-  private seen: Uint32Array;
+  /**
+   * Per-row stamp of the last search that saw it: de-duplicates candidate lists without allocating. Made
+   * at the first list that needs it (most lists ascend and need none: 4 bytes a row saved).
+   */
+  private seen: Uint32Array | undefined;
   private generation = 0;
   /** Rows allocated. */
   private slots: number;
@@ -79,7 +82,6 @@ export class FlatVectorStore {
     this.invNorms = new Float64Array(this.slots);
     this.present = new Uint8Array(this.slots);
     this.labelOfRow = new Uint32Array(this.slots);
-    this.seen = new Uint32Array(this.slots);
   }
 
   /** Number of stored vectors. */
@@ -245,10 +247,11 @@ export class FlatVectorStore {
       return n;
     }
     const gen = this.nextGeneration();
+    const seen = (this.seen ??= new Uint32Array(this.slots));
     for (let i = 0; i < list.length && n < rows.length; i++) {
       const row = this.rowOf.get(list[i] as number);
-      if (row === undefined || this.seen[row] === gen) continue;
-      this.seen[row] = gen;
+      if (row === undefined || seen[row] === gen) continue;
+      seen[row] = gen;
       rows[n++] = row;
     }
     return n;
@@ -332,7 +335,7 @@ export class FlatVectorStore {
   private nextGeneration(): number {
     this.generation = (this.generation + 1) >>> 0;
     if (this.generation === 0) {
-      this.seen.fill(0);
+      this.seen?.fill(0);
       this.generation = 1;
     }
     return this.generation;
@@ -364,13 +367,11 @@ export class FlatVectorStore {
     present.set(this.present);
     const labelOfRow = new Uint32Array(next);
     labelOfRow.set(this.labelOfRow);
-    const seen = new Uint32Array(next);
-    seen.set(this.seen);
     this.sqNorms = sqNorms;
     this.invNorms = invNorms;
     this.present = present;
     this.labelOfRow = labelOfRow;
-    this.seen = seen;
+    this.seen = undefined; // made again, zeroed, when next needed: stamps of the current generation never match it
     this.slots = next;
   }
 }

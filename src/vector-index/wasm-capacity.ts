@@ -13,6 +13,17 @@ export function wasmFileBytes(count: number, dimension: number, M: number): numb
 }
 
 export const WASM_HEAP_BYTES = 2 ** 31;
+/**
+ * A lower ceiling for the indexes' share of the heap, in bytes (tests: reaching the real one takes
+ * hundreds of thousands of vectors). Only lowers it.
+ */
+export const WASM_HEAP_ENV = 'VECTORDB_WASM_HEAP_BYTES';
+
+/** The heap's size as the capacity plans count it: WASM_HEAP_BYTES, or the lower VECTORDB_WASM_HEAP_BYTES. */
+function heapBytes(): number {
+  const forced = typeof process === 'undefined' ? NaN : Number(process.env?.[WASM_HEAP_ENV]);
+  return forced > 0 && forced < WASM_HEAP_BYTES ? forced : WASM_HEAP_BYTES;
+}
 /** Runtime, hnswlib's 65,536 label locks, batch temporaries: kept out of the indexes' budget. */
 const WASM_RESERVED_BYTES = 96 * 2 ** 20;
 /** Vectors per addPoints call: bounds the C++ copy of the batch (~0.75 MiB at 768 dims). */
@@ -33,13 +44,14 @@ export function wasmBytesPerElement(dimension: number, M: number): number {
 
 /** Most elements one index can preallocate when other wasm indexes already hold `otherBytes`. */
 export function wasmMaxElements(dimension: number, M: number, otherBytes = 0): number {
-  return Math.max(0, Math.floor((WASM_HEAP_BYTES - WASM_RESERVED_BYTES - otherBytes) / wasmBytesPerElement(dimension, M)));
+  return Math.max(0, Math.floor((heapBytes() - WASM_RESERVED_BYTES - otherBytes) / wasmBytesPerElement(dimension, M)));
 }
 
 export function wasmCapacityAdvice(dimension: number, M: number): string {
   const prealloc = wasmMaxElements(dimension, M) - HEADROOM;
+  const heap = heapBytes() === WASM_HEAP_BYTES ? '2 GiB' : `${heapBytes()}-byte (${WASM_HEAP_ENV})`;
   return (
-    `hnswlib-wasm keeps every index of the process in one 2 GiB WebAssembly heap: about ${prealloc} vectors of ` +
+    `hnswlib-wasm keeps every index of the process in one ${heap} WebAssembly heap: about ${prealloc} vectors of ` +
     `${dimension} dimensions with M=${M} when preallocated, about half that when grown step by step. ` +
     'Load the index again with a larger capacity (preallocates), rebuild it to drop deleted vectors, ' +
     'use several smaller indexes, or install hnswlib-node (native, no such limit).'

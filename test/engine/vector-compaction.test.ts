@@ -39,7 +39,7 @@ describe('graph compaction', () => {
     expect(fresh.size).toBe(live.size);
     for (const label of labels) expect(fresh.has(label)).toBe(live.has(label));
     expect(fresh.deletedCount).toBe(0);
-    const view = liveLabels(new Map([...live].map((l) => [`k${l}`, l])), (l) => live.has(l));
+    const view = liveLabels({ size: live.size, labels: () => live.values() }, (l) => live.has(l));
     expect([view.size, view.has(3), view.has(750), [...view].length]).toEqual([live.size, true, false, live.size]);
     const stopped = await rebuildOnEventLoop({ target: await emptyGraphLike(old, 'test', 64), labels, isLive: () => true, copyValues: () => undefined, stopped: () => true });
     expect(stopped).toBe(false);

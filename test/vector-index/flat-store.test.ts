@@ -97,6 +97,9 @@ describe('FlatVectorStore', () => {
     expect(got[0]?.score).toBeCloseTo(1, 12);
     expect(s.exactSearch([1, 0], 10, [])).toEqual([]);
     expect(s.exactSearch([1, 0], 0)).toEqual([]);
+    // Past a growth of the rows (the repeat stamps are made again): repeats are still skipped.
+    for (let label = 10; label < 200; label++) s.set(label, [-1, label / 1000]);
+    expect(s.exactSearch([1, 0], 10, [199, 3, 1, 199, 1, 3, 150]).map((r) => r.label)).toEqual([1, 3, 199, 150]);
   });
 
   it('refuses bad vectors and labels with INVALID_ARGUMENT', () => {

@@ -70,7 +70,10 @@ export class VectorState {
    */
   forSearch(filtered: boolean): CollectionVectors | Promise<CollectionVectors> | undefined {
     const ready = this.vectors();
-    return filtered ? ready : (this.#searchable ?? this.#vectorsForSearch);
+    if (filtered) return ready;
+    // The whole load runs on unawaited: a failed open reaches the caller through the search's own wait.
+    ready?.catch(() => undefined);
+    return this.#searchable ?? this.#vectorsForSearch;
   }
 
   /**

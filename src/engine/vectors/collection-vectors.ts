@@ -12,7 +12,7 @@ import type { KvOperation, KvStore } from '../../storage/index.js';
 import type { FlatVectorStore, IndexParams, ScoredLabel, VectorIndex } from '../../vector-index/index.js';
 import type { ChangeHook, DocumentChange } from '../changes.js';
 import { BackgroundIndexer } from './indexer.js';
-import { VectorLabels } from './labels.js';
+import { VectorLabels, type LabelLookup } from './labels.js';
 import type { LateValues } from './late-values.js';
 import { newGraph } from './open.js';
 import { openVectors, type OpenHost } from './opening.js';
@@ -250,7 +250,7 @@ export class CollectionVectors {
   }
 
   /** Every document's label as of now (a copy: later writes do not change it). */
-  labelsNow(): ReadonlyMap<string, number> {
+  labelsNow(): LabelLookup {
     this.#checkKeysRead();
     return this.#labels.copy();
   }
@@ -271,9 +271,9 @@ export class CollectionVectors {
     if (added.length === 0 && removed.length === 0) return { labels };
     const retired = removed.map((r) => r.label);
     const afterCommit = () => {
-      for (const { key, label } of removed) {
+      for (const { label } of removed) {
         this.#flat.delete(label);
-        this.#labels.delete(label, key);
+        this.#labels.delete(label);
         if (!this.#pendingAdds.delete(label)) this.#pendingRemoves.push(label);
       }
       for (const { key, label, vector } of added) {

@@ -30,9 +30,9 @@ export interface LabelView {
   [Symbol.iterator](): Iterator<number>;
 }
 
-/** The live labels of a doc key -> label map, as a view (a build sends those still live when their turn comes). */
-export function liveLabels(labelOf: ReadonlyMap<string, number>, isLive: (label: number) => boolean): LabelView {
-  return { get size() { return labelOf.size; }, has: isLive, [Symbol.iterator]: () => labelOf.values() };
+/** The live labels of the label map, as a view (a build sends those still live when their turn comes). */
+export function liveLabels(labels: { readonly size: number; labels(): Iterator<number> }, isLive: (label: number) => boolean): LabelView {
+  return { get size() { return labels.size; }, has: isLive, [Symbol.iterator]: () => labels.labels() };
 }
 
 /** A new empty graph with the same backend and parameters as `graph` (the rebuild's target). */

@@ -68,6 +68,11 @@ export class BackgroundIndexer {
   #arrivals: number[] | undefined;
   /** While a worker build runs: vectors deleted or replaced since it started (its graph's dead to come). */
   #removedWhileBuilding = 0;
+  /**
+   * Set once the indexing failed (the collection reports it from then on): nothing is scheduled again,
+   * else a failure at once (a full wasm heap) would restart the loop in microtasks forever.
+   */
+  #failed = false;
   /** Set when a worker-thread build failed: this collection then builds on the event loop only. */
   #offThreadFailed = false;
   /** Graphs built on a worker thread and swapped in so far (stats, tests). */
@@ -127,7 +132,7 @@ export class BackgroundIndexer {
   schedule(): void {
     const host = this.#host;
     // While the keys are read after open, what the graph lacks or holds in excess is not known yet.
-    if (host.labels.late) return;
+    if (host.labels.late || this.#failed) return;
     if (this.#indexing || host.closed() || (host.pendingAdds().size === 0 && host.pendingRemoves() === 0)) return;
     this.#indexing = this.#indexLoop().finally(() => {
       this.#indexing = undefined;
@@ -222,7 +227,7 @@ export class BackgroundIndexer {
     this.#removedWhileBuilding = 0;
     // The dead the graph will hold once swapped in: a copy of this one has its dead too.
     const deadBefore = compacting === undefined ? host.graph().deletedCount + host.pendingRemoves() : 0;
-    const live = compacting === undefined ? undefined : liveLabels(host.labels.byDocKey, (label) => host.isLive(label));
+    const live = compacting === undefined ? undefined : liveLabels(host.labels, (label) => host.isLive(label));
     const pendingNow = (): LabelView => live ?? host.pendingAdds();
     const built = await buildOffThread({
       graph,
@@ -295,6 +300,7 @@ export class BackgroundIndexer {
   }
 
   #fail(error: unknown): void {
+    this.#failed = true;
     const { name } = this.#host.settings;
     this.#host.failed(error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `vector index of '${name}': ${(error as Error).message}` }, { cause: error }));
   }

@@ -4,12 +4,14 @@
  * label is live and whose it is, including while the keys are still read after open (LateKeys: a label
  * not registered yet is looked up in its record).
  */
-import { LateKeys } from './late-keys.js';
+import { KeyTable, type LabelLookup } from './key-table.js';
+import type { LateKeys } from './late-keys.js';
+
+export type { LabelLookup } from './key-table.js';
 
 export class VectorLabels {
-  readonly #labelOf = new Map<string, number>();
-  /** Document key by label (dense labels: an array beats a Map of 100k). */
-  #keyOf: (string | undefined)[] = [];
+  /** Both directions in typed storage (key-table.ts): no JS string or Map entry per document. */
+  readonly #keys = new KeyTable();
   #next = 0;
   /** Set while the keys are read after open: labels not registered yet are looked up in their records. */
   #late: LateKeys | undefined;
@@ -22,6 +24,7 @@ export class VectorLabels {
   /** Labels below `limit` are taken (a snapshot's or a record's). */
   reserveBelow(limit: number): void {
     this.#next = Math.max(this.#next, limit);
+    this.#keys.reserve(limit);
   }
 
   /** A new label. */
@@ -31,55 +34,52 @@ export class VectorLabels {
 
   /** Registers a live label's document. */
   set(label: number, docKey: string): void {
-    this.#labelOf.set(docKey, label);
-    this.#keyOf[label] = docKey;
-    this.reserveBelow(label + 1);
+    this.#keys.set(label, docKey);
+    this.#next = Math.max(this.#next, label + 1);
   }
 
   /** Forgets a label (its vector was deleted or replaced); the document keeps a newer label if it has one. */
-  delete(label: number, docKey: string): void {
-    this.#keyOf[label] = undefined;
-    if (this.#labelOf.get(docKey) === label) this.#labelOf.delete(docKey);
+  delete(label: number): void {
+    this.#keys.delete(label);
   }
 
   clear(): void {
-    this.#labelOf.clear();
-    this.#keyOf = [];
+    this.#keys.clear();
   }
 
   /** Registered live labels (while the keys are read late, only those registered so far). */
   get size(): number {
-    return this.#labelOf.size;
+    return this.#keys.size;
+  }
+
+  /** Bytes the map holds (stats, benchmarks). */
+  get bytes(): number {
+    return this.#keys.bytes;
   }
 
   /** Whether a label is live (its vector is stored). */
   isLive(label: number): boolean {
-    return this.#keyOf[label] !== undefined || this.#late?.keyOf(label) !== undefined;
+    return this.#keys.holds(label) || this.#late?.keyOf(label) !== undefined;
   }
 
   /** A live label's document key (undefined when the label is not live). */
   keyOf(label: number): string | undefined {
-    return this.#keyOf[label] ?? this.#late?.keyOf(label);
+    return this.#keys.keyOf(label) ?? this.#late?.keyOf(label);
   }
 
   /** The label of a document's vector (registered labels only). */
   labelOf(docKey: string): number | undefined {
-    return this.#labelOf.get(docKey);
+    return this.#keys.get(docKey);
   }
 
-  /** The registered live labels (a live view). */
+  /** The registered live labels, ascending (followed live: a label deleted before its turn is skipped). */
   labels(): IterableIterator<number> {
-    return this.#labelOf.values();
+    return this.#keys.labels();
   }
 
-  /** The map by document key as it is, read-only (a view that follows later changes). */
-  get byDocKey(): ReadonlyMap<string, number> {
-    return this.#labelOf;
-  }
-
-  /** Every document's label as of now (a copy). */
-  copy(): Map<string, number> {
-    return new Map(this.#labelOf);
+  /** Every document's label as of now (a copy: later changes do not reach it). */
+  copy(): LabelLookup {
+    return this.#keys.clone();
   }
 
   /** Whether labels not registered yet are being looked up in their records (see readLate). */

@@ -81,7 +81,7 @@ export class VectorPostings {
    * builds from every index entry of that snapshot (in key order) and the labels of that moment, replays
    * the queued writes, and makes the postings ready, unless they were cleared meanwhile.
    */
-  startBuild(): (entries: AsyncIterable<{ entry: string; key: string }>, labels: ReadonlyMap<string, number>) => Promise<void> {
+  startBuild(): (entries: AsyncIterable<{ entry: string; key: string }>, labels: { get(key: string): number | undefined }) => Promise<void> {
     this.clear();
     const epoch = this.#epoch;
     this.#queued = [];

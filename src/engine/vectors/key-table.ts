@@ -1,0 +1,301 @@
+/**
+ * Document keys by label and labels by document key in typed storage (for labels.ts), instead of a JS
+ * string and a Map entry per document: every live key's UTF-8 bytes in one growing arena, its place there
+ * by label (labels are dense from 0 and never reused), and an open-addressing hash table of labels keyed
+ * by the key's bytes. About 8 bytes per label ever handed out, plus the key's bytes and 4-8 bytes of hash
+ * table per live key (a Map entry and a string cost about 100 bytes of V8 heap per document). Keys are
+ * decoded to strings only when asked for (a search's hits).
+ */
+
+const EMPTY = -1;
+const TOMBSTONE = -2;
+/** Labels live in an Int32Array: 2^31 labels handed out (every vector change takes one) is the table's limit. */
+const MAX_LABEL = 0x7fff_ffff;
+/** Flag in `#length` for a key with bytes past ASCII (decoded by TextDecoder, not char by char). */
+const WIDE = 0x8000_0000;
+/**
+ * Keys decoded lately, by label modulo this (a search's hits are decoded once each, ~150 ns, and the same
+ * hits come back query after query).
+ */
+const RECENT = 1024;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** FNV-1a over bytes (32 bits). */
+function hashBytes(bytes: Uint8Array, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+/** A key's bytes, hash and width, as a lookup computes them once. */
+interface Probe {
+  readonly key: string;
+  /** The key's UTF-8 bytes when it is not plain ASCII (else its chars are its bytes). */
+  readonly wide: Uint8Array | undefined;
+  readonly byteLength: number;
+  readonly hash: number;
+}
+
+function probeOf(key: string): Probe {
+  // ASCII (every id the engine makes, nearly always): hash the chars as bytes, no encoding.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c >= 0x80) {
+      const wide = encoder.encode(key);
+      return { key, wide, byteLength: wide.length, hash: hashBytes(wide, 0, wide.length) };
+    }
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return { key, wide: undefined, byteLength: key.length, hash: h >>> 0 };
+}
+
+/** What KeyTable.clone returns: the labels of one moment, by key. */
+export interface LabelLookup {
+  readonly size: number;
+  get(docKey: string): number | undefined;
+  /** The labels, ascending. */
+  values(): IterableIterator<number>;
+}
+
+export class KeyTable implements LabelLookup {
+  #arena = new Uint8Array(4096);
+  #arenaUsed = 0;
+  /** Arena bytes of keys no longer held (reclaimed by #compactArena). */
+  #deadBytes = 0;
+  /** By label: where its key starts in the arena, and its byte length + 1 (| WIDE); 0 when it holds none. */
+  #start = new Uint32Array(0);
+  #length = new Uint32Array(0);
+  /** Labels by hash of their key; EMPTY or TOMBSTONE where none. Its length is a power of two. */
+  #slots = new Int32Array(16).fill(EMPTY);
+  /** Slots that are not EMPTY (keys and tombstones): the probe chains' load. */
+  #filled = 0;
+  /** Keys in the hash table. */
+  #size = 0;
+  /** The keys decoded lately (keyOf): the label each slot holds (-1: none) and its key. */
+  readonly #recentLabels = new Int32Array(RECENT).fill(-1);
+  readonly #recentKeys: (string | undefined)[] = new Array<string | undefined>(RECENT).fill(undefined);
+
+  /** Keys held (one label each). */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Bytes of typed storage held (stats, benchmarks). */
+  get bytes(): number {
+    return this.#arena.byteLength + this.#start.byteLength + this.#length.byteLength + this.#slots.byteLength;
+  }
+
+  /** Whether `label` holds a key. */
+  holds(label: number): boolean {
+    return label < this.#length.length && this.#length[label] !== 0;
+  }
+
+  /** The key `label` holds, or undefined. */
+  keyOf(label: number): string | undefined {
+    if (label >= this.#length.length) return undefined;
+    const length = this.#length[label]!;
+    if (length === 0) return undefined;
+    const cached = label & (RECENT - 1);
+    if (this.#recentLabels[cached] === label) return this.#recentKeys[cached];
+    const start = this.#start[label]!;
+    const key = decoder.decode(this.#arena.subarray(start, start + (length & ~WIDE) - 1));
+    this.#recentLabels[cached] = label;
+    this.#recentKeys[cached] = key;
+    return key;
+  }
+
+  /** The label the hash table gives `docKey`, or undefined. */
+  get(docKey: string): number | undefined {
+    const slot = this.#find(probeOf(docKey));
+    return slot < 0 ? undefined : this.#slots[slot]!;
+  }
+
+  /** `label` holds `docKey`, and `docKey` maps to `label` (from another label it mapped to, if any). */
+  set(label: number, docKey: string): void {
+    const probe = probeOf(docKey);
+    if (this.holds(label)) {
+      if (this.#equals(label, probe)) {
+        this.#map(probe, label);
+        return;
+      }
+      this.delete(label);
+    }
+    this.#store(label, probe);
+    this.#map(probe, label);
+  }
+
+  /** `label` holds no key; its key stops mapping to it (it may map to a newer label: then it keeps that). */
+  delete(label: number): void {
+    if (!this.holds(label)) return;
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    const start = this.#start[label]!;
+    const length = this.#length[label]!;
+    const byteLength = (length & ~WIDE) - 1;
+    for (let i = hashBytes(this.#arena, start, start + byteLength) & mask; ; i = (i + 1) & mask) {
+      const at = slots[i]!;
+      if (at === EMPTY) break;
+      if (at === label) {
+        slots[i] = TOMBSTONE;
+        this.#size--;
+        break;
+      }
+    }
+    this.#length[label] = 0;
+    if (this.#recentLabels[label & (RECENT - 1)] === label) this.#recentLabels[label & (RECENT - 1)] = -1;
+    this.#deadBytes += byteLength;
+    if (this.#deadBytes > 65_536 && this.#deadBytes * 2 > this.#arenaUsed) this.#compactArena();
+  }
+
+  /** Labels below `limit` hold keys soon (a load): their places are allocated at once. */
+  reserve(limit: number): void {
+    if (limit > this.#length.length) this.#growLabels(limit);
+  }
+
+  clear(): void {
+    this.#arena = new Uint8Array(4096);
+    this.#arenaUsed = 0;
+    this.#deadBytes = 0;
+    this.#start = new Uint32Array(0);
+    this.#length = new Uint32Array(0);
+    this.#slots = new Int32Array(16).fill(EMPTY);
+    this.#filled = 0;
+    this.#size = 0;
+    this.#recentLabels.fill(-1);
+  }
+
+  /** The labels that hold keys, ascending. */
+  *labels(): IterableIterator<number> {
+    // Read afresh at each step: the arrays are replaced as labels are added.
+    for (let label = 0; label < this.#length.length; label++) if (this.#length[label] !== 0) yield label;
+  }
+
+  /** The labels that hold keys, ascending (as a Map's values). */
+  values(): IterableIterator<number> {
+    return this.labels();
+  }
+
+  /** A copy as it is now (later changes to either do not reach the other): one memcpy per array. */
+  clone(): KeyTable {
+    const copy = new KeyTable();
+    copy.#arena = this.#arena.slice(0, Math.max(16, this.#arenaUsed));
+    copy.#arenaUsed = this.#arenaUsed;
+    copy.#deadBytes = this.#deadBytes;
+    copy.#start = this.#start.slice();
+    copy.#length = this.#length.slice();
+    copy.#slots = this.#slots.slice();
+    copy.#filled = this.#filled;
+    copy.#size = this.#size;
+    return copy;
+  }
+
+  /** Whether `label`'s key is the probe's. */
+  #equals(label: number, probe: Probe): boolean {
+    const length = this.#length[label]!;
+    if ((length & ~WIDE) - 1 !== probe.byteLength || ((length & WIDE) !== 0) !== (probe.wide !== undefined)) return false;
+    const arena = this.#arena;
+    const start = this.#start[label]!;
+    if (probe.wide !== undefined) {
+      for (let i = 0; i < probe.byteLength; i++) if (arena[start + i] !== probe.wide[i]) return false;
+      return true;
+    }
+    const key = probe.key;
+    for (let i = 0; i < probe.byteLength; i++) if (arena[start + i] !== key.charCodeAt(i)) return false;
+    return true;
+  }
+
+  /** The hash slot whose label holds the probe's key, or -1. */
+  #find(probe: Probe): number {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    for (let i = probe.hash & mask; ; i = (i + 1) & mask) {
+      const label = slots[i]!;
+      if (label === EMPTY) return -1;
+      if (label !== TOMBSTONE && this.#equals(label, probe)) return i;
+    }
+  }
+
+  /** Points the probe's key at `label` (which holds it). */
+  #map(probe: Probe, label: number): void {
+    const found = this.#find(probe);
+    if (found >= 0) {
+      this.#slots[found] = label;
+      return;
+    }
+    if ((this.#filled + 1) * 4 > this.#slots.length * 3) this.#rehash();
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    let i = probe.hash & mask;
+    while (slots[i] !== EMPTY && slots[i] !== TOMBSTONE) i = (i + 1) & mask;
+    if (slots[i] === EMPTY) this.#filled++;
+    slots[i] = label;
+    this.#size++;
+  }
+
+  /** A table sized for twice the keys (tombstones dropped). */
+  #rehash(): void {
+    let capacity = 16;
+    while (capacity < (this.#size + 1) * 2) capacity *= 2;
+    const old = this.#slots;
+    const slots = new Int32Array(capacity).fill(EMPTY);
+    const mask = capacity - 1;
+    for (const label of old) {
+      if (label < 0) continue;
+      const start = this.#start[label]!;
+      let i = hashBytes(this.#arena, start, start + (this.#length[label]! & ~WIDE) - 1) & mask;
+      while (slots[i] !== EMPTY) i = (i + 1) & mask;
+      slots[i] = label;
+    }
+    this.#slots = slots;
+    this.#filled = this.#size;
+  }
+
+  /** Writes the probe's key bytes for `label`. */
+  #store(label: number, probe: Probe): void {
+    if (!(label >= 0 && label <= MAX_LABEL)) throw new RangeError(`vector label ${label} is beyond the key table's ${MAX_LABEL}`);
+    if (label >= this.#length.length) this.#growLabels(label + 1);
+    const need = this.#arenaUsed + probe.byteLength;
+    if (need > this.#arena.length) {
+      const arena = new Uint8Array(Math.max(need, Math.ceil(this.#arena.length * 1.5)));
+      arena.set(this.#arena.subarray(0, this.#arenaUsed));
+      this.#arena = arena;
+    }
+    const at = this.#arenaUsed;
+    if (probe.wide !== undefined) this.#arena.set(probe.wide, at);
+    else for (let i = 0; i < probe.byteLength; i++) this.#arena[at + i] = probe.key.charCodeAt(i);
+    this.#arenaUsed = need;
+    this.#start[label] = at;
+    this.#length[label] = (probe.byteLength + 1) | (probe.wide === undefined ? 0 : WIDE);
+  }
+
+  #growLabels(limit: number): void {
+    const size = Math.max(limit, Math.ceil(this.#length.length * 1.5), 1024);
+    const start = new Uint32Array(size);
+    start.set(this.#start);
+    const length = new Uint32Array(size);
+    length.set(this.#length);
+    this.#start = start;
+    this.#length = length;
+  }
+
+  /** Rewrites the arena with only the keys held, in label order. */
+  #compactArena(): void {
+    const arena = new Uint8Array(Math.max(4096, this.#arenaUsed - this.#deadBytes));
+    let used = 0;
+    const length = this.#length;
+    for (let label = 0; label < length.length; label++) {
+      if (length[label] === 0) continue;
+      const start = this.#start[label]!;
+      const bytes = (length[label]! & ~WIDE) - 1;
+      arena.set(this.#arena.subarray(start, start + bytes), used);
+      this.#start[label] = used;
+      used += bytes;
+    }
+    this.#arena = arena;
+    this.#arenaUsed = used;
+    this.#deadBytes = 0;
+  }
+}
