@@ -3,7 +3,7 @@
  * COMMAND_UNKNOWN and the client falls back to what the Data API offers): getDatabaseStats (POST /v1) and
  * getCollectionStats (POST /v1/{keyspace}/{collection}), verify (POST /v1: db.verify()'s report, as
  * SQLite's PRAGMA integrity_check), and findCollectionFields (POST /v1/{keyspace}: each collection's field
- * record and its generation, what the GraphQL layer builds a collection's type from). Reads only.
+ * record, its generation and the collection's id, what the GraphQL layer builds a collection's type from). Reads only.
  */
 import { CommandBody, invalid } from './command-body.js';
 import type { CommandHandler, CommandSpec } from './context.js';
@@ -30,19 +30,23 @@ const verify: CommandHandler = async (raw, ctx) => {
 };
 
 /**
- * Each collection of the keyspace with its field record's generation (no document read: kept in memory), and
- * its fields (top-level path -> kinds of value held, query/field-kind.ts) unless `options.known` names the
- * collection with that same generation: a caller that cached the fields asks only whether they changed.
+ * Each collection of the keyspace with its id (the database's number for it, never reused: a collection dropped
+ * and created again under its name has another) and its field record's generation (no document read: kept in
+ * memory), and its fields (top-level path -> kinds of value held, query/field-kind.ts) unless `options.known`
+ * names the collection with that same id and generation (`{name: {id, generation}}`): a caller that cached the
+ * fields asks only whether they changed.
  */
 const findCollectionFields: CommandHandler = async (raw, ctx) => {
   const body = new CommandBody('findCollectionFields', raw, ['options']);
   const known = body.options(['known']).raw('known') ?? {};
-  if (!isObject(known)) throw invalid('options.known', known, 'must be an object of collection name -> generation');
+  if (!isObject(known)) throw invalid('options.known', known, 'must be an object of collection name -> {id, generation}');
   const collections: JsonObject[] = [];
   for (const record of ctx.db.listCollections(ctx.existingKeyspace())) {
     const fields = await ctx.db.collection(record.keyspace, record.name).fieldRecord();
-    const { generation } = fields;
-    collections.push(known[record.name] === generation ? { name: record.name, generation } : { name: record.name, generation, fields: fields.fields() });
+    const entry = { name: record.name, id: record.cid, generation: fields.generation };
+    const cached = known[record.name];
+    const unchanged = isObject(cached) && cached.id === entry.id && cached.generation === entry.generation;
+    collections.push(unchanged ? entry : { ...entry, fields: fields.fields() });
   }
   return { status: { collections } };
 };
