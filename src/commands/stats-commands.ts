@@ -1,7 +1,7 @@
 /**
  * vectordb-local's own inspection commands (not in the Data API; a Data API server answers them with
  * COMMAND_UNKNOWN and the client falls back to what the Data API offers): getDatabaseStats (POST /v1) and
- * getCollectionStats (POST /v1/{keyspace}/{collection}), verify (POST /v1: db.verify()'s report, as
+ * getCollectionStats (POST /v1/{keyspace}/{collection}), getTableStats (POST /v1/{keyspace}/{table}), verify (POST /v1: db.verify()'s report, as
  * SQLite's PRAGMA integrity_check), and findCollectionFields (POST /v1/{keyspace}: each collection's field
  * record, its generation and the collection's id, what the GraphQL layer builds a collection's type from). Reads only.
  */
@@ -21,6 +21,12 @@ const getCollectionStats: CommandHandler = async (raw, ctx) => {
   const collection = ctx.collection();
   const stats = await ctx.db.collectionStats(collection.record.keyspace, collection.record.name);
   return { status: { stats: stats as unknown as JsonObject } };
+};
+
+const getTableStats: CommandHandler = async (raw, ctx) => {
+  new CommandBody('getTableStats', raw, ['options']).noOptions();
+  const { keyspace, name } = ctx.table().record;
+  return { status: { stats: (await ctx.db.tableStats(keyspace, name)) as unknown as JsonObject } };
 };
 
 const verify: CommandHandler = async (raw, ctx) => {
@@ -56,4 +62,9 @@ export const STATS_COMMANDS: Record<string, CommandSpec> = {
   getCollectionStats: { level: 'collection', run: getCollectionStats },
   verify: { level: 'database', run: verify },
   findCollectionFields: { level: 'keyspace', run: findCollectionFields },
+};
+
+/** The inspection commands of a table target. */
+export const TABLE_STATS_COMMANDS: Record<string, CommandSpec> = {
+  getTableStats: { level: 'collection', run: getTableStats },
 };

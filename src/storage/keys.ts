@@ -175,7 +175,9 @@ export const TABLE_PREFIX = 'tbl:';
 export const typeKey = (keyspace: string, type: string): string => `udt:${keyspace}${SEP}${type}`;
 export const TYPE_PREFIX = 'udt:';
 export const rowPrefix = (tid: number): string => `row:${cidText(tid)}${SEP}`;
-export const rowIndexPrefix = (tid: number, index: string): string => `ridx:${cidText(tid)}${SEP}${index}${SEP}`;
+export const rowIndexPrefix = (tid: number, index: string): string => `${rowIndexRange(tid)}${index}${SEP}`;
+/** Every index entry of a table (dropTable, truncation, stats, verify, repair). */
+export const rowIndexRange = (tid: number): string => `ridx:${cidText(tid)}${SEP}`;
 /**
  * A table text index's postings and BM25 statistics (engine/tables/text-postings.ts), in the layout of a
  * collection's lexical index: postings `p\0term\0rowKey` ("tf length"), the base `s`, the deltas `d\0seq`.

@@ -140,7 +140,7 @@ async function rebuild(db: Database, lost: ReadonlyMap<string, LostCounts>, prog
     const { record } = table;
     progress(`rebuilding table ${record.keyspace}.${record.name}`, 0);
     const lexicalPostings = await table.store.refileIndexes();
-    const object = await repaired(db, 'table', record, lost, keys.rowPrefix(record.tid), `ridx:${keys.cidText(record.tid)}${keys.SEP}`);
+    const object = await repaired(db, 'table', record, lost, keys.rowPrefix(record.tid), keys.rowIndexRange(record.tid));
     objects.push(lexicalPostings === undefined ? object : { ...object, lexicalPostingsRebuilt: lexicalPostings });
   }
   return objects;

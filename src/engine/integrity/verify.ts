@@ -294,7 +294,7 @@ class VerifyRun {
         },
         (key) => damagedRows.add(key.slice(rowPrefix.length)),
       );
-      const indexPrefix = `ridx:${keys.cidText(record.tid)}${SEP}`;
+      const indexPrefix = keys.rowIndexRange(record.tid);
       for await (const key of this.#keys(indexPrefix, snapshot)) {
         indexEntries++;
         if (expected.delete(key)) continue;

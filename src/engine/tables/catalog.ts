@@ -109,8 +109,7 @@ export class TableCatalog {
     const { tid, indexes } = table.record;
     await this.#kv.batch([{ type: 'del', key: keys.tableKey(keyspace, name) }]);
     this.#tables.get(keyspace)?.delete(name);
-    const tidText = keys.cidText(tid);
-    for (const prefix of [keys.rowPrefix(tid), `ridx:${tidText}${keys.SEP}`, keys.tableLexicalRange(tid)]) await this.#kv.clearRange(prefix, prefix + keys.HIGH);
+    for (const prefix of [keys.rowPrefix(tid), keys.rowIndexRange(tid), keys.tableLexicalRange(tid)]) await this.#kv.clearRange(prefix, prefix + keys.HIGH);
     for (const index of indexes) if (index.vid !== undefined) await this.#dropVectorRecords(index.vid);
   }
 

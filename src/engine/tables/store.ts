@@ -217,9 +217,9 @@ export class TableStore {
   async clear(): Promise<void> {
     // The text statistics first: after a crash part way, they are built again from the rows left.
     await this.text.clearAll();
-    const tid = keys.cidText(this.#tidOf());
+    const entries = keys.rowIndexRange(this.#tidOf());
     await this.#kv.clearRange(this.#rowPrefix, this.#rowPrefix + HIGH);
-    await this.#kv.clearRange(`ridx:${tid}${SEP}`, `ridx:${tid}${SEP}${HIGH}`);
+    await this.#kv.clearRange(entries, entries + HIGH);
   }
 
   /** Deletes the entries of one index (dropIndex), and its postings and statistics if it is a text index. */
