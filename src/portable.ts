@@ -2,7 +2,7 @@
  * The part of the public surface that runs everywhere (Node, Electron, a browser): index.ts adds what
  * needs Node (homes of databases), browser.ts is this alone. Only what the two entries export is supported.
  */
-export { VectorDB, type CommandTargetOptions, type GraphqlOptions, type VectorDBOptions } from './client/vector-db.js';
+export { VectorDB, type CollectionOptions, type CommandTargetOptions, type GraphqlOptions, type VectorDBOptions } from './client/vector-db.js';
 export type { RerankFunction, RerankerSpec, HttpRerankerSpec } from './providers/rerankers.js';
 export type { EmbedContext, EmbedFunction, EmbedderSpec, FunctionEmbedderSpec, HttpEmbedderSpec } from './providers/embedders.js';
 export type { GraphqlError, GraphqlResult } from './graphql/result.js';

@@ -1,6 +1,7 @@
 /**
  * `vectordb-local serve --home DIR`: serves every database of a home at `/{id}-{region}/v1` plus the
- * administration routes, with the home's tokens; on SIGINT/SIGTERM finishes requests, closes the databases, exits 0.
+ * administration routes, with the home's tokens and the `--reranker`/`--embedder` providers registered with each
+ * database; on SIGINT/SIGTERM finishes requests, closes the databases, exits 0.
  */
 import { existsSync } from 'node:fs';
 import { readRegistry, resolveHome } from '../admin/index.js';
@@ -31,6 +32,7 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(log ? { onRequest: log } : {}),
       ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+      providers: { rerankers: options.rerankers, embedders: options.embedders },
     });
     await server.listen();
     const lines = [
@@ -71,3 +73,4 @@ export async function serveHome(options: ServeOptions & { readonly home: string 
     console.log(announcement);
   });
 }
+

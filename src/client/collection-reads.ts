@@ -43,11 +43,12 @@ export class CollectionReads<T extends object = JsonDocument> {
   readonly #db: DatabaseChannel;
   readonly #channel: CollectionChannel;
 
-  constructor(db: DatabaseChannel, keyspace: string, name: string) {
+  /** `embeddingApiKey`: the collection's key for embedding providers (db.collection's option). */
+  constructor(db: DatabaseChannel, keyspace: string, name: string, embeddingApiKey?: string) {
     this.#db = db;
     this.keyspace = keyspace;
     this.name = name;
-    this.#channel = collectionChannel(db, keyspace, name);
+    this.#channel = collectionChannel(db, keyspace, name, embeddingApiKey);
   }
 
   #run(command: JsonObject): Promise<CommandResponse> {

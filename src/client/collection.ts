@@ -50,11 +50,11 @@ export class VectorDBCollection<T extends object = JsonDocument> extends Collect
   readonly #db: VectorDB;
   readonly #channel: CollectionChannel;
 
-  /** Prefer `db.collection(name)`, which checks that the collection exists. */
-  constructor(db: VectorDB, keyspace: string, name: string) {
-    super(db, keyspace, name);
+  /** Prefer `db.collection(name, options?)`, which checks that the collection exists. */
+  constructor(db: VectorDB, keyspace: string, name: string, embeddingApiKey?: string) {
+    super(db, keyspace, name, embeddingApiKey);
     this.#db = db;
-    this.#channel = collectionChannel(db, keyspace, name);
+    this.#channel = collectionChannel(db, keyspace, name, embeddingApiKey);
   }
 
   #run(command: JsonObject): Promise<CommandResponse> {

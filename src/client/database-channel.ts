@@ -16,9 +16,9 @@ export interface DatabaseChannel {
   insertManyLimit(): Promise<number>;
 }
 
-/** The channel of collection `name` of `keyspace`: commands run on it through `db`. */
-export function collectionChannel(db: DatabaseChannel, keyspace: string, name: string): CollectionChannel {
-  const target = { keyspace, collection: name };
+/** The channel of collection `name` of `keyspace`: commands run on it through `db` (with the collection's embedding key, if any). */
+export function collectionChannel(db: DatabaseChannel, keyspace: string, name: string, embeddingApiKey?: string): CollectionChannel {
+  const target: CommandTargetOptions = { keyspace, collection: name, ...(embeddingApiKey !== undefined ? { embeddingApiKey } : {}) };
   return {
     run: (command) => db.run(command, target),
     send: (command) => db.command(command, target),

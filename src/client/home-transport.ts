@@ -4,12 +4,12 @@
  * runs commands in-process on the database's directory. An unknown id is DATABASE_NOT_FOUND; nothing is created.
  * The home lookup is database-by-id.ts's (Node only; a page has no homes).
  */
-import type { CommandResponse, CommandTarget } from '../commands/index.js';
+import type { CommandResponse, CommandTarget, RequestOptions } from '../commands/index.js';
 import type { DatabaseOptions } from '../engine/database.js';
 import { VectorDbError } from '../errors/index.js';
 import type { JsonObject } from '../query/json.js';
 import type { Transport } from '../transport/transport.js';
-import { EmbeddedTransport } from '../transport/embedded.js';
+import { EmbeddedTransport, checkProviderSpecs, type ProviderSpecs } from '../transport/embedded.js';
 import { databaseDirectoryById } from './database-by-id.js';
 
 const DATABASE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,25 +24,28 @@ export class HomeDatabaseTransport implements Transport {
   readonly #token: string;
   readonly #region: string | undefined;
   readonly #options: DatabaseOptions;
+  readonly #providers: ProviderSpecs;
   #inner: Promise<EmbeddedTransport> | undefined;
   #closed = false;
 
-  constructor(token: string, databaseId: string, region: string | undefined, options: DatabaseOptions) {
+  constructor(token: string, databaseId: string, region: string | undefined, options: DatabaseOptions, providers: ProviderSpecs = {}) {
     this.endpoint = databaseId.toLowerCase();
     this.#token = token;
     this.#region = region;
     this.#options = options;
+    checkProviderSpecs(providers);
+    this.#providers = providers;
   }
 
   /** The embedded transport on the database's directory, once the home has vouched for id, region and token. */
   #resolve(): Promise<EmbeddedTransport> {
-    this.#inner ??= (async () => new EmbeddedTransport(await databaseDirectoryById(this.#token, this.endpoint, this.#region), this.#options))();
+    this.#inner ??= (async () => new EmbeddedTransport(await databaseDirectoryById(this.#token, this.endpoint, this.#region), this.#options, this.#providers))();
     this.#inner.catch(() => (this.#inner = undefined)); // a failed lookup is retried on next use
     return this.#inner;
   }
 
-  async execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse> {
-    return (await this.#open()).execute(command, target);
+  async execute(command: JsonObject, target: CommandTarget, request?: RequestOptions): Promise<CommandResponse> {
+    return (await this.#open()).execute(command, target, request);
   }
 
   async insertManyLimit(): Promise<number> {

@@ -55,6 +55,13 @@ export interface VectorDBOptions {
    * dimension?, batchSize?, apiKey?, timeoutMs?, sendDimensions? }` or `{ embed, model?, dimension?, batchSize? }`.
    */
   embedders?: Readonly<Record<string, EmbedderSpec>>;
+  /**
+   * The key embedding providers are called with for `$vectorize` (astra-db-ts's `embeddingApiKey`): sent to an
+   * http(s) endpoint as the `x-embedding-api-key` header, handed in process to the provider as `context.apiKey`
+   * (an HTTP provider sends it as its bearer token). A collection may have its own: `db.collection(name, {
+   * embeddingApiKey })`; one command too: `db.command(command, { embeddingApiKey })`.
+   */
+  embeddingApiKey?: string;
 }
 
 export interface GraphqlOptions {
@@ -72,6 +79,14 @@ export interface CommandTargetOptions {
   keyspace?: string | null;
   /** A collection of the keyspace. */
   collection?: string;
+  /** The embedding provider's key for this command (default: the VectorDB's `embeddingApiKey`). */
+  embeddingApiKey?: string;
+}
+
+/** What `db.collection(name, options)` takes (astra-db-ts's CollectionOptions, of those that apply here). */
+export interface CollectionOptions {
+  /** The embedding provider's key for this collection's commands (default: the VectorDB's `embeddingApiKey`). */
+  embeddingApiKey?: string;
 }
 
 /** Where and how `VectorDB.fromDatabaseId` opens a database; the home plays the role of the environment. */
@@ -85,11 +100,12 @@ export interface DatabaseByIdOptions extends VectorDBOptions {
 }
 
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
-export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes', 'durability', 'rerankers', 'embedders']);
+export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes', 'durability', 'rerankers', 'embedders', 'embeddingApiKey']);
 /** The members of the other options objects of VectorDB (a misspelt one is a TypeError: see rejectUnknownMembers). */
 export const DATABASE_BY_ID_OPTIONS: ReadonlySet<keyof DatabaseByIdOptions> = new Set([...VECTOR_DB_OPTIONS, 'keyspace', 'region', 'home']);
 export const GRAPHQL_OPTIONS: ReadonlySet<keyof GraphqlOptions> = new Set(['variables', 'operationName', 'keyspace', 'schema']);
-export const COMMAND_TARGET_OPTIONS: ReadonlySet<keyof CommandTargetOptions> = new Set(['keyspace', 'collection']);
+export const COMMAND_TARGET_OPTIONS: ReadonlySet<keyof CommandTargetOptions> = new Set(['keyspace', 'collection', 'embeddingApiKey']);
+export const COLLECTION_OPTIONS: ReadonlySet<keyof CollectionOptions> = new Set(['embeddingApiKey']);
 export const REPAIR_OPTIONS: ReadonlySet<string> = new Set(['backup', 'onProgress']);
 
 export function checkStorage(storage: unknown, remote: boolean): void {
@@ -108,6 +124,12 @@ export function checkDurability(durability: unknown, remote: boolean): 'full' | 
   if (durability !== 'full' && durability !== 'relaxed') throw new TypeError(`VectorDBOptions.durability must be 'full' or 'relaxed', not ${JSON.stringify(durability)}`);
   if (remote) throw new TypeError('VectorDBOptions.durability applies to embedded databases only: an http(s) endpoint syncs as its server does (vectordb-local serve --durability)');
   return durability;
+}
+
+/** An embedding key is a string (undefined: none). */
+export function checkEmbeddingApiKey(key: unknown, where: string): string | undefined {
+  if (key !== undefined && typeof key !== 'string') throw new TypeError(`${where}.embeddingApiKey must be a string, not ${typeof key}`);
+  return key;
 }
 
 export function checkKeyspaceName(keyspace: unknown): void {

@@ -28,20 +28,23 @@ import { databaseStats, type DatabaseStats } from './stats.js';
 import {
   checkBodyCacheBytes,
   checkDurability,
+  checkEmbeddingApiKey,
   checkKeyspaceName,
   checkStorage,
+  COLLECTION_OPTIONS,
   VECTOR_DB_OPTIONS,
   COMMAND_TARGET_OPTIONS,
   DATABASE_BY_ID_OPTIONS,
   GRAPHQL_OPTIONS,
   REPAIR_OPTIONS,
+  type CollectionOptions,
   type CommandTargetOptions,
   type DatabaseByIdOptions,
   type GraphqlOptions,
   type VectorDBOptions,
 } from './vector-db-options.js';
 
-export type { CommandTargetOptions, GraphqlOptions, VectorDBOptions } from './vector-db-options.js';
+export type { CollectionOptions, CommandTargetOptions, GraphqlOptions, VectorDBOptions } from './vector-db-options.js';
 
 export class VectorDB {
   /**
@@ -58,6 +61,8 @@ export class VectorDB {
   }
 
   readonly #transport: Transport;
+  /** The embedding key of every command that names none (VectorDBOptions.embeddingApiKey). */
+  readonly #embeddingApiKey: string | undefined;
   #graphql: GraphqlService | undefined;
   #keyspace: string;
 
@@ -102,11 +107,16 @@ export class VectorDB {
       ...(options.bodyCacheBytes !== undefined ? { bodyCacheBytes: checkBodyCacheBytes(options.bodyCacheBytes, remote) } : {}),
       ...(options.durability !== undefined ? { durability: checkDurability(options.durability, remote) } : {}),
     };
+    this.#embeddingApiKey = checkEmbeddingApiKey(options.embeddingApiKey, 'VectorDBOptions');
+    const providers = { rerankers: options.rerankers, embedders: options.embedders };
+    if (remote && (options.rerankers !== undefined || options.embedders !== undefined)) {
+      throw new TypeError('VectorDBOptions.rerankers and embedders apply to embedded databases only: an http(s) endpoint calls the providers its server registers (vectordb-local serve --reranker/--embedder)');
+    }
     this.#transport = remote
       ? new HttpTransport(apiEndpoint, token)
       : byId
-        ? new HomeDatabaseTransport(token, apiEndpoint, region, databaseOptions)
-        : new EmbeddedTransport(apiEndpoint, databaseOptions, { rerankers: options.rerankers, embedders: options.embedders });
+        ? new HomeDatabaseTransport(token, apiEndpoint, region, databaseOptions, providers)
+        : new EmbeddedTransport(apiEndpoint, databaseOptions, providers);
     this.#keyspace = keyspace;
   }
 
@@ -151,7 +161,8 @@ export class VectorDB {
     const resolved: { keyspace?: string; collection?: string } = {};
     if (keyspace !== undefined) resolved.keyspace = keyspace;
     if (target.collection !== undefined) resolved.collection = target.collection;
-    return typedErrors(() => this.#transport.execute(command, resolved));
+    const embeddingApiKey = checkEmbeddingApiKey(target.embeddingApiKey, 'VectorDB.command target') ?? this.#embeddingApiKey;
+    return typedErrors(() => this.#transport.execute(command, resolved, embeddingApiKey === undefined ? undefined : { embeddingApiKey }));
   }
 
   /**
@@ -164,7 +175,8 @@ export class VectorDB {
     rejectUnknownMembers(options, GRAPHQL_OPTIONS, 'GraphqlOptions');
     if (this.#graphql === undefined) {
       const { GraphqlService } = await import('../graphql/index.js'); // graphql-js loads only for apps that use it
-      this.#graphql ??= new GraphqlService((command, target) => this.#transport.execute(command, target));
+      const request = this.#embeddingApiKey === undefined ? undefined : { embeddingApiKey: this.#embeddingApiKey };
+      this.#graphql ??= new GraphqlService((command, target) => this.#transport.execute(command, target, request));
     }
     const request = { query, variables: options.variables, operationName: options.operationName };
     return this.#graphql.execute(request, options.schema ? undefined : (options.keyspace ?? this.#keyspace));
@@ -338,10 +350,15 @@ export class VectorDB {
   }
 
   /**
-   * An existing collection; throws CollectionNotFoundException when there is none of that name.
-   * @example const products = await db.collection<Product>('products');
+   * An existing collection; throws CollectionNotFoundException when there is none of that name. `options.embeddingApiKey`:
+   * the key its commands call embedding providers with (default: the VectorDB's).
+   * @example
+   * const products = await db.collection<Product>('products');
+   * const articles = await db.collection('articles', { embeddingApiKey: process.env.OPENAI_API_KEY });
    */
-  async collection<T extends object = JsonDocument>(name: string): Promise<VectorDBCollection<T>> {
+  async collection<T extends object = JsonDocument>(name: string, options: CollectionOptions = {}): Promise<VectorDBCollection<T>> {
+    rejectUnknownMembers(options, COLLECTION_OPTIONS, 'CollectionOptions');
+    const embeddingApiKey = checkEmbeddingApiKey(options.embeddingApiKey, 'CollectionOptions');
     // Its vectors (and a reopened graph) start loading while the name is checked.
     this.#transport.warm?.({ keyspace: this.#keyspace, collection: name });
     const names = await this.findAllCollectionsNames();
@@ -353,7 +370,7 @@ export class VectorDB {
         `Collection '${name}' does not exist in keyspace '${this.#keyspace}'. Existing collections: [${names.join(', ')}].`,
       );
     }
-    return new VectorDBCollection<T>(this, this.#keyspace, name);
+    return new VectorDBCollection<T>(this, this.#keyspace, name, embeddingApiKey);
   }
 
   /**

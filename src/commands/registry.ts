@@ -9,7 +9,7 @@ import { INSERT_COMMANDS } from './insert-commands.js';
 import { KEYSPACE_COMMANDS } from './keyspace-commands.js';
 import { READ_COMMANDS } from './read-commands.js';
 import { RERANK_COMMANDS, RERANK_DATABASE_COMMANDS } from './rerank-commands.js';
-import { STATS_COMMANDS } from './stats-commands.js';
+import { STATS_COMMANDS, TABLE_STATS_COMMANDS } from './stats-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
 import { TABLE_SCHEMA_COMMANDS, TABLE_KEYSPACE_COMMANDS } from './table-schema-commands.js';
 import { TYPE_COMMANDS } from './type-commands.js';
@@ -35,6 +35,7 @@ export const TABLE_COMMANDS: Readonly<Record<string, CommandSpec>> = Object.free
   ...TABLE_SCHEMA_COMMANDS,
   ...TABLE_ROW_COMMANDS,
   ...TABLE_READ_COMMANDS,
+  ...TABLE_STATS_COMMANDS,
 });
 
 export function lookupTableCommand(name: string): CommandSpec | undefined {

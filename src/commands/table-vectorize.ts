@@ -3,7 +3,8 @@
  * are checked against the registered providers in createTable and alterTable (`add`, `addVectorize`); the text
  * written to such columns by insertOne/insertMany and updateOne's `$set` is embedded (all of a command's texts
  * of a column in one batched call, before any write) and a `{column: "text"}` sort becomes the vector sort of
- * its embedding. Columns without a service keep the table's own errors for a string.
+ * its embedding. Text written to a vector column without a service is refused, as the Data API does, with
+ * UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION (before anything is embedded or written).
  */
 import { VectorDbError } from '../errors/index.js';
 import type { ColumnType } from '../engine/tables/schema.js';
@@ -56,12 +57,22 @@ export async function resolveAlterServices(ctx: CommandContext, table: Table, op
   return operation;
 }
 
+/** UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION when a row gives text to a vector column that has no service. */
+function refuseTextWithoutService(table: Table, targets: ReadonlyMap<string, VectorizeTarget>, rows: readonly JsonValue[]): void {
+  const { keyspace, name, columns } = table.record;
+  const without = Object.keys(columns).filter((column) => columns[column]!.type === 'vector' && !targets.has(column) && rows.some((row) => isObject(row) && typeof row[column] === 'string'));
+  if (without.length === 0) return;
+  const valid = [...targets.keys()].map((column) => `${column}(vector)`).join(', ') || '[None]';
+  throw VectorDbError.of('UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION', { keyspace, table: name, validVectorizeColumns: valid, invalidVectorizeColumns: without.join(', ') });
+}
+
 /**
  * Rows (insertOne/insertMany documents, or an update's `$set`) with the text of vectorize columns replaced by
  * its embedding (blank text by null). Rows are copied, never changed.
  */
 export async function vectorizeRows(ctx: CommandContext, table: Table, rows: readonly JsonValue[]): Promise<JsonValue[]> {
   const targets = vectorizeColumns(table);
+  refuseTextWithoutService(table, targets, rows);
   if (targets.size === 0) return [...rows];
   const copies = rows.map((row) => (isObject(row) && [...targets.keys()].some((c) => typeof row[c] === 'string') ? { ...row } : row));
   for (const [column, target] of targets) {

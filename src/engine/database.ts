@@ -10,7 +10,7 @@ import { KvStore, backupStore, keys, restoreStore } from '../storage/index.js';
 import type { StorageKind } from '../storage/storage-kind.js';
 import type { Collection } from './collections/collection.js';
 import type { EngineSettings } from './settings.js';
-import { collectionStats, type CollectionStats, type DatabaseStats } from './stats.js';
+import { collectionStats, tableStats, type CollectionStats, type DatabaseStats, type TableStats } from './stats.js';
 import { nativeBackendAvailable } from '../vector-index/index.js';
 import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collections/schema.js';
 import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsPreset } from './limits.js';
@@ -315,13 +315,17 @@ export class Database {
 
   // ---- stats and backup ---------------------------------------------------------------------
 
-  /** Every collection's stats (of one keyspace when given) and the directory's size. */
+  /**
+   * Every collection's stats (of one keyspace when given) and the directory's size. Stats write buffered writes
+   * out to LevelDB's table files first: its size estimates count only those (recent writes would count 0).
+   */
   async stats(keyspace?: string): Promise<DatabaseStats> {
     this.#checkOpen();
     const keyspaces = keyspace === undefined ? this.listKeyspaces() : (this.#keyspaceCollections(keyspace), [keyspace]);
+    await this.#kv.flushWrites();
     const collections: CollectionStats[] = [];
     for (const name of keyspaces) {
-      for (const record of this.listCollections(name)) collections.push(await this.collectionStats(name, record.name));
+      for (const record of this.listCollections(name)) collections.push(await collectionStats(this.#kv, this.collection(name, record.name)));
     }
     return { bytesOnDisk: await this.#kv.diskBytes(), cachedBytes: this.cachedBytes, keyspaces, collections };
   }
@@ -337,7 +341,15 @@ export class Database {
   }
 
   async collectionStats(keyspace: string, name: string): Promise<CollectionStats> {
-    return collectionStats(this.#kv, this.collection(keyspace, name));
+    const collection = this.collection(keyspace, name);
+    await this.#kv.flushWrites();
+    return collectionStats(this.#kv, collection);
+  }
+
+  async tableStats(keyspace: string, name: string): Promise<TableStats> {
+    const table = this.table(keyspace, name);
+    await this.#kv.flushWrites();
+    return tableStats(this.#kv, table);
   }
 
   /**

@@ -26,7 +26,10 @@ export interface CollectionStats {
   readonly keyspace: string;
   readonly name: string;
   readonly documents: number;
-  /** LevelDB's estimate of the bytes the collection's keys take in table files (recent writes may count 0 until flushed). */
+  /**
+   * LevelDB's estimate of the bytes the collection's records take in its (compressed) table files, recent writes
+   * included; a part too small for the estimate (under 64 KiB) counted as its keys' and values' bytes. 0 in memory.
+   */
   readonly bytesOnDisk: number;
   /** Secondary index entries (one per indexed value of each document). */
   readonly indexEntries: number;
@@ -36,6 +39,18 @@ export interface CollectionStats {
    */
   readonly cachedBytes: number;
   readonly vector?: VectorStats;
+}
+
+export interface TableStats {
+  readonly keyspace: string;
+  readonly name: string;
+  readonly rows: number;
+  /** The bytes the table's rows, index entries, text postings and vector records take, measured as a collection's (bytesOnDisk there). */
+  readonly bytesOnDisk: number;
+  /** Secondary index entries (one per indexed value, or text token, of each row). */
+  readonly indexEntries: number;
+  /** Each vector index, by its column. */
+  readonly vectors: Readonly<Record<string, VectorStats>>;
 }
 
 export interface DatabaseStats {

@@ -185,6 +185,11 @@ export const ERROR_CODES = {
   UNKNOWN_PARTITION_SORT_COLUMNS: request('SCHEMA', 'Unknown partition sort columns', 'The primary key names partition sort columns that are not defined (or are partition columns): ${unknownColumns}. The columns are: ${allColumns}.'),
   MISSING_ALTER_TABLE_OPERATIONS: request('SCHEMA', 'No alter table operation', 'alterTable needs exactly one operation of: add, drop, addVectorize, dropVectorize; got ${operations}.'),
   MISSING_ALTER_TYPE_OPERATIONS: request('SCHEMA', 'No alter type operation', 'alterType needs at least one of: add, rename.'),
+  UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION: request(
+    'DOCUMENT',
+    'Vectorize not supported on column with missing vectorize configuration',
+    'Vectorize can only be used with columns that have a vectorize configuration. Vectorize configuration can be added when the table is created or later using the `alterTable` command. The table ${keyspace}.${table} defines the vector columns with vectorize definition: ${validVectorizeColumns}. The command included the following vector columns without vectorize definition: ${invalidVectorizeColumns}. Resend the command using only vector columns with a vectorize definition.',
+  ),
   INVALID_VECTORIZE_FIELD_CONFIGURATION: request('SCHEMA', 'Unable to parse vectorize configuration for table, field schema invalid.', "Unable to parse vectorize configuration, schema invalid for field '${field}'. Underlying problem: ${message}"),
   CANNOT_VECTORIZE_UNKNOWN_COLUMNS: request('SCHEMA', 'Columns cannot be vectorized if they are not defined in the table schema', 'The command attempted to vectorize columns that are not in the table schema. The table ${keyspace}.${table} defines the columns: ${allColumns}. The command attempted to vectorize the unknown columns: ${unknownColumns}.'),
   CANNOT_VECTORIZE_NON_VECTOR_COLUMNS: request('SCHEMA', 'Columns cannot be vectorized if they are not `vector` type', 'Columns can only be vectorized if they use the `vector` column type. The table ${keyspace}.${table} has the vector columns: ${vectorColumns}. The command attempted to vectorize the non-vector columns: ${nonVectorColumns}.'),

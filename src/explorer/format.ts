@@ -1,9 +1,10 @@
 /**
  * How the Data Explorer shows values: cells shortened to a line, a `$vector` as a small SVG sparkline, the
- * table's columns from the fields its documents have (`_id` first), DOM building without innerHTML (no
- * stored value is ever parsed as HTML), and the JSON typed in a box (a filter, a sort).
+ * table's columns from the fields its documents have (`_id` first), the lines of a stats box (a vector index's
+ * graph as a progress bar), DOM building without innerHTML (no stored value is ever parsed as HTML), and the
+ * JSON typed in a box (a filter, a sort).
  */
-import type { Json, JsonObject } from './api.js';
+import { DataApiError, command, type Json, type JsonObject } from './api.js';
 
 /** An element with attributes and children (strings become text nodes). */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
@@ -44,6 +45,33 @@ export function sparkline(values: readonly number[]): SVGSVGElement {
   title.textContent = `${values.length} dimensions`;
   svg.append(title, line);
   return svg;
+}
+
+/** Fills a stats box with the lines of a stats command's answer, or says why there are none (the Data API code). */
+export async function showStats(box: HTMLElement, stats: { command: string; keyspace: string; name: string }, lines: (stats: JsonObject) => HTMLElement[]): Promise<void> {
+  box.replaceChildren();
+  try {
+    box.append(...lines(((await command({ [stats.command]: {} }, stats.keyspace, stats.name)).status?.stats ?? {}) as JsonObject));
+  } catch (error) {
+    box.append(el('div', { class: 'muted' }, error instanceof DataApiError ? `stats unavailable (${error.code})` : 'stats unavailable'));
+  }
+}
+
+/** One line of a stats box: a label and its value. */
+export function statLine(label: string, value: Json | undefined): HTMLElement {
+  return el('div', {}, el('span', { class: 'label' }, label), ` ${value ?? '–'}`);
+}
+
+/** A vector index's lines of a stats box: its vectors (dimension, metric), and its graph caught up or how many pending. */
+export function vectorStatLines(vector: JsonObject, label = 'vectors'): HTMLElement[] {
+  const vectors = Number(vector.vectors ?? 0);
+  const inGraph = Number(vector.inGraph ?? 0);
+  const caughtUp = Number(vector.pending ?? 0) === 0;
+  const progress = el('progress', { max: String(Math.max(vectors, 1)), value: String(caughtUp ? Math.max(vectors, 1) : inGraph) });
+  return [
+    statLine(label, `${vectors} (dimension ${vector.dimension}, ${vector.metric})`),
+    el('div', { class: 'graph' }, el('span', { class: 'label' }, 'graph'), ` ${caughtUp ? 'caught up' : `${vector.pending} pending`} `, progress),
+  ];
 }
 
 /** A table cell's content for a field's value. */

@@ -12,7 +12,7 @@ import { DataApiError, command, listDatabases, token, useDatabase, type Database
 import { deleteDocument, installEditor, openEditor, resetEditor } from './editor.js';
 import { installSearch, resetSearch } from './search.js';
 import { hideTable, installTables, selectTable } from './tables.js';
-import { cellContent, columnsOf, el, jsonBox } from './format.js';
+import { cellContent, columnsOf, el, jsonBox, showStats, statLine, vectorStatLines } from './format.js';
 import { SAMPLE, drawChart, project, sampleDocuments } from './projection.js';
 
 interface Selected {
@@ -177,26 +177,13 @@ async function selectCollection(collection: Selected): Promise<void> {
   await Promise.all([loadStats(collection), loadPage(undefined)]);
 }
 
-async function loadStats(collection: Selected): Promise<void> {
-  const box = $('stats');
-  box.replaceChildren();
-  try {
-    const stats = ((await command({ getCollectionStats: {} }, collection.keyspace, collection.name)).status?.stats ?? {}) as JsonObject;
-    const line = (label: string, value: Json | undefined) => el('div', {}, el('span', { class: 'label' }, label), ` ${value ?? '–'}`);
-    box.append(line('documents', stats.documents), line('bytes on disk', stats.bytesOnDisk), line('index entries', stats.indexEntries));
-    const vector = stats.vector as JsonObject | undefined;
-    if (vector !== undefined) {
-      const vectors = Number(vector.vectors ?? 0);
-      const inGraph = Number(vector.inGraph ?? 0);
-      box.append(line('vectors', `${vectors} (dimension ${vector.dimension}, ${vector.metric})`));
-      const caughtUp = Number(vector.pending ?? 0) === 0;
-      box.append(
-        el('div', { class: 'graph' }, el('span', { class: 'label' }, 'graph'), ` ${caughtUp ? 'caught up' : `${vector.pending} pending`} `, el('progress', { max: String(Math.max(vectors, 1)), value: String(caughtUp ? Math.max(vectors, 1) : inGraph) })),
-      );
-    }
-  } catch (error) {
-    box.append(el('div', { class: 'muted' }, error instanceof DataApiError ? `stats unavailable (${error.code})` : 'stats unavailable'));
-  }
+function loadStats(collection: Selected): Promise<void> {
+  return showStats($('stats'), { command: 'getCollectionStats', keyspace: collection.keyspace, name: collection.name }, (stats) => [
+    statLine('documents', stats.documents),
+    statLine('bytes on disk', stats.bytesOnDisk),
+    statLine('index entries', stats.indexEntries),
+    ...(stats.vector === undefined ? [] : vectorStatLines(stats.vector as JsonObject)),
+  ]);
 }
 
 async function loadPage(pageState: string | undefined): Promise<void> {

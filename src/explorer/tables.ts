@@ -1,12 +1,13 @@
 /**
  * The Data Explorer's tables view: a table's columns with their types, its primary key (partition and
- * clustering columns) and its indexes (`listTables` and `listIndexes` with `explain`), its rows paged under a
+ * clustering columns) and its indexes (`listTables` and `listIndexes` with `explain`), its stats (`getTableStats`:
+ * rows, bytes on disk, index entries, each vector index's graph), its rows paged under a
  * filter in the Data API's table syntax (a refused one shows the code and message, e.g. UNKNOWN_TABLE_COLUMNS),
  * and, on a table with a vector index, the rows nearest to a pasted vector on the chosen column, with scores.
  */
 import { command, type Json, type JsonObject } from './api.js';
 import { parsePastedVector } from './editor.js';
-import { cellContent, el, jsonBox, shorten, sparkline } from './format.js';
+import { cellContent, el, jsonBox, shorten, showStats, sparkline, statLine, vectorStatLines } from './format.js';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -88,7 +89,16 @@ export async function selectTable(table: TableInfo): Promise<void> {
   const searchable = indexes.filter((i) => i.type === 'vector').map((i) => i.column);
   $('table-vector-box').hidden = searchable.length === 0;
   $<HTMLSelectElement>('table-vector-column').replaceChildren(...searchable.map((c) => el('option', { value: c }, c)));
-  await loadRows(undefined);
+  await Promise.all([loadTableStats(table), loadRows(undefined)]);
+}
+
+function loadTableStats(table: TableInfo): Promise<void> {
+  return showStats($('table-stats'), { command: 'getTableStats', keyspace: table.keyspace, name: table.name }, (stats) => [
+    statLine('rows', stats.rows),
+    statLine('bytes on disk', stats.bytesOnDisk),
+    statLine('index entries', stats.indexEntries),
+    ...Object.entries((stats.vectors ?? {}) as Record<string, JsonObject>).flatMap(([column, vector]) => vectorStatLines(vector, `vectors of ${column}`)),
+  ]);
 }
 
 /** Hides the tables view (a collection was chosen). */

@@ -1,7 +1,8 @@
 /**
  * GraphqlService: the per-keyspace schemas of one database and their execution. It runs every Data API command
  * through a CommandRunner (in process: executeCommand; in a client: its transport), and rebuilds a keyspace's
- * schema when findCollections or listTables changes (DDL) or a collection's field record changes generation.
+ * schema when findCollections or listTables changes (DDL) or a collection's field record changes generation (or
+ * is another collection's: one dropped and created again under its name between two requests).
  * The field record is the engine's (findCollectionFields: every top-level field any write brought, over any API,
  * persisted with the data), asked at each request without reading a document. Against a Data API server without
  * that command, fields are sampled from documents and learnt from those GraphQL reads and writes instead.
@@ -54,14 +55,19 @@ interface KeyspaceState {
   /** Set when a document showed a field the schema lacks (sampled models only). */
   stale: boolean;
   readonly models: Map<string, FieldModel>;
-  /** The field record's generation each collection's model was built from (engine records only). */
-  readonly generations: Map<string, number>;
+  /** The collection id and field record generation each collection's model was built from (engine records only). */
+  readonly generations: Map<string, RecordVersion>;
+}
+
+/** Which collection's record (its id), at which generation. */
+interface RecordVersion {
+  id: number;
+  generation: number;
 }
 
 /** One collection's entry of findCollectionFields' answer (`fields` absent: unchanged since `known`). */
-interface FieldRecordEntry {
+interface FieldRecordEntry extends RecordVersion {
   name: string;
-  generation: number;
   fields?: Record<string, string[]>;
 }
 
@@ -144,11 +150,11 @@ export class GraphqlService {
   }
 
   /**
-   * Asks the engine for its field records, sending the generations known (no document is read); replaces the
-   * model of each collection whose record changed. False (and field records off) on a server without them.
+   * Asks the engine for its field records, sending the ids and generations known (no document is read); replaces
+   * the model of each collection whose record changed or is another collection's. False (and field records off) on a server without them.
    */
   async #readFieldRecords(keyspace: string, state: KeyspaceState): Promise<boolean> {
-    const known: JsonObject = Object.fromEntries(state.generations);
+    const known: JsonObject = Object.fromEntries([...state.generations].map(([name, { id, generation }]) => [name, { id, generation }]));
     const response = await this.#run({ findCollectionFields: { options: { known } } }, { keyspace });
     const error = response.errors?.[0];
     if (error !== undefined && this.#fieldRecords === undefined && (error.errorCode === 'COMMAND_UNKNOWN' || error.errorCode === 'NO_COMMAND_MATCHED')) {
@@ -161,7 +167,7 @@ export class GraphqlService {
     for (const entry of (response.status?.collections ?? []) as unknown as FieldRecordEntry[]) {
       if (entry.fields === undefined) continue;
       state.models.set(entry.name, FieldModel.fromRecord(entry.fields));
-      state.generations.set(entry.name, entry.generation);
+      state.generations.set(entry.name, { id: entry.id, generation: entry.generation });
       changed = true;
     }
     return changed;

@@ -7,7 +7,7 @@ import type { CommandTarget } from '../commands/index.js';
 import type { Database, DatabaseOptions } from '../engine/database.js';
 import { VectorDbError } from '../errors/index.js';
 import { authenticate, databaseDirectory, readRegistry, reaches, resolveHome } from '../admin/index.js';
-import { EmbeddedTransport } from '../transport/embedded.js';
+import { EmbeddedTransport, checkProviderSpecs, type ProviderSpecs } from '../transport/embedded.js';
 import type { TokenVerifier } from './auth.js';
 import { displayPath, resolveRoute } from './routes.js';
 
@@ -56,11 +56,15 @@ export function splitDatabasePrefix(url: string | undefined): { database: { id: 
 export class HomeResolver implements Resolver {
   readonly home: string;
   readonly #options: DatabaseOptions;
+  readonly #providers: ProviderSpecs;
   readonly #open = new Map<string, EmbeddedTransport>();
 
-  constructor(home: string, options: DatabaseOptions = {}) {
+  /** `providers`: registered with each database as it opens (a bad spec throws here, at start). */
+  constructor(home: string, options: DatabaseOptions = {}, providers: ProviderSpecs = {}) {
     this.home = resolveHome(home);
     this.#options = options;
+    this.#providers = providers;
+    checkProviderSpecs(providers);
   }
 
   route(url: string | undefined): ResolvedRoute | undefined {
@@ -82,7 +86,7 @@ export class HomeResolver implements Resolver {
     if (record === undefined) throw VectorDbError.of('RESOURCE_NOT_FOUND', { path: displayPath(url) });
     let transport = this.#open.get(record.id);
     if (transport === undefined) {
-      transport = new EmbeddedTransport(databaseDirectory(this.home, record.id), this.#options);
+      transport = new EmbeddedTransport(databaseDirectory(this.home, record.id), this.#options, this.#providers);
       this.#open.set(record.id, transport);
     }
     try {

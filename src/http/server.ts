@@ -17,6 +17,7 @@ import { createHandler, type RequestHandler, type RequestLogEntry } from './hand
 import { createGraphqlHandler, graphqlRoute } from './graphql-routes.js';
 import { isExplorerRequest, serveExplorer } from './explorer-route.js';
 import { HomeResolver, SingleDatabaseResolver, type Resolver } from './resolver.js';
+import type { ProviderSpecs } from '../transport/embedded.js';
 import { ResponseBatch } from './response-batch.js';
 
 export interface ServerTimeouts {
@@ -38,6 +39,11 @@ export interface ServerOptions {
   readonly home?: string;
   /** How a home's databases are opened (their limits); only with `home`. */
   readonly databaseOptions?: DatabaseOptions;
+  /**
+   * Reranking and embedding providers registered with every database of the home as it opens (`serve --home
+   * --reranker/--embedder`); only with `home` (a served `db` has its providers registered by its opener).
+   */
+  readonly providers?: ProviderSpecs;
   /** The one accepted token (or give `tokenVerifier`). */
   readonly token?: string;
   readonly tokenVerifier?: TokenVerifier;
@@ -211,8 +217,9 @@ function resolverOf(options: ServerOptions): Resolver {
   if ((options.db === undefined) === (options.home === undefined)) throw new TypeError('give either db or home');
   if (options.home !== undefined) {
     if (options.token !== undefined || options.tokenVerifier !== undefined) throw new TypeError("a home server checks the home's tokens: give no token or tokenVerifier");
-    return new HomeResolver(options.home, { ...(options.databaseOptions ?? {}), ...(options.limits ? { limits: options.limits } : {}) });
+    return new HomeResolver(options.home, { ...(options.databaseOptions ?? {}), ...(options.limits ? { limits: options.limits } : {}) }, options.providers);
   }
+  if (options.providers !== undefined) throw new TypeError('providers apply to a home server: register them with the served database instead (registerRerankers/registerEmbedders, or the VectorDB options)');
   checkLimits(options.db!, options.limits);
   return new SingleDatabaseResolver(options.db!, verifierOf(options));
 }

@@ -330,8 +330,18 @@ export class KvStore {
    */
   async approximateSize(gte: string, lt: string): Promise<number> {
     const db = this.#db as LevelDb & { approximateSize?: (gte: string, lt: string) => Promise<number> };
-    if (typeof db.approximateSize !== 'function') return 0;
+    if (!this.estimatesSizes) return 0;
     return this.#call(() => db.approximateSize!(gte, lt));
+  }
+
+  /** Whether approximateSize tells (LevelDB), rather than answering 0 (memory-level, IndexedDB). */
+  get estimatesSizes(): boolean {
+    return typeof (this.#db as { approximateSize?: unknown }).approximateSize === 'function';
+  }
+
+  /** Writes buffered writes out to the store's files, so that approximateSize counts them (PersistentLevel.flushWrites). */
+  async flushWrites(): Promise<void> {
+    await this.#persistent?.flushWrites();
   }
 
   /** The bytes of the whole store on disk (0 for memory; see PersistentLevel.diskBytes). */

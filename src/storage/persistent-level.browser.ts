@@ -35,7 +35,7 @@ export const openPersistentLevel: typeof NodeLevel.openPersistentLevel = async (
     const db = new BrowserLevel<string, Uint8Array>(location, { prefix: '', keyEncoding: 'utf8', valueEncoding: 'view' });
     await db.open({ createIfMissing: true });
     // IndexedDB does not tell one database's size (navigator.storage.estimate() is the whole origin's).
-    return { db, wrote: () => undefined, beforeClose: async () => undefined, afterClose: async () => release(), diskBytes: async () => 0, syncs: false };
+    return { db, wrote: () => undefined, beforeClose: async () => undefined, afterClose: async () => release(), diskBytes: async () => 0, flushWrites: async () => undefined, syncs: false };
   } catch (error) {
     release();
     throw error;

@@ -49,6 +49,11 @@ export interface PersistentLevel {
   /** The bytes the store takes on disk (0 where the runtime cannot tell). */
   diskBytes(): Promise<number>;
   /**
+   * Writes buffered writes out to the store's files now (LevelDB: the memtable to a table file, which its size
+   * estimates count; they leave the memtable out), so that a size measured next includes them.
+   */
+  flushWrites(): Promise<void>;
+  /**
    * Whether a write's `sync` flushes it to a disk (LevelDB's log): then full durability syncs. IndexedDB commits
    * each transaction durably on its own, and has no sync to ask for.
    */
@@ -82,6 +87,7 @@ export async function openPersistentLevel(location: string): Promise<PersistentL
     },
     afterClose: async () => undefined,
     diskBytes: () => directoryBytes(location),
+    flushWrites: flushMemtable,
     syncs: true,
   };
 }

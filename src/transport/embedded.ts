@@ -4,7 +4,7 @@
  * process that opens the same one (reference counted), so two VectorDB objects on one database work;
  * another process (or tab) gets DATABASE_LOCKED.
  */
-import { executeCommand, type CommandResponse, type CommandTarget } from '../commands/index.js';
+import { executeCommand, type CommandResponse, type CommandTarget, type RequestOptions } from '../commands/index.js';
 import { Database, type CollectionName, type DatabaseOptions } from '../engine/database.js';
 import { repairDatabase, type RepairOptions, type RepairReport } from '../engine/integrity/repair.js';
 import type { JsonObject } from '../query/json.js';
@@ -18,6 +18,12 @@ import { makeEmbedder, registerEmbedders, type EmbedderSpec } from '../providers
 export interface ProviderSpecs {
   readonly rerankers?: Readonly<Record<string, RerankerSpec>> | undefined;
   readonly embedders?: Readonly<Record<string, EmbedderSpec>> | undefined;
+}
+
+/** Throws a TypeError naming the first provider spec that is not one (at construction, not at the first command). */
+export function checkProviderSpecs(providers: ProviderSpecs): void {
+  for (const [name, spec] of Object.entries(providers.rerankers ?? {})) makeReranker(name, spec);
+  for (const [name, spec] of Object.entries(providers.embedders ?? {})) makeEmbedder(name, spec);
 }
 
 interface SharedDatabase {
@@ -81,9 +87,7 @@ export class EmbeddedTransport implements Transport {
   constructor(directory: string, options: DatabaseOptions = {}, providers: ProviderSpecs = {}) {
     this.endpoint = resolveDirectory(directory, options);
     this.#options = options;
-    // A bad spec throws here, not at the first command.
-    for (const [name, spec] of Object.entries(providers.rerankers ?? {})) makeReranker(name, spec);
-    for (const [name, spec] of Object.entries(providers.embedders ?? {})) makeEmbedder(name, spec);
+    checkProviderSpecs(providers);
     this.#providers = providers;
   }
 
@@ -135,10 +139,10 @@ export class EmbeddedTransport implements Transport {
     this.database({ keyspace: target.keyspace, collection: target.collection }).catch(() => undefined); // the commands that follow report the failure
   }
 
-  execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse> {
+  execute(command: JsonObject, target: CommandTarget, request?: RequestOptions): Promise<CommandResponse> {
     const open = this.#open;
-    if (open !== undefined) return executeCommand(open, command, target);
-    return this.database().then((db) => executeCommand(db, command, target));
+    if (open !== undefined) return executeCommand(open, command, target, request);
+    return this.database().then((db) => executeCommand(db, command, target, request));
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@
  * with the `Token` header, so the same client code runs against a vectordb-local server or any
  * compatible Data API. HTTP-level failures become VectorDbErrors with the server's code when it sent one.
  */
-import type { CommandResponse, CommandTarget } from '../commands/index.js';
+import type { CommandResponse, CommandTarget, RequestOptions } from '../commands/index.js';
 import { VectorDbError } from '../errors/index.js';
 import { DEFAULT_LIMITS } from '../engine/limits.js';
 import type { JsonObject } from '../query/json.js';
@@ -49,14 +49,17 @@ export class HttpTransport implements Transport {
     }
   }
 
-  async execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse> {
+  async execute(command: JsonObject, target: CommandTarget, request?: RequestOptions): Promise<CommandResponse> {
     const segments = [target.keyspace, target.collection].filter((s): s is string => s !== undefined).map(encodeURIComponent);
     const url = [this.#base, ...segments].join('/');
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', Token: this.#token, 'User-Agent': 'vectordb-local' };
+    // The header astra-db-ts sends for its embeddingApiKey: the server passes it on to the embedding provider.
+    if (request?.embeddingApiKey !== undefined) headers['x-embedding-api-key'] = request.embeddingApiKey;
     let response: Response;
     try {
       response = await fetch(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Token: this.#token, 'User-Agent': 'vectordb-local' },
+        headers,
         body: toJsonText(command),
         signal: AbortSignal.timeout(this.#timeoutMs),
       });

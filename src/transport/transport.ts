@@ -2,14 +2,17 @@
  * The one interface between the client and a database: run a Data API command against a target and get
  * the response envelope. EmbeddedTransport runs it in this process; HttpTransport POSTs it to a server.
  */
-import type { CommandResponse, CommandTarget } from '../commands/index.js';
+import type { CommandResponse, CommandTarget, RequestOptions } from '../commands/index.js';
 import type { JsonObject } from '../query/json.js';
 
 export interface Transport {
   /** Where the database is: a directory path or an http(s) URL. */
   readonly endpoint: string;
-  /** Runs one command; resolves to the envelope (command errors are in it, not thrown). */
-  execute(command: JsonObject, target: CommandTarget): Promise<CommandResponse>;
+  /**
+   * Runs one command; resolves to the envelope (command errors are in it, not thrown). `request`: what an HTTP
+   * request carries besides the command (the embedding key: the `x-embedding-api-key` header over HTTP).
+   */
+  execute(command: JsonObject, target: CommandTarget, request?: RequestOptions): Promise<CommandResponse>;
   /** Documents per insertMany request the database accepts (the client chunks by it). */
   insertManyLimit(): Promise<number>;
   /** Opens the database (embedded) or checks the endpoint and token (HTTP). */

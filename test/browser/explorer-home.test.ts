@@ -1,8 +1,8 @@
 /**
  * The Data Explorer under `vectordb-local serve --home`, in real headless Chromium against the built CLI: an
  * organization token picks a database of the home, then its keyspaces; the tables view shows a table's columns,
- * primary key and indexes, pages its rows under a filter (a refused one shows the Data API code), and searches a
- * vector column; lexical and hybrid search on a collection list the documents (and scores) the Data API
+ * primary key, indexes and stats, pages its rows under a filter (a refused one shows the Data API code), and
+ * searches a vector column; a collection's bytes on disk count writes made through the server; lexical and hybrid search on a collection list the documents (and scores) the Data API
  * commands answer in process; a database token opens its database at `/{id}-{region}/` and is told so at `/`.
  * No request of the organization token's views fails. VECTORDB_SCREENSHOT_DIR=dir saves the views' screenshots.
  */
@@ -137,6 +137,13 @@ describe('the Data Explorer serving a home, in headless Chromium', () => {
     ]);
     expect(await page.textContent('#table-page-info')).toBe('page 1, 20 rows');
     expect(await page.$$('#table-rows svg.spark')).toHaveLength(20);
+    await page.waitForSelector('#table-stats .graph');
+    const stats = (await page.textContent('#table-stats'))!;
+    expect(stats).toContain(`rows ${ITEMS.length}`);
+    expect(stats).toContain(`index entries ${ITEMS.length}`); // price_idx: one entry per row
+    expect(stats).toContain(`vectors of emb ${ITEMS.length} (dimension 2, cosine)`);
+    expect(stats).toContain('graph caught up');
+    expect(Number(/bytes on disk (\d+)/.exec(stats)![1])).toBeGreaterThan(0);
     await page.click('#table-next');
     await page.waitForFunction(() => document.getElementById('table-page-info')!.textContent === 'page 2, 4 rows');
     await page.fill('#table-filter', '{"shop": "south", "price": {"$lt": 30}}');
@@ -191,6 +198,17 @@ describe('the Data Explorer serving a home, in headless Chromium', () => {
     await page.click('#search-run');
     await page.waitForFunction(() => document.getElementById('message')!.textContent!.includes('is not there'));
     expect(await page.textContent('#message')).toBe('Hybrid search failed: document "nope" is not there');
+  });
+
+  it("a collection's bytes on disk count documents written through the server just before", async () => {
+    const documents = Array.from({ length: 20 }, (_, n) => ({ _id: `e${n}`, text: `entry ${n} `.repeat(20) })); // one insertMany: the seed limit
+    const written = await fetch(`${url}/${databases.notes}/v1/default_keyspace/journal`, { method: 'POST', headers: { token: orgToken, 'content-type': 'application/json' }, body: JSON.stringify({ insertMany: { documents } }) });
+    expect(((await written.json()) as { errors?: unknown }).errors).toBeUndefined();
+    await page.selectOption('#database', { label: 'notes (local)' });
+    await page.click('button.collection[data-name=journal]');
+    await page.waitForFunction((count) => document.getElementById('stats')!.textContent!.includes(`documents ${count}`), documents.length);
+    const bytes = Number(/bytes on disk (\d+)/.exec((await page.textContent('#stats'))!)![1]);
+    expect(bytes).toBeGreaterThan(0); // LevelDB's estimate leaves out its write buffer: stats write it out first
   });
 
   it('nothing the organization token did failed', () => {

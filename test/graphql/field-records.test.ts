@@ -116,11 +116,12 @@ describe('the field record in the engine', () => {
       expect(quiet).toEqual(['findCollections', 'listTables', 'findCollectionFields']);
       for (let i = 1; i <= 30; i++) await insert({ _id: `i${i}`, name: `n${i}` });
       expect(await request()).toEqual(quiet);
-      // Unchanged generation: the answer carries no fields, only the generation.
-      expect((answers.at(-1)!.status!.collections as any[])[0]).toEqual({ name: 'items', generation: 1 });
+      // Unchanged generation: the answer carries no fields, only the collection's id and the generation.
+      const id = db.collection(KS, 'items').record.cid;
+      expect((answers.at(-1)!.status!.collections as any[])[0]).toEqual({ name: 'items', id, generation: 1 });
       await insert({ _id: 'i99', price: 9.5 });
       expect(await request()).toEqual(quiet);
-      expect((answers.at(-1)!.status!.collections as any[])[0]).toEqual({ name: 'items', generation: 2, fields: { name: ['string'], price: ['number'] } });
+      expect((answers.at(-1)!.status!.collections as any[])[0]).toEqual({ name: 'items', id, generation: 2, fields: { name: ['string'], price: ['number'] } });
     });
   });
 
@@ -141,13 +142,14 @@ describe('the field record in the engine', () => {
       const answer = await executeCommand(db, { findCollectionFields: {} }, { keyspace: KS });
       expect(answer.errors).toBeUndefined();
       expect(answer.status!.collections).toEqual([
-        { name: 'old', generation: 6, fields: { $vector: ['vector'], a: ['string', 'number'], big: ['exact-number'], list: ['empty-list'], when: ['ejson'] } },
+        { name: 'old', id: db.collection(KS, 'old').record.cid, generation: 6, fields: { $vector: ['vector'], a: ['string', 'number'], big: ['exact-number'], list: ['empty-list'], when: ['ejson'] } },
       ]);
       // Built once and marked complete: the next open reads it as it is.
       await db.close();
       db = await Database.open(dir);
-      const again = await executeCommand(db, { findCollectionFields: { options: { known: { old: 6 } } } }, { keyspace: KS });
-      expect(again.status!.collections).toEqual([{ name: 'old', generation: 6 }]);
+      const id = db.collection(KS, 'old').record.cid;
+      const again = await executeCommand(db, { findCollectionFields: { options: { known: { old: { id, generation: 6 } } } } }, { keyspace: KS });
+      expect(again.status!.collections).toEqual([{ name: 'old', id, generation: 6 }]);
       expect(await db.kvStore.getString('fld:' + keys.cidText(db.collection(KS, 'old').record.cid))).toBe('1');
     } finally {
       await db.close();
@@ -180,13 +182,38 @@ describe('the field record in the engine', () => {
       await executeCommand(db, { createCollection: { name: 'temp' } }, { keyspace: KS });
       await executeCommand(db, { insertOne: { document: { _id: 1, x: 1 } } }, { keyspace: KS, collection: 'temp' });
       const cid = db.collection(KS, 'temp').record.cid;
-      expect((await executeCommand(db, { findCollectionFields: {} }, { keyspace: KS })).status!.collections).toEqual([{ name: 'temp', generation: 1, fields: { x: ['number'] } }]);
+      expect((await executeCommand(db, { findCollectionFields: {} }, { keyspace: KS })).status!.collections).toEqual([{ name: 'temp', id: cid, generation: 1, fields: { x: ['number'] } }]);
       await executeCommand(db, { deleteCollection: { name: 'temp' } }, { keyspace: KS });
       const left: string[] = [];
       for await (const key of db.kvStore.keys({ gte: keys.fieldRecordKey(cid), lt: keys.fieldRecordKey(cid) + keys.HIGH })) left.push(key);
       expect(left).toEqual([]);
       const bad = await executeCommand(db, { findCollectionFields: { options: { know: {} } } }, { keyspace: KS });
       expect(bad.errors?.[0]?.errorCode).toBe('COMMAND_FIELD_UNKNOWN');
+    });
+  });
+
+  test('a collection dropped and created again under its name between two requests: its own fields, same generation or not', async () => {
+    await withDatabase(async (db) => {
+      const service = new GraphqlService((command, target) => executeCommand(db, command, target));
+      const fieldNames = async (): Promise<string[]> => {
+        const reply = await service.execute({ query: '{ __type(name: "notes") { fields { name } } }' }, KS);
+        expect(reply.errors).toBeUndefined();
+        return (reply.data as any).__type.fields.map((f: any) => f.name).filter((name: string) => name === 'before' || name === 'after');
+      };
+      const create = async (document: Record<string, unknown>) => {
+        await executeCommand(db, { createCollection: { name: 'notes' } }, { keyspace: KS });
+        expect((await executeCommand(db, { insertOne: { document } }, { keyspace: KS, collection: 'notes' })).errors).toBeUndefined();
+      };
+      await create({ _id: 1, before: 'text' });
+      const first = db.collection(KS, 'notes').record.cid;
+      expect(await fieldNames()).toEqual(['before']);
+      // The same options (the same findCollections answer) and as many (field, kind) pairs: one generation.
+      await executeCommand(db, { deleteCollection: { name: 'notes' } }, { keyspace: KS });
+      await create({ _id: 1, after: 'text' });
+      expect(db.collection(KS, 'notes').record.cid).not.toBe(first);
+      expect(await fieldNames()).toEqual(['after']);
+      const answer = await executeCommand(db, { findCollectionFields: { options: { known: { notes: { id: first, generation: 1 } } } } }, { keyspace: KS });
+      expect(answer.status!.collections).toEqual([{ name: 'notes', id: db.collection(KS, 'notes').record.cid, generation: 1, fields: { after: ['string'] } }]);
     });
   });
 
@@ -209,7 +236,7 @@ describe('the field record in the engine', () => {
     const reopened = await Database.open(dir);
     try {
       const answer = await executeCommand(reopened, { findCollectionFields: {} }, { keyspace: KS });
-      expect(answer.status!.collections).toEqual([{ name: 'kept', generation: 2, fields: { a: ['string'], b: ['list-of-boolean'] } }]);
+      expect(answer.status!.collections).toEqual([{ name: 'kept', id: reopened.collection(KS, 'kept').record.cid, generation: 2, fields: { a: ['string'], b: ['list-of-boolean'] } }]);
     } finally {
       await reopened.close();
     }

@@ -56,8 +56,17 @@ describe('vectorize on tables', () => {
     await onTable({ updateOne: { filter: { id: 'r0' }, update: { $set: { v: 'banana split' } } } });
     const updated = await onTable({ findOne: { filter: { id: 'r0' } } });
     expect((updated.data as { document: Row }).document.v).toEqual(near(hashVector('banana split', DIM)));
-    // A vector column without a service keeps its own answer to text.
-    expect(codeOf(await onTable({ insertOne: { document: { id: 'x', plain: 'text' } } }))).toBe('INVALID_COLUMN_VALUES');
+    // Text for a vector column without a service: the Data API's code, naming both kinds of column; nothing embedded or written.
+    server.requests.length = 0;
+    const refused = await onTable({ insertMany: { documents: [{ id: 'x1', v: 'fine' }, { id: 'x2', plain: 'text' }], options: { ordered: false } } });
+    expect(codeOf(refused)).toBe('UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION');
+    expect(refused.errors![0]!.message).toContain('The table default_keyspace.items defines the vector columns with vectorize definition: v(vector).');
+    expect(refused.errors![0]!.message).toContain('The command included the following vector columns without vectorize definition: plain.');
+    expect(codeOf(await onTable({ updateOne: { filter: { id: 'r0' }, update: { $set: { plain: 'text' } } } }))).toBe('UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION');
+    expect(server.requests).toEqual([]);
+    expect(rowsOf(await onTable({ find: { filter: { id: { $in: ['x1', 'x2'] } } } }))).toEqual([]);
+    // A wrong value that is not text keeps the column's own error.
+    expect(codeOf(await onTable({ insertOne: { document: { id: 'x', plain: [1, 2, 3] } } }))).toBe('INVALID_COLUMN_VALUES');
 
     // A provider failing: nothing written.
     server.mode = 'http-500';
@@ -82,7 +91,9 @@ describe('vectorize on tables', () => {
     const listed = await db.command({ listTables: { options: { explain: true } } });
     const items2 = (listed.status!.tables as { name: string; definition: { columns: Row } }[]).find((t) => t.name === 'items2')!;
     expect(items2.definition.columns.v).toEqual({ type: 'vector', dimension: DIM });
-    // Without its service the column takes no text (the table's own error for a string).
-    expect(codeOf(await db.command({ insertOne: { document: { id: 'b', v: 'banana' } } }, { collection: 'items2' }))).toBe('INVALID_COLUMN_VALUES');
+    // Without its service the column takes no text: the table now has no vectorize column at all.
+    const refused = await db.command({ insertOne: { document: { id: 'b', v: 'banana' } } }, { collection: 'items2' });
+    expect(codeOf(refused)).toBe('UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION');
+    expect(refused.errors![0]!.message).toContain('defines the vector columns with vectorize definition: [None].');
   });
 });

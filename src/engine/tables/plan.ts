@@ -1,8 +1,8 @@
 /**
  * How a table read finds its candidate rows, in row key order (partitions in token order, tables/partition-token.ts): one key (the full primary key with $eq),
  * one partition's key range (every partition column with $eq, narrowed by leading clustering columns),
- * a secondary index's entries ($eq / $in on an indexed column, $in / $all on an indexed collection), or a
- * scan of the table, with the Data API's warnings when a filter makes it read every row.
+ * a secondary index's entries ($eq / $in on an indexed column, $in / $all on an indexed collection, $match on a
+ * text index: the keys' entries intersected, smallest first, for $all and $match), or a scan of the table, with the Data API's warnings when a filter makes it read every row.
  */
 import { VectorDbError } from '../../errors/index.js';
 import { keys } from '../../storage/index.js';
@@ -49,9 +49,9 @@ export function planRows(filter: TableFilter, record: TableRecord, store: TableS
   for (const condition of required) {
     const index = record.indexes.find((i) => i.kind !== 'vector' && i.column === condition.column && usesIndex(condition, i));
     if (!index) continue;
-    // $all and $match need every key: the first one's entries are the candidates.
-    const values = condition.operator === '$all' || condition.operator === '$match' ? condition.keys.slice(0, 1) : condition.keys;
-    return { kind: 'index', warnings, rows: (afterKey) => indexRows(store, index, values, afterKey) };
+    // $all and $match need every key: the rows in each key's entries; $in and $eq any of them.
+    const every = condition.operator === '$all' || condition.operator === '$match';
+    return { kind: 'index', warnings, rows: (afterKey) => indexRows(store, index, condition.keys, every, afterKey) };
   }
   return { kind: 'scan', warnings, rows: (afterKey) => store.scan(afterKey) };
 }
@@ -62,15 +62,28 @@ function usesIndex(condition: Condition, index: TableIndex): boolean {
   return index.target === condition.target && (condition.operator === '$in' || condition.operator === '$all');
 }
 
-async function* indexRows(store: TableStore, index: TableIndex, values: readonly string[], afterKey: string | undefined): AsyncGenerator<StoredRow> {
-  const found = new Set<string>();
-  for (const value of values) for (const key of await store.indexLookup(index, value)) found.add(key);
+async function* indexRows(store: TableStore, index: TableIndex, values: readonly string[], every: boolean, afterKey: string | undefined): AsyncGenerator<StoredRow> {
+  const lists = await Promise.all(values.map((value) => store.indexLookup(index, value)));
+  const found = every ? intersection(lists) : new Set(lists.flat());
   const sorted = keys.sortKeys([...found]).filter((key) => afterKey === undefined || keys.compareKeys(key, afterKey) > 0);
   for (let i = 0; i < sorted.length; i += READ_SLICE) {
     const slice = sorted.slice(i, i + READ_SLICE);
     const rows = await store.getMany(slice);
     for (let j = 0; j < slice.length; j++) if (rows[j]) yield { key: slice[j]!, row: rows[j]! };
   }
+}
+
+/** The row keys in every list: the smallest list's keys, kept while each next-larger list has them. */
+function intersection(lists: readonly (readonly string[])[]): Set<string> {
+  const [smallest, ...others] = [...lists].sort((a, b) => a.length - b.length);
+  let found = new Set(smallest ?? []);
+  for (const list of others) {
+    if (found.size === 0) break;
+    const next = new Set<string>();
+    for (const key of list) if (found.has(key)) next.add(key);
+    found = next;
+  }
+  return found;
 }
 
 /** ZERO_FILTER_OPERATIONS for an empty filter; MISSING_INDEX for columns neither in the primary key nor indexed. */

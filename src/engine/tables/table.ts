@@ -291,6 +291,12 @@ export class Table {
     return pending;
   }
 
+  /** Each vector index with its vectors, loaded (stats). */
+  async vectorIndexes(): Promise<{ index: TableIndex; vectors: CollectionVectors }[]> {
+    const indexes = this.#record.indexes.filter((index) => index.kind === 'vector');
+    return Promise.all(indexes.map(async (index) => ({ index, vectors: await this.#vectorsOf(index) })));
+  }
+
   /** Every vector index's vectors, loaded (a write must stage records for each). */
   async #allVectors(): Promise<Map<string, CollectionVectors>> {
     const out = new Map<string, CollectionVectors>();
