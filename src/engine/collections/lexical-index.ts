@@ -11,12 +11,15 @@ import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore } 
 import type { DocumentChange } from '../changes.js';
 import type { LexicalStats } from '../../query/bm25.js';
 import type { Document } from '../../query/json.js';
+import { PostingCache, sortedPostings, type TermPostings, type WriteMark } from './lexical-postings.js';
 import { storedLexicalOf } from './lexical-shred.js';
 import type { ShredContext } from './shredder.js';
 
 const { SEP, HIGH, escapeString } = keys;
 /** Committed deltas folded into the base by the next batch once there are this many. */
 const FOLD_AFTER = 256;
+/** Bytes of postings a collection keeps in memory (hot terms; about 12 bytes a posting). */
+const POSTING_CACHE_BYTES = 64 * 2 ** 20;
 
 /** A document's posting of one term. */
 export interface Posting {
@@ -48,6 +51,7 @@ export class LexicalIndex {
   #seq = 0;
   /** The delta keys a staged batch folds (one fold in flight at a time). */
   #folding: readonly string[] | undefined;
+  readonly #cache = new PostingCache(POSTING_CACHE_BYTES);
 
   constructor(kv: KvStore, cid: number) {
     this.#kv = kv;
@@ -91,6 +95,8 @@ export class LexicalIndex {
   stage(changes: readonly DocumentChange[], ctx: ShredContext, ops: KvOperation[]): StagedLexical | undefined {
     let documents = 0;
     let length = 0;
+    const touched = new Set<string>();
+    const first = ops.length;
     for (const change of changes) {
       const before = change.before === null ? undefined : storedLexicalOf(change.before, ctx);
       const after = change.after?.lexical;
@@ -99,7 +105,11 @@ export class LexicalIndex {
       if (before !== undefined) {
         documents -= 1;
         length -= before.length;
-        for (const term of before.terms.keys()) if (!after?.terms.has(term)) ops.push({ type: 'del', key: this.#postingPrefix(term) + suffix });
+        for (const term of before.terms.keys()) {
+          if (after?.terms.has(term)) continue;
+          ops.push({ type: 'del', key: this.#postingPrefix(term) + suffix });
+          touched.add(term);
+        }
       }
       if (after !== undefined) {
         documents += 1;
@@ -107,13 +117,17 @@ export class LexicalIndex {
         for (const [term, tf] of after.terms) {
           if (before !== undefined && before.length === after.length && before.terms.get(term) === tf) continue;
           ops.push({ type: 'put', key: this.#postingPrefix(term) + suffix, value: postingValue(tf, after.length) });
+          touched.add(term);
         }
       }
     }
-    if (documents === 0 && length === 0) return undefined;
-    const deltaKey = this.#deltaPrefix + (this.#seq++).toString(36).padStart(8, '0');
-    ops.push({ type: 'put', key: deltaKey, value: `${documents} ${length}` });
-    const folds = this.#folding === undefined && this.#deltaKeys.length >= FOLD_AFTER ? this.#deltaKeys.slice() : undefined;
+    if (ops.length === first) return undefined;
+    // From here until commit or discard, queries cannot trust cached postings to match the documents they read.
+    this.#cache.beginWrite();
+    const statsChange = documents !== 0 || length !== 0;
+    const deltaKey = statsChange ? this.#deltaPrefix + (this.#seq++).toString(36).padStart(8, '0') : undefined;
+    if (deltaKey !== undefined) ops.push({ type: 'put', key: deltaKey, value: `${documents} ${length}` });
+    const folds = deltaKey !== undefined && this.#folding === undefined && this.#deltaKeys.length >= FOLD_AFTER ? this.#deltaKeys.slice() : undefined;
     if (folds !== undefined) {
       // The base becomes the committed totals; the folded deltas go (a batch staged earlier keeps its own delta).
       const totals = this.#totals!;
@@ -131,12 +145,46 @@ export class LexicalIndex {
           this.#deltaKeys = this.#deltaKeys.filter((key) => !folded.has(key));
           this.#folding = undefined;
         }
-        this.#deltaKeys.push(deltaKey);
+        if (deltaKey !== undefined) this.#deltaKeys.push(deltaKey);
+        this.#cache.endWrite(true, touched);
       },
       discard: () => {
         if (folds !== undefined) this.#folding = undefined;
+        this.#cache.endWrite(false, touched);
       },
     };
+  }
+
+  /** Now, before a query reads postings: see termPostings and unchangedSince. */
+  writeMark(): WriteMark {
+    return this.#cache.mark();
+  }
+
+  /** No write could have been seen by a read since `mark`: documents read since match the postings read since. */
+  unchangedSince(mark: WriteMark): boolean {
+    return this.#cache.unchangedSince(mark);
+  }
+
+  /** A term's postings (its document frequency is their count), from memory when hot; `mark` taken before. */
+  async termPostings(term: string, mark: WriteMark): Promise<TermPostings> {
+    const cached = this.#cache.get(term);
+    if (cached !== undefined) return cached;
+    const table = this.#cache.table;
+    const prefix = this.#postingPrefix(term) + SEP;
+    const ordinals: number[] = [];
+    const tfs: number[] = [];
+    const lengths: number[] = [];
+    for await (const chunk of this.#kv.textEntryChunks({ gte: prefix, lt: prefix + HIGH })) {
+      for (const [key, value] of chunk) {
+        const space = value.indexOf(' ');
+        ordinals.push(table.ordinal(key.slice(prefix.length)));
+        tfs.push(Number(value.slice(0, space)));
+        lengths.push(Number(value.slice(space + 1)));
+      }
+    }
+    const postings = sortedPostings(table, ordinals, tfs, lengths);
+    this.#cache.put(term, postings, mark);
+    return postings;
   }
 
   /** Every posting of a term, by document key (its size is the term's document frequency). */
@@ -189,6 +237,7 @@ export class LexicalIndex {
    * number of postings written.
    */
   async rebuild(docs: AsyncIterable<{ readonly key: string; readonly doc: Document }>, ctx: ShredContext): Promise<number> {
+    this.#cache.clear();
     await this.#kv.clearRange(this.#prefix, this.#prefix + HIGH);
     const totals: Totals = { documents: 0, length: 0 };
     let postings = 0;
@@ -210,12 +259,14 @@ export class LexicalIndex {
     this.#totals = totals;
     this.#deltaKeys = [];
     this.#folding = undefined;
+    this.#cache.clear();
     this.#loading = Promise.resolve();
     return postings;
   }
 
   /** After the collection's data was cleared (deleteMany({})): no documents. */
   reset(): void {
+    this.#cache.clear();
     this.#totals = { documents: 0, length: 0 };
     this.#deltaKeys = [];
     this.#folding = undefined;
