@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { corpus, generateQueries } from './lib/text-corpus.js';
 import { privateDist } from './lib/private-dist.js';
+import { installPeersIfMissing } from './peers/install.js';
 import { mixture, sample } from './lib/vector-data.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -43,6 +44,7 @@ const KEYSPACE = { collection: COLLECTION };
 const mix = mixture(29, dim, 100);
 const load0 = loadavg()[0];
 
+installPeersIfMissing(log); // the corpus package
 const docs = corpus(n, log);
 const texts = generateQueries(docs, { count: Number(flags.queries) });
 const vectors = sample(mix, 2930, texts.length, 1.0);

@@ -43,14 +43,13 @@ export async function selectByLexical(query: LexicalQuery): Promise<(FoundDocume
   const lists = onOneTable(await Promise.all(terms.map((term) => query.index.termPostings(term, mark))));
   const stats = query.index.stats(new Map(terms.map((term, i) => [term, lists[i]!.ordinals.length])));
   const idfs = terms.map((term) => bm25Idf(stats.documents, stats.documentsWith.get(term) ?? 0));
-  const scored = intersect(lists, idfs, stats.meanLength);
-  const ranking = new Ranking(scored);
+  const ranking = lists.length === 1 ? singleTermRanking(lists[0]!, idfs[0]!, stats.meanLength) : new IntersectionRanking(intersect(lists, idfs, stats.meanLength));
   const found: (FoundDocument & { score: number })[] = [];
-  for (let at = 0; at < scored.count && found.length < query.k; ) {
-    const round = ranking.slice(at, at + Math.max(MIN_READ, (query.k - found.length) * 2));
-    at += round.length;
+  while (found.length < query.k) {
+    const round = ranking.next(Math.max(MIN_READ, (query.k - found.length) * 2));
+    if (round.length === 0) break;
     const docs = await query.store.getMany(
-      round.map((i) => scored.table.keyOf(scored.ordinals[i]!)),
+      round.map((hit) => ranking.table.keyOf(hit.ordinal)),
       { withVector: query.withVector },
     );
     // A write seen since the postings were read may have changed a document: its text is checked again.
@@ -58,8 +57,7 @@ export async function selectByLexical(query: LexicalQuery): Promise<(FoundDocume
     for (let j = 0; j < round.length && found.length < query.k; j++) {
       const doc = docs[j];
       if (doc && query.filter.matches(doc) && (trusted || hasEveryTerm(doc, terms, query.analyzer))) {
-        const i = round[j]!;
-        found.push({ key: scored.table.keyOf(scored.ordinals[i]!), doc, score: scored.scores[i]! });
+        found.push({ key: ranking.table.keyOf(round[j]!.ordinal), doc, score: round[j]!.score });
       }
     }
   }
@@ -126,26 +124,39 @@ function gallop(values: Int32Array, from: number, target: number): number {
   return low;
 }
 
+/** Candidates best first (score, then document key), handed out as far as asked. */
+interface Ranking {
+  readonly table: OrdinalTable;
+  /** The next `count` candidates (fewer at the end). */
+  next(count: number): { readonly ordinal: number; readonly score: number }[];
+}
+
 /**
- * The candidates best first, ranked as far as asked: a bounded heap picks the best few (what a query without
- * a filter reads), everything is sorted only when more are asked for.
+ * The documents of several terms, ranked as far as asked: a bounded heap picks the best few (what a query
+ * without a filter reads), everything is sorted only when more are asked for.
  */
-class Ranking {
+class IntersectionRanking implements Ranking {
   readonly #scored: Scored;
   #ranked: number[] = [];
+  #at = 0;
 
   constructor(scored: Scored) {
     this.#scored = scored;
   }
 
-  /** Candidate indices at ranks `from` to `to` (exclusive), best first. */
-  slice(from: number, to: number): number[] {
-    if (to > this.#ranked.length && this.#ranked.length < this.#scored.count) {
-      this.#ranked = from === 0 && to * 4 < this.#scored.count ? this.#best(to) : this.#all();
-    }
-    return this.#ranked.slice(from, to);
+  get table(): OrdinalTable {
+    return this.#scored.table;
   }
 
+  next(count: number): { ordinal: number; score: number }[] {
+    const to = this.#at + count;
+    if (to > this.#ranked.length && this.#ranked.length < this.#scored.count) {
+      this.#ranked = this.#at === 0 && to * 4 < this.#scored.count ? this.#best(to) : this.#all();
+    }
+    const round = this.#ranked.slice(this.#at, to).map((i) => ({ ordinal: this.#scored.ordinals[i]!, score: this.#scored.scores[i]! }));
+    this.#at += round.length;
+    return round;
+  }
   /** a ranks after b: lower score, or the same score and a later key. */
   #after(a: number, b: number): boolean {
     const { scores, ordinals, table } = this.#scored;
@@ -159,6 +170,7 @@ class Ranking {
 
   /** The best `m` by a heap whose root is the worst kept. */
   #best(m: number): number[] {
+    const scores = this.#scored.scores;
     const heap: number[] = [];
     const down = (at: number): void => {
       for (;;) {
@@ -180,11 +192,98 @@ class Ranking {
           [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
           at = parent;
         }
-      } else if (this.#after(heap[0]!, i)) {
+      } else if (scores[i]! >= scores[heap[0]!]! && this.#after(heap[0]!, i)) {
+        // (Most candidates fail the score test alone: no call, no key compared.)
         heap[0] = i;
         down(0);
       }
     }
     return heap.sort((a, b) => (this.#after(a, b) ? 1 : -1));
+  }
+}
+
+/**
+ * A one-term query's postings in an order that holds whatever the mean length: by count (descending), then
+ * length (ascending: a longer document scores less at the same count), then key. Within one count the order
+ * is the score order, so the best documents are a merge of the heads of the counts' runs.
+ */
+interface ImpactOrder {
+  readonly positions: Int32Array;
+  /** Where each count's run starts in `positions` (and, last, its length). */
+  readonly runs: readonly number[];
+}
+
+/** Postings asked for once (a number) or more (their impact order), while they are cached. */
+const impactOrders = new WeakMap<TermPostings, number | ImpactOrder>();
+
+/**
+ * One term: all its postings are scored the first time; from the second on (the postings still the cache's),
+ * its impact order is built once and the best documents are a merge of a few runs, not a pass over every posting.
+ */
+function singleTermRanking(list: TermPostings, idf: number, meanLength: number): Ranking {
+  const seen = impactOrders.get(list);
+  if (seen === undefined) {
+    impactOrders.set(list, 1);
+    return new IntersectionRanking(intersect([list], [idf], meanLength));
+  }
+  const order = typeof seen === 'number' ? impactOrderOf(list) : seen;
+  impactOrders.set(list, order);
+  return new ImpactRanking(list, order, idf, meanLength);
+}
+
+function impactOrderOf(list: TermPostings): ImpactOrder {
+  const { tfs, lengths, ordinals, table } = list;
+  const positions = Int32Array.from(ordinals.keys()).sort(
+    (a, b) => tfs[b]! - tfs[a]! || lengths[a]! - lengths[b]! || keys.compareKeys(table.keyOf(ordinals[a]!), table.keyOf(ordinals[b]!)),
+  );
+  const runs: number[] = [];
+  for (let i = 0; i < positions.length; i++) if (i === 0 || tfs[positions[i]!] !== tfs[positions[i - 1]!]) runs.push(i);
+  runs.push(positions.length);
+  return { positions, runs };
+}
+
+/** The merge of an impact order's runs, best head first (the score computed as intersect does). */
+class ImpactRanking implements Ranking {
+  readonly #list: TermPostings;
+  readonly #order: ImpactOrder;
+  readonly #idf: number;
+  readonly #meanLength: number;
+  readonly #heads: number[];
+
+  constructor(list: TermPostings, order: ImpactOrder, idf: number, meanLength: number) {
+    this.#list = list;
+    this.#order = order;
+    this.#idf = idf;
+    this.#meanLength = meanLength;
+    this.#heads = order.runs.slice(0, -1);
+  }
+
+  get table(): OrdinalTable {
+    return this.#list.table;
+  }
+
+  next(count: number): { ordinal: number; score: number }[] {
+    const { ordinals, tfs, lengths, table } = this.#list;
+    const { positions, runs } = this.#order;
+    const round: { ordinal: number; score: number }[] = [];
+    while (round.length < count) {
+      let best = -1;
+      let bestScore = 0;
+      for (let r = 0; r < this.#heads.length; r++) {
+        const head = this.#heads[r]!;
+        if (head === runs[r + 1]) continue;
+        const p = positions[head]!;
+        const score = 0 + bm25TermScore(this.#idf, tfs[p]!, bm25Norm(lengths[p]!, this.#meanLength));
+        const bestP = best < 0 ? -1 : positions[this.#heads[best]!]!;
+        if (best < 0 || score > bestScore || (score === bestScore && keys.compareKeys(table.keyOf(ordinals[p]!), table.keyOf(ordinals[bestP]!)) < 0)) {
+          best = r;
+          bestScore = score;
+        }
+      }
+      if (best < 0) break;
+      round.push({ ordinal: ordinals[positions[this.#heads[best]!]!]!, score: bestScore });
+      this.#heads[best]!++;
+    }
+    return round;
   }
 }
