@@ -23,7 +23,7 @@ export interface LexicalQuery {
   readonly withVector: boolean;
 }
 
-/** Documents read per round while the filter turns some down. */
+/** Documents read per round (at least) while a filter turns some down. */
 const MIN_READ = 16;
 
 /** The documents holding every term, as ordinals of `table` with their scores (`count` of them). */
@@ -46,7 +46,9 @@ export async function selectByLexical(query: LexicalQuery): Promise<(FoundDocume
   const ranking = lists.length === 1 ? singleTermRanking(lists[0]!, idfs[0]!, stats.meanLength) : new IntersectionRanking(intersect(lists, idfs, stats.meanLength));
   const found: (FoundDocument & { score: number })[] = [];
   while (found.length < query.k) {
-    const round = ranking.next(Math.max(MIN_READ, (query.k - found.length) * 2));
+    // Without a filter every document read is returned (unless deleted meanwhile): read no more than needed.
+    const wanted = query.k - found.length;
+    const round = ranking.next(query.filter.isEmpty ? wanted : Math.max(MIN_READ, wanted * 2));
     if (round.length === 0) break;
     const docs = await query.store.getMany(
       round.map((hit) => ranking.table.keyOf(hit.ordinal)),
