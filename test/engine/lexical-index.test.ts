@@ -83,7 +83,8 @@ describe('lexical index', () => {
     const initial = Array.from({ length: 400 }, (_, i) => ({ _id: id(i), n: i, $lexical: text() }));
     for (const doc of initial) texts.set(doc._id, doc.$lexical);
     await docs.insertMany(initial);
-    const queries = ['apple', 'banana cherry', 'fig grape honey', 'ice apple'];
+    // 'honey' alone: a term first read with others (its ordinals not in key order).
+    const queries = ['apple', 'banana cherry', 'fig grape honey', 'ice apple', 'honey'];
     // Limits 3 and 40: the best few picked by a bounded heap, or everything ranked; {n >= 300} turns most down.
     const check = async (label: string) => {
       for (const query of queries) {

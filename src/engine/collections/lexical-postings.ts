@@ -40,6 +40,8 @@ export interface TermPostings {
   readonly ordinals: Int32Array;
   readonly tfs: Int32Array;
   readonly lengths: Int32Array;
+  /** Positions in document key order (as LevelDB lists them), when that is not the ordinal order. */
+  readonly byKey?: Int32Array;
 }
 
 /** A point in the write history (see PostingCache.mark). */
@@ -48,8 +50,8 @@ export interface WriteMark {
   readonly quiet: boolean;
 }
 
-/** Bytes a posting costs in the cache (three int32). */
-const POSTING_BYTES = 12;
+/** Bytes the postings cost in the cache (three or four int32 each). */
+const bytesOf = (postings: TermPostings): number => postings.ordinals.length * (postings.byKey === undefined ? 12 : 16);
 
 export class PostingCache {
   readonly #budget: number;
@@ -96,7 +98,7 @@ export class PostingCache {
       this.clear();
       return;
     }
-    const bytes = postings.ordinals.length * POSTING_BYTES;
+    const bytes = bytesOf(postings);
     if (bytes > this.#budget) return;
     this.#drop(term);
     this.#terms.set(term, postings);
@@ -132,20 +134,23 @@ export class PostingCache {
     const old = this.#terms.get(term);
     if (old === undefined) return;
     this.#terms.delete(term);
-    this.#bytes -= old.ordinals.length * POSTING_BYTES;
+    this.#bytes -= bytesOf(old);
   }
 }
 
-/** Postings read in key order, as typed arrays sorted by ordinal. */
+/** Postings read in key order, as typed arrays sorted by ordinal (with their key order when it differs). */
 export function sortedPostings(table: OrdinalTable, ordinals: number[], tfs: number[], lengths: number[]): TermPostings {
   let ascending = true;
   for (let i = 1; i < ordinals.length && ascending; i++) ascending = ordinals[i - 1]! < ordinals[i]!;
   if (ascending) return { table, ordinals: Int32Array.from(ordinals), tfs: Int32Array.from(tfs), lengths: Int32Array.from(lengths) };
-  const order = Array.from(ordinals.keys()).sort((a, b) => ordinals[a]! - ordinals[b]!);
+  const order = Int32Array.from(ordinals.keys()).sort((a, b) => ordinals[a]! - ordinals[b]!);
+  const byKey = new Int32Array(order.length);
+  for (let at = 0; at < order.length; at++) byKey[order[at]!] = at;
   return {
     table,
     ordinals: Int32Array.from(order, (i) => ordinals[i]!),
     tfs: Int32Array.from(order, (i) => tfs[i]!),
     lengths: Int32Array.from(order, (i) => lengths[i]!),
+    byKey,
   };
 }

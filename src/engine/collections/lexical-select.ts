@@ -71,8 +71,10 @@ function onOneTable(lists: TermPostings[]): TermPostings[] {
   const table = lists[0]!.table;
   return lists.map((list) => {
     if (list.table === table) return list;
-    const ordinals = Array.from(list.ordinals, (o) => table.ordinal(list.table.keyOf(o)));
-    return sortedPostings(table, ordinals, Array.from(list.tfs), Array.from(list.lengths));
+    // Handed over in key order, as they were read.
+    const inKeyOrder = list.byKey ?? Int32Array.from(list.ordinals.keys());
+    const ordinals = Array.from(inKeyOrder, (p) => table.ordinal(list.table.keyOf(list.ordinals[p]!)));
+    return sortedPostings(table, ordinals, Array.from(inKeyOrder, (p) => list.tfs[p]!), Array.from(inKeyOrder, (p) => list.lengths[p]!));
   });
 }
 
@@ -234,10 +236,10 @@ function singleTermRanking(list: TermPostings, idf: number, meanLength: number):
 }
 
 function impactOrderOf(list: TermPostings): ImpactOrder {
-  const { tfs, lengths, ordinals, table } = list;
-  const positions = Int32Array.from(ordinals.keys()).sort(
-    (a, b) => tfs[b]! - tfs[a]! || lengths[a]! - lengths[b]! || keys.compareKeys(table.keyOf(ordinals[a]!), table.keyOf(ordinals[b]!)),
-  );
+  const { tfs, lengths } = list;
+  // A stable sort of the postings in key order: ties keep key order, with no key compared.
+  const inKeyOrder = list.byKey === undefined ? Array.from(list.ordinals.keys()) : Array.from(list.byKey);
+  const positions = Int32Array.from(inKeyOrder.sort((a, b) => tfs[b]! - tfs[a]! || lengths[a]! - lengths[b]!));
   const runs: number[] = [];
   for (let i = 0; i < positions.length; i++) if (i === 0 || tfs[positions[i]!] !== tfs[positions[i - 1]!]) runs.push(i);
   runs.push(positions.length);
