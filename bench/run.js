@@ -13,6 +13,8 @@ const benches = [
   ['graphql-bench.js', quick ? ['--requests', '1000'] : []],
   ['open-bench.js', quick ? ['--n', '20000'] : []],
   ['vector-bench.js', quick ? ['--quick'] : []],
+  ['lexical-bench.js', quick ? ['--n', '5000', '--rounds', '2'] : []],
+  ['rerank-bench.js', quick ? ['--n', '5000', '--queries', '100'] : []],
 ];
 let failed = 0;
 for (const [script, args] of benches) {

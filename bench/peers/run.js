@@ -10,8 +10,8 @@
  * `--readme` also puts the table into the README's "Performance" section; `--report-only` re-renders the
  * table, the SVG (and with --readme the README) from the last JSON.
  */
-import { execFileSync, spawnSync, fork } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, fork } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, platform, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { exactTopK } from '../lib/exact.js';
 import { mixture, sample } from '../lib/vector-data.js';
 import { MODES, comparisons, markdownTable, replaceBetween, summarize, svgChart } from './report.js';
+import { installPeersIfMissing } from './install.js';
 import { NEEDS_PEER_PACKAGES, SYSTEMS } from './systems/index.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -80,7 +81,7 @@ if (flags['report-only']) {
   process.exit(0);
 }
 
-installPeersIfMissing();
+if (peers.some((p) => NEEDS_PEER_PACKAGES.has(p))) installPeersIfMissing(log);
 // The machine's load when the run starts and ends: the figures of a loaded machine say less.
 const loadAtStart = loadavg()[0];
 
@@ -264,17 +265,6 @@ function writeReport({ config, environment, results }, rerender = false) {
     writeFileSync(readmePath, replaceBetween(readFileSync(readmePath, 'utf8'), '<!-- bench:peers -->', '<!-- /bench:peers -->', block));
     log('updated the README table');
   }
-}
-
-/** `npm ci` in bench/peers when its packages are missing or older than its lockfile. */
-function installPeersIfMissing() {
-  if (!peers.some((p) => NEEDS_PEER_PACKAGES.has(p))) return;
-  const marker = join(here, 'node_modules', '.package-lock.json');
-  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(join(here, 'package-lock.json')).mtimeMs) return;
-  log('installing the peers (bench/peers/package.json, first use only)');
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const done = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: here, stdio: ['ignore', process.stderr, 'inherit'] });
-  if (done.status !== 0) throw new Error(`npm ci in ${here} failed (${done.status})`);
 }
 
 function peerVersions() {

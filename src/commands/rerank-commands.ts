@@ -7,7 +7,7 @@
 import { VectorDbError } from '../errors/index.js';
 import type { Collection, FoundDocument } from '../engine/collections/collection.js';
 import { parseRerankService, type RerankService } from '../engine/collections/hybrid-options.js';
-import { isObject, splitPath, valueAtPath, type JsonObject, type JsonValue } from '../query/json.js';
+import { copyNestedValues, isObject, splitPath, valueAtPath, type JsonObject, type JsonValue } from '../query/json.js';
 import { decodeVector, queryVectorArray } from '../query/vector-value.js';
 import { RRF_PROVIDER, RerankerError, rerankerOf, rerankersOf } from '../providers/rerankers.js';
 import { CommandBody, invalid, type Options } from './command-body.js';
@@ -129,8 +129,11 @@ const findAndRerank: CommandHandler = async (raw, ctx) => {
   const vector = sort.vector ?? (await vectorizedQuery(ctx, collection, sort.vectorize!));
 
   const withVector = projection.includesVector;
+  // As find does: without the vector, the vector read may hand out the store's cached bodies (no re-read, no
+  // parse); nothing here changes them, and the documents returned are copied.
+  const shared = !withVector;
   const [vectorHits, lexicalHits] = await Promise.all([
-    collection.select({ filter, sort: { kind: 'vector', vector: vector.values, raw: vector.raw }, limit: hybridLimits.vector, withVector, withSimilarity: true }),
+    collection.select({ filter, sort: { kind: 'vector', vector: vector.values, raw: vector.raw }, limit: hybridLimits.vector, withVector, withSimilarity: true, shared }),
     sort.lexical === undefined ? [] : collection.lexicalSelect({ filter, limit: hybridLimits.lexical, withVector }, sort.lexical),
   ]);
   const merged = new Map<string, Candidate>();
@@ -161,7 +164,7 @@ const findAndRerank: CommandHandler = async (raw, ctx) => {
   const ranked = candidates.map((c, i) => ({ c, rerank: scores[i]!, rrf: rrf(c) }));
   ranked.sort((a, b) => b.rerank - a.rerank || b.rrf - a.rrf);
   const top = ranked.slice(0, limit);
-  const documents = top.map(({ c }) => projection.apply(c.found.doc, undefined));
+  const documents = top.map(({ c }) => (shared ? copyNestedValues(projection.apply(c.found.doc, undefined)) : projection.apply(c.found.doc, undefined)));
   const status: JsonObject = {};
   if (includeScores) {
     status.documentResponses = top.map(({ c, rerank, rrf: fused }) => ({ scores: { $rerank: rerank, $vector: c.similarity, $vectorRank: c.vectorRank, $bm25Rank: c.bm25Rank, $rrf: fused } }));

@@ -7,15 +7,20 @@
  * the base now and then. A term's document frequency is the number of its postings, which a query reads
  * anyway: a lexical query reads only its terms' postings. Layout: postings `p\0term\0key` ("tf length"), the
  * base `s` and the deltas `d\0seq` ("documents length"). Knows nothing of documents or rows: it is given terms.
+ * Hot terms' postings stay in memory (lexical-postings.ts): every write path here (a staged batch, a rebuild,
+ * a clear, a reset) drops the terms it touches, and a reader learns whether a write overlapped its read.
  */
 import { onceSucceeded } from '../platform/once.js';
 import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore } from '../storage/index.js';
-import { bm25Score, type LexicalStats } from '../query/bm25.js';
+import type { LexicalStats } from '../query/bm25.js';
 import type { LexicalTerms } from './changes.js';
+import { PostingCache, sortedPostings, type TermPostings, type WriteMark } from './lexical-postings.js';
 
 const { SEP, HIGH, escapeString } = keys;
 /** Committed deltas folded into the base by the next batch once there are this many. */
 const FOLD_AFTER = 256;
+/** Bytes of postings an index keeps in memory (hot terms; about 12 bytes a posting). */
+const POSTING_CACHE_BYTES = 64 * 2 ** 20;
 
 /** A document's (row's) posting of one term. */
 export interface Posting {
@@ -56,6 +61,7 @@ export class LexicalStore {
   #seq = 0;
   /** The delta keys a staged batch folds (one fold in flight at a time). */
   #folding: readonly string[] | undefined;
+  readonly #cache = new PostingCache(POSTING_CACHE_BYTES);
 
   constructor(kv: KvStore, prefix: string) {
     this.#kv = kv;
@@ -102,13 +108,19 @@ export class LexicalStore {
   stageTerms(changes: Iterable<TermsChange>, ops: KvOperation[]): StagedLexical | undefined {
     let documents = 0;
     let length = 0;
+    const touched = new Set<string>();
+    const first = ops.length;
     for (const { key, before, after } of changes) {
       if (before === undefined && after === undefined) continue;
       const suffix = SEP + key;
       if (before !== undefined) {
         documents -= 1;
         length -= before.length;
-        for (const term of before.terms.keys()) if (!after?.terms.has(term)) ops.push({ type: 'del', key: this.#postingPrefix(term) + suffix });
+        for (const term of before.terms.keys()) {
+          if (after?.terms.has(term)) continue;
+          ops.push({ type: 'del', key: this.#postingPrefix(term) + suffix });
+          touched.add(term);
+        }
       }
       if (after !== undefined) {
         documents += 1;
@@ -116,13 +128,18 @@ export class LexicalStore {
         for (const [term, tf] of after.terms) {
           if (before !== undefined && before.length === after.length && before.terms.get(term) === tf) continue;
           ops.push({ type: 'put', key: this.#postingPrefix(term) + suffix, value: postingValue(tf, after.length) });
+          touched.add(term);
         }
       }
     }
-    if (documents === 0 && length === 0) return undefined;
-    const deltaKey = this.#deltaPrefix + (this.#seq++).toString(36).padStart(8, '0');
-    ops.push({ type: 'put', key: deltaKey, value: `${documents} ${length}` });
-    const folds = this.#folding === undefined && this.#deltaKeys.length >= FOLD_AFTER ? this.#deltaKeys.slice() : undefined;
+    // A change of postings alone (same totals) still stages: its commit drops the cached terms it touched.
+    if (ops.length === first) return undefined;
+    // From here until commit or discard, queries cannot trust cached postings to match the documents they read.
+    this.#cache.beginWrite();
+    const statsChange = documents !== 0 || length !== 0;
+    const deltaKey = statsChange ? this.#deltaPrefix + (this.#seq++).toString(36).padStart(8, '0') : undefined;
+    if (deltaKey !== undefined) ops.push({ type: 'put', key: deltaKey, value: `${documents} ${length}` });
+    const folds = deltaKey !== undefined && this.#folding === undefined && this.#deltaKeys.length >= FOLD_AFTER ? this.#deltaKeys.slice() : undefined;
     if (folds !== undefined) {
       // The base becomes the committed totals; the folded deltas go (a batch staged earlier keeps its own delta).
       const totals = this.#totals!;
@@ -140,12 +157,46 @@ export class LexicalStore {
           this.#deltaKeys = this.#deltaKeys.filter((key) => !folded.has(key));
           this.#folding = undefined;
         }
-        this.#deltaKeys.push(deltaKey);
+        if (deltaKey !== undefined) this.#deltaKeys.push(deltaKey);
+        this.#cache.endWrite(true, touched);
       },
       discard: () => {
         if (folds !== undefined) this.#folding = undefined;
+        this.#cache.endWrite(false, touched);
       },
     };
+  }
+
+  /** Now, before a query reads postings: see termPostings and unchangedSince. */
+  writeMark(): WriteMark {
+    return this.#cache.mark();
+  }
+
+  /** No write could have been seen by a read since `mark`: documents (rows) read since match the postings read since. */
+  unchangedSince(mark: WriteMark): boolean {
+    return this.#cache.unchangedSince(mark);
+  }
+
+  /** A term's postings (its document frequency is their count), from memory when hot; `mark` taken before. */
+  async termPostings(term: string, mark: WriteMark): Promise<TermPostings> {
+    const cached = this.#cache.get(term);
+    if (cached !== undefined) return cached;
+    const table = this.#cache.table;
+    const prefix = this.#postingPrefix(term) + SEP;
+    const ordinals: number[] = [];
+    const tfs: number[] = [];
+    const lengths: number[] = [];
+    for await (const chunk of this.#kv.textEntryChunks({ gte: prefix, lt: prefix + HIGH })) {
+      for (const [key, value] of chunk) {
+        const space = value.indexOf(' ');
+        ordinals.push(table.ordinal(key.slice(prefix.length)));
+        tfs.push(Number(value.slice(0, space)));
+        lengths.push(Number(value.slice(space + 1)));
+      }
+    }
+    const postings = sortedPostings(table, ordinals, tfs, lengths);
+    this.#cache.put(term, postings, mark);
+    return postings;
   }
 
   /** Every posting of a term, by document key, in key order (its size is the term's document frequency). */
@@ -196,8 +247,12 @@ export class LexicalStore {
    * text), with exact statistics as the base and no delta; the base goes last, so an index that has one is
    * whole. Nothing else may write meanwhile. Returns the number of postings written.
    */
-  async rebuildFrom(texts: AsyncIterable<{ readonly key: string; readonly lexical: LexicalTerms | undefined }>): Promise<number> {
-    await this.clear();
+  rebuildFrom(texts: AsyncIterable<{ readonly key: string; readonly lexical: LexicalTerms | undefined }>): Promise<number> {
+    return this.#rewriting(() => this.#rebuildFrom(texts));
+  }
+
+  async #rebuildFrom(texts: AsyncIterable<{ readonly key: string; readonly lexical: LexicalTerms | undefined }>): Promise<number> {
+    await this.#clear();
     const totals: Totals = { documents: 0, length: 0 };
     let postings = 0;
     let ops: KvOperation[] = [];
@@ -228,7 +283,11 @@ export class LexicalStore {
    * Deletes every record of the index, the statistics' base first: a clear cut short (a crash) leaves no base,
    * so the index is never taken for whole. Loads again on the next ready().
    */
-  async clear(): Promise<void> {
+  clear(): Promise<void> {
+    return this.#rewriting(() => this.#clear());
+  }
+
+  async #clear(): Promise<void> {
     await this.#kv.batch([{ type: 'del', key: this.#baseKey }]);
     await this.#kv.clearRange(this.#prefix, this.#prefix + HIGH);
     this.#totals = undefined;
@@ -240,37 +299,29 @@ export class LexicalStore {
 
   /** After the data was cleared (deleteMany({})): no documents. */
   reset(): void {
+    this.#cache.clear();
     this.#totals = { documents: 0, length: 0 };
     this.#deltaKeys = [];
     this.#folding = undefined;
   }
 
+  /**
+   * Runs a rewrite of the postings outside a staged batch (clear, rebuild) as a write in flight: meanwhile no
+   * term read is cached and readers re-check their documents; afterwards every cached term is dropped.
+   */
+  async #rewriting<T>(work: () => Promise<T>): Promise<T> {
+    this.#cache.beginWrite();
+    try {
+      return await work();
+    } finally {
+      this.#cache.endWrite(false, []);
+      this.#cache.clear();
+    }
+  }
+
   #postingPrefix(term: string): string {
     return `${this.#prefix}p${SEP}${escapeString(term)}`;
   }
-}
-
-/**
- * The keys holding every query term, scored by BM25, best first (ties by key): `lists` are the terms'
- * postings (in the terms' order), `stats` the index's statistics for them. Postings only, no text read.
- */
-export function rankPostings(terms: readonly string[], lists: readonly ReadonlyMap<string, Posting>[], stats: LexicalStats): { key: string; score: number }[] {
-  if (lists.length === 0) return [];
-  const order = lists.map((_, i) => i).sort((a, b) => lists[a]!.size - lists[b]!.size);
-  const scored: { key: string; score: number }[] = [];
-  const frequencies = new Map<string, number>();
-  candidates: for (const [key, first] of lists[order[0]!]!) {
-    frequencies.clear();
-    let posting: Posting = first;
-    for (const i of order) {
-      const found = lists[i]!.get(key);
-      if (found === undefined) continue candidates;
-      frequencies.set(terms[i]!, found.tf);
-      posting = found;
-    }
-    scored.push({ key, score: bm25Score(frequencies, posting.length, terms, stats) });
-  }
-  return scored.sort((a, b) => b.score - a.score || keys.compareKeys(a.key, b.key));
 }
 
 /** A posting's value: the term's count in the text and the text's length. */

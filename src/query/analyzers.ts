@@ -69,6 +69,24 @@ export function parseAnalyzer(raw: JsonValue | undefined, refuse: (reason: strin
 
 const IDEOGRAPH_SPLIT = /[\p{sc=Han}\p{sc=Hiragana}]|[^\p{sc=Han}\p{sc=Hiragana}]+/gu;
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/**
+ * UAX#29's word segments of ASCII text, as Intl.Segmenter finds them (several times faster): letters, digits
+ * and `_` (ExtendNumLet) joined, `:` `.` `'` kept between two letters (MidLetter, MidNumLet), `,` `;` `.` `'`
+ * between two digits (MidNum); every other ASCII character breaks. A lone `_` is not word-like.
+ */
+const ASCII_WORD = /[A-Za-z0-9_]+(?:(?:(?<=[A-Za-z])[:.'](?=[A-Za-z])|(?<=[0-9])[,;.'](?=[0-9]))[A-Za-z0-9_]+)*/g;
+
+/** Lucene's StandardTokenizer on ASCII text: the word segments, each at most MAX_TOKEN_LENGTH long. */
+function splitAscii(text: string): string[] {
+  const out: string[] = [];
+  for (const [word] of text.matchAll(ASCII_WORD)) {
+    if (word === '_') continue;
+    if (word.length <= MAX_TOKEN_LENGTH) out.push(word);
+    else for (let i = 0; i < word.length; i += MAX_TOKEN_LENGTH) out.push(word.slice(i, i + MAX_TOKEN_LENGTH));
+  }
+  return out;
+}
 
 /** The raw tokens of a tokenizer, in order. */
 function split(text: string, tokenizer: Tokenizer): string[] {
@@ -80,6 +98,7 @@ function split(text: string, tokenizer: Tokenizer): string[] {
     case 'simple':
       return text.split(/[^\p{L}]+/u).filter((t) => t.length > 0);
     case 'standard': {
+      if (ASCII_ONLY.test(text)) return splitAscii(text);
       // UAX#29 word boundaries; only word-like segments (letters, digits, ideographs) are tokens, as Lucene's StandardTokenizer emits.
       const out: string[] = [];
       for (const segment of wordSegmenter.segment(text)) {

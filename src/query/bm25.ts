@@ -19,14 +19,24 @@ export function bm25Idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-/** The BM25 score of one document given each query term's frequency in it and its length. */
+/** The length normalisation of a document of `length` tokens (the denominator's k1 part). */
+export function bm25Norm(length: number, meanLength: number): number {
+  return BM25_K1 * (1 - BM25_B + (BM25_B * length) / (meanLength || 1));
+}
+
+/** One query term's share of a document's score: its idf, its count in the document, the document's norm. */
+export function bm25TermScore(idf: number, tf: number, norm: number): number {
+  return (idf * tf * (BM25_K1 + 1)) / (tf + norm);
+}
+
+/** The BM25 score of one document given each query term's frequency in it and its length (terms summed in query order). */
 export function bm25Score(termFrequencies: ReadonlyMap<string, number>, length: number, queryTerms: readonly string[], stats: LexicalStats): number {
   let score = 0;
-  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / (stats.meanLength || 1));
+  const norm = bm25Norm(length, stats.meanLength);
   for (const term of queryTerms) {
     const tf = termFrequencies.get(term) ?? 0;
     if (tf === 0) continue;
-    score += (bm25Idf(stats.documents, stats.documentsWith.get(term) ?? 0) * tf * (BM25_K1 + 1)) / (tf + norm);
+    score += bm25TermScore(bm25Idf(stats.documents, stats.documentsWith.get(term) ?? 0), tf, norm);
   }
   return score;
 }

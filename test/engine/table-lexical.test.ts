@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
 import { TableStore } from '../../src/engine/tables/store.js';
-import { rankPostings } from '../../src/engine/lexical-store.js';
+import { rankTerms } from '../../src/engine/lexical-ranking.js';
 import { repairDatabase } from '../../src/engine/integrity/repair.js';
 import { DEFAULT_ANALYZER, queryTerms, tokenize } from '../../src/query/analyzers.js';
 import { bm25Score, termFrequencies } from '../../src/query/bm25.js';
@@ -102,8 +102,8 @@ async function expectSameAsFullScan(db: Database): Promise<void> {
   const idOf = new Map(rows.map((row) => [table.store.rowKeyOf(row), `${row.part}/${row.id}`]));
   for (const query of QUERIES) {
     const terms = queryTerms(query, DEFAULT_ANALYZER);
-    const lists = await Promise.all(terms.map((term) => text.store.postings(term)));
-    const ranked = rankPostings(terms, lists, text.store.stats(new Map(terms.map((term, i) => [term, lists[i]!.size]))));
+    const { ranking } = await rankTerms(text.store, terms);
+    const ranked = ranking.next(Infinity).map((hit) => ({ key: ranking.table.keyOf(hit.ordinal), score: hit.score }));
     const expected = scoredByFullScan(rows, query, () => true, rows.length);
     expect(ranked.map((hit) => idOf.get(hit.key)), query).toEqual(expected.map((t) => t.id));
     ranked.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]!.score, 12));

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENGLISH_STOP_WORDS, parseAnalyzer, queryTerms, tokenize } from '../../src/query/analyzers.js';
 import { bm25Idf, bm25Score, termFrequencies } from '../../src/query/bm25.js';
+import { rng } from '../support/random.js';
 
 const refuse = (reason: string) => new Error(reason);
 const analyzer = (raw: Parameters<typeof parseAnalyzer>[0]) => parseAnalyzer(raw, refuse);
@@ -14,6 +15,18 @@ describe('analyzers', () => {
     expect(tokenize("The Quick-brown fox's 2 jumps, e.g. U.S.A. 3.14!", analyzer('standard'))).toEqual(['the', 'quick', 'brown', "fox's", '2', 'jumps', 'e.g', 'u.s.a', '3.14']);
     expect(tokenize('日本語 Text', analyzer(undefined))).toEqual(['日', '本', '語', 'text']);
     expect(analyzer({})).toEqual(analyzer('standard'));
+  });
+
+  it('standard on ASCII text (a fast path) splits exactly as Intl.Segmenter does, on random strings of the characters that matter', () => {
+    const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+    const bySegmenter = (text: string) => [...segmenter.segment(text)].filter((s) => s.isWordLike).map((s) => s.segment.toLowerCase());
+    const random = rng(29);
+    const alphabet = "aZq09_:.',; -\t\n!$\"@#/";
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: Math.floor(random() * 24) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      expect(tokenize(text, analyzer('standard')), JSON.stringify(text)).toEqual(bySegmenter(text));
+    }
+    expect(tokenize(`${'x'.repeat(300)} a_`, analyzer('standard'))).toEqual(['x'.repeat(255), 'x'.repeat(45), 'a_']);
   });
 
   it('simple, whitespace, keyword, stop and lowercase', () => {

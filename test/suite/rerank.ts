@@ -56,6 +56,15 @@ export function rerankSuite(factory: DbFactory): void {
       expect((vectorOnly.data as { documents: Doc[] }).documents.map((d) => d._id)).toEqual(['c', 'b', 'a']);
     });
 
+    it("the documents returned are the caller's own: changing one changes no later answer", async () => {
+      await createCollection(ctx.db, 'nested', { vector: { dimension: 2, metric: 'cosine' } });
+      expectNoErrors(await onCollection(ctx.db, 'nested', { insertMany: { documents: [{ _id: 'n', $vector: [1, 0], $lexical: 'apple', text: 'apple', meta: { tags: ['x'] } }] } }));
+      const ask = async () => (expectNoErrors(await onCollection(ctx.db, 'nested', { findAndRerank: { sort, options: { rerankOn: 'text', rerankQuery: 'apple', rerank: RRF } } })).data as { documents: Doc[] }).documents;
+      const first = await ask();
+      (first[0]!.meta as { tags: string[] }).tags.push('changed');
+      expect((await ask())[0]).toEqual({ _id: 'n', text: 'apple', meta: { tags: ['x'] } });
+    });
+
     it("the default 'nvidia' block without a registered provider: RRF order and a warning saying how to register one", async () => {
       await seed();
       const response = expectNoErrors(await farr({ sort, options: { rerankOn: 'text', rerankQuery: 'apple' } }));

@@ -1,12 +1,13 @@
 /**
  * A table's lexical sort: the rows holding every token of the query (and matching the filter), best BM25 score
- * first (ties in row key order). The terms' postings in the text index give the candidates and their scores,
- * with the index's exact statistics (text-postings.ts); then the rows are read in that order until `k` pass the
+ * first (ties in row key order). The terms' postings in the text index (from memory when hot) give the
+ * candidates and their scores, with the index's exact statistics (text-postings.ts, ranked by
+ * engine/lexical-ranking.ts as a collection's are); then the rows are read in that order until `k` pass the
  * filter, or, for a filter naming a primary key or a partition, those rows are read and ranked. Nothing else
  * is read.
  */
 import { queryTerms } from '../../query/analyzers.js';
-import { rankPostings } from '../lexical-store.js';
+import { rankTerms } from '../lexical-ranking.js';
 import { matchesRow, type TableFilter } from './filter.js';
 import { encodeKeyPart } from './key-codec.js';
 import type { RowPlan } from './plan.js';
@@ -36,13 +37,12 @@ export async function lexicalSort(request: LexicalSortRequest): Promise<FoundRow
   const { text, store, record, plan, k } = request;
   const terms = queryTerms(request.query, text.analyzer);
   if (terms.length === 0 || k <= 0) return [];
-  const lists = await Promise.all(terms.map((term) => text.store.postings(term)));
-  const ranked = rankPostings(terms, lists, text.store.stats(new Map(terms.map((term, i) => [term, lists[i]!.size]))));
+  const { ranking, mark } = await rankTerms(text.store, terms);
   // A row changed since its postings were read is checked again: the filter and every token.
   const match: TableFilter = { kind: 'condition', condition: { column: text.index.column, operator: '$match', target: 'value', keys: terms.map((t) => encodeKeyPart(t, 'text')), lexical: text.analyzer } };
   const filter: TableFilter = { kind: 'all', parts: [request.filter, match] };
   if (plan.kind === 'key' || plan.kind === 'partition') {
-    const rank = new Map(ranked.map((hit, at) => [hit.key, at]));
+    const rank = new Map(ranking.next(Infinity).map((hit, at) => [ranking.table.keyOf(hit.ordinal), at]));
     const found: { at: number; row: FoundRow }[] = [];
     for await (const row of request.matching(filter, plan)) {
       const at = rank.get(row.key);
@@ -54,13 +54,15 @@ export async function lexicalSort(request: LexicalSortRequest): Promise<FoundRow
       .map((hit) => hit.row);
   }
   const found: FoundRow[] = [];
-  for (let at = 0; at < ranked.length && found.length < k; ) {
-    const round = ranked.slice(at, at + Math.max(MIN_READ, (k - found.length) * 2)).map((hit) => hit.key);
-    at += round.length;
+  while (found.length < k) {
+    const round = ranking.next(Math.max(MIN_READ, (k - found.length) * 2)).map((hit) => ranking.table.keyOf(hit.ordinal));
+    if (round.length === 0) break;
     const rows = await store.getMany(round);
+    // With no write seen since the postings were read, the rows hold the terms: only the filter is checked.
+    const check = text.store.unchangedSince(mark) ? request.filter : filter;
     for (let i = 0; i < round.length && found.length < k; i++) {
       const row = rows[i];
-      if (row && matchesRow(filter, row, record)) found.push({ key: round[i]!, row });
+      if (row && matchesRow(check, row, record)) found.push({ key: round[i]!, row });
     }
   }
   return found;

@@ -182,13 +182,14 @@ export class TableStore {
     }
     const lexical = await this.text.stage(changes, ops);
     const afterCommit: (() => void)[] = [];
-    for (const [column, columnVectors] of vectors) {
-      const staged = columnVectors.hook(changes.map((change) => vectorChange(change, column)), ops);
-      if (staged.afterCommit) afterCommit.push(staged.afterCommit);
-    }
     try {
+      for (const [column, columnVectors] of vectors) {
+        const staged = columnVectors.hook(changes.map((change) => vectorChange(change, column)), ops);
+        if (staged.afterCommit) afterCommit.push(staged.afterCommit);
+      }
       await this.#kv.batch(ops);
     } catch (error) {
+      // (A staged text index that is neither committed nor discarded would keep its postings out of memory.)
       for (const staged of lexical) staged.discard();
       throw error;
     }

@@ -75,16 +75,21 @@ export class TextPostings {
   /** Adds every text index's postings and statistics for the row changes to their batch (under the write mutex). */
   async stage(changes: readonly RowTexts[], ops: KvOperation[]): Promise<StagedLexical[]> {
     const staged: StagedLexical[] = [];
-    for (const index of this.#record().indexes) {
-      if (index.kind !== 'text') continue;
-      const touched = changes.filter((change) => change.before?.[index.column] !== change.after?.[index.column]);
-      if (touched.length === 0) continue;
-      const text = await this.ready(index);
-      const one = text.store.stageTerms(
-        touched.map((change) => ({ key: change.key, before: this.termsOf(text, change.before), after: this.termsOf(text, change.after) })),
-        ops,
-      );
-      if (one !== undefined) staged.push(one);
+    try {
+      for (const index of this.#record().indexes) {
+        if (index.kind !== 'text') continue;
+        const touched = changes.filter((change) => change.before?.[index.column] !== change.after?.[index.column]);
+        if (touched.length === 0) continue;
+        const text = await this.ready(index);
+        const one = text.store.stageTerms(
+          touched.map((change) => ({ key: change.key, before: this.termsOf(text, change.before), after: this.termsOf(text, change.after) })),
+          ops,
+        );
+        if (one !== undefined) staged.push(one);
+      }
+    } catch (error) {
+      for (const one of staged) one.discard();
+      throw error;
     }
     return staged;
   }
