@@ -2,7 +2,8 @@
  * insertMany writes its documents in pipelined sub-batches (INSERT_SUB_BATCH each, one write in flight):
  * results must be exactly those of one batch. Ordered stops at the first failure wherever it falls,
  * unordered tries each, duplicates are caught across sub-batches (within the request and against stored
- * documents), vectors get their records, and a sub-batch whose write fails is never reported OK.
+ * documents), vectors get their records, and a sub-batch whose write fails is never reported OK. A staged
+ * sub-batch is committed or discarded on every path, so a lexical index keeps using its in-memory postings.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
@@ -174,5 +175,45 @@ describe('insertMany in sub-batches', () => {
       const retry = await insert(c, documents.slice(SUB, 2 * SUB), true);
       expect(retry.statuses).toEqual(Array(SUB).fill('OK'));
     }
+  });
+
+  it('a write failing with an unexpected error leaves no staged sub-batch behind: lexical postings come from memory again', async () => {
+    const c = await newCollection({ lexical: { enabled: true, analyzer: 'standard' } });
+    const lexical = (from: number, n: number): JsonObject[] => docs(n, from).map((d, i): JsonObject => ({ ...d, $lexical: `apple ${i % 2 === 0 ? 'pear' : 'plum'} word${from + i}` }));
+    const original = KvStore.prototype.prepare;
+    const first = docs(1)[0]!._id as string;
+    vi.spyOn(KvStore.prototype, 'prepare').mockImplementation(function (this: KvStore, ops) {
+      const prepared = original.call(this, ops);
+      if (ops.some((op) => op.key.includes(first))) {
+        // Not a VectorDbError: the wait on this write throws while the next sub-batch is staged.
+        vi.spyOn(prepared, 'write').mockImplementation(async () => {
+          await prepared.discard();
+          throw new Error('injected');
+        });
+      }
+      return prepared;
+    });
+    const failed = await executeCommand(db, { insertMany: { documents: lexical(0, 3 * SUB) } }, { ...KS, collection: c });
+    vi.restoreAllMocks();
+    expect(failed.errors?.length).toBeGreaterThan(0);
+    expect(await storedIds(c)).toEqual([]); // the second sub-batch was staged, never written
+    expect((await insert(c, lexical(1000, 2 * SUB), true)).statuses).toEqual(Array(2 * SUB).fill('OK'));
+    // Reads of posting records, counted on the LevelDB range scans under the collection's lexical prefix.
+    let postingReads = 0;
+    const scans = KvStore.prototype.textEntryChunks;
+    vi.spyOn(KvStore.prototype, 'textEntryChunks').mockImplementation(function (this: KvStore, range, size) {
+      if (typeof range.gte === 'string' && range.gte.startsWith('lex:') && range.gte.includes('\u0000p\u0000')) postingReads++;
+      return scans.call(this, range, size);
+    });
+    const query = async (): Promise<string[]> => {
+      const found = await executeCommand(db, { find: { sort: { $lexical: 'pear' }, options: { limit: 1000 } } }, { ...KS, collection: c });
+      return (dataOf(found).documents as JsonObject[]).map((d) => d._id as string).sort();
+    };
+    const expected = lexical(1000, 2 * SUB).filter((d) => String(d.$lexical).includes('pear')).map((d) => d._id as string).sort();
+    expect(await query()).toEqual(expected);
+    const coldReads = postingReads;
+    expect(coldReads).toBeGreaterThan(0);
+    expect(await query()).toEqual(expected);
+    expect(postingReads).toBe(coldReads); // the second query read its postings from memory
   });
 });

@@ -82,15 +82,21 @@ export async function insertDocuments(target: InsertTarget, rawDocuments: readon
           outcomes[i] = { status: 'OK', id: item.id };
         }
       }
-      const staged = accepted.length === 0 ? undefined : store.stage(accepted.map((after) => ({ key: after.key, before: null, after })), shred, hook);
-      const written = await settle();
-      if (ordered && !written) {
-        // The previous sub-batch's write failed: nothing of this one is written.
+      // Staged until handed to commit: on any other path (a skip, a throw while settling) it is discarded,
+      // or its lexical postings would count as a write in flight forever and the in-memory ones go unused.
+      let staged = accepted.length === 0 ? undefined : store.stage(accepted.map((after) => ({ key: after.key, before: null, after })), shred, hook);
+      try {
+        const written = await settle();
+        if (ordered && !written) {
+          // The previous sub-batch's write failed: nothing of this one is written.
+          for (let i = from; i < to; i++) outcomes[i] = { status: 'SKIPPED', id: idOf(i) };
+          continue;
+        }
+        if (staged !== undefined) writing = { done: store.commit(staged), docs };
+        staged = undefined;
+      } finally {
         if (staged !== undefined) await store.discard(staged);
-        for (let i = from; i < to; i++) outcomes[i] = { status: 'SKIPPED', id: idOf(i) };
-        continue;
       }
-      if (staged !== undefined) writing = { done: store.commit(staged), docs };
     }
     await settle();
   } catch (error) {
