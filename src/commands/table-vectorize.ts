@@ -4,7 +4,8 @@
  * written to such columns by insertOne/insertMany and updateOne's `$set` is embedded (all of a command's texts
  * of a column in one batched call, before any write) and a `{column: "text"}` sort becomes the vector sort of
  * its embedding. Text written to a vector column without a service is refused, as the Data API does, with
- * UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION (before anything is embedded or written).
+ * UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION (before anything is embedded or written), and a text
+ * sort on one with CANNOT_VECTORIZE_SORT_WHEN_MISSING_VECTORIZE_DEFINITION.
  */
 import { VectorDbError } from '../errors/index.js';
 import type { ColumnType } from '../engine/tables/schema.js';
@@ -57,13 +58,26 @@ export async function resolveAlterServices(ctx: CommandContext, table: Table, op
   return operation;
 }
 
-/** UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION when a row gives text to a vector column that has no service. */
-function refuseTextWithoutService(table: Table, targets: ReadonlyMap<string, VectorizeTarget>, rows: readonly JsonValue[]): void {
-  const { keyspace, name, columns } = table.record;
-  const without = Object.keys(columns).filter((column) => columns[column]!.type === 'vector' && !targets.has(column) && rows.some((row) => isObject(row) && typeof row[column] === 'string'));
-  if (without.length === 0) return;
+/**
+ * The refusal of text given to vector columns without a service (`invalid`): UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION
+ * for rows written, CANNOT_VECTORIZE_SORT_WHEN_MISSING_VECTORIZE_DEFINITION for a sort, as the Data API answers.
+ */
+function missingVectorizeDefinition(
+  code: 'UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION' | 'CANNOT_VECTORIZE_SORT_WHEN_MISSING_VECTORIZE_DEFINITION',
+  table: Table,
+  targets: ReadonlyMap<string, VectorizeTarget>,
+  invalid: readonly string[],
+): VectorDbError {
+  const { keyspace, name } = table.record;
   const valid = [...targets.keys()].map((column) => `${column}(vector)`).join(', ') || '[None]';
-  throw VectorDbError.of('UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION', { keyspace, table: name, validVectorizeColumns: valid, invalidVectorizeColumns: without.join(', ') });
+  return VectorDbError.of(code, { keyspace, table: name, validVectorizeColumns: valid, invalidVectorizeColumns: invalid.join(', ') });
+}
+
+/** Refuses rows that give text to a vector column that has no service. */
+function refuseTextWithoutService(table: Table, targets: ReadonlyMap<string, VectorizeTarget>, rows: readonly JsonValue[]): void {
+  const { columns } = table.record;
+  const without = Object.keys(columns).filter((column) => columns[column]!.type === 'vector' && !targets.has(column) && rows.some((row) => isObject(row) && typeof row[column] === 'string'));
+  if (without.length > 0) throw missingVectorizeDefinition('UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION', table, targets, without);
 }
 
 /**
@@ -97,8 +111,13 @@ export async function vectorizeTableUpdate(ctx: CommandContext, table: Table, up
 export async function vectorizeRowSort(ctx: CommandContext, table: Table, raw: JsonValue | undefined): Promise<JsonValue | undefined> {
   if (!isObject(raw) || Object.keys(raw).length !== 1) return raw;
   const [column, text] = Object.entries(raw)[0]!;
-  const target = vectorizeColumns(table).get(column);
-  if (target === undefined || typeof text !== 'string') return raw;
+  if (typeof text !== 'string') return raw;
+  const targets = vectorizeColumns(table);
+  const target = targets.get(column);
+  if (target === undefined) {
+    if (table.record.columns[column]?.type === 'vector') throw missingVectorizeDefinition('CANNOT_VECTORIZE_SORT_WHEN_MISSING_VECTORIZE_DEFINITION', table, targets, [column]);
+    return raw;
+  }
   if (text.trim() === '') throw VectorDbError.of('SORT_CLAUSE_INVALID', { reason: `vectorize sort on '${column}' needs a non-blank String` });
   const [vector] = await embedTexts(ctx, target, [text], 'search');
   return { [column]: vector! };

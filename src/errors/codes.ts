@@ -190,6 +190,11 @@ export const ERROR_CODES = {
     'Vectorize not supported on column with missing vectorize configuration',
     'Vectorize can only be used with columns that have a vectorize configuration. Vectorize configuration can be added when the table is created or later using the `alterTable` command. The table ${keyspace}.${table} defines the vector columns with vectorize definition: ${validVectorizeColumns}. The command included the following vector columns without vectorize definition: ${invalidVectorizeColumns}. Resend the command using only vector columns with a vectorize definition.',
   ),
+  CANNOT_VECTORIZE_SORT_WHEN_MISSING_VECTORIZE_DEFINITION: request(
+    'SORT',
+    'Vectorize sort not supported on column with missing vectorize configuration',
+    'Vectorize sort can only be used with columns that have a vectorize configuration. Vectorize configuration can be added when the table is created or later using the `alterTable` command. The table ${keyspace}.${table} defines the vector columns with vectorize definition: ${validVectorizeColumns}. The command included the following vector columns without vectorize definition: ${invalidVectorizeColumns}. Resend the command using only `vector` columns with a vectorize definition.',
+  ),
   INVALID_VECTORIZE_FIELD_CONFIGURATION: request('SCHEMA', 'Unable to parse vectorize configuration for table, field schema invalid.', "Unable to parse vectorize configuration, schema invalid for field '${field}'. Underlying problem: ${message}"),
   CANNOT_VECTORIZE_UNKNOWN_COLUMNS: request('SCHEMA', 'Columns cannot be vectorized if they are not defined in the table schema', 'The command attempted to vectorize columns that are not in the table schema. The table ${keyspace}.${table} defines the columns: ${allColumns}. The command attempted to vectorize the unknown columns: ${unknownColumns}.'),
   CANNOT_VECTORIZE_NON_VECTOR_COLUMNS: request('SCHEMA', 'Columns cannot be vectorized if they are not `vector` type', 'Columns can only be vectorized if they use the `vector` column type. The table ${keyspace}.${table} has the vector columns: ${vectorColumns}. The command attempted to vectorize the non-vector columns: ${nonVectorColumns}.'),

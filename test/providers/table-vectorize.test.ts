@@ -1,7 +1,7 @@
 /**
  * Vectorize on tables, in process, with the OpenAI-format server of ours (feature-hashing vectors): a vector
  * column's `service` in createTable (its dimension from the provider), text inserted into it embedded in one
- * batch, `{column: "text"}` sorts, updateOne's `$set` of text, alterTable addVectorize / dropVectorize and their
+ * batch, `{column: "text"}` sorts (refused on a column without a service), updateOne's `$set` of text, alterTable addVectorize / dropVectorize and their
  * errors, and a provider failure writing nothing.
  */
 import path from 'node:path';
@@ -63,6 +63,13 @@ describe('vectorize on tables', () => {
     expect(refused.errors![0]!.message).toContain('The table default_keyspace.items defines the vector columns with vectorize definition: v(vector).');
     expect(refused.errors![0]!.message).toContain('The command included the following vector columns without vectorize definition: plain.');
     expect(codeOf(await onTable({ updateOne: { filter: { id: 'r0' }, update: { $set: { plain: 'text' } } } }))).toBe('UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION');
+    // A text sort on it: the Data API's sort code, naming both kinds of column, nothing embedded.
+    for (const sorting of [{ find: { sort: { plain: 'text' } } }, { findOne: { sort: { plain: 'text' } } }]) {
+      const sortRefused = await onTable(sorting);
+      expect(codeOf(sortRefused)).toBe('CANNOT_VECTORIZE_SORT_WHEN_MISSING_VECTORIZE_DEFINITION');
+      expect(sortRefused.errors![0]!.message).toContain('The table default_keyspace.items defines the vector columns with vectorize definition: v(vector).');
+      expect(sortRefused.errors![0]!.message).toContain('The command included the following vector columns without vectorize definition: plain.');
+    }
     expect(server.requests).toEqual([]);
     expect(rowsOf(await onTable({ find: { filter: { id: { $in: ['x1', 'x2'] } } } }))).toEqual([]);
     // A wrong value that is not text keeps the column's own error.
@@ -95,5 +102,11 @@ describe('vectorize on tables', () => {
     const refused = await db.command({ insertOne: { document: { id: 'b', v: 'banana' } } }, { collection: 'items2' });
     expect(codeOf(refused)).toBe('UNSUPPORTED_VECTORIZE_WHEN_MISSING_VECTORIZE_DEFINITION');
     expect(refused.errors![0]!.message).toContain('defines the vector columns with vectorize definition: [None].');
+    const sortRefused = await db.command({ find: { sort: { v: 'banana' } } }, { collection: 'items2' });
+    expect(codeOf(sortRefused)).toBe('CANNOT_VECTORIZE_SORT_WHEN_MISSING_VECTORIZE_DEFINITION');
+    expect(sortRefused.errors![0]!.message).toContain('defines the vector columns with vectorize definition: [None].');
+    // A vector sort on it is still answered.
+    await db.command({ createVectorIndex: { name: 'items2_v', definition: { column: 'v' } } }, { collection: 'items2' });
+    expect(rowsOf(await db.command({ find: { sort: { v: hashVector('apple', DIM) } } }, { collection: 'items2' })).map((r) => r.id)).toEqual(['a']);
   });
 });
