@@ -101,6 +101,6 @@ export type { VectorProgress } from './engine/progress.js';
 export type { Progress, ProgressListener } from './client/progress.js';
 export type { BulkWriteFailure, BulkWriteHooks, BulkWriteSummary } from './client/inserts.js';
 export type { ManyChangeOptions } from './client/collection-options.js';
-export type { CollectionStats, DatabaseStats, PartialCollectionStats, VectorStats } from './client/stats.js';
+export type { CollectionStats, DatabaseStats, PartialCollectionStats, TableStats, VectorStats } from './client/stats.js';
 export type { VerifyReport, VerifyProblem, VerifiedObject, ProblemKind } from './engine/integrity/verify-report.js';
 export type { RepairOptions, RepairReport, RepairedObject } from './engine/integrity/repair.js';

@@ -1,9 +1,9 @@
 /**
  * `vectordb-local stats`: what a database holds, one table row per collection (documents, bytes on disk,
- * index entries, vector dimension/metric/HNSW parameters, vectors in the graph and pending, last snapshot),
- * or the whole db.stats() as JSON with --json. All keyspaces unless --keyspace is given.
+ * index entries, vector dimension/metric/HNSW parameters, vectors in the graph and pending, last snapshot)
+ * and per table (rows, bytes, index entries, a row per vector column), or the whole db.stats() as JSON with --json. All keyspaces unless --keyspace is given.
  */
-import type { DatabaseStats } from '../client/stats.js';
+import type { DatabaseStats, VectorStats } from '../client/stats.js';
 import { Command } from 'commander';
 import { describeSource, messageOf, openDatabase, withDatabaseOptions, type SourceFlags } from './database-source.js';
 import { formatCount } from './progress-display.js';
@@ -30,25 +30,45 @@ export async function stats(flags: StatsFlags): Promise<number> {
 }
 
 export function statsTable(result: DatabaseStats, where: string): string {
-  const header = ['collection', 'documents', 'bytes', 'index entries', 'vector', 'HNSW (M/efC/efS)', 'in graph', 'pending', 'snapshot saved'];
-  const rows = result.collections.map((c) => [
+  const collectionRows = result.collections.map((c) => [
     `${c.keyspace}.${c.name}`,
     formatCount(c.documents),
     c.bytesOnDisk === undefined ? '-' : bytes(c.bytesOnDisk),
     c.indexEntries === undefined ? '-' : formatCount(c.indexEntries),
-    c.vector ? `${c.vector.dimension} ${c.vector.metric}` : '-',
-    c.vector ? `${c.vector.hnsw.m}/${c.vector.hnsw.efConstruction}/${c.vector.hnsw.efSearch}` : '-',
-    c.vector ? formatCount(c.vector.inGraph) : '-',
-    c.vector ? formatCount(c.vector.pending) : '-',
-    c.vector ? (c.vector.snapshotSavedAt ?? 'never') : '-',
+    ...vectorCells(c.vector),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i >= 4 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  // An older vectordb-local server may answer without tables.
+  const tables = result.tables ?? [];
+  // A table has a row per vector column (its first row also tells the rows), or one without vectors.
+  const tableRows = tables.flatMap((t) => {
+    const columns = Object.entries(t.vectors);
+    const cells = [`${t.keyspace}.${t.name}`, formatCount(t.rows), bytes(t.bytesOnDisk), formatCount(t.indexEntries)];
+    if (columns.length === 0) return [[...cells, '-', ...vectorCells(undefined)]];
+    return columns.map(([column, vector], i) => [...(i === 0 ? cells : ['', '', '', '']), column, ...vectorCells(vector)]);
+  });
+  const vectorHeader = ['vector', 'HNSW (M/efC/efS)', 'in graph', 'pending', 'snapshot saved'];
   const total = Number.isNaN(result.bytesOnDisk) ? 'unknown' : bytes(result.bytesOnDisk);
   return [
-    `${where}: ${result.collections.length} collections in ${result.keyspaces.length} keyspaces, ${total} on disk`,
-    ...(rows.length > 0 ? [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)] : []),
+    `${where}: ${result.collections.length} collections and ${tables.length} tables in ${result.keyspaces.length} keyspaces, ${total} on disk`,
+    ...grid(['collection', 'documents', 'bytes', 'index entries', ...vectorHeader], collectionRows, 4),
+    ...(tableRows.length > 0 && collectionRows.length > 0 ? [''] : []),
+    ...grid(['table', 'rows', 'bytes', 'index entries', 'vector column', ...vectorHeader], tableRows, 4),
   ].join('\n');
+}
+
+/** A vector index's cells (dimension and metric, HNSW parameters, in graph, pending, snapshot), or dashes. */
+function vectorCells(vector: VectorStats | undefined): string[] {
+  if (vector === undefined) return ['-', '-', '-', '-', '-'];
+  const { dimension, metric, hnsw } = vector;
+  return [`${dimension} ${metric}`, `${hnsw.m}/${hnsw.efConstruction}/${hnsw.efSearch}`, formatCount(vector.inGraph), formatCount(vector.pending), vector.snapshotSavedAt ?? 'never'];
+}
+
+/** Header, rule and rows in columns: the first and those from `textFrom` on left-aligned, the counts right. */
+function grid(header: string[], rows: string[][], textFrom: number): string[] {
+  if (rows.length === 0) return [];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i >= textFrom ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
 function bytes(n: number): string {
@@ -65,7 +85,7 @@ function bytes(n: number): string {
 
 export function statsCommand(): Command {
   return withDatabaseOptions(new Command('stats'), 'database')
-    .description('show what a database holds: a table per collection, or --json')
+    .description('show what a database holds: a line per collection and per table, or --json')
     .option('--json', 'print db.stats() as JSON (for scripts)', false)
     .addHelpText(
       'after',

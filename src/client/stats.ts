@@ -9,7 +9,7 @@ import type { CollectionStats, DatabaseStats } from '../engine/stats-types.js';
 import { exceptionFor } from './errors.js';
 import type { JsonObject } from '../query/json.js';
 
-export type { CollectionStats, DatabaseStats, VectorStats } from '../engine/stats-types.js';
+export type { CollectionStats, DatabaseStats, TableStats, VectorStats } from '../engine/stats-types.js';
 
 /** What a stats reader needs of the database. */
 export interface StatsChannel {
@@ -29,7 +29,8 @@ export async function databaseStats(channel: StatsChannel, keyspaces: readonly s
     const listed = checked(await channel.command({ findCollections: { options: { explain: true } } }, { keyspace })).status?.collections as unknown as { name: string }[];
     for (const { name } of listed) collections.push((await collectionStats(channel, keyspace, name)) as CollectionStats);
   }
-  return { bytesOnDisk: Number.NaN, cachedBytes: Number.NaN, keyspaces: names, collections };
+  // Tables: the Data API tells no row count, so none are reported.
+  return { bytesOnDisk: Number.NaN, cachedBytes: Number.NaN, keyspaces: names, collections, tables: [] };
 }
 
 export async function collectionStats(channel: StatsChannel, keyspace: string, name: string): Promise<PartialCollectionStats> {

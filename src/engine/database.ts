@@ -324,10 +324,12 @@ export class Database {
     const keyspaces = keyspace === undefined ? this.listKeyspaces() : (this.#keyspaceCollections(keyspace), [keyspace]);
     await this.#kv.flushWrites();
     const collections: CollectionStats[] = [];
+    const tables: TableStats[] = [];
     for (const name of keyspaces) {
       for (const record of this.listCollections(name)) collections.push(await collectionStats(this.#kv, this.collection(name, record.name)));
+      for (const table of this.listTables(name)) tables.push(await tableStats(this.#kv, table));
     }
-    return { bytesOnDisk: await this.#kv.diskBytes(), cachedBytes: this.cachedBytes, keyspaces, collections };
+    return { bytesOnDisk: await this.#kv.diskBytes(), cachedBytes: this.cachedBytes, keyspaces, collections, tables };
   }
 
   /**

@@ -63,4 +63,6 @@ export interface DatabaseStats {
   readonly cachedBytes: number;
   readonly keyspaces: readonly string[];
   readonly collections: readonly CollectionStats[];
+  /** Every table of those keyspaces (getTableStats of each); empty from a Data API server without the stats commands. */
+  readonly tables: readonly TableStats[];
 }

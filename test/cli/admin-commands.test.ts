@@ -39,18 +39,37 @@ describe('vectordb-local backup, restore, stats and token', () => {
     expect(await db.findAllCollectionsNames()).toEqual(['docs']);
   }, 90_000);
 
-  it('stats prints a table per collection and --json for scripts', async () => {
+  it('stats prints a line per collection and per table (a line per vector column), and --json for scripts', async () => {
     const dir = tempDir();
     const source = path.join(dir, 'docs.ndjson');
     writeDocuments(source, 25, 3);
     const data = path.join(dir, 'data');
     await cli(['import', source, '--data', data, '-c', 'docs', '--create', '--dimension', '3', '--metric', 'euclidean']);
+    {
+      // Two tables: one with a vector column and its index, one without vectors.
+      await using db = new VectorDB('t', data);
+      await db.command({ createTable: { name: 'items', definition: { columns: { id: 'text', v: { type: 'vector', dimension: 2 } }, primaryKey: 'id' } } });
+      await db.command({ createVectorIndex: { name: 'items_v', definition: { column: 'v', options: { metric: 'dot_product' } } } }, { collection: 'items' });
+      await db.command({ insertMany: { documents: Array.from({ length: 7 }, (_, i) => ({ id: `r${i}`, v: [1, i] })) } }, { collection: 'items' });
+      await db.command({ createTable: { name: 'plain', definition: { columns: { id: 'int' }, primaryKey: 'id' } } });
+      await db.command({ insertMany: { documents: [{ id: 1 }, { id: 2 }] } }, { collection: 'plain' });
+    }
     const table = await cli(['stats', '--data', data]);
     expect(table.code).toBe(0);
+    expect(table.stdout).toContain('1 collections and 2 tables in 1 keyspaces');
     expect(table.stdout).toMatch(/default_keyspace\.docs\s+25\s+.*3 euclidean\s+16\/200\/128/);
-    const json = JSON.parse((await cli(['stats', '--data', data, '--json'])).stdout) as { collections: { documents: number; indexEntries: number; vector: { dimension: number; vectors: number } }[] };
+    expect(table.stdout).toMatch(/^table\s+rows\s+bytes\s+index entries\s+vector column/m);
+    expect(table.stdout).toMatch(/default_keyspace\.items\s+7\s+.*\s+v\s+2 dot_product\s+16\/200\/128/);
+    expect(table.stdout).toMatch(/default_keyspace\.plain\s+2\s+/);
+    const json = JSON.parse((await cli(['stats', '--data', data, '--json'])).stdout) as {
+      collections: { documents: number; indexEntries: number; vector: { dimension: number; vectors: number } }[];
+      tables: { name: string; rows: number; bytesOnDisk: number; vectors: Record<string, { dimension: number; metric: string; vectors: number }> }[];
+    };
     expect(json.collections[0]).toMatchObject({ documents: 25, vector: { dimension: 3, vectors: 25 } });
     expect(json.collections[0]!.indexEntries).toBeGreaterThan(25);
+    expect(json.tables.map((t) => [t.name, t.rows, Object.keys(t.vectors)])).toEqual([['items', 7, ['v']], ['plain', 2, []]]);
+    expect(json.tables[0]!.vectors.v).toMatchObject({ dimension: 2, metric: 'dot_product', vectors: 7 });
+    expect(json.tables[0]!.bytesOnDisk).toBeGreaterThan(0);
   }, 60_000);
 
   it('token create, list and revoke for a home', async () => {

@@ -116,6 +116,16 @@ describe('stats', () => {
     expect(all.collections.map((s) => [s.name, s.documents])).toEqual([['plain', 2], ['vecs', 40]]);
     expect(all.collections[0]!.vector).toBeUndefined();
     expect(all.bytesOnDisk).toBeGreaterThan(0);
+    expect(all.tables).toEqual([]);
+    // Tables are in it too, as getTableStats tells each.
+    await ctx.db.command({ createTable: { name: 'rows', definition: { columns: { id: 'int', n: 'text' }, primaryKey: 'id' } } });
+    await ctx.db.command({ insertMany: { documents: [{ id: 1, n: 'a' }, { id: 2, n: 'b' }, { id: 3 }] } }, { collection: 'rows' });
+    const withTable = await ctx.db.stats();
+    expect(withTable.tables).toHaveLength(1);
+    const own = (await ctx.db.command({ getTableStats: {} }, { collection: 'rows' })).status!.stats;
+    expect(withTable.tables[0]).toEqual(own);
+    expect(withTable.tables[0]).toMatchObject({ keyspace: 'default_keyspace', name: 'rows', rows: 3, vectors: {} });
+    expect((await ctx.db.stats({ keyspace: 'default_keyspace' })).tables.map((t) => t.name)).toEqual(['rows']);
   });
 });
 
