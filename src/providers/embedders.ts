@@ -7,6 +7,7 @@
  * API's EMBEDDING_PROVIDER_* errors. Providers are registered per database (any object stands for it here).
  */
 import { VectorDbError } from '../errors/index.js';
+import { ProviderRegistry } from './registry.js';
 
 /** What a provider is told besides the texts. */
 export interface EmbedContext {
@@ -227,22 +228,19 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
-const registries = new WeakMap<object, Map<string, Embedder>>();
+const registry = new ProviderRegistry<Embedder>();
 
 /** Registers providers for a database (`owner`); a name registered again is replaced. */
 export function registerEmbedders(owner: object, specs: Readonly<Record<string, EmbedderSpec>> | undefined): void {
-  if (specs === undefined) return;
-  let registry = registries.get(owner);
-  if (!registry) registries.set(owner, (registry = new Map()));
-  for (const [name, spec] of Object.entries(specs)) registry.set(name, makeEmbedder(name, spec));
+  registry.register(owner, specs, makeEmbedder);
 }
 
 /** The provider of that name for the database, or undefined. */
 export function embedderOf(owner: object, name: string): Embedder | undefined {
-  return registries.get(owner)?.get(name);
+  return registry.get(owner, name);
 }
 
 /** Every provider of the database, in registration order. */
 export function embeddersOf(owner: object): Embedder[] {
-  return [...(registries.get(owner)?.values() ?? [])];
+  return registry.all(owner);
 }

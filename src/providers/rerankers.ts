@@ -5,6 +5,7 @@
  * (`{model, query: {text}, passages: [{text}], truncate}` -> `{rankings: [{index, logit}]}`), called in batches
  * of the model's batch size. Providers are registered per database (any object stands for it here).
  */
+import { ProviderRegistry } from './registry.js';
 
 /** Scores of the passages for the query, one per passage, higher is better. */
 export type RerankFunction = (query: string, passages: readonly string[]) => readonly number[] | Promise<readonly number[]>;
@@ -126,25 +127,22 @@ function checkScores(name: string, scores: unknown, count: number): number[] {
   return scores as number[];
 }
 
-const registries = new WeakMap<object, Map<string, Reranker>>();
+const registry = new ProviderRegistry<Reranker>();
 
 /** Registers providers for a database (`owner`); a name registered again is replaced. */
 export function registerRerankers(owner: object, specs: Readonly<Record<string, RerankerSpec>> | undefined): void {
-  if (specs === undefined) return;
-  let registry = registries.get(owner);
-  if (!registry) registries.set(owner, (registry = new Map()));
-  for (const [name, spec] of Object.entries(specs)) {
+  registry.register(owner, specs, (name, spec: RerankerSpec) => {
     if (name === RRF_PROVIDER) throw new TypeError(`reranker name '${RRF_PROVIDER}' is the built-in provider`);
-    registry.set(name, makeReranker(name, spec));
-  }
+    return makeReranker(name, spec);
+  });
 }
 
 /** The provider of that name for the database (`rrf` is always there), or undefined. */
 export function rerankerOf(owner: object, name: string): Reranker | undefined {
-  return name === RRF_PROVIDER ? RRF_RERANKER : registries.get(owner)?.get(name);
+  return name === RRF_PROVIDER ? RRF_RERANKER : registry.get(owner, name);
 }
 
 /** Every provider of the database, `rrf` first. */
 export function rerankersOf(owner: object): Reranker[] {
-  return [RRF_RERANKER, ...(registries.get(owner)?.values() ?? [])];
+  return [RRF_RERANKER, ...registry.all(owner)];
 }
