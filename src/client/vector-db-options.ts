@@ -45,7 +45,8 @@ export interface VectorDBOptions {
   /**
    * Reranking providers of an embedded database, by the name a collection's `rerank.service.provider` (or a
    * findAndRerank `rerank` override) gives: a function `(query, passages) => scores`, the URL of an endpoint
-   * speaking NVIDIA's reranking API, or `{ url, model?, batchSize?, apiKey? }`. `rrf` is built in.
+   * speaking NVIDIA's reranking API, or `{ url, model?, batchSize?, apiKey?, timeoutMs? }` (default 30 000 ms a
+   * call). `rrf` is built in.
    */
   rerankers?: Readonly<Record<string, RerankerSpec>>;
   /**

@@ -7,6 +7,7 @@
  * API's EMBEDDING_PROVIDER_* errors. Providers are registered per database (any object stands for it here).
  */
 import { VectorDbError } from '../errors/index.js';
+import { messageOf, postJson, providerTimeoutMs, ProviderCallError } from './http-call.js';
 import { ProviderRegistry } from './registry.js';
 
 /** What a provider is told besides the texts. */
@@ -69,7 +70,6 @@ export interface Embedder {
 }
 
 const DEFAULT_BATCH = 32;
-const DEFAULT_TIMEOUT_MS = 30_000;
 
 export function makeEmbedder(name: string, spec: EmbedderSpec): Embedder {
   if (typeof spec === 'function') return functionEmbedder(name, { embed: spec });
@@ -153,8 +153,7 @@ function endpointOf(url: string): string {
 function httpEmbedder(name: string, spec: HttpEmbedderSpec): Embedder {
   const batchSize = checkCommon(name, spec);
   const url = endpointOf(spec.url);
-  const timeoutMs = spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new TypeError(`embedder '${name}': timeoutMs must be a positive integer`);
+  const timeoutMs = providerTimeoutMs(`embedder '${name}'`, spec.timeoutMs);
   return {
     name,
     kind: 'http',
@@ -168,7 +167,7 @@ function httpEmbedder(name: string, spec: HttpEmbedderSpec): Embedder {
 }
 
 async function callEndpoint(name: string, url: string, spec: HttpEmbedderSpec, timeoutMs: number, input: readonly string[], context: EmbedContext): Promise<number[][]> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  const headers: Record<string, string> = {};
   const apiKey = context.apiKey ?? spec.apiKey;
   if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   const model = context.model ?? spec.model;
@@ -177,13 +176,11 @@ async function callEndpoint(name: string, url: string, spec: HttpEmbedderSpec, t
   let response: Response;
   let text: string;
   try {
-    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(request), signal: AbortSignal.timeout(timeoutMs) });
-    text = await response.text();
+    ({ response, text } = await postJson(url, headers, JSON.stringify(request), timeoutMs));
   } catch (error) {
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-      throw VectorDbError.of('EMBEDDING_PROVIDER_TIMEOUT', { modelProvider: name, httpStatus: 'none', errorMessage: `no answer from ${url} within ${timeoutMs} ms` });
-    }
-    throw VectorDbError.of('EMBEDDING_PROVIDER_UNAVAILABLE', { errorMessage: `embedding provider '${name}' at ${url} could not be reached (${messageOf(error)})` });
+    if (!(error instanceof ProviderCallError)) throw error;
+    if (error.kind === 'timeout') throw VectorDbError.of('EMBEDDING_PROVIDER_TIMEOUT', { modelProvider: name, httpStatus: 'none', errorMessage: error.message });
+    throw VectorDbError.of('EMBEDDING_PROVIDER_UNAVAILABLE', { errorMessage: `embedding provider '${name}' at ${error.message}` });
   }
   if (!response.ok) {
     const vars = { provider: name, httpStatus: response.status, errorMessage: errorMessageOf(text) };
@@ -221,11 +218,6 @@ function errorMessageOf(text: string): string {
     // not JSON: the text itself
   }
   return text.slice(0, 200) || '(no message)';
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.cause instanceof Error ? error.cause.message : error.message;
-  return String(error);
 }
 
 const registry = new ProviderRegistry<Embedder>();

@@ -3,8 +3,10 @@
  * same, so the order is pure reciprocal-rank fusion), a JavaScript function `(query, passages) => scores`, or
  * an HTTP endpoint speaking NVIDIA's reranking API, the Data API's default provider format
  * (`{model, query: {text}, passages: [{text}], truncate}` -> `{rankings: [{index, logit}]}`), called in batches
- * of the model's batch size. Providers are registered per database (any object stands for it here).
+ * of the model's batch size, each within the provider's `timeoutMs`. Providers are registered per database (any
+ * object stands for it here).
  */
+import { postJson, providerTimeoutMs, ProviderCallError } from './http-call.js';
 import { ProviderRegistry } from './registry.js';
 
 /** Scores of the passages for the query, one per passage, higher is better. */
@@ -19,6 +21,8 @@ export interface HttpRerankerSpec {
   readonly batchSize?: number;
   /** Sent as `Authorization: Bearer <apiKey>`. */
   readonly apiKey?: string;
+  /** How long one call may take (default 30 000 ms); past it the command fails with RERANKING_PROVIDER_FAILED. */
+  readonly timeoutMs?: number;
 }
 
 /** What `rerankers: { name: spec }` takes: a function, an endpoint URL, or an endpoint with its settings. */
@@ -56,7 +60,7 @@ export function makeReranker(name: string, spec: RerankerSpec): Reranker {
   if (typeof spec === 'function') return functionReranker(name, spec);
   if (typeof spec === 'string') return httpReranker(name, { url: spec });
   if (spec !== null && typeof spec === 'object' && typeof spec.url === 'string') return httpReranker(name, spec);
-  throw new TypeError(`reranker '${name}': expected a function (query, passages) => scores, an endpoint URL, or { url, model?, batchSize?, apiKey? }`);
+  throw new TypeError(`reranker '${name}': expected a function (query, passages) => scores, an endpoint URL, or { url, model?, batchSize?, apiKey?, timeoutMs? }`);
 }
 
 function functionReranker(name: string, fn: RerankFunction): Reranker {
@@ -74,6 +78,7 @@ function httpReranker(name: string, spec: HttpRerankerSpec): Reranker {
   const url = new URL(spec.url).toString();
   const batchSize = spec.batchSize ?? DEFAULT_BATCH;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new TypeError(`reranker '${name}': batchSize must be a positive integer`);
+  const timeoutMs = providerTimeoutMs(`reranker '${name}'`, spec.timeoutMs);
   return {
     name,
     kind: 'http',
@@ -82,24 +87,24 @@ function httpReranker(name: string, spec: HttpRerankerSpec): Reranker {
       const scores: number[] = [];
       for (let from = 0; from < passages.length; from += batchSize) {
         const batch = passages.slice(from, from + batchSize);
-        scores.push(...(await callEndpoint(name, url, spec, model ?? spec.model, query, batch)));
+        scores.push(...(await callEndpoint(name, url, spec, timeoutMs, model ?? spec.model, query, batch)));
       }
       return scores;
     },
   };
 }
 
-async function callEndpoint(name: string, url: string, spec: HttpRerankerSpec, model: string | undefined, query: string, passages: readonly string[]): Promise<number[]> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+async function callEndpoint(name: string, url: string, spec: HttpRerankerSpec, timeoutMs: number, model: string | undefined, query: string, passages: readonly string[]): Promise<number[]> {
+  const headers: Record<string, string> = {};
   if (spec.apiKey !== undefined) headers.authorization = `Bearer ${spec.apiKey}`;
   const body = JSON.stringify({ ...(model !== undefined ? { model } : {}), query: { text: query }, passages: passages.map((text) => ({ text })), truncate: 'END' });
   let response: Response;
+  let text: string;
   try {
-    response = await fetch(url, { method: 'POST', headers, body });
+    ({ response, text } = await postJson(url, headers, body, timeoutMs));
   } catch (error) {
-    throw new RerankerError(name, `${url} could not be reached (${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)})`);
+    throw error instanceof ProviderCallError ? new RerankerError(name, error.message) : error;
   }
-  const text = await response.text();
   if (!response.ok) throw new RerankerError(name, `${url} answered HTTP ${response.status}: ${text.slice(0, 200)}`);
   let parsed: unknown;
   try {

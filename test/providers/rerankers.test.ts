@@ -1,7 +1,8 @@
 /**
  * Reranking providers with findAndRerank in process: a JS function, and a real HTTP server of ours speaking
  * NVIDIA's reranking API (the Data API's default provider format), batched by the batch size; a provider that
- * is down or answers garbage is RERANKING_PROVIDER_FAILED; collection.findAndRerank returns typed results.
+ * is down, answers garbage or hangs past its timeoutMs is RERANKING_PROVIDER_FAILED; collection.findAndRerank
+ * returns typed results.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,5 +66,24 @@ describe('reranking providers', () => {
     }
     await expect(docs.findAndRerank(sort, { rerankOn: 'text', rerankQuery: 'x', rerank: { provider: 'down', modelName: 'm' } })).rejects.toMatchObject({ errorCode: 'RERANKING_PROVIDER_FAILED' });
     expect(() => new VectorDB('t', path.join(dir, 'bad'), 'default_keyspace', { rerankers: { x: 5 as never } })).toThrow(TypeError);
+  });
+
+  it('an endpoint that never answers: RERANKING_PROVIDER_FAILED once its timeoutMs has passed', async () => {
+    await using db = new VectorDB('t', path.join(dir, 'hang'), 'default_keyspace', { rerankers: { nvidia: { url, timeoutMs: 200 } } });
+    const docs = await db.createCollection({ name: 'docs', options: { vector: { dimension: 2 } } });
+    await docs.insertMany(DOCS);
+    ranks.hang = true;
+    try {
+      const failed = await docs.findAndRerank(sort, { rerankOn: 'text', rerankQuery: 'x' }).catch((error: unknown) => error);
+      expect(failed).toMatchObject({ errorCode: 'RERANKING_PROVIDER_FAILED' });
+      expect((failed as Error).message).toContain(`no answer from ${url} within 200 ms`);
+    } finally {
+      ranks.hang = false;
+    }
+    // The same endpoint answering again: the provider works (the timeout was the only failure).
+    expect((await docs.findAndRerank(sort, { rerankOn: 'text', rerankQuery: 'apple' })).length).toBe(3);
+    for (const timeoutMs of [0, 1.5, -1, '100']) {
+      expect(() => new VectorDB('t', path.join(dir, 'bad-timeout'), 'default_keyspace', { rerankers: { x: { url, timeoutMs: timeoutMs as number } } })).toThrow(/timeoutMs must be a positive integer/);
+    }
   });
 });
