@@ -3,7 +3,7 @@
  * needs Node (homes of databases), browser.ts is this alone. Only what the two entries export is supported.
  */
 export { VectorDB, type CollectionOptions, type CommandTargetOptions, type GraphqlOptions, type VectorDBOptions } from './client/vector-db.js';
-export type { RerankFunction, RerankerSpec, HttpRerankerSpec } from './providers/rerankers.js';
+export type { RerankContext, RerankFunction, RerankerSpec, HttpRerankerSpec } from './providers/rerankers.js';
 export type { EmbedContext, EmbedFunction, EmbedderSpec, FunctionEmbedderSpec, HttpEmbedderSpec } from './providers/embedders.js';
 export type { GraphqlError, GraphqlResult } from './graphql/result.js';
 export type {

@@ -98,7 +98,7 @@ function serveCommand(name: string, description: string): Command {
         .argParser((value: string, previous: string[] = []) => [...previous, value]),
     )
     .addOption(
-      new Option('--reranker <name=url>', "a reranking provider for findAndRerank: a collection's rerank.service.provider name and the URL of an endpoint speaking NVIDIA's reranking API (repeatable; rrf is built in; each call may take up to 30 s)")
+      new Option('--reranker <name=url>', "a reranking provider for findAndRerank: a collection's rerank.service.provider name and the URL of an endpoint speaking NVIDIA's reranking API (repeatable; rrf is built in; each call may take up to 30 s; a request's x-rerank-api-key header is passed on as its bearer token)")
         .argParser(providerPair('nvidia=http://127.0.0.1:8000/v1/ranking')),
     )
     .addOption(

@@ -9,6 +9,7 @@ import type { JsonObject } from '../query/json.js';
 import { findOneJson, findPageJson, mapOne, splitMapping, vectorQuery } from './collection-commands.js';
 import type { FindAndRerankOptions, FindVectorOptions, HybridSort, IndexStatus, RerankedResult, RerankScores, WaitForIndexOptions } from './collection-options.js';
 import { collectionChannel, type DatabaseChannel } from './database-channel.js';
+import type { ProviderKeys } from './provider-keys.js';
 import type { JsonDocument } from './documents.js';
 import { clientException } from './errors.js';
 import { filterJson, type FilterLike } from './filter.js';
@@ -43,12 +44,12 @@ export class CollectionReads<T extends object = JsonDocument> {
   readonly #db: DatabaseChannel;
   readonly #channel: CollectionChannel;
 
-  /** `embeddingApiKey`: the collection's key for embedding providers (db.collection's option). */
-  constructor(db: DatabaseChannel, keyspace: string, name: string, embeddingApiKey?: string) {
+  /** `keys`: the collection's keys for embedding and reranking providers (db.collection's options). */
+  constructor(db: DatabaseChannel, keyspace: string, name: string, keys: ProviderKeys = {}) {
     this.#db = db;
     this.keyspace = keyspace;
     this.name = name;
-    this.#channel = collectionChannel(db, keyspace, name, embeddingApiKey);
+    this.#channel = collectionChannel(db, keyspace, name, keys);
   }
 
   #run(command: JsonObject): Promise<CommandResponse> {

@@ -12,6 +12,7 @@ import { changeArgs, deleteMany, findOneAndChange, mapOne, updateJson, updateMan
 import type { FindOneAndUpdateOptions, InsertManyOptions, ManyChangeOptions, ManyDocuments, UpsertManyOptions } from './collection-options.js';
 import { CollectionReads } from './collection-reads.js';
 import { collectionChannel } from './database-channel.js';
+import type { ProviderKeys } from './provider-keys.js';
 import { documentJson, type Document, type DocumentInput, type JsonDocument } from './documents.js';
 import { deleteQueryOf, type DeleteQueryLike } from './delete-query.js';
 import { filterJson, type FilterLike } from './filter.js';
@@ -51,10 +52,10 @@ export class VectorDBCollection<T extends object = JsonDocument> extends Collect
   readonly #channel: CollectionChannel;
 
   /** Prefer `db.collection(name, options?)`, which checks that the collection exists. */
-  constructor(db: VectorDB, keyspace: string, name: string, embeddingApiKey?: string) {
-    super(db, keyspace, name, embeddingApiKey);
+  constructor(db: VectorDB, keyspace: string, name: string, keys: ProviderKeys = {}) {
+    super(db, keyspace, name, keys);
     this.#db = db;
-    this.#channel = collectionChannel(db, keyspace, name, embeddingApiKey);
+    this.#channel = collectionChannel(db, keyspace, name, keys);
   }
 
   #run(command: JsonObject): Promise<CommandResponse> {

@@ -5,6 +5,7 @@
 import type { CommandResponse } from '../commands/response.js';
 import type { JsonObject } from '../query/json.js';
 import type { CollectionChannel } from './inserts.js';
+import type { ProviderKeys } from './provider-keys.js';
 import type { CommandTargetOptions } from './vector-db-options.js';
 
 export interface DatabaseChannel {
@@ -16,9 +17,9 @@ export interface DatabaseChannel {
   insertManyLimit(): Promise<number>;
 }
 
-/** The channel of collection `name` of `keyspace`: commands run on it through `db` (with the collection's embedding key, if any). */
-export function collectionChannel(db: DatabaseChannel, keyspace: string, name: string, embeddingApiKey?: string): CollectionChannel {
-  const target: CommandTargetOptions = { keyspace, collection: name, ...(embeddingApiKey !== undefined ? { embeddingApiKey } : {}) };
+/** The channel of collection `name` of `keyspace`: commands run on it through `db` (with the collection's provider keys, if any). */
+export function collectionChannel(db: DatabaseChannel, keyspace: string, name: string, keys: ProviderKeys = {}): CollectionChannel {
+  const target: CommandTargetOptions = { keyspace, collection: name, ...keys };
   return {
     run: (command) => db.run(command, target),
     send: (command) => db.command(command, target),

@@ -63,6 +63,13 @@ export interface VectorDBOptions {
    * embeddingApiKey })`; one command too: `db.command(command, { embeddingApiKey })`.
    */
   embeddingApiKey?: string;
+  /**
+   * The key reranking providers are called with for `findAndRerank` (astra-db-ts's `rerankingApiKey`): sent to an
+   * http(s) endpoint as the `x-rerank-api-key` header, handed in process to the provider (an HTTP provider sends
+   * it as its bearer token, a function gets it as `context.apiKey`). Per collection and per command as
+   * `embeddingApiKey`.
+   */
+  rerankingApiKey?: string;
 }
 
 export interface GraphqlOptions {
@@ -82,12 +89,16 @@ export interface CommandTargetOptions {
   collection?: string;
   /** The embedding provider's key for this command (default: the VectorDB's `embeddingApiKey`). */
   embeddingApiKey?: string;
+  /** The reranking provider's key for this command (default: the VectorDB's `rerankingApiKey`). */
+  rerankingApiKey?: string;
 }
 
 /** What `db.collection(name, options)` takes (astra-db-ts's CollectionOptions, of those that apply here). */
 export interface CollectionOptions {
   /** The embedding provider's key for this collection's commands (default: the VectorDB's `embeddingApiKey`). */
   embeddingApiKey?: string;
+  /** The reranking provider's key for this collection's commands (default: the VectorDB's `rerankingApiKey`). */
+  rerankingApiKey?: string;
 }
 
 /** Where and how `VectorDB.fromDatabaseId` opens a database; the home plays the role of the environment. */
@@ -101,12 +112,12 @@ export interface DatabaseByIdOptions extends VectorDBOptions {
 }
 
 const KEYSPACE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
-export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes', 'durability', 'rerankers', 'embedders', 'embeddingApiKey']);
+export const VECTOR_DB_OPTIONS: ReadonlySet<keyof VectorDBOptions> = new Set(['limits', 'vectorBackend', 'onProgress', 'storage', 'bodyCacheBytes', 'durability', 'rerankers', 'embedders', 'embeddingApiKey', 'rerankingApiKey']);
 /** The members of the other options objects of VectorDB (a misspelt one is a TypeError: see rejectUnknownMembers). */
 export const DATABASE_BY_ID_OPTIONS: ReadonlySet<keyof DatabaseByIdOptions> = new Set([...VECTOR_DB_OPTIONS, 'keyspace', 'region', 'home']);
 export const GRAPHQL_OPTIONS: ReadonlySet<keyof GraphqlOptions> = new Set(['variables', 'operationName', 'keyspace', 'schema']);
-export const COMMAND_TARGET_OPTIONS: ReadonlySet<keyof CommandTargetOptions> = new Set(['keyspace', 'collection', 'embeddingApiKey']);
-export const COLLECTION_OPTIONS: ReadonlySet<keyof CollectionOptions> = new Set(['embeddingApiKey']);
+export const COMMAND_TARGET_OPTIONS: ReadonlySet<keyof CommandTargetOptions> = new Set(['keyspace', 'collection', 'embeddingApiKey', 'rerankingApiKey']);
+export const COLLECTION_OPTIONS: ReadonlySet<keyof CollectionOptions> = new Set(['embeddingApiKey', 'rerankingApiKey']);
 export const REPAIR_OPTIONS: ReadonlySet<string> = new Set(['backup', 'onProgress']);
 
 export function checkStorage(storage: unknown, remote: boolean): void {
@@ -125,12 +136,6 @@ export function checkDurability(durability: unknown, remote: boolean): 'full' | 
   if (durability !== 'full' && durability !== 'relaxed') throw new TypeError(`VectorDBOptions.durability must be 'full' or 'relaxed', not ${JSON.stringify(durability)}`);
   if (remote) throw new TypeError('VectorDBOptions.durability applies to embedded databases only: an http(s) endpoint syncs as its server does (vectordb-local serve --durability)');
   return durability;
-}
-
-/** An embedding key is a string (undefined: none). */
-export function checkEmbeddingApiKey(key: unknown, where: string): string | undefined {
-  if (key !== undefined && typeof key !== 'string') throw new TypeError(`${where}.embeddingApiKey must be a string, not ${typeof key}`);
-  return key;
 }
 
 export function checkKeyspaceName(keyspace: unknown): void {

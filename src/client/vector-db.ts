@@ -24,11 +24,11 @@ import { HomeDatabaseTransport, isDatabaseId } from './home-transport.js';
 import { VectorDBRepository } from './repository.js';
 import type { ResultMapping } from './results.js';
 import { rejectUnknownMembers } from './wire.js';
+import { checkProviderKeys, requestWithKeys, type ProviderKeys } from './provider-keys.js';
 import { databaseStats, type DatabaseStats } from './stats.js';
 import {
   checkBodyCacheBytes,
   checkDurability,
-  checkEmbeddingApiKey,
   checkKeyspaceName,
   checkStorage,
   COLLECTION_OPTIONS,
@@ -61,8 +61,8 @@ export class VectorDB {
   }
 
   readonly #transport: Transport;
-  /** The embedding key of every command that names none (VectorDBOptions.embeddingApiKey). */
-  readonly #embeddingApiKey: string | undefined;
+  /** The provider keys of every command that names none (VectorDBOptions.embeddingApiKey, rerankingApiKey). */
+  readonly #keys: ProviderKeys;
   #graphql: GraphqlService | undefined;
   #keyspace: string;
 
@@ -107,7 +107,7 @@ export class VectorDB {
       ...(options.bodyCacheBytes !== undefined ? { bodyCacheBytes: checkBodyCacheBytes(options.bodyCacheBytes, remote) } : {}),
       ...(options.durability !== undefined ? { durability: checkDurability(options.durability, remote) } : {}),
     };
-    this.#embeddingApiKey = checkEmbeddingApiKey(options.embeddingApiKey, 'VectorDBOptions');
+    this.#keys = checkProviderKeys(options, 'VectorDBOptions');
     const providers = { rerankers: options.rerankers, embedders: options.embedders };
     if (remote && (options.rerankers !== undefined || options.embedders !== undefined)) {
       throw new TypeError('VectorDBOptions.rerankers and embedders apply to embedded databases only: an http(s) endpoint calls the providers its server registers (vectordb-local serve --reranker/--embedder)');
@@ -161,8 +161,8 @@ export class VectorDB {
     const resolved: { keyspace?: string; collection?: string } = {};
     if (keyspace !== undefined) resolved.keyspace = keyspace;
     if (target.collection !== undefined) resolved.collection = target.collection;
-    const embeddingApiKey = checkEmbeddingApiKey(target.embeddingApiKey, 'VectorDB.command target') ?? this.#embeddingApiKey;
-    return typedErrors(() => this.#transport.execute(command, resolved, embeddingApiKey === undefined ? undefined : { embeddingApiKey }));
+    const request = requestWithKeys(checkProviderKeys(target, 'VectorDB.command target'), this.#keys);
+    return typedErrors(() => this.#transport.execute(command, resolved, request));
   }
 
   /**
@@ -175,7 +175,7 @@ export class VectorDB {
     rejectUnknownMembers(options, GRAPHQL_OPTIONS, 'GraphqlOptions');
     if (this.#graphql === undefined) {
       const { GraphqlService } = await import('../graphql/index.js'); // graphql-js loads only for apps that use it
-      const request = this.#embeddingApiKey === undefined ? undefined : { embeddingApiKey: this.#embeddingApiKey };
+      const request = requestWithKeys({}, this.#keys);
       this.#graphql ??= new GraphqlService((command, target) => this.#transport.execute(command, target, request));
     }
     const request = { query, variables: options.variables, operationName: options.operationName };
@@ -350,15 +350,15 @@ export class VectorDB {
   }
 
   /**
-   * An existing collection; throws CollectionNotFoundException when there is none of that name. `options.embeddingApiKey`:
-   * the key its commands call embedding providers with (default: the VectorDB's).
+   * An existing collection; throws CollectionNotFoundException when there is none of that name. `options.embeddingApiKey`
+   * and `options.rerankingApiKey`: the keys its commands call providers with (default: the VectorDB's).
    * @example
    * const products = await db.collection<Product>('products');
    * const articles = await db.collection('articles', { embeddingApiKey: process.env.OPENAI_API_KEY });
    */
   async collection<T extends object = JsonDocument>(name: string, options: CollectionOptions = {}): Promise<VectorDBCollection<T>> {
     rejectUnknownMembers(options, COLLECTION_OPTIONS, 'CollectionOptions');
-    const embeddingApiKey = checkEmbeddingApiKey(options.embeddingApiKey, 'CollectionOptions');
+    const keys = checkProviderKeys(options, 'CollectionOptions');
     // Its vectors (and a reopened graph) start loading while the name is checked.
     this.#transport.warm?.({ keyspace: this.#keyspace, collection: name });
     const names = await this.findAllCollectionsNames();
@@ -370,7 +370,7 @@ export class VectorDB {
         `Collection '${name}' does not exist in keyspace '${this.#keyspace}'. Existing collections: [${names.join(', ')}].`,
       );
     }
-    return new VectorDBCollection<T>(this, this.#keyspace, name, embeddingApiKey);
+    return new VectorDBCollection<T>(this, this.#keyspace, name, keys);
   }
 
   /**

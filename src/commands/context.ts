@@ -20,6 +20,8 @@ export interface CommandTarget {
 export interface RequestOptions {
   /** The `x-embedding-api-key` header: the key an embedding provider is called with (astra-db-ts's `embeddingApiKey`). */
   readonly embeddingApiKey?: string | undefined;
+  /** The `x-rerank-api-key` header: the key a reranking provider is called with (astra-db-ts's `rerankingApiKey`). */
+  readonly rerankingApiKey?: string | undefined;
 }
 
 export class CommandContext {

@@ -155,7 +155,7 @@ const findAndRerank: CommandHandler = async (raw, ctx) => {
   }
   let scores: number[];
   try {
-    scores = passages.length === 0 ? [] : await reranker.rerank(query, passages, service.modelName);
+    scores = passages.length === 0 ? [] : await reranker.rerank(query, passages, { model: service.modelName, apiKey: ctx.request.rerankingApiKey });
   } catch (error) {
     if (error instanceof RerankerError) throw VectorDbError.of('RERANKING_PROVIDER_FAILED', { provider: error.provider, reason: error.message });
     throw error;
@@ -183,7 +183,8 @@ const findRerankingProviders: CommandHandler = async (raw, ctx) => {
     providers[reranker.name] = {
       displayName: isDefault ? 'Reciprocal-rank fusion (no model)' : reranker.name,
       isDefault,
-      supportedAuthentication: { NONE: { enabled: true, tokens: [] } },
+      // The request's x-rerank-api-key is passed on to an endpoint as `Authorization: Bearer` (a function gets it as context.apiKey).
+      supportedAuthentication: { NONE: { enabled: true, tokens: [] }, HEADER: { enabled: !isDefault, tokens: isDefault ? [] : [{ accepted: 'x-rerank-api-key', forwarded: 'Authorization' }] } },
       models: [{ name: model, isDefault: true, url: null, properties: null, apiModelSupport: { status: 'SUPPORTED' } }],
     };
   }

@@ -4,7 +4,7 @@
  * Every envelope comes from commands/; the only status decided here is 500 for a failure of this adapter.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorEnvelope, executeCommand, httpStatusOfResponse, type CommandResponse } from '../commands/index.js';
+import { errorEnvelope, executeCommand, httpStatusOfResponse, type CommandResponse, type RequestOptions } from '../commands/index.js';
 import { VectorDbError } from '../errors/index.js';
 import { tokenOf } from './auth.js';
 import { isJsonContentType, readBody } from './request-body.js';
@@ -98,11 +98,18 @@ export function createHandler(options: HandlerOptions): RequestHandler {
       } catch (error) {
         return send(req, res, errorEnvelope('REQUEST_NOT_JSON', { problem: String((error as Error).message).slice(0, 300) }), started);
       }
-      const embeddingApiKey = req.headers['x-embedding-api-key'];
-      send(req, res, await executeCommand(db, command, route.target, typeof embeddingApiKey === 'string' ? { embeddingApiKey } : undefined), started);
+      send(req, res, await executeCommand(db, command, route.target, providerKeysOf(req)), started);
     } catch (error) {
       // A bug in this adapter or a throwing verifier: answer 500 and keep serving.
       send(req, res, errorEnvelope('UNEXPECTED_SERVER_ERROR', { reason: (error as Error)?.message ?? String(error) }), started, { status: 500, close: true });
     }
   };
+}
+
+/** The provider keys a request carries (astra-db-ts's embeddingApiKey and rerankingApiKey headers). */
+function providerKeysOf(req: IncomingMessage): RequestOptions | undefined {
+  const embeddingApiKey = req.headers['x-embedding-api-key'];
+  const rerankingApiKey = req.headers['x-rerank-api-key'];
+  if (typeof embeddingApiKey !== 'string' && typeof rerankingApiKey !== 'string') return undefined;
+  return { ...(typeof embeddingApiKey === 'string' ? { embeddingApiKey } : {}), ...(typeof rerankingApiKey === 'string' ? { rerankingApiKey } : {}) };
 }

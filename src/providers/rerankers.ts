@@ -9,8 +9,16 @@
 import { postJson, providerTimeoutMs, ProviderCallError } from './http-call.js';
 import { ProviderRegistry } from './registry.js';
 
+/** What a provider is told besides the query and the passages. */
+export interface RerankContext {
+  /** The collection's (or the command's) `rerank.service.modelName`. */
+  readonly model: string | undefined;
+  /** The request's `x-rerank-api-key` header (astra-db-ts's `rerankingApiKey`), if any. */
+  readonly apiKey: string | undefined;
+}
+
 /** Scores of the passages for the query, one per passage, higher is better. */
-export type RerankFunction = (query: string, passages: readonly string[]) => readonly number[] | Promise<readonly number[]>;
+export type RerankFunction = (query: string, passages: readonly string[], context: RerankContext) => readonly number[] | Promise<readonly number[]>;
 
 /** An HTTP reranking endpoint in NVIDIA's format. */
 export interface HttpRerankerSpec {
@@ -19,7 +27,7 @@ export interface HttpRerankerSpec {
   readonly model?: string;
   /** Passages per request (default 10, the Data API's default model's `max-batch-size`). */
   readonly batchSize?: number;
-  /** Sent as `Authorization: Bearer <apiKey>`. */
+  /** Sent as `Authorization: Bearer <apiKey>` when the request has no `x-rerank-api-key` header. */
   readonly apiKey?: string;
   /** How long one call may take (default 30 000 ms); past it the command fails with RERANKING_PROVIDER_FAILED. */
   readonly timeoutMs?: number;
@@ -33,7 +41,7 @@ export interface Reranker {
   readonly kind: 'rrf' | 'function' | 'http';
   /** The model an HTTP endpoint is asked for when the request names none. */
   readonly defaultModel?: string;
-  rerank(query: string, passages: readonly string[], model: string | undefined): Promise<number[]>;
+  rerank(query: string, passages: readonly string[], context: RerankContext): Promise<number[]>;
 }
 
 /** Why a provider call failed (the command layer turns it into RERANKING_PROVIDER_FAILED). */
@@ -53,7 +61,7 @@ const DEFAULT_BATCH = 10;
 export const RRF_RERANKER: Reranker = Object.freeze({
   name: RRF_PROVIDER,
   kind: 'rrf' as const,
-  rerank: async (_query: string, passages: readonly string[]) => passages.map(() => 0),
+  rerank: async (_query: string, passages: readonly string[], _context: RerankContext) => passages.map(() => 0),
 });
 
 export function makeReranker(name: string, spec: RerankerSpec): Reranker {
@@ -67,8 +75,8 @@ function functionReranker(name: string, fn: RerankFunction): Reranker {
   return {
     name,
     kind: 'function',
-    async rerank(query, passages) {
-      const scores = await fn(query, passages);
+    async rerank(query, passages, context) {
+      const scores = await fn(query, passages, context);
       return checkScores(name, scores, passages.length);
     },
   };
@@ -83,20 +91,21 @@ function httpReranker(name: string, spec: HttpRerankerSpec): Reranker {
     name,
     kind: 'http',
     ...(spec.model !== undefined ? { defaultModel: spec.model } : {}),
-    async rerank(query, passages, model) {
+    async rerank(query, passages, context) {
+      const call = { ...context, model: context.model ?? spec.model, apiKey: context.apiKey ?? spec.apiKey };
       const scores: number[] = [];
       for (let from = 0; from < passages.length; from += batchSize) {
         const batch = passages.slice(from, from + batchSize);
-        scores.push(...(await callEndpoint(name, url, spec, timeoutMs, model ?? spec.model, query, batch)));
+        scores.push(...(await callEndpoint(name, url, timeoutMs, call, query, batch)));
       }
       return scores;
     },
   };
 }
 
-async function callEndpoint(name: string, url: string, spec: HttpRerankerSpec, timeoutMs: number, model: string | undefined, query: string, passages: readonly string[]): Promise<number[]> {
+async function callEndpoint(name: string, url: string, timeoutMs: number, { model, apiKey }: RerankContext, query: string, passages: readonly string[]): Promise<number[]> {
   const headers: Record<string, string> = {};
-  if (spec.apiKey !== undefined) headers.authorization = `Bearer ${spec.apiKey}`;
+  if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   const body = JSON.stringify({ ...(model !== undefined ? { model } : {}), query: { text: query }, passages: passages.map((text) => ({ text })), truncate: 'END' });
   let response: Response;
   let text: string;

@@ -55,6 +55,8 @@ export class HttpTransport implements Transport {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Token: this.#token, 'User-Agent': 'vectordb-local' };
     // The header astra-db-ts sends for its embeddingApiKey: the server passes it on to the embedding provider.
     if (request?.embeddingApiKey !== undefined) headers['x-embedding-api-key'] = request.embeddingApiKey;
+    // And for its rerankingApiKey: passed on to the reranking provider.
+    if (request?.rerankingApiKey !== undefined) headers['x-rerank-api-key'] = request.rerankingApiKey;
     let response: Response;
     try {
       response = await fetch(url, {

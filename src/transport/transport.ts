@@ -10,7 +10,8 @@ export interface Transport {
   readonly endpoint: string;
   /**
    * Runs one command; resolves to the envelope (command errors are in it, not thrown). `request`: what an HTTP
-   * request carries besides the command (the embedding key: the `x-embedding-api-key` header over HTTP).
+   * request carries besides the command (the provider keys: the `x-embedding-api-key` and `x-rerank-api-key`
+   * headers over HTTP).
    */
   execute(command: JsonObject, target: CommandTarget, request?: RequestOptions): Promise<CommandResponse>;
   /** Documents per insertMany request the database accepts (the client chunks by it). */
