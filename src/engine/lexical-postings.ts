@@ -5,7 +5,8 @@
  * least recently used terms go first). It also keeps the write history a reader needs: writes in flight
  * (staged, not yet committed or discarded) and a version bumped by each commit, which drops the terms the
  * write touched. A term read from LevelDB is cached only when no write overlapped the read, and a query that
- * overlapped one re-checks its documents' text.
+ * overlapped one re-checks its documents' text. And the walk both readers of postings make (BM25 ranking, a
+ * `$match` filter's candidates): the documents every term's postings hold.
  */
 
 /**
@@ -154,4 +155,59 @@ export function sortedPostings(table: OrdinalTable, ordinals: number[], tfs: num
     lengths: Int32Array.from(order, (i) => lengths[i]!),
     byKey,
   };
+}
+
+/** The postings on one ordinal table (they differ only when the cache started afresh during the reads). */
+export function onOneTable(lists: TermPostings[]): TermPostings[] {
+  const table = lists[0]!.table;
+  return lists.map((list) => {
+    if (list.table === table) return list;
+    // Handed over in key order, as they were read.
+    const inKeyOrder = list.byKey ?? Int32Array.from(list.ordinals.keys());
+    const ordinals = Array.from(inKeyOrder, (p) => table.ordinal(list.table.keyOf(list.ordinals[p]!)));
+    return sortedPostings(table, ordinals, Array.from(inKeyOrder, (p) => list.tfs[p]!), Array.from(inKeyOrder, (p) => list.lengths[p]!));
+  });
+}
+
+/**
+ * Calls `found(at, smallest)` for each document that every list holds (the lists on one ordinal table), in
+ * ordinal order: `at[t]` is its position in list t, `smallest` the list walked (the others are galloped through).
+ */
+export function forEachInEvery(lists: readonly TermPostings[], found: (at: Int32Array, smallest: number) => void): void {
+  const bySize = lists.map((_, i) => i).sort((a, b) => lists[a]!.ordinals.length - lists[b]!.ordinals.length);
+  const smallest = bySize[0]!;
+  const walked = lists[smallest]!.ordinals;
+  const at = new Int32Array(lists.length);
+  candidates: for (let i = 0; i < walked.length; i++) {
+    const ordinal = walked[i]!;
+    at[smallest] = i;
+    for (let j = 1; j < bySize.length; j++) {
+      const t = bySize[j]!;
+      const list = lists[t]!.ordinals;
+      const p = gallop(list, at[t]!, ordinal);
+      at[t] = p;
+      if (p === list.length) return;
+      if (list[p] !== ordinal) continue candidates;
+    }
+    found(at, smallest);
+  }
+}
+
+/** The first index at or after `from` whose value is at least `target` (values ascending). */
+function gallop(values: Int32Array, from: number, target: number): number {
+  let low = from;
+  let step = 1;
+  let high = from;
+  while (high < values.length && values[high]! < target) {
+    low = high + 1;
+    high += step;
+    step *= 2;
+  }
+  if (high > values.length) high = values.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (values[mid]! < target) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

@@ -7,7 +7,7 @@
  */
 import { bm25Idf, bm25Norm, bm25TermScore } from '../query/bm25.js';
 import { keys } from '../storage/index.js';
-import { sortedPostings, type OrdinalTable, type TermPostings, type WriteMark } from './lexical-postings.js';
+import { forEachInEvery, type OrdinalTable, type TermPostings, type WriteMark } from './lexical-postings.js';
 import type { LexicalStore } from './lexical-store.js';
 
 /** Candidates best first (score, then key), handed out as far as asked. */
@@ -22,8 +22,7 @@ export interface Ranking {
  * `mark` was taken before the postings were read: while `store.unchangedSince(mark)`, the texts read match them.
  */
 export async function rankTerms(store: LexicalStore, terms: readonly string[]): Promise<{ readonly ranking: Ranking; readonly mark: WriteMark }> {
-  const mark = store.writeMark();
-  const lists = onOneTable(await Promise.all(terms.map((term) => store.termPostings(term, mark))));
+  const { lists, mark } = await store.everyTermPostings(terms);
   const stats = store.stats(new Map(terms.map((term, i) => [term, lists[i]!.ordinals.length])));
   const idfs = terms.map((term) => bm25Idf(stats.documents, stats.documentsWith.get(term) ?? 0));
   const ranking = lists.length === 1 ? singleTermRanking(lists[0]!, idfs[0]!, stats.meanLength) : new IntersectionRanking(intersect(lists, idfs, stats.meanLength));
@@ -38,66 +37,21 @@ interface Scored {
   readonly count: number;
 }
 
-/** The postings on one ordinal table (they differ only when the cache started afresh during the reads). */
-function onOneTable(lists: TermPostings[]): TermPostings[] {
-  const table = lists[0]!.table;
-  return lists.map((list) => {
-    if (list.table === table) return list;
-    // Handed over in key order, as they were read.
-    const inKeyOrder = list.byKey ?? Int32Array.from(list.ordinals.keys());
-    const ordinals = Array.from(inKeyOrder, (p) => table.ordinal(list.table.keyOf(list.ordinals[p]!)));
-    return sortedPostings(table, ordinals, Array.from(inKeyOrder, (p) => list.tfs[p]!), Array.from(inKeyOrder, (p) => list.lengths[p]!));
-  });
-}
-
 /** The documents in every list, scored (the terms summed in query order, as bm25Score does). */
 function intersect(lists: readonly TermPostings[], idfs: readonly number[], meanLength: number): Scored {
-  const bySize = lists.map((_, i) => i).sort((a, b) => lists[a]!.ordinals.length - lists[b]!.ordinals.length);
-  const smallest = lists[bySize[0]!]!;
-  const ordinals = new Int32Array(smallest.ordinals.length);
-  const scores = new Float64Array(smallest.ordinals.length);
-  const cursors = new Int32Array(lists.length);
-  const tfs = new Int32Array(lists.length);
+  const most = Math.min(...lists.map((list) => list.ordinals.length));
+  const ordinals = new Int32Array(most);
+  const scores = new Float64Array(most);
   let count = 0;
-  candidates: for (let i = 0; i < smallest.ordinals.length; i++) {
-    const ordinal = smallest.ordinals[i]!;
-    tfs[bySize[0]!] = smallest.tfs[i]!;
-    for (let j = 1; j < bySize.length; j++) {
-      const t = bySize[j]!;
-      const list = lists[t]!.ordinals;
-      const at = gallop(list, cursors[t]!, ordinal);
-      cursors[t] = at;
-      if (at === list.length) break candidates;
-      if (list[at] !== ordinal) continue candidates;
-      tfs[t] = lists[t]!.tfs[at]!;
-    }
-    const norm = bm25Norm(smallest.lengths[i]!, meanLength);
+  forEachInEvery(lists, (at, smallest) => {
+    const norm = bm25Norm(lists[smallest]!.lengths[at[smallest]!]!, meanLength);
     let score = 0;
-    for (let t = 0; t < lists.length; t++) score += bm25TermScore(idfs[t]!, tfs[t]!, norm);
-    ordinals[count] = ordinal;
+    for (let t = 0; t < lists.length; t++) score += bm25TermScore(idfs[t]!, lists[t]!.tfs[at[t]!]!, norm);
+    ordinals[count] = lists[smallest]!.ordinals[at[smallest]!]!;
     scores[count] = score;
     count++;
-  }
-  return { table: smallest.table, ordinals, scores, count };
-}
-
-/** The first index at or after `from` whose value is at least `target` (values ascending). */
-function gallop(values: Int32Array, from: number, target: number): number {
-  let low = from;
-  let step = 1;
-  let high = from;
-  while (high < values.length && values[high]! < target) {
-    low = high + 1;
-    high += step;
-    step *= 2;
-  }
-  if (high > values.length) high = values.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (values[mid]! < target) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+  });
+  return { table: lists[0]!.table, ordinals, scores, count };
 }
 
 /**

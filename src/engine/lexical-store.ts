@@ -14,19 +14,13 @@ import { onceSucceeded } from '../platform/once.js';
 import { bytesToString, keys, type KvOperation, type KvSnapshot, type KvStore } from '../storage/index.js';
 import type { LexicalStats } from '../query/bm25.js';
 import type { LexicalTerms } from './changes.js';
-import { PostingCache, sortedPostings, type TermPostings, type WriteMark } from './lexical-postings.js';
+import { onOneTable, PostingCache, sortedPostings, type TermPostings, type WriteMark } from './lexical-postings.js';
 
 const { SEP, HIGH, escapeString } = keys;
 /** Committed deltas folded into the base by the next batch once there are this many. */
 const FOLD_AFTER = 256;
 /** Bytes of postings an index keeps in memory (hot terms; about 12 bytes a posting). */
 const POSTING_CACHE_BYTES = 64 * 2 ** 20;
-
-/** A document's (row's) posting of one term. */
-export interface Posting {
-  readonly tf: number;
-  readonly length: number;
-}
 
 /** What a staged batch does to the statistics, applied once it commits. */
 export interface StagedLexical {
@@ -199,17 +193,13 @@ export class LexicalStore {
     return postings;
   }
 
-  /** Every posting of a term, by document key, in key order (its size is the term's document frequency). */
-  async postings(term: string): Promise<Map<string, Posting>> {
-    const prefix = this.#postingPrefix(term) + SEP;
-    const found = new Map<string, Posting>();
-    for await (const chunk of this.#kv.textEntryChunks({ gte: prefix, lt: prefix + HIGH })) {
-      for (const [key, value] of chunk) {
-        const space = value.indexOf(' ');
-        found.set(key.slice(prefix.length), { tf: Number(value.slice(0, space)), length: Number(value.slice(space + 1)) });
-      }
-    }
-    return found;
+  /**
+   * The postings of each term (at least one), in the terms' order, on one ordinal table, from memory when hot;
+   * `mark` was taken before they were read (see unchangedSince).
+   */
+  async everyTermPostings(terms: readonly string[]): Promise<{ readonly lists: TermPostings[]; readonly mark: WriteMark }> {
+    const mark = this.writeMark();
+    return { lists: onOneTable(await Promise.all(terms.map((term) => this.termPostings(term, mark)))), mark };
   }
 
   /** Where the postings are: `<range.gte><term>\0<key>` (verify). */

@@ -2,7 +2,8 @@
  * A `{"$lexical": {"$match": ...}}` filter without a lexical sort (find pages, countDocuments, deleteMany,
  * updateMany, a field sort, a vector sort) takes its candidates from the collection's inverted index: on random
  * documents, every read answers exactly what a scan evaluating the whole filter answers, in storage order and
- * across pages; and none of them scans the collection (an `_id` clause still decides alone).
+ * across pages; and none of them scans the collection (an `_id` clause still decides alone). Hot terms' postings
+ * come from memory (the cache BM25 ranking keeps), and a write drops the terms it touches.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
@@ -144,7 +145,7 @@ describe('a $lexical match filter without a lexical sort', () => {
     const narrowed = await truth({ ...filter, g: 'a' });
     const scan = vi.spyOn(DocumentStore.prototype, 'scan');
     const getMany = vi.spyOn(DocumentStore.prototype, 'getMany');
-    const postings = vi.spyOn(LexicalIndex.prototype, 'postings');
+    const postings = vi.spyOn(LexicalIndex.prototype, 'termPostings');
     const read = () => new Set(getMany.mock.calls.flatMap(([keys]) => keys));
     const keysOf = (ids: JsonValue[]) => new Set(ids.map((id) => idKey(id)));
     expect(await allPages(filter)).toEqual(expected);
@@ -160,5 +161,35 @@ describe('a $lexical match filter without a lexical sort', () => {
     const id = expected[0]!;
     expect(((await run({ findOne: { filter: { ...filter, _id: id } } })).data!.document as JsonObject)._id).toEqual(id);
     expect(postings).not.toHaveBeenCalled();
+  });
+
+  it('takes hot terms postings from memory, and a write drops the terms it touches', async () => {
+    const filter = { $lexical: { $match: 'fig honey' } };
+    const lexicalReads = vi.spyOn(db.kvStore, 'textEntryChunks');
+    /** The terms whose postings were read from LevelDB since the last call. */
+    const termsRead = (): string[] => {
+      const terms = lexicalReads.mock.calls.map(([range]) => String(range.gte)).filter((gte) => gte.startsWith('lex:')).map((gte) => gte.split('\u0000')[2]!);
+      lexicalReads.mockClear();
+      return terms.sort();
+    };
+    const expected = await truth(filter);
+    expect(await allPages(filter)).toEqual(expected);
+    expect(termsRead()).toEqual(['fig', 'honey']); // read once (the first page), then cached
+    expect(await allPages(filter)).toEqual(expected);
+    expect((await run({ countDocuments: { filter } })).status).toEqual({ count: expected.length });
+    expect(termsRead()).toEqual([]); // from memory
+    // A document with both words, and one losing 'fig': 'fig' is read again, 'honey' (untouched by the second) too.
+    const loser = expected.find((id) => typeof id === 'string')!;
+    await run({ insertOne: { document: { _id: 'new', $lexical: 'honey fig' } } });
+    await run({ updateOne: { filter: { _id: loser }, update: { $set: { $lexical: 'honey' } } } });
+    const after = await truth(filter);
+    expect(after).toContain('new');
+    expect(after).not.toContain(loser);
+    expect(await allPages(filter)).toEqual(after);
+    expect(termsRead()).toEqual(['fig', 'honey']);
+    // A write that touches neither word leaves their postings in memory.
+    await run({ insertOne: { document: { _id: 'other', $lexical: 'kiwi lime' } } });
+    expect(await allPages(filter)).toEqual(after);
+    expect(termsRead()).toEqual([]);
   });
 });

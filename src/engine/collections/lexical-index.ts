@@ -12,7 +12,7 @@ import { LexicalStore, type StagedLexical } from '../lexical-store.js';
 import { storedLexicalOf } from './lexical-shred.js';
 import type { ShredContext } from './shredder.js';
 
-export type { Posting, StagedLexical, Totals } from '../lexical-store.js';
+export type { StagedLexical, Totals } from '../lexical-store.js';
 
 export class LexicalIndex extends LexicalStore {
   constructor(kv: KvStore, cid: number) {
