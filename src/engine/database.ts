@@ -333,12 +333,14 @@ export class Database {
   }
 
   /**
-   * About how many bytes of document bodies the caches hold now: the row cache and every open
-   * collection's search-hit cache (estimates from the bytes cached: parsed bodies take more of the heap).
+   * About how many bytes the caches hold now: the row cache, every open collection's search-hit cache
+   * (estimates from the bytes cached: parsed bodies take more of the heap), and the hot postings every
+   * lexical index and table text index keeps in memory.
    */
   get cachedBytes(): number {
     let bytes = this.#kv.cachedBytes;
     for (const collection of this.#catalog.all()) bytes += collection.cachedBytes;
+    for (const table of this.#tables.all()) bytes += table.cachedBytes;
     return bytes;
   }
 

@@ -68,6 +68,11 @@ export class PostingCache {
     this.#budget = budgetBytes;
   }
 
+  /** Bytes of the postings held now (what the budget counts). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   /** The ordinals that postings read now should use. */
   get table(): OrdinalTable {
     return this.#table;

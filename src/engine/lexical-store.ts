@@ -161,6 +161,11 @@ export class LexicalStore {
     };
   }
 
+  /** Bytes of the hot terms' postings held in memory (stats' cachedBytes). */
+  get cachedBytes(): number {
+    return this.#cache.bytes;
+  }
+
   /** Now, before a query reads postings: see termPostings and unchangedSince. */
   writeMark(): WriteMark {
     return this.#cache.mark();

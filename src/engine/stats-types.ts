@@ -34,8 +34,9 @@ export interface CollectionStats {
   /** Secondary index entries (one per indexed value of each document). */
   readonly indexEntries: number;
   /**
-   * About how many bytes of document bodies the collection's search-hit cache holds (vector collections;
-   * 0 otherwise). Its budget is half the database's bodyCacheBytes.
+   * About how many bytes the collection's caches hold: document bodies in its search-hit cache (vector
+   * collections; its budget is half the database's bodyCacheBytes) and its lexical index's hot postings
+   * (up to 64 MiB).
    */
   readonly cachedBytes: number;
   readonly vector?: VectorStats;
@@ -57,8 +58,9 @@ export interface DatabaseStats {
   /** Bytes of every file of the database directory. */
   readonly bytesOnDisk: number;
   /**
-   * About how many bytes of document bodies the database's caches hold now (its row cache and every
-   * collection's search-hit cache, of every keyspace), within the bodyCacheBytes option's budgets.
+   * About how many bytes the database's caches hold now: document bodies in its row cache and every
+   * collection's search-hit cache, of every keyspace (within the bodyCacheBytes option's budgets), and the hot
+   * postings of every lexical index and table text index (up to 64 MiB each).
    */
   readonly cachedBytes: number;
   readonly keyspaces: readonly string[];

@@ -1,7 +1,8 @@
 /**
  * The bodyCacheBytes option (engine/database.ts): the budget of the database's row cache and of each vector
  * collection's search-hit cache. With 0 nothing is cached and every read still answers as with the default;
- * stats report what the caches hold; bad values are refused. Over real LevelDB through the command layer,
+ * stats report what the caches hold, the hot postings of lexical and text indexes included (12 bytes a
+ * posting); bad values are refused. Over real LevelDB through the command layer,
  * and through the client (VectorDB options).
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -111,6 +112,33 @@ describe('bodyCacheBytes', () => {
     await cached.batch([{ type: 'put', key: 'k', value: 'one' }]);
     await cached.getString('k');
     expect(cached.cachedBytes).toBeGreaterThan(0);
+  });
+});
+
+describe('the hot postings in cachedBytes', () => {
+  it("a collection's lexical index and a table's text index: their postings in memory count, a write drops them", async () => {
+    const db = await Database.open(tempDir(), { bodyCacheBytes: 0 }); // no body cache: cachedBytes is the postings alone
+    opened.push(db);
+    await executeCommand(db, { createCollection: { name: 'docs' } }, KS);
+    const words = (i: number) => (i % 3 === 0 ? 'apple pie' : 'banana bread');
+    await run(db, { insertMany: { documents: Array.from({ length: 20 }, (_, i) => ({ _id: `d${i}`, $lexical: words(i) })) } });
+    const table = { ...KS, collection: 't' };
+    const onTable = async (command: JsonObject) => expect((await executeCommand(db, command, table)).errors).toBeUndefined();
+    expect((await executeCommand(db, { createTable: { name: 't', definition: { columns: { id: 'int', body: 'text' }, primaryKey: 'id' } } }, KS)).errors).toBeUndefined();
+    await onTable({ insertMany: { documents: Array.from({ length: 10 }, (_, id) => ({ id, body: words(id) })) } });
+    await onTable({ createTextIndex: { name: 'body_text', definition: { column: 'body' } } });
+    expect(db.cachedBytes).toBe(0);
+    // 'apple': 7 of the 20 documents, by a $match filter (one term, read in key order: 12 bytes a posting).
+    await run(db, { find: { filter: { $lexical: { $match: 'apple' } } } });
+    expect((await db.stats()).collections[0]!.cachedBytes).toBe(7 * 12);
+    // 'apple' in 4 of the 10 rows, by the table's lexical sort.
+    await onTable({ find: { sort: { body: 'apple' } } });
+    const stats = await db.stats();
+    expect(stats.cachedBytes).toBe(7 * 12 + 4 * 12);
+    expect(db.cachedBytes).toBe(stats.cachedBytes);
+    // A write with 'apple' drops the collection's cached postings of it; the table's stay.
+    await run(db, { insertOne: { document: { _id: 'new', $lexical: 'apple tart' } } });
+    expect(db.cachedBytes).toBe(4 * 12);
   });
 });
 

@@ -83,9 +83,9 @@ export class Collection {
     return { store: this.#store, shred: this.#shred, lexical: this.#lexical };
   }
 
-  /** About how many bytes of document bodies the collection's search-hit cache holds now (stats). */
+  /** About how many bytes the collection's caches hold now: bodies of search hits, hot postings of the lexical index (stats). */
   get cachedBytes(): number {
-    return this.#store.cachedBytes;
+    return this.#store.cachedBytes + (this.#lexical?.cachedBytes ?? 0);
   }
 
   /** The collection's vectors, loaded on first use and ready for any use; undefined for a collection without vectors. */

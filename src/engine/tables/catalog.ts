@@ -77,6 +77,11 @@ export class TableCatalog {
     return this.tableNames(keyspace).map((name) => this.table(keyspace, name)!);
   }
 
+  /** Every table, of every keyspace. */
+  all(): Table[] {
+    return [...this.#tables.values()].flatMap((byName) => [...byName.values()]);
+  }
+
   // ---- tables -------------------------------------------------------------------------------
 
   /** createTable; false when it existed (and ifNotExists). */

@@ -47,6 +47,11 @@ export class Table {
     return this.#store;
   }
 
+  /** Bytes of the hot postings its text indexes hold in memory (stats' cachedBytes). */
+  get cachedBytes(): number {
+    return this.#store.text.cachedBytes;
+  }
+
   get record(): TableRecord {
     return this.#record;
   }

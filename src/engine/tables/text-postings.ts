@@ -50,6 +50,13 @@ export class TextPostings {
     this.#rows = rows;
   }
 
+  /** Bytes of the hot terms' postings every text index holds in memory (stats' cachedBytes). */
+  get cachedBytes(): number {
+    let bytes = 0;
+    for (const entry of this.#entries.values()) bytes += entry.store.cachedBytes;
+    return bytes;
+  }
+
   /** The index's postings once their statistics are loaded and whole (undefined: ready() must run first). */
   loaded(index: TableIndex): TextIndex | undefined {
     const entry = this.#entries.get(index.name);
