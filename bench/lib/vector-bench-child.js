@@ -372,7 +372,7 @@ async function ours(backend) {
  */
 async function components(db, vectors, find, queries) {
   const dist = new URL(opts.distUrl ?? '../../dist/', import.meta.url);
-  const { planCandidates } = await import(new URL('engine/planner.js', dist));
+  const { planCandidates } = await import(new URL('engine/collections/planner.js', dist));
   const { DocumentStore } = await import(new URL('engine/collections/document-store.js', dist));
   const { parseFilter } = await import(new URL('query/filter.js', dist));
   const { docKey } = await import(new URL('storage/keys.js', dist));

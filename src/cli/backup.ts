@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { VectorDB } from '../client/vector-db.js';
 import { Command } from 'commander';
-import { writeBackupAtomically } from '../storage/backup-marker.js';
+import { writeLocalCopy } from '../client/local-copy.js';
 import { copyDatabase } from './copy-database.js';
 import { describeSource, messageOf, openDatabase, withDatabaseOptions, type SourceFlags } from './database-source.js';
 import { progressIntervalOption } from './option-parsers.js';
@@ -29,13 +29,8 @@ export async function backup(dir: string, flags: BackupFlags): Promise<number> {
     if (flags.endpoint !== undefined) {
       if (existsSync(target)) throw new Error(`${target} exists: a backup goes to a new directory`);
       const from = db;
-      // As db.backup: into a partial sibling, renamed into place once complete (storage/backup-marker.ts).
-      const docs = await writeBackupAtomically(target, describeSource(flags), async (partial, begin) => {
-        await using copy = await new VectorDB('local', partial).connect();
-        await begin();
-        // Awaited here: `copy` is closed when this function returns.
-        return await copyDatabase(from, copy, (p) => display.update({ done: p.done, failed: 0, rate: p.rate }));
-      });
+      // As db.backup: into a partial sibling, renamed into place once complete.
+      const docs = await writeLocalCopy(target, describeSource(flags), (copy) => copyDatabase(from, copy, (p) => display.update({ done: p.done, failed: 0, rate: p.rate })));
       what = `${formatCount(docs)} documents`;
     } else {
       const { keys } = await db.backup(target, { onProgress: ({ copiedKeys }) => display.update({ done: copiedKeys, failed: 0, rate: copiedKeys / ((performance.now() - started) / 1000) }) });

@@ -6,7 +6,7 @@
  * under one mutex; document writes under each collection's.
  */
 import { VectorDbError } from '../errors/index.js';
-import { KvStore, backupStore, keys, restoreStore } from '../storage/index.js';
+import { KvStore, backupStore, createStoreAtomically, keys, restoreStore } from '../storage/index.js';
 import type { StorageKind } from '../storage/storage-kind.js';
 import type { Collection } from './collections/collection.js';
 import type { EngineSettings } from './settings.js';
@@ -22,6 +22,7 @@ import { TableCatalog } from './tables/catalog.js';
 import type { Table } from './tables/table.js';
 import { describeRecord, type RecordOwner } from './integrity/record-names.js';
 import { verifyDatabase } from './integrity/verify.js';
+import { repairDatabase, type RepairOptions, type RepairReport } from './integrity/repair.js';
 import type { VerifyProgress, VerifyReport } from './integrity/verify-report.js';
 import { KeyspaceCatalog } from './keyspace-catalog.js';
 
@@ -132,6 +133,19 @@ export class Database {
    */
   static async restore(source: string, target: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }> {
     return { keys: await restoreStore(source, target, onProgress) };
+  }
+
+  /**
+   * Writes a new database into `target` (absent or empty) atomically, as backup does (storage/backup.ts):
+   * `fill(partial, begin)` fills a database it opens in the partial sibling, calling `begin()` once it is open.
+   */
+  static async createAtomically(target: string, source: string, fill: (partial: string, begin: () => Promise<void>) => Promise<number>): Promise<number> {
+    return createStoreAtomically(target, source, fill);
+  }
+
+  /** Repairs the database in `location` (integrity/repair.ts); DATABASE_LOCKED when it is in use. */
+  static async repair(location: string, options: RepairOptions = {}): Promise<RepairReport> {
+    return repairDatabase(location, (at) => Database.open(at), options);
   }
 
   /** @internal The key-value store underneath (diagnostics and benchmarks only). */

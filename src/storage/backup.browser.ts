@@ -27,6 +27,10 @@ export const backupStore: typeof NodeBackup.backupStore = async (kv, target, onP
   }
 };
 
+export const createStoreAtomically: typeof NodeBackup.createStoreAtomically = async (target) => {
+  throw VectorDbError.of('STORAGE_IO_ERROR', { location: target, reason: 'a new database is written atomically into a directory, which a browser has not' });
+};
+
 export const restoreStore: typeof NodeBackup.restoreStore = async (source, target) => {
   const reason = `restore replaces a database in one step, which IndexedDB cannot do; open the backup '${source}' by its name instead of restoring it over '${target}'`;
   throw VectorDbError.of('STORAGE_IO_ERROR', { location: target, reason });

@@ -25,6 +25,16 @@ export async function checkEmptyTarget(target: string): Promise<void> {
 }
 
 /**
+ * Writes a new database into `target` (absent or empty) as a backup is written (backup-marker.ts): `fill(partial,
+ * begin)` fills a store it opens in the partial sibling, calling `begin()` once it is open; a logical copy of
+ * another database (a Data API endpoint's) is written so.
+ */
+export async function createStoreAtomically(target: string, source: string, fill: (partial: string, begin: () => Promise<void>) => Promise<number>): Promise<number> {
+  await checkEmptyTarget(target);
+  return writeBackupAtomically(target, source, fill);
+}
+
+/**
  * Copies the live store into `target` (absent or empty) as of one snapshot: into its partial sibling first,
  * renamed into place once complete (backup-marker.ts).
  */

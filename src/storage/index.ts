@@ -8,5 +8,5 @@ export { DURABILITIES, type Durability, type KvOperation, type KvRange, type KvV
 export { mapLevelError } from './level-errors.js';
 export * as keys from './keys.js';
 export type { IndexScalar } from './keys.js';
-export { backupStore, restoreStore, checkEmptyTarget } from './backup.js';
+export { backupStore, restoreStore, checkEmptyTarget, createStoreAtomically } from './backup.js';
 export { sideFileDir, sideFilePath, sideFilePathIn, makeDurable, fileSize, removeFile, removeSideFiles, copySideFiles, replaceSideFile, readSideFileBefore } from './side-files.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
 import { DocumentStore } from '../../src/engine/collections/document-store.js';
-import { planCandidates } from '../../src/engine/planner.js';
+import { planCandidates } from '../../src/engine/collections/planner.js';
 import { parseFilter } from '../../src/query/filter.js';
 import { keys } from '../../src/storage/index.js';
 import type { JsonObject } from '../../src/query/json.js';

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
 import { DocumentStore } from '../../src/engine/collections/document-store.js';
-import { singleEquality } from '../../src/engine/planner.js';
+import { singleEquality } from '../../src/engine/collections/planner.js';
 import { parseFilter } from '../../src/query/filter.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { similarityScore } from '../../src/vector-index/metric.js';

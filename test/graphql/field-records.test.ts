@@ -9,7 +9,6 @@ import { DataAPIClient } from '@datastax/astra-db-ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { executeCommand, type CommandResponse } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { repairDatabase } from '../../src/engine/integrity/repair.js';
 import { GraphqlService } from '../../src/graphql/index.js';
 import { keys } from '../../src/storage/index.js';
 import { serve, type Served } from '../http/helpers.js';
@@ -231,7 +230,7 @@ describe('the field record in the engine', () => {
     } finally {
       await db.close();
     }
-    const repaired = await repairDatabase(dir, { backup: false });
+    const repaired = await Database.repair(dir, { backup: false });
     expect(repaired.verify.ok).toBe(true);
     const reopened = await Database.open(dir);
     try {

@@ -20,7 +20,7 @@ import type { Limits } from '../limits.js';
 import { Mutex } from '../mutex.js';
 import { matching, pagedSelect, sortedMatches, type MatchSource } from './matching.js';
 import { selectByVector } from './vector-select.js';
-import { planCandidates } from '../planner.js';
+import { planCandidates } from './planner.js';
 import { deniesPositions, zeroVectorError, type ShredContext } from './shredder.js';
 import { isZeroVector } from '../../query/vector-value.js';
 import { CollectionVectors, type IndexProgress } from '../vectors/collection-vectors.js';

@@ -15,7 +15,7 @@ import { documentComparator, type SortField } from '../../query/sort.js';
 import { TYPE_TAG, encodeIndexScalar } from '../../storage/keys.js';
 import type { FoundDocument } from './types.js';
 import type { DocumentStore } from './document-store.js';
-import { rangeBounds, rootRangeClauses } from '../planner.js';
+import { rangeBounds, rootRangeClauses } from './planner.js';
 import { indexScalarOf, isFiled } from './shredder.js';
 
 export interface IndexSortRequest {

@@ -8,7 +8,7 @@ import type { Filter } from '../../query/filter.js';
 import { documentComparator, type SortSpec } from '../../query/sort.js';
 import type { Limits } from '../limits.js';
 import { decodePageState, encodePageState } from '../page-state.js';
-import { keyOrderedRuns, keysAfter, planCandidates, type CandidatePlan, type LexicalMatch } from '../planner.js';
+import { keyOrderedRuns, keysAfter, planCandidates, type CandidatePlan, type LexicalMatch } from './planner.js';
 import type { DocumentStore, ReadOptions } from './document-store.js';
 import { canSortWithIndex, sortWithIndex } from './index-sort.js';
 import type { FoundDocument, SelectOptions, SelectResult, StoredDocument } from './types.js';

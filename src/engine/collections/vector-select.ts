@@ -10,7 +10,7 @@ import { FifoCache } from '../../storage/fifo-cache.js';
 import type { CollectionVectors, LabelFilter } from '../vectors/collection-vectors.js';
 import type { FoundDocument } from './types.js';
 import type { DocumentStore } from './document-store.js';
-import { planCandidates, planFrom, singleEquality, type LexicalMatch } from '../planner.js';
+import { planCandidates, planFrom, singleEquality, type LexicalMatch } from './planner.js';
 import { LabelSet, type VectorPostings } from '../vectors/postings.js';
 
 export interface VectorSelectRequest {

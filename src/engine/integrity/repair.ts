@@ -4,13 +4,24 @@
  * runs LevelDB's own repair, keeps the truth records that can be trusted (salvage.ts: the rest goes to a
  * lost+found NDJSON file beside the directory), deletes every derived record (index entries, lexical
  * postings and statistics, vector snapshots and graph files, index-rule markers) and rebuilds them through
- * the engine, then verifies.
+ * the engine, then verifies. The database is opened by the caller's `open` (Database.repair passes
+ * Database.open), so that repair stays below the database it rebuilds.
  */
-import { Database } from '../database.js';
+import type { Collection } from '../collections/collection.js';
+import type { Table } from '../tables/table.js';
 import { KvStore, keys, removeSideFiles } from '../../storage/index.js';
 import { besideDirectory, checkRepairable, copyDirectoryAside, LostAndFound, repairLevel } from '../../storage/repair-files.js';
 import { NO_OWNER, salvage, type LostCounts } from './salvage.js';
 import type { VerifyProgress, VerifyReport } from './verify-report.js';
+
+/** What repair needs of the database it rebuilds (engine/database.ts's Database). */
+export interface RepairableDatabase {
+  readonly kvStore: KvStore;
+  /** Every live collection and table. */
+  objects(): { collections: Collection[]; tables: Table[] };
+  verify(onProgress?: (progress: VerifyProgress) => void): Promise<VerifyReport>;
+  close(): Promise<void>;
+}
 
 export interface RepairOptions {
   /** Copy the directory aside first (default true). */
@@ -65,7 +76,8 @@ const DERIVED_SIDE_FILES = ['graph-', 'hint-'];
 /** UTC, to the millisecond, safe in a file name: 20261127T230102.123Z. */
 const stampOf = (date: Date): string => date.toISOString().replace(/[-:]/g, '');
 
-export async function repairDatabase(location: string, options: RepairOptions = {}): Promise<RepairReport> {
+/** Repairs the database in `location`, which `open` opens once the truth is salvaged and the derived records deleted. */
+export async function repairDatabase(location: string, open: (location: string) => Promise<RepairableDatabase>, options: RepairOptions = {}): Promise<RepairReport> {
   const started = Date.now();
   const stamp = stampOf(new Date(started));
   const progress = (step: string, records: number): void => options.onProgress?.({ step, records });
@@ -92,7 +104,7 @@ export async function repairDatabase(location: string, options: RepairOptions = 
     await kv.close();
   }
 
-  const db = await Database.open(location);
+  const db = await open(location);
   try {
     const objects = await rebuild(db, salvaged.lost, progress);
     const verify = await db.verify(options.onProgress);
@@ -116,7 +128,7 @@ export async function repairDatabase(location: string, options: RepairOptions = 
 }
 
 /** Writes every collection's and table's index entries and lexical postings again and rebuilds vector graphs (none is left after the deletes). */
-async function rebuild(db: Database, lost: ReadonlyMap<string, LostCounts>, progress: (step: string, records: number) => void): Promise<RepairedObject[]> {
+async function rebuild(db: RepairableDatabase, lost: ReadonlyMap<string, LostCounts>, progress: (step: string, records: number) => void): Promise<RepairedObject[]> {
   const { collections, tables } = db.objects();
   const objects: RepairedObject[] = [];
   for (const collection of collections) {
@@ -147,7 +159,7 @@ async function rebuild(db: Database, lost: ReadonlyMap<string, LostCounts>, prog
 }
 
 /** One collection's or table's line of the report, counted after the rebuild. */
-async function repaired(db: Database, kind: RepairedObject['kind'], record: { keyspace: string; name: string }, lost: ReadonlyMap<string, LostCounts>, truthPrefix: string, indexPrefix: string, vectors?: number): Promise<RepairedObject> {
+async function repaired(db: RepairableDatabase, kind: RepairedObject['kind'], record: { keyspace: string; name: string }, lost: ReadonlyMap<string, LostCounts>, truthPrefix: string, indexPrefix: string, vectors?: number): Promise<RepairedObject> {
   const kv = db.kvStore;
   const counts = lost.get(`${record.keyspace}.${record.name}`);
   return {
