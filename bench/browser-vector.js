@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchChromium, openPage, servePage } from '../test/browser/harness.js';
 import { LIMITS, loadCollection, makeDocuments, vectorQps } from '../test/browser/scenario.js';
+import { freshDist } from './lib/private-dist.js';
 
 const { values } = parseArgs({ options: { docs: { type: 'string', default: '10000' }, dim: { type: 'string', default: '128' }, rounds: { type: 'string', default: '2000' } } });
 const count = Number(values.docs);
@@ -23,7 +24,7 @@ const TURNS = 3;
 
 const documents = makeDocuments(count, dimension);
 const queries = makeDocuments(200, dimension, 7).map((d) => d.$vector);
-const { VectorDB } = await import(new URL('../dist/index.js', import.meta.url).href);
+const { VectorDB } = await import(new URL('index.js', freshDist()).href); // the browser bundle is built with it
 
 async function nodeCollection(backend, dir) {
   const db = new VectorDB('bench', dir, undefined, { vectorBackend: backend, limits: LIMITS });

@@ -8,13 +8,14 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const dist = arg('--dist', undefined);
-const distUrl = dist === undefined ? new URL('../dist/', import.meta.url) : pathToFileURL(`${path.resolve(dist)}/`);
+const distUrl = freshDist(dist === undefined ? undefined : path.resolve(dist));
 const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
 const { Database } = await import(new URL('engine/database.js', distUrl).href);
 const N = Number(arg('--n', 20_000));

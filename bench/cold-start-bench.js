@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -79,7 +80,7 @@ if (args[0] === '--child') {
   const dim = Number(arg('--dim', 384));
   const backend = arg('--backend', 'native');
   const dists = args.flatMap((a, i) => (a === '--dist' ? [args[i + 1]] : []));
-  if (dists.length === 0) dists.push(fileURLToPath(new URL('../dist/', import.meta.url)));
+  if (dists.length === 0) dists.push(fileURLToPath(freshDist()));
   const builds = dists.map((dist) => ({ dist, entry: entryOf(dist), rows: [] }));
   const dir = path.join(tmpdir(), `vdb-cold-start-${n}x${dim}-${backend}`);
   if (!existsSync(dir)) {

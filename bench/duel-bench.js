@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { startProfile } from './lib/cpu-profile.js';
 import { exactTopK, recallOf } from './lib/exact.js';
 import { mixture, sample } from './lib/vector-data.js';
+import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -34,7 +35,7 @@ const N = Number(option('--n', 20_000));
 const DIM = Number(option('--dim', 128));
 const ROUNDS = Number(option('--rounds', 7));
 const BURST_MS = Number(option('--burst-ms', 500));
-const DIST = new URL(option('--dist', new URL('../dist/', import.meta.url).pathname).replace(/\/?$/, '/'), 'file://');
+const DIST = freshDist(option('--dist', undefined));
 const K = 10;
 const CATS = 100;
 const TRUTH_QUERIES = 300;

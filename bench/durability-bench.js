@@ -6,13 +6,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const DOCS = Number(arg('--docs', 2000));
 const ROUNDS = Number(arg('--rounds', 3));
 const PARENT = arg('--dir', tmpdir());
-const { VectorDB } = await import(new URL('../dist/node/index.js', import.meta.url).href);
+const { VectorDB } = await import(new URL('node/index.js', freshDist()).href);
 
 const doc = (i) => ({ _id: `d${i}`, n: i, text: `document ${i} of the durability benchmark`, tags: ['a', `t${i % 10}`] });
 

@@ -14,10 +14,11 @@
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { startProfile } from './lib/cpu-profile.js';
 import { exactTopK, recallOf } from './lib/exact.js';
 import { mixture, sample } from './lib/vector-data.js';
+import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -29,8 +30,8 @@ const DIM = Number(option('--dim', 384));
 const ROUNDS = Number(option('--rounds', 5));
 const BURST_MS = Number(option('--burst-ms', 500));
 const BACKEND = option('--backend', 'native');
-const distUrl = (dir) => pathToFileURL(resolve(dir) + '/');
-const DISTS = [['ours', option('--dist', new URL('../dist/', import.meta.url).pathname)]];
+const distUrl = (dir) => freshDist(resolve(dir));
+const DISTS = [['ours', option('--dist') ?? fileURLToPath(freshDist())]];
 if (option('--base')) DISTS.push(['base', option('--base')]);
 const K = 10;
 const CATS = 100;

@@ -20,9 +20,9 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { mixture, sample } from './lib/vector-data.js';
+import { freshDist } from './lib/private-dist.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -67,7 +67,7 @@ const systems = { raw: (v) => raw.searchKnn(Array.from(v), K).neighbors };
 
 const dists = flags.dist.split(',');
 const opened = [];
-const vectorDbOf = async (dist) => (await import(pathToFileURL(join(resolve(dist), 'index.js')).href)).VectorDB;
+const vectorDbOf = async (dist) => (await import(new URL('index.js', freshDist(resolve(dist))).href)).VectorDB;
 
 /** Loads the workload into a new directory through the build's client; returns the database and collection. */
 async function load(dist, dir) {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
+import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -20,7 +21,7 @@ const REQUESTS = flag('requests', 3000);
 const CONCURRENCY = flag('concurrency', 8);
 const ROUNDS = flag('rounds', 3);
 const TOKEN = `bench-${process.pid}-token`;
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli/main.js');
+const MAIN = fileURLToPath(new URL('cli/main.js', freshDist()));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'vectordb-graphql-bench-'));
 const server = spawn(process.execPath, [MAIN, 'serve', '--data', dir, '--port', '0', '--token', TOKEN], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -12,9 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { executeCommand } from '../dist/commands/index.js';
-import { Database } from '../dist/engine/database.js';
-import { createServer } from '../dist/http/index.js';
+import { freshDist } from './lib/private-dist.js';
+
+const dist = freshDist();
+const { executeCommand } = await import(new URL('commands/index.js', dist).href);
+const { Database } = await import(new URL('engine/database.js', dist).href);
+const { createServer } = await import(new URL('http/index.js', dist).href);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);

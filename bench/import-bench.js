@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { VectorDB } from '../dist/index.js';
+import { freshDist } from './lib/private-dist.js';
+
+const { VectorDB } = await import(new URL('index.js', freshDist()).href);
 
 const args = process.argv.slice(2);
 const [docs = 100_000, dim = 384, concurrency = 4] = args.filter((a) => !a.startsWith('--')).map(Number);

@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -77,6 +78,7 @@ const self = fileURLToPath(import.meta.url);
 console.log(`label map: ${N} documents (${IDS} ids), 10 % replaced, 10 % deleted`);
 console.log('| build | live | bytes per live document | fill CPU ms | 1M labelOf CPU ms | 1M keyOf CPU ms |\n|---|---|---|---|---|---|');
 for (const dist of dists) {
+  freshDist(path.resolve(dist));
   const out = execFileSync(process.execPath, ['--expose-gc', self, '--child', dist, '--n', String(N), '--ids', IDS], { encoding: 'utf8', maxBuffer: 1 << 24 });
   const r = JSON.parse(out.split('\n').find((line) => line.startsWith('RESULT ')).slice(7));
   console.log(`| ${dist} | ${r.live} | ${r.bytesPerDoc.toFixed(1)} | ${r.fillMs.toFixed(0)} | ${r.byKeyMs.toFixed(0)} | ${r.byLabelMs.toFixed(0)} |`);

@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -15,7 +15,7 @@ const N = Number(arg('--n', 20_000));
 const DIM = Number(arg('--dim', 384));
 const IDLE = Number(arg('--idle', 0));
 const dist = arg('--dist', undefined);
-const distUrl = dist === undefined ? new URL('../dist/', import.meta.url) : pathToFileURL(`${path.resolve(dist)}/`);
+const distUrl = freshDist(dist === undefined ? undefined : path.resolve(dist));
 const MB = 2 ** 20;
 if (typeof gc !== 'function') throw new Error('run with node --expose-gc');
 

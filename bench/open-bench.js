@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
+import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const dist = arg('--dist', undefined);
-const distUrl = dist === undefined ? new URL('../dist/', import.meta.url) : pathToFileURL(`${path.resolve(dist)}/`);
+const distUrl = freshDist(dist === undefined ? undefined : path.resolve(dist));
 const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
 const { Database } = await import(new URL('engine/database.js', distUrl).href);
 const N = Number(arg('--n', 100_000));

@@ -11,9 +11,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ClassicLevel } from 'classic-level';
-import { Database } from '../dist/engine/database.js';
-import { executeCommand } from '../dist/commands/index.js';
-import { parseFilter } from '../dist/query/filter.js';
+import { freshDist } from './lib/private-dist.js';
+
+const dist = freshDist();
+const { Database } = await import(new URL('engine/database.js', dist).href);
+const { executeCommand } = await import(new URL('commands/index.js', dist).href);
+const { parseFilter } = await import(new URL('query/filter.js', dist).href);
 
 const args = process.argv.slice(2);
 const sizes = (args[args.indexOf('--sizes') + 1] && args.includes('--sizes') ? args[args.indexOf('--sizes') + 1] : '10000,100000').split(',').map(Number);

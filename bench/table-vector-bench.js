@@ -7,10 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Database } from '../dist/engine/database.js';
-import { executeCommand } from '../dist/commands/index.js';
 import { makeDataset } from './lib/vector-data.js';
 import { exactTopK, recallOf } from './lib/exact.js';
+import { freshDist } from './lib/private-dist.js';
+
+const dist = freshDist();
+const { Database } = await import(new URL('engine/database.js', dist).href);
+const { executeCommand } = await import(new URL('commands/index.js', dist).href);
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);

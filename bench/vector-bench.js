@@ -27,6 +27,7 @@ import { exactTopK } from './lib/exact.js';
 import { SELECTIVITIES, allowedRows, measureQueries } from './lib/measure.js';
 import { makeDataset, row, writeDataset } from './lib/vector-data.js';
 import { checkTargets, markdown, svg } from './lib/vector-report.js';
+import { freshDist } from './lib/private-dist.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -58,7 +59,7 @@ if (flag('--report-only')) {
 // A private copy of dist/ for this run: other people's rebuilds during a 30-minute run must not change
 // the code under test half-way. Under node_modules/ so that the copy resolves the same packages.
 // --dist <dir>: another build to measure (e.g. a copy of dist/ from before a change), same bench code.
-const distSource = option('--dist', join(here, '..', 'dist'));
+const distSource = fileURLToPath(freshDist(option('--dist', undefined)));
 if (!existsSync(join(distSource, 'vector-index', 'index.js'))) {
   console.error('vector-bench: dist/ is missing: run `npm run build` first');
   process.exit(1);

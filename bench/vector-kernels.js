@@ -6,10 +6,11 @@
  * Set VECTOR_KERNELS to another compiled kernels.js (its simd/ and flat-store.js beside it) to compare builds.
  */
 import { pathToFileURL } from 'node:url';
+import { freshDist } from './lib/private-dist.js';
 
 const kernelsUrl = process.env.VECTOR_KERNELS
   ? pathToFileURL(process.env.VECTOR_KERNELS).href
-  : new URL('../dist/vector-index/kernels.js', import.meta.url).href;
+  : new URL('vector-index/kernels.js', freshDist()).href;
 const { dot, dotRows, squaredNorm, topK } = await import(kernelsUrl);
 // Builds from before the SIMD kernel have neither: their rows are left out.
 const simd = await import(new URL('./simd/wasm-kernels.js', kernelsUrl).href).catch(() => undefined);

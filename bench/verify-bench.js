@@ -6,13 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const MB = Number(arg('--mb', 1024));
 const DOC_BYTES = Number(arg('--doc-bytes', 4000));
 const PARENT = arg('--dir', tmpdir());
-const { VectorDB } = await import(new URL('../dist/node/index.js', import.meta.url).href);
+const { VectorDB } = await import(new URL('node/index.js', freshDist()).href);
 
 const count = Math.ceil((MB * 1024 * 1024) / DOC_BYTES);
 // Incompressible text (base64 of random bytes), so the directory holds about --mb of data after Snappy.
