@@ -3,26 +3,25 @@
  * collections and tables. Owns the lifecycle (open -> closing -> closed; use after close is DATABASE_NOT_OPEN),
  * the rules of DDL (names, the collection limit, a collection and a table never of one name) over the catalogs
  * (keyspace-catalog.ts, tables/catalog.ts: in memory, written through), stats, backup and verify. DDL runs
- * under one mutex; document writes under each collection's.
+ * under one mutex; document writes under each collection's. What is done to a directory not open (restore,
+ * repair) is database-files.ts's.
  */
 import { VectorDbError } from '../errors/index.js';
-import { KvStore, backupStore, createStoreAtomically, keys, restoreStore } from '../storage/index.js';
+import { KvStore, backupStore, keys } from '../storage/index.js';
 import type { StorageKind } from '../storage/storage-kind.js';
 import type { Collection } from './collections/collection.js';
 import type { EngineSettings } from './settings.js';
 import { collectionStats, tableStats, type CollectionStats, type DatabaseStats, type TableStats } from './stats.js';
-import { nativeBackendAvailable } from '../vector-index/index.js';
 import { describeOptions, parseCollectionOptions, sameOptions, type CollectionOptions, type CollectionRecord } from './collections/schema.js';
-import { isValidSchemaName, presetOf, resolveLimits, type Limits, type LimitsPreset } from './limits.js';
+import { isValidSchemaName, presetOf, type Limits, type LimitsPreset } from './limits.js';
 import { Mutex } from './mutex.js';
-import { checkBodyCacheBytes, checkDurability, type DatabaseOptions } from './database-options.js';
-import { checkStorageFormat } from './storage-format.js';
-import { GraphPrefetch } from './vectors/graph-prefetch.js';
+import type { DatabaseOptions } from './database-options.js';
+import { abandonStore, openStore, type CollectionName } from './database-store.js';
+import type { GraphPrefetch } from './vectors/graph-prefetch.js';
 import { TableCatalog } from './tables/catalog.js';
 import type { Table } from './tables/table.js';
 import { describeRecord, type RecordOwner } from './integrity/record-names.js';
 import { verifyDatabase } from './integrity/verify.js';
-import { repairDatabase, type RepairOptions, type RepairReport } from './integrity/repair.js';
 import type { VerifyProgress, VerifyReport } from './integrity/verify-report.js';
 import { KeyspaceCatalog } from './keyspace-catalog.js';
 
@@ -32,11 +31,7 @@ export { DEFAULT_BODY_CACHE_BYTES, type DatabaseOptions } from './database-optio
 
 type State = 'open' | 'closing' | 'closed';
 
-/** A collection by its keyspace and name. */
-export interface CollectionName {
-  readonly keyspace: string;
-  readonly collection: string;
-}
+export type { CollectionName } from './database-store.js';
 
 export class Database {
   readonly location: string;
@@ -81,32 +76,16 @@ export class Database {
    * opens (graph-prefetch.ts).
    */
   static async open(location: string, options: DatabaseOptions = {}, first?: CollectionName): Promise<Database> {
-    const limits = resolveLimits(options.limits);
-    const bodyCacheBytes = checkBodyCacheBytes(options.bodyCacheBytes);
-    const durability = checkDurability(options.durability);
-    // Before the store opens: loading classic-level (the first open) holds the event loop ~10 ms, which hnswlib spends reading.
-    const prefetching = (options.storage ?? 'persistent') === 'persistent' && options.vectorBackend !== 'wasm';
-    const graphPrefetch = prefetching && first !== undefined ? GraphPrefetch.start(location, `${first.keyspace}.${first.collection}`) : undefined;
-    const opening = KvStore.open(location, options.storage, { rowCacheBytes: bodyCacheBytes, durability });
-    // The native vector backend's addon loads (synchronously, a few ms) while LevelDB opens, not in a first search.
-    if (options.vectorBackend !== 'wasm') void nativeBackendAvailable();
-    const kv = await opening.catch((error: unknown) => {
-      graphPrefetch?.discard();
-      throw error;
-    });
+    const store = await openStore(location, options, first);
     try {
-      const format = await checkStorageFormat(kv, location);
-      const seq = Number((await kv.getString(keys.META_SEQ)) ?? '0');
-      const settings: EngineSettings = { limits, vectorBackend: options.vectorBackend ?? 'auto', onProgress: options.onProgress, hitCacheBytes: Math.floor(bodyCacheBytes / 2), graphPrefetch };
-      const db = new Database(kv, settings, seq + 1, presetOf(options.limits));
-      await db.#catalog.load(format === undefined);
+      const db = new Database(store.kv, store.settings, store.nextNumber, presetOf(options.limits));
+      await db.#catalog.load(store.unformatted);
       await db.#tables.load();
-      kv.describeKey = (key) => describeRecord(key, (number) => db.ownerOf(number));
+      store.kv.describeKey = (key) => describeRecord(key, (number) => db.ownerOf(number));
       db.#warm(first);
       return db;
     } catch (error) {
-      graphPrefetch?.discard();
-      await kv.close().catch(() => undefined);
+      await abandonStore(store);
       throw error;
     }
   }
@@ -126,26 +105,6 @@ export class Database {
   /** @internal For tests: what became of the graph file read started at open (graph-prefetch.ts), if any. */
   get graphPrefetchState(): GraphPrefetch['state'] | undefined {
     return this.#settings.graphPrefetch?.state;
-  }
-
-  /**
-   * Makes `target` a copy of the database in `source` (see storage/backup.ts); refuses a target in use.
-   */
-  static async restore(source: string, target: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }> {
-    return { keys: await restoreStore(source, target, onProgress) };
-  }
-
-  /**
-   * Writes a new database into `target` (absent or empty) atomically, as backup does (storage/backup.ts):
-   * `fill(partial, begin)` fills a database it opens in the partial sibling, calling `begin()` once it is open.
-   */
-  static async createAtomically(target: string, source: string, fill: (partial: string, begin: () => Promise<void>) => Promise<number>): Promise<number> {
-    return createStoreAtomically(target, source, fill);
-  }
-
-  /** Repairs the database in `location` (integrity/repair.ts); DATABASE_LOCKED when it is in use. */
-  static async repair(location: string, options: RepairOptions = {}): Promise<RepairReport> {
-    return repairDatabase(location, (at) => Database.open(at), options);
   }
 
   /** @internal The key-value store underneath (diagnostics and benchmarks only). */

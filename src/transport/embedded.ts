@@ -6,6 +6,7 @@
  */
 import { executeCommand, type CommandResponse, type CommandTarget, type RequestOptions } from '../commands/index.js';
 import { Database, type CollectionName, type DatabaseOptions } from '../engine/database.js';
+import { createDirectoryAtomically, repairDirectory, restoreDirectory } from '../engine/database-files.js';
 import type { RepairOptions, RepairReport } from '../engine/integrity/repair.js';
 import type { JsonObject } from '../query/json.js';
 import { VectorDbError } from '../errors/index.js';
@@ -119,19 +120,19 @@ export class EmbeddedTransport implements Transport {
     return (await this.database()).backup(resolveDirectory(target), onProgress);
   }
 
-  /** Writes a new database into `directory` atomically, filled by `fill` (see Database.createAtomically). */
+  /** Writes a new database into `directory` atomically, filled by `fill` (see engine/database-files.ts). */
   static async createAtomically(directory: string, source: string, fill: (partial: string, begin: () => Promise<void>) => Promise<number>): Promise<number> {
-    return Database.createAtomically(resolveDirectory(directory), source, fill);
+    return createDirectoryAtomically(resolveDirectory(directory), source, fill);
   }
 
   /** Makes `directory` a copy of the database in `source`; DATABASE_LOCKED when `directory` is in use. */
   static async restore(source: string, directory: string, onProgress?: (copiedKeys: number) => void): Promise<{ keys: number }> {
-    return Database.restore(resolveDirectory(source), resolveDirectory(directory), onProgress);
+    return restoreDirectory(resolveDirectory(source), resolveDirectory(directory), onProgress);
   }
 
   /** Repairs the database in `directory` (engine/integrity/repair.ts); DATABASE_LOCKED when it is in use. */
   static async repair(directory: string, options: RepairOptions = {}): Promise<RepairReport> {
-    return Database.repair(resolveDirectory(directory), options);
+    return repairDirectory(resolveDirectory(directory), options);
   }
 
   async connect(): Promise<void> {

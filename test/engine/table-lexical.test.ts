@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
+import { repairDirectory } from '../../src/engine/database-files.js';
 import { TableStore } from '../../src/engine/tables/store.js';
 import { rankTerms } from '../../src/engine/lexical-ranking.js';
 import { DEFAULT_ANALYZER, queryTerms, tokenize } from '../../src/query/analyzers.js';
@@ -216,7 +217,7 @@ describe('the lexical sort of a table', () => {
     expect(report.problemCounts).toEqual({ 'lexical-posting-missing': 1, 'lexical-stats-mismatch': 1 });
     expect(report.problems.map((p) => p.where).join('\n')).toMatch(/table default_keyspace\.t/);
     await db.close();
-    const repaired = await Database.repair(dir, { backup: false });
+    const repaired = await repairDirectory(dir, { backup: false });
     expect(repaired.verify.ok).toBe(true);
     // The postings verify read, and the one deleted back.
     expect(repaired.objects.find((o) => o.name === 't')?.lexicalPostingsRebuilt).toBe(report.objects.find((o) => o.name === 't')!.lexicalPostings! + 1);

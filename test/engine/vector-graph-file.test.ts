@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
+import { restoreDirectory } from '../../src/engine/database-files.js';
 import { readSnapshotMeta, streamSnapshotGraph } from '../../src/engine/vectors/snapshot.js';
 import { loadVectorIndex } from '../../src/vector-index/index.js';
 import type { JsonObject } from '../../src/query/json.js';
@@ -157,7 +158,7 @@ describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend
     await db.close();
     expect(graphFiles(backup)).toEqual([(await metaOf(backup, cid))!.file]);
     const restored = path.join(tempDir(), 'restored');
-    await Database.restore(backup, restored);
+    await restoreDirectory(backup, restored);
     for (const copy of [backup, restored]) {
       const opened = await openDb(copy);
       const vectors = (await opened.collection(KS.keyspace, 'v').vectors())!;

@@ -11,6 +11,7 @@ import type * as ClassicLevelModule from 'classic-level';
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
+import { repairDirectory } from '../../src/engine/database-files.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { keys } from '../../src/storage/index.js';
 import { tempDir } from '../support/temp.js';
@@ -125,7 +126,7 @@ describe('verify', () => {
     expect(await top()).not.toBe('w1');
     await db.close();
 
-    const report = await Database.repair(dir, { backup: false });
+    const report = await repairDirectory(dir, { backup: false });
     expect(report.verify.ok, JSON.stringify(report.verify.problems)).toBe(true);
     expect(report.objects.find((o) => o.name === 'words')).toMatchObject({ kept: 6, lost: 0, lexicalPostingsRebuilt: postings });
     db = await Database.open(dir);

@@ -9,6 +9,7 @@ import { DataAPIClient } from '@datastax/astra-db-ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { executeCommand, type CommandResponse } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
+import { repairDirectory } from '../../src/engine/database-files.js';
 import { GraphqlService } from '../../src/graphql/index.js';
 import { keys } from '../../src/storage/index.js';
 import { serve, type Served } from '../http/helpers.js';
@@ -230,7 +231,7 @@ describe('the field record in the engine', () => {
     } finally {
       await db.close();
     }
-    const repaired = await Database.repair(dir, { backup: false });
+    const repaired = await repairDirectory(dir, { backup: false });
     expect(repaired.verify.ok).toBe(true);
     const reopened = await Database.open(dir);
     try {

@@ -4,8 +4,8 @@
  * runs LevelDB's own repair, keeps the truth records that can be trusted (salvage.ts: the rest goes to a
  * lost+found NDJSON file beside the directory), deletes every derived record (index entries, lexical
  * postings and statistics, vector snapshots and graph files, index-rule markers) and rebuilds them through
- * the engine, then verifies. The database is opened by the caller's `open` (Database.repair passes
- * Database.open), so that repair stays below the database it rebuilds.
+ * the engine, then verifies. The database is opened by the caller's `open` (database-files.ts
+ * passes Database.open), so that repair stays below the database it rebuilds.
  */
 import type { Collection } from '../collections/collection.js';
 import type { Table } from '../tables/table.js';
