@@ -103,4 +103,4 @@ export type { BulkWriteFailure, BulkWriteHooks, BulkWriteSummary } from './clien
 export type { ManyChangeOptions } from './client/collection-options.js';
 export type { CollectionStats, DatabaseStats, PartialCollectionStats, TableStats, VectorStats } from './client/stats.js';
 export type { VerifyReport, VerifyProblem, VerifiedObject, ProblemKind } from './engine/integrity/verify-report.js';
-export type { RepairOptions, RepairReport, RepairedObject } from './engine/integrity/repair.js';
+export type { RepairOptions, RepairReport, RepairedObject } from './engine/integrity/repair-report.js';

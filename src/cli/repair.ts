@@ -7,7 +7,7 @@
  */
 import { Command } from 'commander';
 import { VectorDB } from '../client/vector-db.js';
-import type { RepairReport } from '../engine/integrity/repair.js';
+import type { RepairReport } from '../engine/integrity/repair-report.js';
 import { messageOf } from './database-source.js';
 import { formatCount, ProgressDisplay } from './progress-display.js';
 import { describeReport } from './verify.js';

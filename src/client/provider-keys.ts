@@ -3,8 +3,6 @@
  * `rerankingApiKey`): checked where they are given, and the nearest wins (the command's, else the collection's,
  * else the VectorDB's). Over HTTP they travel as the `x-embedding-api-key` and `x-rerank-api-key` headers.
  */
-import type { RequestOptions } from '../commands/context.js';
-
 export interface ProviderKeys {
   /** The key embedding providers are called with for `$vectorize`. */
   embeddingApiKey?: string;
@@ -26,8 +24,8 @@ export function checkProviderKeys(options: ProviderKeys, where: string): Provide
   return keys;
 }
 
-/** What a command's request carries: each key of `nearest`, else of `fallback`; undefined when there is none. */
-export function requestWithKeys(nearest: ProviderKeys, fallback: ProviderKeys): RequestOptions | undefined {
+/** What a command's request carries (RequestOptions): each key of `nearest`, else of `fallback`; undefined when there is none. */
+export function requestWithKeys(nearest: ProviderKeys, fallback: ProviderKeys): ProviderKeys | undefined {
   const keys = { ...fallback, ...nearest };
   return Object.keys(keys).length === 0 ? undefined : keys;
 }

@@ -5,13 +5,11 @@
  */
 /// <reference lib="esnext.disposable" preserve="true" />
 import type { VerifyReport } from '../engine/integrity/verify-report.js';
-import type { RepairOptions, RepairReport } from '../engine/integrity/repair.js';
+import type { RepairOptions, RepairReport } from '../engine/integrity/repair-report.js';
 import type { CommandResponse } from '../commands/response.js';
-import { DEFAULT_KEYSPACE } from '../engine/database.js';
 import type { GraphqlService } from '../graphql/index.js';
 import type { GraphqlResult } from '../graphql/result.js';
 import { EmbeddedTransport } from '../transport/embedded.js';
-import { HttpTransport } from '../transport/http.js';
 import type { Transport } from '../transport/transport.js';
 import type { JsonObject } from '../query/json.js';
 import { ClusteredMetadataVectorTable, MetadataVectorTable } from './cassio-tables.js';
@@ -20,19 +18,15 @@ import { connectDatabaseById } from './database-by-id.js';
 import { CollectionDefinitionBuilder, type CollectionDefinition, type SimilarityMetric } from './collection-definition.js';
 import type { JsonDocument } from './documents.js';
 import { clientException, exceptionFor, typedErrors } from './errors.js';
-import { HomeDatabaseTransport, isDatabaseId } from './home-transport.js';
 import { VectorDBRepository } from './repository.js';
 import type { ResultMapping } from './results.js';
 import { rejectUnknownMembers } from './wire.js';
 import { checkProviderKeys, requestWithKeys, type ProviderKeys } from './provider-keys.js';
+import { connectionOf } from './vector-db-connection.js';
 import { databaseStats, type DatabaseStats } from './stats.js';
 import {
-  checkBodyCacheBytes,
-  checkDurability,
   checkKeyspaceName,
-  checkStorage,
   COLLECTION_OPTIONS,
-  VECTOR_DB_OPTIONS,
   COMMAND_TARGET_OPTIONS,
   DATABASE_BY_ID_OPTIONS,
   GRAPHQL_OPTIONS,
@@ -82,42 +76,10 @@ export class VectorDB {
   constructor(token: string, databaseId: string, region: string, keyspace: string, options?: VectorDBOptions);
   constructor(token: string, databaseId: string, region: string, environment: string, keyspace: string, options?: VectorDBOptions);
   constructor(token: string, apiEndpoint: string, ...rest: (string | VectorDBOptions | undefined)[]) {
-    if (typeof token !== 'string' || token.length === 0) throw new TypeError('VectorDB: token must be a non-empty string');
-    if (typeof apiEndpoint !== 'string' || apiEndpoint.length === 0) throw new TypeError('VectorDB: apiEndpoint must be a directory path, a file: URL, an http(s) URL or a database UUID');
-    // Trailing undefineds are left-out arguments: new VectorDB(token, dir, undefined, options).
-    while (rest.length > 0 && rest.at(-1) === undefined) rest.pop();
-    const options = ((typeof rest.at(-1) === 'object' ? rest.pop() : undefined) ?? {}) as VectorDBOptions;
-    while (rest.length > 0 && rest.at(-1) === undefined) rest.pop();
-    const byId = isDatabaseId(apiEndpoint);
-    const names = rest; // [keyspace], [region, keyspace] or [region, environment, keyspace]
-    if (names.some((value) => typeof value !== 'string') || names.length > (byId ? 3 : 1)) {
-      throw new TypeError(byId ? 'VectorDB: after a database id give [keyspace], [region, keyspace] or [region, environment, keyspace], then options' : 'VectorDB: after an endpoint give [keyspace], then options');
-    }
-    const keyspace = (names.at(-1) as string | undefined) ?? DEFAULT_KEYSPACE;
-    const region = names.length >= 2 ? (names[0] as string) : undefined;
-    checkKeyspaceName(keyspace);
-    rejectUnknownMembers(options, VECTOR_DB_OPTIONS, 'VectorDBOptions');
-    const remote = /^https?:\/\//i.test(apiEndpoint);
-    checkStorage(options.storage, remote);
-    const databaseOptions = {
-      ...(options.storage ? { storage: options.storage } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
-      ...(options.vectorBackend ? { vectorBackend: options.vectorBackend } : {}),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(options.bodyCacheBytes !== undefined ? { bodyCacheBytes: checkBodyCacheBytes(options.bodyCacheBytes, remote) } : {}),
-      ...(options.durability !== undefined ? { durability: checkDurability(options.durability, remote) } : {}),
-    };
-    this.#keys = checkProviderKeys(options, 'VectorDBOptions');
-    const providers = { rerankers: options.rerankers, embedders: options.embedders };
-    if (remote && (options.rerankers !== undefined || options.embedders !== undefined)) {
-      throw new TypeError('VectorDBOptions.rerankers and embedders apply to embedded databases only: an http(s) endpoint calls the providers its server registers (vectordb-local serve --reranker/--embedder)');
-    }
-    this.#transport = remote
-      ? new HttpTransport(apiEndpoint, token)
-      : byId
-        ? new HomeDatabaseTransport(token, apiEndpoint, region, databaseOptions, providers)
-        : new EmbeddedTransport(apiEndpoint, databaseOptions, providers);
-    this.#keyspace = keyspace;
+    const connection = connectionOf(token, apiEndpoint, rest);
+    this.#transport = connection.transport;
+    this.#keys = connection.keys;
+    this.#keyspace = connection.keyspace;
   }
 
   /** The directory or URL this database is at. @example console.log(db.endpoint) */

@@ -7,7 +7,7 @@
 import { executeCommand, type CommandResponse, type CommandTarget, type RequestOptions } from '../commands/index.js';
 import { Database, type CollectionName, type DatabaseOptions } from '../engine/database.js';
 import { createDirectoryAtomically, repairDirectory, restoreDirectory } from '../engine/database-files.js';
-import type { RepairOptions, RepairReport } from '../engine/integrity/repair.js';
+import type { RepairOptions, RepairReport } from '../engine/integrity/repair-report.js';
 import type { JsonObject } from '../query/json.js';
 import { VectorDbError } from '../errors/index.js';
 import { prepareLocation, resolveLocation } from './location.js';

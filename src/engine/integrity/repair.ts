@@ -12,7 +12,10 @@ import type { Table } from '../tables/table.js';
 import { KvStore, keys, removeSideFiles } from '../../storage/index.js';
 import { besideDirectory, checkRepairable, copyDirectoryAside, LostAndFound, repairLevel } from '../../storage/repair-files.js';
 import { NO_OWNER, salvage, type LostCounts } from './salvage.js';
+import type { RepairedObject, RepairOptions, RepairReport } from './repair-report.js';
 import type { VerifyProgress, VerifyReport } from './verify-report.js';
+
+export type { RepairedObject, RepairOptions, RepairReport } from './repair-report.js';
 
 /** What repair needs of the database it rebuilds (engine/database.ts's Database). */
 export interface RepairableDatabase {
@@ -21,51 +24,6 @@ export interface RepairableDatabase {
   objects(): { collections: Collection[]; tables: Table[] };
   verify(onProgress?: (progress: VerifyProgress) => void): Promise<VerifyReport>;
   close(): Promise<void>;
-}
-
-export interface RepairOptions {
-  /** Copy the directory aside first (default true). */
-  readonly backup?: boolean;
-  /** Called as the repair goes: which step, and records read in it so far. */
-  readonly onProgress?: (progress: VerifyProgress) => void;
-}
-
-/** What repair did to one collection or table. */
-export interface RepairedObject {
-  readonly kind: 'collection' | 'table';
-  readonly keyspace: string;
-  readonly name: string;
-  /** Documents (rows) kept. */
-  readonly kept: number;
-  /** Documents (rows) moved to lost+found. */
-  readonly lost: number;
-  /** Vector records moved to lost+found, and documents kept without `$vector` since theirs was gone. */
-  readonly vectorsLost: number;
-  readonly vectorsDropped: number;
-  /** Index entries written again from the kept documents (rows). */
-  readonly indexEntriesRebuilt: number;
-  /** Lexical postings written again from the kept documents' `$lexical` (lexical-enabled collections). */
-  readonly lexicalPostingsRebuilt?: number;
-  /** Vectors in the rebuilt graph (collections with vectors). */
-  readonly vectors?: number;
-}
-
-export interface RepairReport {
-  readonly location: string;
-  /** Where the directory was copied before anything changed (absent with backup: false). */
-  readonly backup?: string;
-  /** The lost+found NDJSON file (absent when nothing was lost): one line per record, {key, why, value (base64)}. */
-  readonly lostAndFound?: string;
-  /** Truth records read after LevelDB's repair. */
-  readonly records: number;
-  /** Records moved to lost+found in all (bodies, rows, vector records, catalog entries, and old bodies of documents kept without `$vector`). */
-  readonly lostRecords: number;
-  readonly objects: RepairedObject[];
-  /** Records lost that belonged to no collection or table still in the catalog. */
-  readonly lostUnowned: number;
-  /** The verify run on the repaired database; the repair succeeded when it is ok. */
-  readonly verify: VerifyReport;
-  readonly elapsedMs: number;
 }
 
 /** The prefixes of derived records: all deleted, then rebuilt from the truth. */
