@@ -20,6 +20,7 @@ import { rankLabels } from './rank.js';
 import { stageVectorRecords } from './stage.js';
 import { GraphSaves } from './saves.js';
 import { deleteSnapshot } from './snapshot.js';
+import { scaleWritten } from './scale-record.js';
 
 export type { VectorProgress } from '../progress.js';
 import type { IndexProgress, LabelFilter, VectorSettings } from './settings.js';
@@ -380,5 +381,6 @@ export class CollectionVectors {
     await this.#lateValues?.done; // it stops at its next chunk (and never throws)
     while (this.#indexer.running) await this.#indexer.running.catch(() => undefined);
     await this.#saves.idle();
+    await scaleWritten(this.#flat);
   }
 }

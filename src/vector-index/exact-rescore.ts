@@ -1,0 +1,57 @@
+/**
+ * Exact rescoring of a shortlist: the float32 values of candidate labels, read from where the truth is kept
+ * (an ExactReader: the engine's vector records), ranked with the arithmetic of the flat store's float path
+ * (float64 dot products, selectTopK), so a quantized search answers with the scores and order of an
+ * unquantized one whenever the true top k is in the shortlist. Used by the int8 flat store and by the
+ * graph path of a quantized collection (any index that ranks approximately can hand its candidates here).
+ */
+import { dotRows, selectTopK, squaredNorm } from './kernels.js';
+import type { Metric } from './metric.js';
+
+/** A label and its Data API `$similarity` score (higher is closer). */
+export interface ScoredLabel {
+  label: number;
+  score: number;
+}
+
+/** The float32 values of labels (undefined where a label has none): a few point reads. */
+export type ExactReader = (labels: readonly number[]) => (Float32Array | undefined)[];
+
+/**
+ * How many candidates an approximate ranking hands to the exact one for `k` results: 2x was enough for the
+ * exact top 10 at 50k x 384 (bench/quantization-recall.js); 3x and 16 more leave room for drift.
+ */
+export function shortlistSize(k: number): number {
+  return Math.ceil(k) * 3 + 16;
+}
+
+/**
+ * The `k` best of `labels` by exact score (each label once; labels without values are left out), best first,
+ * ties to the smaller label: the float path's ranking scores (FlatVectorStore.rescore gives the Data API's).
+ */
+export function exactTopK(metric: Metric, query: ArrayLike<number>, labels: readonly number[], k: number, read: ExactReader): ScoredLabel[] {
+  const unique = [...new Set(labels)];
+  const values = read(unique);
+  const dim = query.length;
+  const kept: number[] = [];
+  const rows = new Float32Array(unique.length * dim);
+  values.forEach((vector, i) => {
+    if (vector === undefined) return;
+    rows.set(vector, kept.length * dim);
+    kept.push(unique[i]!);
+  });
+  const n = kept.length;
+  const index = new Uint32Array(n);
+  const sqNorms = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    index[i] = i;
+    // Summed as the flat store sums a row's norm when it is stored (validate.ts checkVector): the same scores.
+    let sq = 0;
+    for (let j = i * dim, end = j + dim; j < end; j++) sq += rows[j]! * rows[j]!;
+    sqNorms[i] = sq;
+  }
+  const q = Float64Array.from(query);
+  const dots = new Float64Array(n);
+  dotRows(q, rows, dim, index, n, dots);
+  return selectTopK(metric, squaredNorm(q, 0, dim), dots, sqNorms, index, n, Math.floor(k), Uint32Array.from(kept)).map((r) => ({ label: r.row, score: r.score }));
+}
