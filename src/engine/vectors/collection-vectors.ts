@@ -188,10 +188,12 @@ export class CollectionVectors {
     return stale;
   }
 
-  /** What churn leaves behind (stats, tests): graph elements live and dead, flat store rows written, compactions. */
-  footprint(): { graphElements: number; graphDeleted: number; flatRows: number; compactions: number; compacting: boolean } {
+  /** What churn leaves behind (stats, tests): graph elements live and dead, flat store rows written (as what, in how many bytes), compactions. */
+  footprint(): { graphElements: number; graphDeleted: number; flatRows: number; flatRowsAs: 'float32' | 'int8'; flatBytes: number; compactions: number; compacting: boolean } {
     const { size, deletedCount } = this.#graph;
-    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: this.#flat.rowsUsed, compactions: this.#indexer.compactions, compacting: this.#indexer.compacting };
+    const flat = this.#flat;
+    const flatRowsAs = flat.kernel === 'int8' ? 'int8' : 'float32';
+    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: flat.rowsUsed, flatRowsAs, flatBytes: flat.rowBytes, compactions: this.#indexer.compactions, compacting: this.#indexer.compacting };
   }
 
   /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */
