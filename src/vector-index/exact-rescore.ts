@@ -6,7 +6,7 @@
  * graph path of a quantized collection (any index that ranks approximately can hand its candidates here).
  */
 import { dotRows, selectTopK, squaredNorm } from './kernels.js';
-import type { Metric } from './metric.js';
+import { float32Similarity, shortestFloat32, type Metric } from './metric.js';
 
 /** A label and its Data API `$similarity` score (higher is closer). */
 export interface ScoredLabel {
@@ -54,4 +54,56 @@ export function exactTopK(metric: Metric, query: ArrayLike<number>, labels: read
   const dots = new Float64Array(n);
   dotRows(q, rows, dim, index, n, dots);
   return selectTopK(metric, squaredNorm(q, 0, dim), dots, sqNorms, index, n, Math.floor(k), Uint32Array.from(kept)).map((r) => ({ label: r.row, score: r.score }));
+}
+
+/**
+ * A quantized store's way to its exact values: the reader, and the values read for the last shortlist (its
+ * hits' rescore and `$vector` reads then need no second read). Forget a label when its vector changes.
+ */
+export class ExactValues {
+  readonly #read: ExactReader;
+  #recent = new Map<number, Float32Array>();
+
+  constructor(read: ExactReader) {
+    this.#read = read;
+  }
+
+  /** A label's values: from the last shortlist's reads, else read now (not kept). */
+  one(label: number): Float32Array | undefined {
+    return this.#recent.get(label) ?? this.#read([label])[0];
+  }
+
+  forget(label: number): void {
+    this.#recent.delete(label);
+  }
+
+  /** Reads the values of `labels`, kept until the next shortlist's read. */
+  readonly shortlist: ExactReader = (labels) => {
+    const values = this.#read(labels);
+    this.#recent = new Map();
+    values.forEach((vector, i) => {
+      if (vector !== undefined) this.#recent.set(labels[i]!, vector);
+    });
+    return values;
+  };
+
+  /**
+   * FlatVectorStore.rescore from exact values: each stored hit's Data API `$similarity` (float32), best first;
+   * hits not stored keep their score. `q` is the query as float32, `qNorm` its float32 squared norm.
+   */
+  rescore(metric: Metric, q: Float32Array, qNorm: number, hits: readonly ScoredLabel[], stored: (label: number) => boolean): ScoredLabel[] {
+    const wanted = hits.filter((hit) => stored(hit.label) && !this.#recent.has(hit.label)).map((hit) => hit.label);
+    const read = wanted.length === 0 ? [] : this.#read(wanted);
+    const values = new Map<number, Float32Array>();
+    wanted.forEach((label, i) => {
+      if (read[i] !== undefined) values.set(label, read[i]!);
+    });
+    const out = hits.map(({ label, score }) => {
+      const vector = stored(label) ? (this.#recent.get(label) ?? values.get(label)) : undefined;
+      return { label, score: vector === undefined ? score : float32Similarity(metric, q, vector, 0, qNorm), exact: vector !== undefined };
+    });
+    // Float32 scores order as their shortest decimals do: sort first, then convert the ones rescored.
+    out.sort((a, b) => b.score - a.score);
+    return out.map(({ label, score, exact }) => ({ label, score: exact ? shortestFloat32(score) : score }));
+  }
 }

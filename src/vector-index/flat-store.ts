@@ -17,8 +17,8 @@ import { float32Similarity, float32SimilarityOfSums, float32SquaredNorm, shortes
 import { WasmRowMemory, type ScanScratch } from './simd/wasm-kernels.js';
 import { LabelSlots, NO_SLOT } from './label-slots.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
-import { Int8Rows, Int8Scale } from './int8-rows.js';
-import { exactTopK, shortlistSize, type ExactReader, type ScoredLabel } from './exact-rescore.js';
+import { Int8Rows, type Int8Scale } from './int8-rows.js';
+import { ExactValues, exactTopK, shortlistSize, type ExactReader, type ScoredLabel } from './exact-rescore.js';
 
 export type { ExactReader, ScoredLabel } from './exact-rescore.js';
 
@@ -86,10 +86,9 @@ export class FlatVectorStore {
   private readonly quantization: Quantization;
   /** The int8 codes, once trained: then `data` is empty and `wasm` undefined. */
   private int8: Int8Rows | undefined;
-  private readonly exact: ExactReader | undefined;
+  /** Where an int8 store reads its exact values (undefined in a float32 store). */
+  private readonly exact: ExactValues | undefined;
   private readonly onTrained: ((scale: Int8Scale) => void) | undefined;
-  /** The exact values read for the last shortlist (int8): its hits' rescore and `$vector` reads need no second read. */
-  private recent = new Map<number, Float32Array>();
 
   constructor(options: FlatVectorStoreOptions) {
     checkDimension(options.dimension);
@@ -99,7 +98,7 @@ export class FlatVectorStore {
     checkSlots(this.slots, this.dimension);
     this.quantization = options.quantization ?? 'none';
     if (this.quantization === 'int8' && options.exact === undefined) throw new TypeError('an int8 FlatVectorStore needs an exact reader');
-    this.exact = options.exact;
+    this.exact = options.exact === undefined ? undefined : new ExactValues(options.exact);
     this.onTrained = options.onTrained;
     const scale = this.quantization === 'int8' ? options.scale : undefined;
     this.int8 = scale === undefined ? undefined : new Int8Rows(scale, this.slots);
@@ -159,7 +158,7 @@ export class FlatVectorStore {
     const row = this.rowOf.get(label) ?? this.takeRow();
     if (this.int8 !== undefined) this.int8.encode(row, vector);
     else this.rows().set(vector, row * this.dimension);
-    this.recent.delete(label);
+    this.exact?.forget(label);
     this.markStored(label, row, sq);
     this.trainIfDue();
   }
@@ -206,7 +205,7 @@ export class FlatVectorStore {
       }
     }
     for (let i = 0; i < n; i++) {
-      this.recent.delete(labels[i] as number);
+      this.exact?.forget(labels[i] as number);
       this.markStored(labels[i] as number, at[i] as number, norms[i] as number);
     }
     this.trainIfDue();
@@ -218,11 +217,7 @@ export class FlatVectorStore {
    */
   private trainIfDue(): void {
     if (this.quantization !== 'int8' || this.int8 !== undefined || this.count < INT8_TRAINING_ROWS) return;
-    const rows = this.rows();
-    const offsets: number[] = [];
-    for (let row = 0; row < this.used; row++) if (this.present[row] === 1) offsets.push(row * this.dimension);
-    const int8 = new Int8Rows(Int8Scale.train(this.dimension, rows, offsets, offsets.length), this.slots);
-    for (const offset of offsets) int8.encode(offset / this.dimension, rows, offset);
+    const int8 = Int8Rows.trainedOn(this.dimension, this.rows(), this.present, this.used, this.slots);
     this.int8 = int8;
     this.wasm = undefined;
     this.data = EMPTY;
@@ -248,7 +243,7 @@ export class FlatVectorStore {
   get(label: number): Float32Array | undefined {
     const row = this.rowOf.get(label);
     if (row === undefined) return undefined;
-    if (this.int8 !== undefined) return this.exactValues(label)?.slice();
+    if (this.int8 !== undefined) return this.exact!.one(label)?.slice();
     const start = row * this.dimension;
     return this.rows().slice(start, start + this.dimension);
   }
@@ -258,7 +253,7 @@ export class FlatVectorStore {
     const row = this.rowOf.get(label);
     if (row === undefined) return false;
     if (this.int8 !== undefined) {
-      const values = this.exactValues(label);
+      const values = this.exact!.one(label);
       if (values === undefined) return false;
       target.set(values, offset);
       return true;
@@ -268,21 +263,6 @@ export class FlatVectorStore {
     return true;
   }
 
-  /** A stored label's exact values (int8): from the last shortlist's reads, else read now. */
-  private exactValues(label: number): Float32Array | undefined {
-    return this.recent.get(label) ?? this.exact!([label])[0];
-  }
-
-  /** Reads the exact values of `labels` (int8), kept as `recent` until the next read. */
-  private readonly readExact: ExactReader = (labels) => {
-    const values = this.exact!(labels);
-    this.recent = new Map();
-    values.forEach((vector, i) => {
-      if (vector !== undefined) this.recent.set(labels[i]!, vector);
-    });
-    return values;
-  };
-
   /**
    * The `k` best of `labels` (stored ones; each once) by exact score, best first, with exactSearch's
    * ranking scores: the rescoring step of any approximate ranking (the int8 scan here, a quantized graph's
@@ -291,7 +271,7 @@ export class FlatVectorStore {
   exactTopOf(query: ArrayLike<number>, labels: readonly number[], k: number): ScoredLabel[] {
     checkVector(query, this.dimension, this.metric, 'query vector');
     const stored = labels.filter((label) => this.has(label));
-    const read: ExactReader = this.int8 !== undefined ? this.readExact : (wanted) => wanted.map((label) => this.get(label));
+    const read: ExactReader = this.int8 !== undefined ? this.exact!.shortlist : (wanted) => wanted.map((label) => this.get(label));
     return exactTopK(this.metric, query, stored, k, read);
   }
 
@@ -299,7 +279,7 @@ export class FlatVectorStore {
     const row = this.rowOf.get(label);
     if (row === undefined) return false;
     this.rowOf.delete(label);
-    this.recent.delete(label);
+    this.exact?.forget(label);
     this.present[row] = 0;
     this.invNorms[row] = 0; // absent, as collectRows reads it
     this.free.push(row);
@@ -399,15 +379,7 @@ export class FlatVectorStore {
     const n = this.collectRows(list, rows);
     const top = Math.floor(k);
     const want = shortlistSize(top);
-    let shortlist: number[];
-    if (n <= want) {
-      shortlist = Array.from(rows.subarray(0, n), (row) => this.labelOfRow[row]!);
-    } else {
-      const dots = new Float64Array(n);
-      int8.dots(query, rows, n, dots);
-      const q = Float64Array.from(query);
-      shortlist = selectTopK(this.metric, squaredNorm(q, 0, this.dimension), dots, this.sqNorms, rows, n, want, this.labelOfRow).map((r) => r.row);
-    }
+    const shortlist = n <= want ? Array.from(rows.subarray(0, n), (row) => this.labelOfRow[row]!) : int8.best(this.metric, query, rows, n, want, this.sqNorms, this.labelOfRow);
     return this.exactTopOf(query, shortlist, top);
   }
 
@@ -432,7 +404,7 @@ export class FlatVectorStore {
     const q = query instanceof Float32Array ? query : Float32Array.from(query);
     const qNorm = float32SquaredNorm(q);
     const metric = this.metric;
-    if (this.int8 !== undefined) return this.rescoreExact(q, qNorm, hits);
+    if (this.int8 !== undefined) return this.exact!.rescore(metric, q, qNorm, hits, (label) => this.has(label));
     // The sums by the WebAssembly kernel where the rows live in its memory: the same float32s, faster (10 hits
     // at 128 dims: the whole rescore 6.0 -> 3.4 us).
     const storedRows: number[] = [];
@@ -454,22 +426,6 @@ export class FlatVectorStore {
     out.sort((a, b) => b.score - a.score);
     for (const hit of out) if (this.has(hit.label)) hit.score = shortestFloat32(hit.score);
     return out;
-  }
-
-  /** rescore on an int8 store: the hits' exact values (those of the last shortlist, else read now). */
-  private rescoreExact(q: Float32Array, qNorm: number, hits: readonly ScoredLabel[]): ScoredLabel[] {
-    const wanted = hits.filter((hit) => this.has(hit.label) && !this.recent.has(hit.label)).map((hit) => hit.label);
-    const read = wanted.length === 0 ? [] : this.exact!(wanted);
-    const values = new Map<number, Float32Array>();
-    wanted.forEach((label, i) => {
-      if (read[i] !== undefined) values.set(label, read[i]!);
-    });
-    const out = hits.map(({ label, score }) => {
-      const vector = this.has(label) ? (this.recent.get(label) ?? values.get(label)) : undefined;
-      return vector === undefined ? { label, score } : { label, score: float32Similarity(this.metric, q, vector, 0, qNorm), exact: true };
-    });
-    out.sort((a, b) => b.score - a.score);
-    return out.map((hit) => ('exact' in hit ? { label: hit.label, score: shortestFloat32(hit.score) } : hit));
   }
 
   /** The rows' current view: a WebAssembly memory's views are re-created after it grows. */

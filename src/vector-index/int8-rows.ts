@@ -5,6 +5,8 @@
  * (exact-rescore.ts) then orders. Owns only its bytes; no labels, no I/O.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
+import { selectTopK, squaredNorm } from './kernels.js';
+import type { Metric } from './metric.js';
 
 /** Codes run 0..255: value = lo + step x code. */
 const LEVELS = 255;
@@ -80,6 +82,18 @@ export class Int8Rows {
     this.codes = allocateCodes(slots, scale.dimension);
   }
 
+  /**
+   * Rows trained on and coded from float32 `rows`: those of the first `used` where `present` is 1 (a store's
+   * float32 rows when it has stored enough to train), with room for `slots`.
+   */
+  static trainedOn(dimension: number, rows: Float32Array, present: Uint8Array, used: number, slots: number): Int8Rows {
+    const offsets: number[] = [];
+    for (let row = 0; row < used; row++) if (present[row] === 1) offsets.push(row * dimension);
+    const int8 = new Int8Rows(Int8Scale.train(dimension, rows, offsets, offsets.length), slots);
+    for (const offset of offsets) int8.encode(offset / dimension, rows, offset);
+    return int8;
+  }
+
   /** Bytes held by the codes. */
   get bytes(): number {
     return this.codes.byteLength;
@@ -136,6 +150,17 @@ export class Int8Rows {
       for (; d < dim; d++) s0 += qs[d]! * codes[at + d]!;
       out[i] = base + (s0 + s1 + (s2 + s3));
     }
+  }
+
+  /**
+   * The labels of the `want` best of the first `count` rows of `rows` by approximate score (selectTopK on
+   * the approximate dot products, with the rows' exact squared norms): the shortlist to rescore exactly.
+   */
+  best(metric: Metric, query: ArrayLike<number>, rows: Uint32Array, count: number, want: number, sqNorms: Float64Array, labelOfRow: Uint32Array): number[] {
+    const dots = new Float64Array(count);
+    this.dots(query, rows, count, dots);
+    const q = Float64Array.from(query);
+    return selectTopK(metric, squaredNorm(q, 0, q.length), dots, sqNorms, rows, count, want, labelOfRow).map((r) => r.row);
   }
 }
 
