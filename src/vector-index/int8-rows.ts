@@ -7,6 +7,7 @@
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { selectTopK, squaredNorm } from './kernels.js';
 import type { Metric } from './metric.js';
+import { WasmCodeRows } from './simd/wasm-int8.js';
 
 /** Codes run 0..255: value = lo + step x code. */
 const LEVELS = 255;
@@ -70,16 +71,36 @@ export class Int8Scale {
   }
 }
 
-/** The code rows of a store, growable; row r's codes are bytes [r x dimension, (r + 1) x dimension). */
+const EMPTY = new Uint8Array(0);
+
+/**
+ * The code rows of a store, growable; row r's codes are bytes [r x dimension, (r + 1) x dimension): in a
+ * WebAssembly memory scanned by the SIMD kernel (simd/wasm-int8.ts), or a plain array scanned in JS.
+ */
 export class Int8Rows {
   readonly scale: Int8Scale;
-  private codes: Uint8Array;
+  private wasm: WasmCodeRows | undefined;
+  /** The codes when they live in a plain array; unused while `wasm` holds them. */
+  private plain: Uint8Array;
+  private slots: number;
   /** Values clamped since open (stats: how far the data has drifted from the trained range). */
   clamped = 0;
 
   constructor(scale: Int8Scale, slots: number) {
     this.scale = scale;
-    this.codes = allocateCodes(slots, scale.dimension);
+    this.slots = slots;
+    this.wasm = WasmCodeRows.create(scale.dimension, slots);
+    this.plain = this.wasm === undefined ? allocateCodes(slots, scale.dimension) : EMPTY;
+  }
+
+  /** Which kernel scans the codes: 'wasm-simd', or 'js' (no SIMD, VECTORDB_NO_SIMD=1, or the memory could not grow). */
+  get kernel(): 'wasm-simd' | 'js' {
+    return this.wasm === undefined ? 'js' : 'wasm-simd';
+  }
+
+  /** The codes' current view (a WebAssembly memory's views are re-created after it grows). */
+  private get codes(): Uint8Array {
+    return this.wasm === undefined ? this.plain : this.wasm.codes;
   }
 
   /**
@@ -96,7 +117,7 @@ export class Int8Rows {
 
   /** Bytes held by the codes. */
   get bytes(): number {
-    return this.codes.byteLength;
+    return this.slots * this.scale.dimension;
   }
 
   /** Codes `dimension` values of `values` from `offset` into `row`. */
@@ -113,9 +134,25 @@ export class Int8Rows {
   }
 
   grow(slots: number): void {
+    if (slots <= this.slots) return;
+    if (this.wasm !== undefined) {
+      try {
+        this.wasm.reserve(slots); // in place: no copy
+        this.slots = slots;
+        return;
+      } catch {
+        // The engine refused the memory: the codes move to a plain array, scanned in JS from now on.
+        this.plain = allocateCodes(slots, this.scale.dimension);
+        this.plain.set(this.wasm.codes);
+        this.wasm = undefined;
+        this.slots = slots;
+        return;
+      }
+    }
     const next = allocateCodes(slots, this.scale.dimension);
-    next.set(this.codes.subarray(0, Math.min(this.codes.length, next.length)));
-    this.codes = next;
+    next.set(this.plain);
+    this.plain = next;
+    this.slots = slots;
   }
 
   /**
@@ -131,6 +168,10 @@ export class Int8Rows {
       const q = query[d] as number;
       qs[d] = q * step[d]!;
       base += q * lo[d]!;
+    }
+    if (this.wasm?.dots(qs, rows, count, out) === true) {
+      for (let i = 0; i < count; i++) out[i] += base;
+      return;
     }
     const codes = this.codes;
     for (let i = 0; i < count; i++) {

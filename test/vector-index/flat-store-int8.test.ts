@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FlatVectorStore, INT8_TRAINING_ROWS } from '../../src/vector-index/flat-store.js';
-import { Int8Scale } from '../../src/vector-index/int8-rows.js';
+import { Int8Rows, Int8Scale } from '../../src/vector-index/int8-rows.js';
+import { NO_SIMD_ENV, simdAvailable } from '../../src/vector-index/simd/wasm-kernels.js';
 import { METRICS, type Metric } from '../../src/vector-index/metric.js';
 import { clustered, rng, row } from './data.js';
 
@@ -115,5 +116,32 @@ describe('FlatVectorStore int8', () => {
     expect(int8.clampedValues - before).toBe(DIM);
     // Its codes are clamped to the top of the range, which still ranks it first for this query.
     expect(int8.exactSearch(new Float32Array(DIM).fill(1), 1)[0]!.label).toBe(N - 1);
+  });
+
+  it.skipIf(!simdAvailable())('the SIMD kernel sums the codes as the JS loop does (to float32 precision), across growth', () => {
+    for (const dim of [DIM, 37]) {
+      const data = clustered(8, 600, dim, 6, 0.4, true);
+      const scale = Int8Scale.train(dim, data, Array.from({ length: 600 }, (_, i) => i * dim), 600);
+      const simd = new Int8Rows(scale, 16);
+      process.env[NO_SIMD_ENV] = '1';
+      const js = new Int8Rows(scale, 16);
+      delete process.env[NO_SIMD_ENV];
+      expect([simd.kernel, js.kernel]).toEqual(['wasm-simd', 'js']);
+      for (let r = 0; r < 600; r++) {
+        if (r === simd.bytes / dim) {
+          simd.grow(r * 2);
+          js.grow(r * 2);
+        }
+        simd.encode(r, data, r * dim);
+        js.encode(r, data, r * dim);
+      }
+      const rows = Uint32Array.from({ length: 300 }, (_, i) => (i * 7) % 600);
+      const a = new Float64Array(300);
+      const b = new Float64Array(300);
+      const query = row(data, 5, dim);
+      simd.dots(query, rows, 300, a);
+      js.dots(query, rows, 300, b);
+      for (let i = 0; i < 300; i++) expect(Math.abs(a[i]! - b[i]!)).toBeLessThan(1e-5);
+    }
   });
 });
