@@ -174,6 +174,11 @@ export async function sameOptions(a: CollectionOptions, b: CollectionOptions): P
   const plain = (o: CollectionOptions, other: CollectionOptions): CollectionOptions => {
     const { lexical, rerank, ...rest } = o;
     const keep = { ...rest } as { -readonly [K in keyof CollectionOptions]: CollectionOptions[K] };
+    // An empty `vector.index` (stored by earlier builds for `index: {}`) names the defaults, as none does.
+    if (keep.vector?.index !== undefined && Object.keys(keep.vector.index).length === 0) {
+      const { index: _empty, ...vector } = keep.vector;
+      keep.vector = vector;
+    }
     if (lexical !== undefined && (other.lexical !== undefined || stableStringify(lexical) !== stableStringify(DEFAULT_LEXICAL))) keep.lexical = lexical;
     if (rerank !== undefined && (other.rerank !== undefined || stableStringify(rerank) !== stableStringify(DEFAULT_RERANK))) keep.rerank = rerank;
     return keep;
