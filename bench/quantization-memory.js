@@ -4,10 +4,12 @@
 // RSS after two full GCs and the collection's flat-store figure (stats: rows held as float32 or int8, their
 // bytes); then recall@10 against the exact float32 top 10 (computed here, once) and QPS, through
 // `findVector` (projection _id), unfiltered (the graph) and filtered to 1 % and 10 % of the documents (the
-// exact scan of the candidates: int8 codes, then a shortlist rescored from the stored vectors). The modes run
-// one after another in one run, the load average printed beside each.
-// Run: node bench/quantization-memory.js [--n 100000] [--dim 384] [--queries 100] [--modes none,int8] [--ef-construction 100] [--dist dist/]
+// exact scan of the candidates: int8 codes, then a shortlist rescored from the stored vectors). Mode `raw`:
+// hnswlib-node alone (the same M and efConstruction, efSearch 128, filters as its filter callback), for scale.
+// The modes run one after another in one run, the load average printed beside each.
+// Run: node bench/quantization-memory.js [--n 100000] [--dim 384] [--queries 100] [--modes none,int8,raw] [--ef-construction 100] [--dist dist/]
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,7 +24,7 @@ const N = Number(arg('--n', 100_000));
 const DIM = Number(arg('--dim', 384));
 const Q = Number(arg('--queries', 100));
 const EF_CONSTRUCTION = Number(arg('--ef-construction', 100));
-const MODES = arg('--modes', 'none,int8').split(',');
+const MODES = arg('--modes', 'none,int8,raw').split(',');
 const MB = 2 ** 20;
 const SEED = 7;
 const SPREAD = 0.35;
@@ -37,7 +39,8 @@ const FILTERS = [
 const data = () => sample(mixture(SEED, DIM, CLUSTERS), SEED + 1, N, SPREAD);
 const queriesOf = () => sample(mixture(SEED, DIM, CLUSTERS), SEED + 2, Q, SPREAD);
 
-if (args.includes('--child')) await child(arg('--mode'), arg('--dist'), arg('--truth'));
+if (args.includes('--child') && arg('--mode') === 'raw') await rawChild(arg('--truth'));
+else if (args.includes('--child')) await child(arg('--mode'), arg('--dist'), arg('--truth'));
 else await parent();
 
 async function parent() {
@@ -70,7 +73,7 @@ async function parent() {
     line('load average (1 min) before / after', (r) => `${r.loadBefore[0].toFixed(2)} / ${r.loadAfter[0].toFixed(2)}`);
     line('load to searchable by the graph', (r) => `${(r.loadMs / 1000).toFixed(1)} s`);
     line('RSS after the load and a GC', (r) => `${r.rssMb.toFixed(0)} MB`);
-    line('exact-scan rows held as / bytes', (r) => `${r.flatRowsAs} / ${(r.flatBytes / MB).toFixed(1)} MB`);
+    line('exact-scan rows held as / bytes', (r) => (r.flatRowsAs === undefined ? '-' : `${r.flatRowsAs} / ${(r.flatBytes / MB).toFixed(1)} MB`));
     for (const { name } of FILTERS) {
       line(`recall@10 ${name}`, (r) => r.queries[name].recall.toFixed(3));
       line(`QPS ${name}`, (r) => r.queries[name].qps.toFixed(0));
@@ -111,22 +114,53 @@ async function child(mode, distDir, truthFile) {
     const { vector } = await collection.stats();
     const truth = JSON.parse(readFileSync(truthFile, 'utf8'));
     const queries = queriesOf();
-    const results = {};
-    for (const { name, bound } of FILTERS) {
+    const results = await measureAll(truth, (bound) => {
       const filter = bound === 1000 ? {} : { bucket: { $lt: bound } };
-      const search = async (q) => (await collection.findVector(Array.from(row(queries, q, DIM)), { filter, limit: 10, projection: { _id: 1 } })).map((doc) => doc._id);
-      for (let q = 0; q < Math.min(5, Q); q++) await search(q); // warm-up
-      let recall = 0;
-      for (let q = 0; q < Q; q++) recall += recallOf(await search(q), truth[name][q]);
-      // Timed: passes over the queries for at least 2 s (a shared machine's noise averages out somewhat).
-      let timed = 0;
-      const t0 = performance.now();
-      while (performance.now() - t0 < 2000) for (let q = 0; q < Q; q++, timed++) await search(q);
-      results[name] = { recall: recall / Q, qps: (timed / (performance.now() - t0)) * 1000 };
-    }
+      return async (q) => (await collection.findVector(Array.from(row(queries, q, DIM)), { filter, limit: 10, projection: { _id: 1 } })).map((doc) => doc._id);
+    });
     await db.close();
     console.log(JSON.stringify({ loadMs, rssMb: rss, flatRowsAs: vector.flatRowsAs, flatBytes: vector.flatBytes, queries: results }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Recall@10 against `truth` and QPS of each filter's search (`searchOf(bound)(q)` answers query q's labels). */
+async function measureAll(truth, searchOf) {
+  const results = {};
+  for (const { name, bound } of FILTERS) {
+    const search = searchOf(bound);
+    for (let q = 0; q < Math.min(5, Q); q++) await search(q); // warm-up
+    let recall = 0;
+    for (let q = 0; q < Q; q++) recall += recallOf(await search(q), truth[name][q]);
+    // Timed: passes over the queries for at least 2 s (a shared machine's noise averages out somewhat).
+    let timed = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < 2000) for (let q = 0; q < Q; q++, timed++) await search(q);
+    results[name] = { recall: recall / Q, qps: (timed / (performance.now() - t0)) * 1000 };
+  }
+  return results;
+}
+
+/** hnswlib-node alone: the same graph parameters, its filter callback for the filters. */
+async function rawChild(truthFile) {
+  const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
+  const index = new HierarchicalNSW('cosine', DIM);
+  index.initIndex(N, 16, EF_CONSTRUCTION, 100);
+  const bucket = buckets(SEED + 3, N);
+  const started = performance.now();
+  {
+    const vectors = data();
+    for (let i = 0; i < N; i++) index.addPoint(Array.from(row(vectors, i, DIM)), i);
+  }
+  const loadMs = performance.now() - started;
+  const rss = await rssMb();
+  index.setEf(128);
+  const truth = JSON.parse(readFileSync(truthFile, 'utf8'));
+  const queries = queriesOf();
+  const results = await measureAll(truth, (bound) => {
+    const filter = bound === 1000 ? undefined : (label) => bucket[label] < bound;
+    return (q) => index.searchKnn(Array.from(row(queries, q, DIM)), 10, filter).neighbors;
+  });
+  console.log(JSON.stringify({ loadMs, rssMb: rss, queries: results }));
 }
