@@ -277,33 +277,27 @@ export function similaritySumsF32(data: usize, dim: i32, q: usize, rows: usize, 
 }
 
 /**
- * out[i] ~ q . codes(rows[i]) for i < count (int8 rows, int8-rows.ts): row r is `dim` u8 codes at
- * data + r * dim, q is `dim` f32 (the query times each dimension's step) and out is f64. The codes are
- * widened to f32 and multiplied in float32, 16 a step in four accumulators: an approximate ranking that a
- * shortlist's exact rescoring then orders, so float32 sums are enough.
+ * out[i] = q . codes(rows[i]) for i < count (int8 rows, int8-rows.ts): row r is `dim` u8 codes at
+ * data + r * dim, q is `dim` i16 (the query times each dimension's step, scaled to integers by the caller) and
+ * out is f64. Integer products summed by i32x4.dot_i16x8_s, 16 codes a step: exact, as long as the caller keeps
+ * |q| small enough that a lane's dim / 4 products of at most 255 |q| stay within i32.
  */
 export function dotRowsU8(data: usize, dim: i32, q: usize, rows: usize, count: i32, out: usize): void {
   const end16 = dim & ~15;
   for (let i = 0; i < count; i++) {
     const p = data + <usize>load<u32>(rows + ((<usize>i) << 2)) * <usize>dim;
-    let a0 = f32x4.splat(0);
-    let a1 = f32x4.splat(0);
-    let a2 = f32x4.splat(0);
-    let a3 = f32x4.splat(0);
+    let a = i32x4.splat(0);
+    let b = i32x4.splat(0);
     let j = 0;
     for (; j < end16; j += 16) {
       const c = v128.load(p + <usize>j);
-      const lo = i16x8.extend_low_i8x16_u(c);
-      const hi = i16x8.extend_high_i8x16_u(c);
-      const qj = q + ((<usize>j) << 2);
-      a0 = f32x4.add(a0, f32x4.mul(f32x4.convert_i32x4_u(i32x4.extend_low_i16x8_u(lo)), v128.load(qj)));
-      a1 = f32x4.add(a1, f32x4.mul(f32x4.convert_i32x4_u(i32x4.extend_high_i16x8_u(lo)), v128.load(qj, 16)));
-      a2 = f32x4.add(a2, f32x4.mul(f32x4.convert_i32x4_u(i32x4.extend_low_i16x8_u(hi)), v128.load(qj, 32)));
-      a3 = f32x4.add(a3, f32x4.mul(f32x4.convert_i32x4_u(i32x4.extend_high_i16x8_u(hi)), v128.load(qj, 48)));
+      const qj = q + ((<usize>j) << 1);
+      a = i32x4.add(a, i32x4.dot_i16x8_s(i16x8.extend_low_i8x16_u(c), v128.load(qj)));
+      b = i32x4.add(b, i32x4.dot_i16x8_s(i16x8.extend_high_i8x16_u(c), v128.load(qj, 16)));
     }
-    const s = f32x4.add(f32x4.add(a0, a1), f32x4.add(a2, a3));
-    let sum = <f64>f32x4.extract_lane(s, 0) + <f64>f32x4.extract_lane(s, 1) + <f64>f32x4.extract_lane(s, 2) + <f64>f32x4.extract_lane(s, 3);
-    for (; j < dim; j++) sum += <f64>load<f32>(q + ((<usize>j) << 2)) * <f64>load<u8>(p + <usize>j);
+    const s = i32x4.add(a, b);
+    let sum = <f64>i32x4.extract_lane(s, 0) + <f64>i32x4.extract_lane(s, 1) + <f64>i32x4.extract_lane(s, 2) + <f64>i32x4.extract_lane(s, 3);
+    for (; j < dim; j++) sum += <f64>load<i16>(q + ((<usize>j) << 1)) * <f64>load<u8>(p + <usize>j);
     store<f64>(out + ((<usize>i) << 3), sum);
   }
 }
