@@ -1,8 +1,8 @@
 // What `vector.index.quantization: 'int8'` saves and costs through the whole database (issue 31): for each
 // mode, a child process loads N x D seeded clustered unit vectors (bench/lib/vector-data.js) through insertMany
-// of 1,000 (bodyCacheBytes 0, native backend), waits for the graph, drops its copy of the data, and reports
-// RSS after two full GCs and the collection's flat-store figure (stats: rows held as float32 or int8, their
-// bytes); then recall@10 against the exact float32 top 10 (computed here, once) and QPS, through
+// of 1,000 (bodyCacheBytes 0, native backend), waits for the graph (the longest event-loop stall meanwhile),
+// drops its copy of the data, and reports RSS after two full GCs and the collection's flat-store figure (stats:
+// rows held as float32 or int8, their bytes); then recall@10 against the exact float32 top 10 (computed here, once) and QPS, through
 // `findVector` (projection _id), unfiltered (the graph) and filtered to 1 % and 10 % of the documents (the
 // exact scan of the candidates: int8 codes, then a shortlist rescored from the stored vectors). Mode `raw`:
 // hnswlib-node alone (the same M and efConstruction, efSearch 128, filters as its filter callback), for scale.
@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { exactTopK, recallOf } from './lib/exact.js';
@@ -72,6 +73,7 @@ async function parent() {
     const line = (label, cell) => console.log(`| ${label} | ${results.map(cell).join(' | ')} |`);
     line('load average (1 min) before / after', (r) => `${r.loadBefore[0].toFixed(2)} / ${r.loadAfter[0].toFixed(2)}`);
     line('load to searchable by the graph', (r) => `${(r.loadMs / 1000).toFixed(1)} s`);
+    line('longest event-loop stall during the load (p99)', (r) => (r.stallMs === undefined ? '-' : `${r.stallMs.max.toFixed(0)} ms (${r.stallMs.p99.toFixed(0)} ms)`));
     line('RSS after the load and a GC', (r) => `${r.rssMb.toFixed(0)} MB`);
     line('exact-scan rows held as / bytes', (r) => (r.flatRowsAs === undefined ? '-' : `${r.flatRowsAs} / ${(r.flatBytes / MB).toFixed(1)} MB`));
     for (const { name } of FILTERS) {
@@ -98,7 +100,9 @@ async function child(mode, distDir, truthFile) {
     const db = new VectorDB('token', dir, undefined, { vectorBackend: 'native', bodyCacheBytes: 0, limits: { maxInsertManyDocuments: 1000 } });
     const index = { m: 16, efConstruction: EF_CONSTRUCTION, ...(mode === 'none' ? {} : { quantization: mode }) };
     const collection = await db.createCollection({ name: 'vectors', options: { vector: { dimension: DIM, metric: 'cosine', index } } });
+    const loop = monitorEventLoopDelay({ resolution: 10 });
     const started = performance.now();
+    loop.enable();
     {
       const vectors = data();
       const bucket = buckets(SEED + 3, N);
@@ -110,6 +114,8 @@ async function child(mode, distDir, truthFile) {
     } // the data goes out of scope: the GC below frees it
     await collection.waitForIndex();
     const loadMs = performance.now() - started;
+    loop.disable();
+    const stallMs = { max: loop.max / 1e6, p99: loop.percentile(99) / 1e6 };
     const rss = await rssMb();
     const { vector } = await collection.stats();
     const truth = JSON.parse(readFileSync(truthFile, 'utf8'));
@@ -119,7 +125,7 @@ async function child(mode, distDir, truthFile) {
       return async (q) => (await collection.findVector(Array.from(row(queries, q, DIM)), { filter, limit: 10, projection: { _id: 1 } })).map((doc) => doc._id);
     });
     await db.close();
-    console.log(JSON.stringify({ loadMs, rssMb: rss, flatRowsAs: vector.flatRowsAs, flatBytes: vector.flatBytes, queries: results }));
+    console.log(JSON.stringify({ loadMs, stallMs, rssMb: rss, flatRowsAs: vector.flatRowsAs, flatBytes: vector.flatBytes, queries: results }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
