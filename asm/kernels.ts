@@ -1,9 +1,9 @@
 /**
  * AssemblyScript source of the WebAssembly SIMD scan kernels (built by asm/build.js into
  * src/vector-index/simd/kernels-wasm.ts): dot products of one query against many rows of a store kept in the
- * module's imported memory, in float64 (exact ranking) or float32 (a fast first pass), and the float32
- * sums of the hits' `$similarity` (scalar, in order). Owns no memory and keeps no state; every argument
- * is a byte offset.
+ * module's imported memory, in float64 (exact ranking) or float32 (a fast first pass), the float32 sums
+ * of the hits' `$similarity` (scalar, in order), and approximate dot products of int8 rows. Owns no memory
+ * and keeps no state; every argument is a byte offset.
  */
 
 /** Sum of the two lanes of an f64x2. */
@@ -273,5 +273,31 @@ export function similaritySumsF32(data: usize, dim: i32, q: usize, rows: usize, 
     const oi = out + ((<usize>i) << 4);
     store<f64>(oi, <f64>a);
     store<f64>(oi, <f64>b, 8);
+  }
+}
+
+/**
+ * out[i] = q . codes(rows[i]) for i < count (int8 rows, int8-rows.ts): row r is `dim` u8 codes at
+ * data + r * dim, q is `dim` i16 (the query times each dimension's step, scaled to integers by the caller) and
+ * out is f64. Integer products summed by i32x4.dot_i16x8_s, 16 codes a step: exact, as long as the caller keeps
+ * |q| small enough that a lane's dim / 4 products of at most 255 |q| stay within i32.
+ */
+export function dotRowsU8(data: usize, dim: i32, q: usize, rows: usize, count: i32, out: usize): void {
+  const end16 = dim & ~15;
+  for (let i = 0; i < count; i++) {
+    const p = data + <usize>load<u32>(rows + ((<usize>i) << 2)) * <usize>dim;
+    let a = i32x4.splat(0);
+    let b = i32x4.splat(0);
+    let j = 0;
+    for (; j < end16; j += 16) {
+      const c = v128.load(p + <usize>j);
+      const qj = q + ((<usize>j) << 1);
+      a = i32x4.add(a, i32x4.dot_i16x8_s(i16x8.extend_low_i8x16_u(c), v128.load(qj)));
+      b = i32x4.add(b, i32x4.dot_i16x8_s(i16x8.extend_high_i8x16_u(c), v128.load(qj, 16)));
+    }
+    const s = i32x4.add(a, b);
+    let sum = <f64>i32x4.extract_lane(s, 0) + <f64>i32x4.extract_lane(s, 1) + <f64>i32x4.extract_lane(s, 2) + <f64>i32x4.extract_lane(s, 3);
+    for (; j < dim; j++) sum += <f64>load<i16>(q + ((<usize>j) << 1)) * <f64>load<u8>(p + <usize>j);
+    store<f64>(out + ((<usize>i) << 3), sum);
   }
 }

@@ -6,7 +6,9 @@
 // (asymmetric: the float query against the decoded codes), and the int8 scan's top 10 x oversampling rescored
 // with the float32 vectors. Also: a drifted half (the second half of the data shifted by --drift in every
 // dimension, trained on the first half only). Plain JS, no database.
-// Run: node bench/quantization-recall.js [--n 50000] [--dim 384] [--queries 100] [--train 0.1] [--drift 0.05]
+// `--binary`: the same for 1 bit a dimension (above or below the trained mean of the dimension; the float query
+// against mean +- the dimension's mean absolute deviation), at larger oversampling (issue 31: dimensions >= 768).
+// Run: node bench/quantization-recall.js [--n 50000] [--dim 384] [--queries 100] [--train 0.1] [--drift 0.05] [--binary]
 import { mixture, row, sample } from './lib/vector-data.js';
 
 const args = process.argv.slice(2);
@@ -17,7 +19,8 @@ const Q = Number(arg('--queries', 100));
 const TRAIN = Number(arg('--train', 0.1));
 const DRIFT = Number(arg('--drift', 0.05));
 const K = 10;
-const OVERSAMPLING = [1, 2, 3, 4, 8];
+const BINARY = args.includes('--binary');
+const OVERSAMPLING = BINARY ? [2, 4, 8, 16, 32] : [1, 2, 3, 4, 8];
 
 /** Per-dimension min and scale over the first `rows` rows. */
 function train(data, rows) {
@@ -101,9 +104,48 @@ function int8Scorer(codes, n, { min, scale }) {
   };
 }
 
+/** Per dimension the mean and the mean absolute deviation over the first `rows` rows (binary codes). */
+function trainBinary(data, rows) {
+  const mean = new Float64Array(DIM);
+  const dev = new Float64Array(DIM);
+  for (let i = 0; i < rows; i++) for (let d = 0; d < DIM; d++) mean[d] += data[i * DIM + d] / rows;
+  for (let i = 0; i < rows; i++) for (let d = 0; d < DIM; d++) dev[d] += Math.abs(data[i * DIM + d] - mean[d]) / rows;
+  return { mean, dev };
+}
+
+/** Cosine-like score of the float query against a row decoded as mean +- dev (by its bit), over |row| exact. */
+function binaryScorer(data, n, { mean, dev }) {
+  const bits = new Uint8Array(n * DIM);
+  const norms = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let nn = 0;
+    for (let d = 0; d < DIM; d++) {
+      bits[i * DIM + d] = data[i * DIM + d] > mean[d] ? 1 : 0;
+      nn += data[i * DIM + d] ** 2;
+    }
+    norms[i] = Math.sqrt(nn);
+  }
+  return (q) => {
+    let qmean = 0;
+    let qdev = 0;
+    const qs = new Float64Array(DIM);
+    for (let d = 0; d < DIM; d++) {
+      qmean += q[d] * mean[d];
+      qs[d] = 2 * q[d] * dev[d];
+      qdev += q[d] * dev[d];
+    }
+    return (i) => {
+      let dot = qmean - qdev;
+      const at = i * DIM;
+      for (let d = 0; d < DIM; d++) if (bits[at + d] === 1) dot += qs[d];
+      return dot / norms[i];
+    };
+  };
+}
+
 function measure(label, data, n, trained, queries) {
-  const { codes, clamped } = quantize(data, n, trained);
-  const scorer = int8Scorer(codes, n, trained);
+  const { codes, clamped } = BINARY ? { codes: undefined, clamped: 0 } : quantize(data, n, trained);
+  const scorer = BINARY ? binaryScorer(data, n, trained) : int8Scorer(codes, n, trained);
   const recall = Object.fromEntries(OVERSAMPLING.map((o) => [o, 0]));
   for (const q of queries) {
     const truth = new Set(topK(n, K, (i) => cosineFloat(data, i, q)));
@@ -121,11 +163,12 @@ function measure(label, data, n, trained, queries) {
 const mix = mixture(7, DIM, 50);
 const data = sample(mix, 11, N + Q, 0.35);
 const queries = Array.from({ length: Q }, (_, j) => row(data, N + j, DIM));
-console.log(`int8 scalar quantization, ${N} x ${DIM} clustered unit vectors, cosine, ${Q} queries, recall@10 of the int8 scan's top 10 x o rescored in float32`);
+const train_ = BINARY ? trainBinary : train;
+console.log(`${BINARY ? 'binary' : 'int8 scalar'} quantization, ${N} x ${DIM} clustered unit vectors, cosine, ${Q} queries, recall@10 of the ${BINARY ? 'binary' : 'int8'} scan's top 10 x o rescored in float32`);
 console.log(`| trained on | values clamped | ${OVERSAMPLING.map((o) => `o = ${o}`).join(' | ')} |\n|---|---|${OVERSAMPLING.map(() => '---|').join('')}`);
-measure(`every vector`, data, N, train(data, N), queries);
-measure(`the first ${TRAIN * 100} %`, data, N, train(data, Math.max(1, Math.floor(N * TRAIN))), queries);
-measure(`the first 1 %`, data, N, train(data, Math.max(1, Math.floor(N * 0.01))), queries);
+measure(`every vector`, data, N, train_(data, N), queries);
+measure(`the first ${TRAIN * 100} %`, data, N, train_(data, Math.max(1, Math.floor(N * TRAIN))), queries);
+measure(`the first 1 %`, data, N, train_(data, Math.max(1, Math.floor(N * 0.01))), queries);
 // Drift: the second half moved by DRIFT in every dimension (renormalised), trained on the first half.
 const drifted = data.slice(0, N * DIM);
 for (let i = N / 2; i < N; i++) {
@@ -137,4 +180,4 @@ for (let i = N / 2; i < N; i++) {
   const inv = 1 / Math.sqrt(nn);
   for (let d = 0; d < DIM; d++) drifted[i * DIM + d] *= inv;
 }
-measure(`first half, second half drifted by ${DRIFT}`, drifted, N, train(drifted, N / 2), queries);
+measure(`first half, second half drifted by ${DRIFT}`, drifted, N, train_(drifted, N / 2), queries);

@@ -1,7 +1,8 @@
 /**
  * Benchmark of the exact-scan kernels at 768 dims: the JS kernels (src/vector-index/kernels.ts) and the
  * WebAssembly SIMD kernel (src/vector-index/simd/) against a naive JS loop and against this machine's memory
- * bandwidth measured in the same run (a large typed-array copy), raw and through FlatVectorStore.
+ * bandwidth measured in the same run (a large typed-array copy), raw and through FlatVectorStore, and the
+ * approximate dot products of the same rows as int8 codes (int8-rows.ts: SIMD kernel and JS loop).
  * Not a test: run after a build with `npm run build && node bench/vector-kernels.js [dim] [vectors]`.
  * Set VECTOR_KERNELS to another compiled kernels.js (its simd/ and flat-store.js beside it) to compare builds.
  */
@@ -15,6 +16,8 @@ const { dot, dotRows, squaredNorm, topK } = await import(kernelsUrl);
 // Builds from before the SIMD kernel have neither: their rows are left out.
 const simd = await import(new URL('./simd/wasm-kernels.js', kernelsUrl).href).catch(() => undefined);
 const { FlatVectorStore } = await import(new URL('./flat-store.js', kernelsUrl).href);
+// Builds from before int8 rows have none: their rows are left out.
+const int8 = await import(new URL('./int8-rows.js', kernelsUrl).href).catch(() => undefined);
 
 const dim = Number(process.argv[2] ?? 768);
 const n = Number(process.argv[3] ?? Math.floor(100_000 * (768 / dim))); // ~300 MB: far beyond the caches
@@ -65,16 +68,30 @@ function dotScan(query, store, dim, n, out) {
   for (let r = 0, off = 0; r < n; r++, off += dim) out[r] = dot(query, store, off, dim);
 }
 
-/** A FlatVectorStore holding the same rows, on the SIMD path or (VECTORDB_NO_SIMD=1) the JS one. */
-function flatStore(noSimd) {
+/** `make()` with VECTORDB_NO_SIMD set (noSimd) or unset, as it was after. */
+function withSimd(noSimd, make) {
   const before = process.env.VECTORDB_NO_SIMD;
   if (noSimd) process.env.VECTORDB_NO_SIMD = '1';
   else delete process.env.VECTORDB_NO_SIMD;
-  const s = new FlatVectorStore({ dimension: dim, metric: 'cosine', capacity: n });
+  const made = make();
   if (before === undefined) delete process.env.VECTORDB_NO_SIMD;
   else process.env.VECTORDB_NO_SIMD = before;
+  return made;
+}
+
+/** A FlatVectorStore holding the same rows, on the SIMD path or (VECTORDB_NO_SIMD=1) the JS one. */
+function flatStore(noSimd) {
+  const s = withSimd(noSimd, () => new FlatVectorStore({ dimension: dim, metric: 'cosine', capacity: n }));
   for (let r = 0; r < n; r++) s.set(r, store.subarray(r * dim, (r + 1) * dim));
   return s;
+}
+
+/** The same rows as int8 codes (int8-rows.ts, scale trained on the first 1,024), in the SIMD kernel's memory or a plain array. */
+function int8Rows(noSimd) {
+  const scale = int8.Int8Scale.train(dim, store, Array.from({ length: Math.min(n, 1024) }, (_, r) => r * dim), Math.min(n, 1024));
+  const codes = withSimd(noSimd, () => new int8.Int8Rows(scale, n));
+  for (let r = 0; r < n; r++) codes.encode(r, store, r * dim);
+  return codes;
 }
 
 const copyDst = new Float32Array(store.length);
@@ -101,6 +118,13 @@ if (simd?.simdAvailable()) {
   const b = viaJs.exactSearch(query, 10);
   const same = a.every((r, i) => r.label === b[i].label && Math.abs(r.score - b[i].score) <= 1e-12 * Math.abs(b[i].score));
   if (!same) throw new Error('SIMD and JS top-10 differ');
+  if (int8 !== undefined) {
+    const [viaKernel, viaLoop] = [int8Rows(false), int8Rows(true)];
+    contestants.push(
+      ['int8 rows: wasm SIMD (i16 dot) *', () => viaKernel.dots(query64, rows, n, out)],
+      ['int8 rows: JS loop *', () => viaLoop.dots(query64, rows, n, out)],
+    );
+  }
 } else {
   console.log(simd ? 'WebAssembly SIMD unavailable or VECTORDB_NO_SIMD=1: SIMD rows left out' : 'no simd/ in this build');
 }
@@ -114,3 +138,4 @@ for (const [name, t] of results) {
   console.log(name.padEnd(40), gbs.toFixed(2).padStart(7), (gbs / memcpy).toFixed(2).padStart(9), (t * 1000).toFixed(1).padStart(8));
 }
 console.log('GB/s = vector bytes scanned (or copied) per second; target for the kernels: >= 0.5 x memcpy.');
+if (int8 !== undefined) console.log('* int8 rows read a quarter of those bytes: their GB/s is of the float32 rows they stand for.');

@@ -56,11 +56,13 @@ export function statsTable(result: DatabaseStats, where: string): string {
   ].join('\n');
 }
 
-/** A vector index's cells (dimension and metric, HNSW parameters, in graph, pending, snapshot), or dashes. */
+/** A vector index's cells (dimension, metric and int8 rows, HNSW parameters, in graph, pending, snapshot), or dashes. */
 function vectorCells(vector: VectorStats | undefined): string[] {
   if (vector === undefined) return ['-', '-', '-', '-', '-'];
   const { dimension, metric, hnsw } = vector;
-  return [`${dimension} ${metric}`, `${hnsw.m}/${hnsw.efConstruction}/${hnsw.efSearch}`, formatCount(vector.inGraph), formatCount(vector.pending), vector.snapshotSavedAt ?? 'never'];
+  // An int8 collection's exact-scan rows (a server of an earlier build tells no flatRowsAs).
+  const rows = vector.flatRowsAs === 'int8' ? ' int8' : '';
+  return [`${dimension} ${metric}${rows}`, `${hnsw.m}/${hnsw.efConstruction}/${hnsw.efSearch}`, formatCount(vector.inGraph), formatCount(vector.pending), vector.snapshotSavedAt ?? 'never'];
 }
 
 /** Header, rule and rows in columns: the first and those from `textFrom` on left-aligned, the counts right. */

@@ -18,6 +18,12 @@ export interface VectorIndexOptions {
   m?: number;
   efConstruction?: number;
   efSearch?: number;
+  /**
+   * How the exact-scan copy of the vectors is held in memory: float32 (`'none'`, the default), or one byte a
+   * dimension (`'int8'`), ranked on the codes and rescored exactly from the stored vectors. Fixed at creation.
+   * @example .vectorIndex({ quantization: 'int8' })
+   */
+  quantization?: 'none' | 'int8';
 }
 
 /** A collection's name and options, as createCollection takes them and findAllCollections lists them. */

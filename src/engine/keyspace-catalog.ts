@@ -105,6 +105,7 @@ export class KeyspaceCatalog {
     await this.#kv.clearRange(keys.fieldRecordKey(cid), keys.fieldRecordKey(cid) + keys.HIGH);
     await this.#kv.batch([
       { type: 'del', key: keys.vectorIndexMetaKey(cid) },
+      { type: 'del', key: keys.vectorScaleKey(cid) },
       { type: 'del', key: keys.indexRuleKey(cid) },
     ]);
     await removeGraphFiles(this.#kv, cid);

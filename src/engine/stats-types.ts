@@ -18,6 +18,10 @@ export interface VectorStats {
   readonly compactions: number;
   /** Rows the exact-scan store has written (live vectors plus rows freed for reuse). */
   readonly flatRows: number;
+  /** How those rows are held now: 'float32', or 'int8' (a collection with quantization 'int8', once its scale is trained). */
+  readonly flatRowsAs: 'float32' | 'int8';
+  /** Bytes the exact-scan rows take in memory (their values or codes, as allocated). */
+  readonly flatBytes: number;
   /** ISO time the graph snapshot was last saved, or null when never. */
   readonly snapshotSavedAt: string | null;
 }

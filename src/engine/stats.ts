@@ -70,7 +70,7 @@ async function vectorStats(kv: KvStore, vectors: CollectionVectors, vid: number,
   await vectors.graphLoaded();
   const meta = await readSnapshotMeta(kv, vid);
   const { params, backend } = vectors.indexInfo();
-  const { graphElements, compactions, flatRows } = vectors.footprint();
+  const { graphElements, compactions, flatRows, flatRowsAs, flatBytes } = vectors.footprint();
   return {
     dimension,
     metric,
@@ -82,6 +82,8 @@ async function vectorStats(kv: KvStore, vectors: CollectionVectors, vid: number,
     graphElements,
     compactions,
     flatRows,
+    flatRowsAs,
+    flatBytes,
     snapshotSavedAt: meta?.savedAt ?? null,
   };
 }

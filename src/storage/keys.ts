@@ -14,6 +14,8 @@
  *   vec:<cid>\0<label>                        -> retired (format 1: [u32 key length][docKey][values]; migrated at open)
  *   vidx:<cid>\0<chunk>                       -> chunks of the vector snapshot, in two slots (engine/vectors/snapshot.ts)
  *   vmeta:<cid>                               -> HNSW index metadata (JSON)
+ *   vquant:<cid>                              -> an int8 collection's trained scale: per dimension the lowest value,
+ *                                                then the step, float32 LE (engine/vectors/scale-record.ts)
  *   ixrule:<cid>                              -> INDEX_RULE: entries filed by index path (engine/collections/shredder.ts isFiled);
  *                                                absent: the collection was created by an earlier build
  *   fld:<cid>\0<path>\0<kind>                 -> '1': a top-level field has held a value of that kind (query/field-kind.ts;
@@ -149,6 +151,7 @@ export const vectorValuesKey = (cid: number, label: number): string => vectorVal
 export const LEGACY_VECTOR_PREFIX = 'vec:';
 export const vectorIndexChunkPrefix = (cid: number): string => `vidx:${cidText(cid)}${SEP}`;
 export const vectorIndexMetaKey = (cid: number): string => `vmeta:${cidText(cid)}`;
+export const vectorScaleKey = (cid: number): string => `vquant:${cidText(cid)}`;
 
 /**
  * A lexical collection's inverted index (engine/collections/lexical-index.ts): postings `p\0term\0docKey`
@@ -188,7 +191,7 @@ export const tableLexicalIndexesPrefix = (tid: number): string => `tlex:${cidTex
 
 /**
  * Every prefix that holds a collection's data: emptied by deleteMany({}), dropped with the collection
- * (its `vmeta:` and `ixrule:` keys are dropped by name).
+ * (its `vmeta:`, `vquant:` and `ixrule:` keys are dropped by name).
  */
 export function collectionDataPrefixes(cid: number): string[] {
   return [docPrefix(cid), indexPrefix(cid), vectorKeyPrefix(cid), vectorValuesPrefix(cid), vectorIndexChunkPrefix(cid), lexicalPrefix(cid)];

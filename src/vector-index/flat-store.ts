@@ -5,7 +5,9 @@
  * vectors, not the labels ever used (a collection never reuses a label: churn would grow them forever).
  * Used for exact scans of small filtered candidate sets. Owns only its arrays; no documents, no I/O.
  * The rows live in a WebAssembly memory scanned by the SIMD kernel, or in a plain array (JS kernels),
- * sized within the limits of flat-rows.ts.
+ * sized within the limits of flat-rows.ts. Quantized ('int8'), the rows are int8 codes (int8-rows.ts) once
+ * the first vectors trained their scale: a scan ranks on the codes and rescores a shortlist exactly from
+ * float32 values read through the store's ExactReader (exact-rescore.ts); no float32 copy is held.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { dotRows, selectTopK, squaredNorm, type ScoredRow } from './kernels.js';
@@ -15,19 +17,31 @@ import { float32Similarity, float32SimilarityOfSums, float32SquaredNorm, shortes
 import { WasmRowMemory, type ScanScratch } from './simd/wasm-kernels.js';
 import { LabelSlots, NO_SLOT } from './label-slots.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
+import { Int8Rows, type Int8Scale } from './int8-rows.js';
+import { ExactValues, exactTopK, shortlistSize, type ExactReader, type ScoredLabel } from './exact-rescore.js';
 
-/** A label and its Data API `$similarity` score (higher is closer). */
-export interface ScoredLabel {
-  label: number;
-  score: number;
-}
+export type { ExactReader, ScoredLabel } from './exact-rescore.js';
+
+/** How a store holds its rows: float32 ('none'), or int8 codes with exact rescoring ('int8'). */
+export type Quantization = 'none' | 'int8';
 
 export interface FlatVectorStoreOptions {
   dimension: number;
   metric: Metric;
   /** Initial number of rows; the store grows by 1.5x as live vectors need. Default 64. */
   capacity?: number;
+  /** 'int8': rows become int8 codes once INT8_TRAINING_ROWS vectors trained the scale (or at once with `scale`). */
+  quantization?: Quantization;
+  /** Where the exact float32 values of stored labels are read (required with 'int8'). */
+  exact?: ExactReader;
+  /** A scale trained before (kept by the engine): the codes mean what they meant before a reopen. */
+  scale?: Int8Scale;
+  /** Called once, when this store trains its scale (the engine keeps it). */
+  onTrained?: (scale: Int8Scale) => void;
 }
+
+/** An int8 store holds float32 rows until this many vectors are stored, then trains its scale from them. */
+export const INT8_TRAINING_ROWS = 1024;
 
 const EMPTY = new Float32Array(0);
 /**
@@ -69,6 +83,12 @@ export class FlatVectorStore {
   private free: number[] = [];
   private readonly rowOf = new LabelSlots(LABELS_PER_ROW);
   private count = 0;
+  private readonly quantization: Quantization;
+  /** The int8 codes, once trained: then `data` is empty and `wasm` undefined. */
+  private int8: Int8Rows | undefined;
+  /** Where an int8 store reads its exact values (undefined in a float32 store). */
+  private readonly exact: ExactValues | undefined;
+  private readonly onTrained: ((scale: Int8Scale) => void) | undefined;
 
   constructor(options: FlatVectorStoreOptions) {
     checkDimension(options.dimension);
@@ -76,8 +96,14 @@ export class FlatVectorStore {
     this.metric = options.metric;
     this.slots = Math.max(1, Math.floor(options.capacity ?? 64));
     checkSlots(this.slots, this.dimension);
-    this.wasm = WasmRowMemory.create(this.dimension, this.slots);
-    this.data = this.wasm === undefined ? allocate(this.slots, this.dimension) : EMPTY;
+    this.quantization = options.quantization ?? 'none';
+    if (this.quantization === 'int8' && options.exact === undefined) throw new TypeError('an int8 FlatVectorStore needs an exact reader');
+    this.exact = options.exact === undefined ? undefined : new ExactValues(options.exact);
+    this.onTrained = options.onTrained;
+    const scale = this.quantization === 'int8' ? options.scale : undefined;
+    this.int8 = scale === undefined ? undefined : new Int8Rows(scale, this.slots);
+    this.wasm = this.int8 === undefined ? WasmRowMemory.create(this.dimension, this.slots) : undefined;
+    this.data = this.wasm === undefined && this.int8 === undefined ? allocate(this.slots, this.dimension) : EMPTY;
     this.sqNorms = new Float64Array(this.slots);
     this.invNorms = new Float64Array(this.slots);
     this.present = new Uint8Array(this.slots);
@@ -89,9 +115,24 @@ export class FlatVectorStore {
     return this.count;
   }
 
-  /** @internal Which kernel scans this store: 'wasm-simd', or 'js' (the fallback). */
-  get kernel(): 'wasm-simd' | 'js' {
-    return this.wasm === undefined ? 'js' : 'wasm-simd';
+  /** @internal Which kernel scans this store: 'wasm-simd', 'js' (the fallback), or 'int8' (codes, then exact rescoring). */
+  get kernel(): 'wasm-simd' | 'js' | 'int8' {
+    return this.int8 !== undefined ? 'int8' : this.wasm === undefined ? 'js' : 'wasm-simd';
+  }
+
+  /** The trained int8 scale (undefined until trained, and in a float32 store). */
+  get scale(): Int8Scale | undefined {
+    return this.int8?.scale;
+  }
+
+  /** Bytes held by the rows themselves: int8 codes or float32 values (stats). */
+  get rowBytes(): number {
+    return this.int8 !== undefined ? this.int8.bytes : this.slots * this.dimension * 4;
+  }
+
+  /** Values coded outside the trained range, clamped (int8; stats). */
+  get clampedValues(): number {
+    return this.int8?.clamped ?? 0;
   }
 
   /** Number of rows allocated. */
@@ -115,8 +156,11 @@ export class FlatVectorStore {
     checkLabel(label);
     const sq = checkVector(vector, this.dimension, this.metric);
     const row = this.rowOf.get(label) ?? this.takeRow();
-    this.rows().set(vector, row * this.dimension);
+    if (this.int8 !== undefined) this.int8.encode(row, vector);
+    else this.rows().set(vector, row * this.dimension);
+    this.exact?.forget(label);
     this.markStored(label, row, sq);
+    this.trainIfDue();
   }
 
   /** A row for a new label: a freed one, else the next never used (growing when none is left). */
@@ -148,14 +192,36 @@ export class FlatVectorStore {
     if (this.used + fresh > this.slots) this.grow(this.used + fresh);
     const at = new Uint32Array(n);
     for (let i = 0; i < n; i++) at[i] = this.rowOf.get(labels[i] as number) ?? this.takeRow();
-    const rows = this.rows();
-    for (let i = 0; i < n; ) {
-      let j = i + 1;
-      while (j < n && at[j] === (at[j - 1] as number) + 1) j++;
-      rows.set(values.subarray(i * dim, j * dim), (at[i] as number) * dim);
-      i = j;
+    const int8 = this.int8;
+    if (int8 !== undefined) {
+      for (let i = 0; i < n; i++) int8.encode(at[i] as number, values, i * dim);
+    } else {
+      const rows = this.rows();
+      for (let i = 0; i < n; ) {
+        let j = i + 1;
+        while (j < n && at[j] === (at[j - 1] as number) + 1) j++;
+        rows.set(values.subarray(i * dim, j * dim), (at[i] as number) * dim);
+        i = j;
+      }
     }
-    for (let i = 0; i < n; i++) this.markStored(labels[i] as number, at[i] as number, norms[i] as number);
+    for (let i = 0; i < n; i++) {
+      this.exact?.forget(labels[i] as number);
+      this.markStored(labels[i] as number, at[i] as number, norms[i] as number);
+    }
+    this.trainIfDue();
+  }
+
+  /**
+   * An int8 store with INT8_TRAINING_ROWS vectors and no scale yet: trains it from the float32 rows, codes
+   * every row and lets the float32 rows go (the WebAssembly memory with them).
+   */
+  private trainIfDue(): void {
+    if (this.quantization !== 'int8' || this.int8 !== undefined || this.count < INT8_TRAINING_ROWS) return;
+    const int8 = Int8Rows.trainedOn(this.dimension, this.rows(), this.present, this.used, this.slots);
+    this.int8 = int8;
+    this.wasm = undefined;
+    this.data = EMPTY;
+    this.onTrained?.(int8.scale);
   }
 
   /** Records that `row` now holds the vector of `label`, of squared norm `sq`. */
@@ -173,10 +239,11 @@ export class FlatVectorStore {
     }
   }
 
-  /** A copy of a label's vector, or undefined. */
+  /** A copy of a label's vector, or undefined (int8: its exact values, read). */
   get(label: number): Float32Array | undefined {
     const row = this.rowOf.get(label);
     if (row === undefined) return undefined;
+    if (this.int8 !== undefined) return this.exact!.one(label)?.slice();
     const start = row * this.dimension;
     return this.rows().slice(start, start + this.dimension);
   }
@@ -185,15 +252,34 @@ export class FlatVectorStore {
   copyInto(label: number, target: Float32Array, offset: number): boolean {
     const row = this.rowOf.get(label);
     if (row === undefined) return false;
+    if (this.int8 !== undefined) {
+      const values = this.exact!.one(label);
+      if (values === undefined) return false;
+      target.set(values, offset);
+      return true;
+    }
     const start = row * this.dimension;
     target.set(this.rows().subarray(start, start + this.dimension), offset);
     return true;
+  }
+
+  /**
+   * The `k` best of `labels` (stored ones; each once) by exact score, best first, with exactSearch's
+   * ranking scores: the rescoring step of any approximate ranking (the int8 scan here, a quantized graph's
+   * candidates in the engine).
+   */
+  exactTopOf(query: ArrayLike<number>, labels: readonly number[], k: number): ScoredLabel[] {
+    checkVector(query, this.dimension, this.metric, 'query vector');
+    const stored = labels.filter((label) => this.has(label));
+    const read: ExactReader = this.int8 !== undefined ? this.exact!.shortlist : (wanted) => wanted.map((label) => this.get(label));
+    return exactTopK(this.metric, query, stored, k, read);
   }
 
   delete(label: number): boolean {
     const row = this.rowOf.get(label);
     if (row === undefined) return false;
     this.rowOf.delete(label);
+    this.exact?.forget(label);
     this.present[row] = 0;
     this.invNorms[row] = 0; // absent, as collectRows reads it
     this.free.push(row);
@@ -215,6 +301,7 @@ export class FlatVectorStore {
     if (!(k >= 1) || this.count === 0) return [];
     const list = candidates === undefined || Array.isArray(candidates) || candidates instanceof Uint32Array ? (candidates as ArrayLike<number> | undefined) : Array.from(candidates);
     const size = Math.min(list?.length ?? this.count, this.count);
+    if (this.int8 !== undefined) return this.scanInt8(this.int8, query, k, list, size);
     const scan = this.wasm?.scratch(size);
     // selectTopK maps the rows back to labels (and breaks ties by label).
     const hits = scan === undefined ? this.scanJs(query, k, list, size) : this.scanWasm(scan, query, k, list);
@@ -283,6 +370,19 @@ export class FlatVectorStore {
     return selectTopK(this.metric, qq, scan.out, this.sqNorms, scan.list, kept, top, this.labelOfRow);
   }
 
+  /**
+   * The int8 path: approximate dot products from the codes rank the rows, the best shortlistSize(k) of them
+   * are read and ranked exactly (exactTopOf). Fewer candidates than that go straight to the exact ranking.
+   */
+  private scanInt8(int8: Int8Rows, query: ArrayLike<number>, k: number, list: ArrayLike<number> | undefined, size: number): ScoredLabel[] {
+    const rows = new Uint32Array(size);
+    const n = this.collectRows(list, rows);
+    const top = Math.floor(k);
+    const want = shortlistSize(top);
+    const shortlist = n <= want ? Array.from(rows.subarray(0, n), (row) => this.labelOfRow[row]!) : int8.best(this.metric, query, rows, n, want, this.sqNorms, this.labelOfRow);
+    return this.exactTopOf(query, shortlist, top);
+  }
+
   /** The plain-JS path: float64 dot products of every row. */
   private scanJs(query: ArrayLike<number>, k: number, list: ArrayLike<number> | undefined, size: number): ScoredRow[] {
     const dim = this.dimension;
@@ -304,6 +404,7 @@ export class FlatVectorStore {
     const q = query instanceof Float32Array ? query : Float32Array.from(query);
     const qNorm = float32SquaredNorm(q);
     const metric = this.metric;
+    if (this.int8 !== undefined) return this.exact!.rescore(metric, q, qNorm, hits, (label) => this.has(label));
     // The sums by the WebAssembly kernel where the rows live in its memory: the same float32s, faster (10 hits
     // at 128 dims: the whole rescore 6.0 -> 3.4 us).
     const storedRows: number[] = [];
@@ -344,7 +445,9 @@ export class FlatVectorStore {
   private grow(minSlots: number): void {
     const next = Math.max(minSlots, Math.ceil(this.slots * 1.5), 64);
     checkSlots(next, this.dimension);
-    if (this.wasm !== undefined) {
+    if (this.int8 !== undefined) {
+      this.int8.grow(next);
+    } else if (this.wasm !== undefined) {
       try {
         this.wasm.reserve(next); // in place: no copy
       } catch {

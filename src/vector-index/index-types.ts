@@ -23,6 +23,11 @@ export interface VectorIndex {
   readonly deletedCount: number;
   /** Vectors (live and deleted) the index holds room for before it must grow. */
   readonly capacity: number;
+  /**
+   * True when the graph ranks on quantized vectors: the engine then takes more hits than asked and ranks
+   * them again exactly (FlatVectorStore.exactTopOf). hnswlib holds float32 and leaves it unset.
+   */
+  readonly quantized?: boolean;
   /** The parameters in force (from the stored header after a load). */
   readonly params: Readonly<Required<IndexParams>>;
   has(label: number): boolean;

@@ -4,7 +4,9 @@
  */
 export { METRICS, dataApiSimilarity, isMetric, shortestFloat32, similarityScore, scoreFromHnswDistance, type Metric } from './metric.js';
 export { dot, l2sq, squaredNorm, cosine, topK, type ScoredRow } from './kernels.js';
-export { FlatVectorStore, type FlatVectorStoreOptions } from './flat-store.js';
+export { FlatVectorStore, INT8_TRAINING_ROWS, type FlatVectorStoreOptions, type Quantization } from './flat-store.js';
+export { exactTopK, shortlistSize, type ExactReader } from './exact-rescore.js';
+export { Int8Scale } from './int8-rows.js';
 export {
   DEFAULT_PARAMS,
   createVectorIndex,

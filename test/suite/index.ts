@@ -19,8 +19,9 @@ import { updateSuite } from './update.js';
 import { tablesSuite } from './tables.js';
 import { tableFidelitySuite } from './table-fidelity.js';
 import { vectorKnobsSuite } from './vector-knobs.js';
+import { vectorQuantizationSuite } from './vector-quantization.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, lexicalSuite, limitPresetsSuite, rerankSuite, tableFidelitySuite, tablesSuite, updateSuite, vectorKnobsSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, lexicalSuite, limitPresetsSuite, rerankSuite, tableFidelitySuite, tablesSuite, updateSuite, vectorKnobsSuite, vectorQuantizationSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
@@ -37,6 +38,7 @@ export function allSuites(factory: DbFactory): void {
   tablesSuite(factory);
   tableFidelitySuite(factory);
   vectorKnobsSuite(factory);
+  vectorQuantizationSuite(factory);
   lexicalSuite(factory);
   rerankSuite(factory);
 }

@@ -9,6 +9,7 @@ import type { Limits } from '../limits.js';
 
 import { METRICS, type Metric } from '../../vector-index/metric.js';
 import type { VectorIndexOptions, VectorOptions } from '../vectors/settings.js';
+import type { Quantization } from '../../vector-index/index.js';
 import { SOURCE_MODELS, metricOfSourceModel, type SourceModel } from '../vectors/source-models.js';
 import { describeVectorizeService, parseVectorizeService, type VectorizeService } from '../vectors/vectorize-service.js';
 import { parseLexicalOptions, parseRerankOptions, DEFAULT_LEXICAL, DEFAULT_RERANK, type LexicalOptions, type RerankOptions } from './hybrid-options.js';
@@ -87,25 +88,39 @@ function parseVectorOptions(raw: JsonValue, limits: Limits): NonNullable<Collect
     throw VectorDbError.of('COMMAND_FIELD_VALUE_INVALID', { field: 'metric', value: describeValue(metric), reason: "function name can only be 'dot_product', 'cosine' or 'euclidean'" });
   }
   const vector: { dimension: number; metric: Metric; sourceModel: string; index?: VectorIndexOptions; service?: VectorizeService } = { dimension, metric: metric as Metric, sourceModel };
-  if (raw.index !== undefined && raw.index !== null) vector.index = parseIndexOptions(raw.index);
+  if (raw.index !== undefined && raw.index !== null) {
+    const index = parseIndexOptions(raw.index);
+    if (Object.keys(index).length > 0) vector.index = index; // `{}` (or only 'none') names the defaults, as no index does
+  }
   if (service !== undefined) vector.service = service;
   return vector;
 }
 
 /** The accepted range of each HNSW knob (a find's per-query `efSearch` too). */
-export const INDEX_OPTION_BOUNDS: Readonly<Record<keyof VectorIndexOptions, readonly [number, number]>> = Object.freeze({
+export const INDEX_OPTION_BOUNDS: Readonly<Record<Exclude<keyof VectorIndexOptions, 'quantization'>, readonly [number, number]>> = Object.freeze({
   m: [2, 128],
   efConstruction: [8, 4096],
   efSearch: [1, 4096],
 });
 
+/** The accepted values of `vector.index.quantization` ('none', the default, is not stored). */
+export const QUANTIZATIONS: readonly Quantization[] = ['none', 'int8'];
+
 function parseIndexOptions(raw: JsonValue): VectorIndexOptions {
   if (!isObject(raw)) throw invalidOptions(`'vector.index' must be an Object, got ${describeValue(raw)}`);
-  const result: Record<string, number> = {};
+  const result: { -readonly [K in keyof VectorIndexOptions]: VectorIndexOptions[K] } & Record<string, unknown> = {};
   const bounds: Record<string, readonly [number, number]> = INDEX_OPTION_BOUNDS;
   for (const [field, value] of Object.entries(raw)) {
+    if (field === 'quantization') {
+      if (typeof value !== 'string' || !(QUANTIZATIONS as readonly string[]).includes(value)) {
+        throw invalidOptions(`'vector.index.quantization' must be one of ${QUANTIZATIONS.map((q) => `'${q}'`).join(', ')}, got ${describeValue(value)}`);
+      }
+      // 'none' is what no option means: stored as absent, so that both name the same collection.
+      if (value !== 'none') result.quantization = value as Quantization;
+      continue;
+    }
     const range = Object.prototype.hasOwnProperty.call(bounds, field) ? bounds[field] : undefined;
-    if (!range) throw VectorDbError.of('INVALID_CREATE_COLLECTION_FIELD', { field: `vector.index.${field}`, known: "'m', 'efConstruction', 'efSearch'" });
+    if (!range) throw VectorDbError.of('INVALID_CREATE_COLLECTION_FIELD', { field: `vector.index.${field}`, known: "'m', 'efConstruction', 'efSearch', 'quantization'" });
     if (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1]) {
       throw invalidOptions(`'vector.index.${field}' must be an integer from ${range[0]} to ${range[1]}, got ${describeValue(value)}`);
     }
@@ -159,6 +174,11 @@ export async function sameOptions(a: CollectionOptions, b: CollectionOptions): P
   const plain = (o: CollectionOptions, other: CollectionOptions): CollectionOptions => {
     const { lexical, rerank, ...rest } = o;
     const keep = { ...rest } as { -readonly [K in keyof CollectionOptions]: CollectionOptions[K] };
+    // An empty `vector.index` (stored by earlier builds for `index: {}`) names the defaults, as none does.
+    if (keep.vector?.index !== undefined && Object.keys(keep.vector.index).length === 0) {
+      const { index: _empty, ...vector } = keep.vector;
+      keep.vector = vector;
+    }
     if (lexical !== undefined && (other.lexical !== undefined || stableStringify(lexical) !== stableStringify(DEFAULT_LEXICAL))) keep.lexical = lexical;
     if (rerank !== undefined && (other.rerank !== undefined || stableStringify(rerank) !== stableStringify(DEFAULT_RERANK))) keep.rerank = rerank;
     return keep;

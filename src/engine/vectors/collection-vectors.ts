@@ -20,6 +20,7 @@ import { rankLabels } from './rank.js';
 import { stageVectorRecords } from './stage.js';
 import { GraphSaves } from './saves.js';
 import { deleteSnapshot } from './snapshot.js';
+import { scaleWritten } from './scale-record.js';
 
 export type { VectorProgress } from '../progress.js';
 import type { IndexProgress, LabelFilter, VectorSettings } from './settings.js';
@@ -187,10 +188,12 @@ export class CollectionVectors {
     return stale;
   }
 
-  /** What churn leaves behind (stats, tests): graph elements live and dead, flat store rows written, compactions. */
-  footprint(): { graphElements: number; graphDeleted: number; flatRows: number; compactions: number; compacting: boolean } {
+  /** What churn leaves behind (stats, tests): graph elements live and dead, flat store rows written (as what, in how many bytes), compactions. */
+  footprint(): { graphElements: number; graphDeleted: number; flatRows: number; flatRowsAs: 'float32' | 'int8'; flatBytes: number; compactions: number; compacting: boolean } {
     const { size, deletedCount } = this.#graph;
-    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: this.#flat.rowsUsed, compactions: this.#indexer.compactions, compacting: this.#indexer.compacting };
+    const flat = this.#flat;
+    const flatRowsAs = flat.kernel === 'int8' ? 'int8' : 'float32';
+    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: flat.rowsUsed, flatRowsAs, flatBytes: flat.rowBytes, compactions: this.#indexer.compactions, compacting: this.#indexer.compacting };
   }
 
   /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */
@@ -380,5 +383,6 @@ export class CollectionVectors {
     await this.#lateValues?.done; // it stops at its next chunk (and never throws)
     while (this.#indexer.running) await this.#indexer.running.catch(() => undefined);
     await this.#saves.idle();
+    await scaleWritten(this.#flat);
   }
 }

@@ -7,12 +7,13 @@
 import type { VectorDbError } from '../../errors/index.js';
 import { yieldToEventLoop } from '../../platform/macrotask.js';
 import type { KvStore } from '../../storage/index.js';
-import { FlatVectorStore, type VectorIndex } from '../../vector-index/index.js';
+import type { FlatVectorStore, VectorIndex } from '../../vector-index/index.js';
 import type { IndexerHost } from './indexer.js';
 import { LateKeys } from './late-keys.js';
 import { LateValues } from './late-values.js';
 import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './open.js';
 import { readVectorKeys, readVectorValues } from './records.js';
+import { newFlatStore } from './scale-record.js';
 import type { VectorSettings } from './settings.js';
 import { readSnapshotMeta, removeGraphFiles } from './snapshot.js';
 
@@ -57,7 +58,7 @@ export async function openVectors<T>(kv: KvStore, settings: VectorSettings, crea
   // before they are read and loaded.
   const early = meta?.file !== undefined ? loadGraph(kv, settings, meta).catch(() => undefined) : undefined;
   // Sized for the highest label saved at once: growing copies the norms.
-  const flat = new FlatVectorStore({ dimension: settings.dimension, metric: settings.metric, capacity: Math.max(1024, meta?.labelLimit ?? 0) });
+  const flat = await newFlatStore(kv, settings, Math.max(1024, meta?.labelLimit ?? 0));
   if (early !== undefined && kv.syncReads) {
     // While hnswlib reads the graph, the keys it may lack are read: those at or past the snapshot's
     // coveredBelow (every key, for a snapshot saved before it was kept).

@@ -3,7 +3,7 @@
  * graph (widened for a filter, checked for labels gone while the keys are read after open), with what
  * the graph lacks scanned exactly and merged in. Reads the vectors' state; changes none of it.
  */
-import type { FlatVectorStore, ScoredLabel, VectorIndex } from '../../vector-index/index.js';
+import { shortlistSize, type FlatVectorStore, type ScoredLabel, type VectorIndex } from '../../vector-index/index.js';
 import type { VectorLabels } from './labels.js';
 import type { LabelFilter } from './settings.js';
 
@@ -43,16 +43,27 @@ export function rankLabels(from: RankSource, query: Float32Array, k: number, all
   const needFilter = allowed !== undefined || from.pendingRemoves > 0;
   // A filter hides part of the graph: widen the search in proportion so recall holds.
   const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / total, EXACT_FRACTION);
-  const ef = Math.ceil(Math.max(efSearch ?? from.graph.params.efSearch, k) / Math.sqrt(selectivity));
-  let fromGraph = from.graph.search(query, k, needFilter ? { ef, filter: live } : { ef });
+  // A graph of quantized vectors ranks approximately: more hits are taken, and ranked again exactly.
+  const approximate = from.graph.quantized === true;
+  const kGraph = approximate ? shortlistSize(k) : k;
+  const ef = Math.ceil(Math.max(efSearch ?? from.graph.params.efSearch, kGraph) / Math.sqrt(selectivity));
+  let fromGraph = from.graph.search(query, kGraph, needFilter ? { ef, filter: live } : { ef });
   // While the keys are read after open, the graph may still hold vectors deleted since its snapshot:
   // the hits are checked, and only when one is gone is the search made again with the check as filter.
-  if (keysLate && !needFilter && fromGraph.some((hit) => !isLive(hit.label))) fromGraph = from.graph.search(query, k, { ef, filter: live });
+  if (keysLate && !needFilter && fromGraph.some((hit) => !isLive(hit.label))) fromGraph = from.graph.search(query, kGraph, { ef, filter: live });
+  if (approximate) fromGraph = rescoreHits(from, query, fromGraph, k);
   if (from.pendingAdds.size === 0) return fromGraph;
   const pending = allowed === undefined ? from.pendingAdds : [...from.pendingAdds].filter((l) => allowed.has(l));
   from.ensureValues(pending);
   const fromScan = from.flat.exactSearch(query, k, pending);
   return mergeTop(fromGraph, fromScan, k);
+}
+
+/** The `k` best of approximate hits, ranked exactly from their float32 values (read first if still on their way). */
+function rescoreHits(from: RankSource, query: Float32Array, hits: readonly ScoredLabel[], k: number): ScoredLabel[] {
+  const labels = hits.map((hit) => hit.label);
+  from.ensureValues(labels);
+  return from.flat.exactTopOf(query, labels, k);
 }
 
 function mergeTop(a: ScoredLabel[], b: ScoredLabel[], k: number): ScoredLabel[] {

@@ -3,7 +3,7 @@
  * kind: the settings, the definition's vector part, a search's label filter and the indexing progress.
  * Types only, shared by the files of vectors/ and by the wings above them.
  */
-import type { BackendChoice } from '../../vector-index/index.js';
+import type { BackendChoice, Quantization } from '../../vector-index/index.js';
 import type { Metric } from '../../vector-index/metric.js';
 import type { VectorProgress } from '../progress.js';
 import type { GraphPrefetch } from './graph-prefetch.js';
@@ -14,6 +14,8 @@ export interface VectorIndexOptions {
   readonly m?: number;
   readonly efConstruction?: number;
   readonly efSearch?: number;
+  /** How the exact-scan rows are held: float32 ('none', the default) or int8 codes rescored exactly. */
+  readonly quantization?: Quantization;
 }
 
 /** A collection's vector definition (CollectionOptions' `vector`). */

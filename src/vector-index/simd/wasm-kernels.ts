@@ -16,7 +16,7 @@ type DotRowsFn = (data: number, dim: number, q: number, rows: number, count: num
 type SimilaritySumsFn = (data: number, dim: number, q: number, rows: number, count: number, out: number, euclidean: number) => void;
 
 /** The part of the WebAssembly JS API used here (the project's lib has no DOM types). */
-interface WasmMemory {
+export interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
 }
@@ -62,7 +62,30 @@ export function simdAvailable(): boolean {
 }
 
 /** Rounds up to a multiple of 16 (arithmetic, not bitwise: offsets pass 2^31). */
-const align16 = (n: number): number => Math.ceil(n / 16) * 16;
+export const align16 = (n: number): number => Math.ceil(n / 16) * 16;
+
+/**
+ * A new memory of at least `bytes` with the kernels instantiated over it (another store's rows: simd/wasm-int8.ts),
+ * or undefined when SIMD is unavailable or disabled, or the engine refuses the memory.
+ */
+export function kernelsOver(bytes: number): { memory: WasmMemory; exports: Record<string, unknown> } | undefined {
+  const module = simdDisabled() ? null : kernelModule();
+  if (wasmApi === undefined || module === null || pagesFor(bytes) > MAX_PAGES) return undefined;
+  try {
+    const memory = new wasmApi.Memory({ initial: pagesFor(bytes) });
+    return { memory, exports: new wasmApi.Instance(module, { env: { memory } }).exports };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Grows `memory` to hold `bytes` (existing bytes stay); RangeError past 4 GiB or when the engine refuses. */
+export function ensureBytes(memory: WasmMemory, bytes: number): void {
+  const have = memory.buffer.byteLength / PAGE;
+  const need = pagesFor(bytes);
+  if (need > MAX_PAGES) throw new RangeError(`${bytes} bytes exceed the 4 GiB of a wasm32 memory`);
+  if (need > have) memory.grow(need - have);
+}
 
 /**
  * One search's scratch after the rows: the query as float64 and as float32, the row list, and the dot
@@ -213,10 +236,7 @@ export class WasmRowMemory {
   }
 
   private ensureBytes(bytes: number): void {
-    const have = this.memory.buffer.byteLength / PAGE;
-    const need = pagesFor(bytes);
-    if (need > MAX_PAGES) throw new RangeError(`${bytes} bytes exceed the 4 GiB of a wasm32 memory`);
-    if (need > have) this.memory.grow(need - have);
+    ensureBytes(this.memory, bytes);
   }
 }
 
