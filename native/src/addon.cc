@@ -1,0 +1,605 @@
+// vectordb-local's native addon: a row store (the one float32 copy of each vector) and hnswlib graphs over
+// it (row_space.h), with parallel insertion as async work, searches with a byte-per-slot filter or a JS
+// callback, exact float64 scans of rows, and the graph file (graph_file.h). Used by
+// src/vector-index/rows-native.ts; everything here deals in row ids and slots (hnswlib labels).
+#include <napi.h>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <thread>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#include "graph_file.h"
+
+namespace {
+
+using vdb::Hnsw;
+using vdb::RowSpace;
+using vdb::RowStore;
+
+template <typename T>
+T* typedData(const Napi::Value& v, const char* what, size_t minLength = 0) {
+  if (!v.IsTypedArray()) throw Napi::TypeError::New(v.Env(), std::string(what) + " must be a typed array");
+  auto arr = v.As<Napi::TypedArray>();
+  if (arr.ElementSize() != sizeof(T)) throw Napi::TypeError::New(v.Env(), std::string(what) + " has the wrong element type");
+  if (arr.ElementLength() < minLength) throw Napi::RangeError::New(v.Env(), std::string(what) + " is too short");
+  auto* base = static_cast<uint8_t*>(arr.ArrayBuffer().Data()) + arr.ByteOffset();
+  return reinterpret_cast<T*>(base);
+}
+
+size_t lengthOf(const Napi::Value& v) { return v.As<Napi::TypedArray>().ElementLength(); }
+
+uint32_t u32(const Napi::Value& v) { return v.As<Napi::Number>().Uint32Value(); }
+
+// ---------------------------------------------------------------------------------------------- Rows
+
+class Rows : public Napi::ObjectWrap<Rows> {
+ public:
+  static Napi::Function Init(Napi::Env env) {
+    return DefineClass(env, "Rows",
+                       {InstanceMethod("take", &Rows::Take), InstanceMethod("write", &Rows::Write),
+                        InstanceMethod("writeMany", &Rows::WriteMany), InstanceMethod("ref", &Rows::Ref),
+                        InstanceMethod("unref", &Rows::Unref), InstanceMethod("read", &Rows::Read),
+                        InstanceMethod("dots", &Rows::Dots), InstanceMethod("refs", &Rows::Refs),
+                        InstanceMethod("squaredNorms", &Rows::SquaredNorms),
+                        InstanceAccessor("used", &Rows::Used, nullptr), InstanceAccessor("free", &Rows::Free, nullptr)});
+  }
+
+  Rows(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Rows>(info) {
+    uint32_t dim = u32(info[0]);
+    int metric = info[1].As<Napi::Number>().Int32Value();
+    if (dim == 0 || metric < 0 || metric > 2) throw Napi::RangeError::New(info.Env(), "bad dimension or metric");
+    store_ = std::make_shared<RowStore>(dim, static_cast<vdb::Metric>(metric));
+  }
+
+  std::shared_ptr<RowStore> store() const { return store_; }
+
+ private:
+  /** take(): a row holding one reference. */
+  Napi::Value Take(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->take()); }
+
+  /** write(row, values, offset): the dimension values of `values` from `offset` into the row. */
+  Napi::Value Write(const Napi::CallbackInfo& info) {
+    uint32_t row = u32(info[0]);
+    uint32_t at = u32(info[2]);
+    const float* values = typedData<float>(info[1], "values", static_cast<size_t>(at) + store_->dim());
+    store_->check(row);
+    store_->write(row, values + at);
+    return info.Env().Undefined();
+  }
+
+  /** writeMany(values, n, out): takes n rows for the n vectors of `values`, their ids into `out`. */
+  Napi::Value WriteMany(const Napi::CallbackInfo& info) {
+    uint32_t n = u32(info[1]);
+    const float* values = typedData<float>(info[0], "values", static_cast<size_t>(n) * store_->dim());
+    uint32_t* out = typedData<uint32_t>(info[2], "out", n);
+    for (uint32_t i = 0; i < n; i++) {
+      out[i] = store_->take();
+      store_->write(out[i], values + static_cast<size_t>(i) * store_->dim());
+    }
+    return info.Env().Undefined();
+  }
+
+  Napi::Value Ref(const Napi::CallbackInfo& info) {
+    store_->ref(u32(info[0]));
+    return info.Env().Undefined();
+  }
+  Napi::Value Unref(const Napi::CallbackInfo& info) {
+    store_->unref(u32(info[0]));
+    return info.Env().Undefined();
+  }
+  Napi::Value Refs(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->refs(u32(info[0]))); }
+
+  /** read(row, out, offset): copies the row into `out` at `offset`. */
+  Napi::Value Read(const Napi::CallbackInfo& info) {
+    uint32_t row = u32(info[0]);
+    uint32_t at = u32(info[2]);
+    float* out = typedData<float>(info[1], "out", static_cast<size_t>(at) + store_->dim());
+    store_->check(row);
+    std::memcpy(out + at, store_->row(row), sizeof(float) * store_->dim());
+    return info.Env().Undefined();
+  }
+
+  /**
+   * dots(query: Float64Array, rows: Uint32Array, n, out: Float64Array): float64 dot products of the query
+   * with rows[0..n), summed in the order FlatVectorStore's WebAssembly kernel (asm/kernels.ts dotRows) sums
+   * them: four running sums by j % 4, joined as (s0 + s2) + (s1 + s3), then the tail. The scores agree bit for bit.
+   */
+  Napi::Value Dots(const Napi::CallbackInfo& info) {
+    const uint32_t dim = store_->dim();
+    const double* q = typedData<double>(info[0], "query", dim);
+    uint32_t n = u32(info[2]);
+    const uint32_t* rows = typedData<uint32_t>(info[1], "rows", n);
+    double* out = typedData<double>(info[3], "out", n);
+    for (uint32_t i = 0; i < n; i++) {
+      store_->check(rows[i]);
+      const float* r = store_->row(rows[i]);
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      const uint32_t end4 = dim & ~3u;
+      uint32_t j = 0;
+      for (; j < end4; j += 4) {
+        s0 += static_cast<double>(r[j]) * q[j];
+        s1 += static_cast<double>(r[j + 1]) * q[j + 1];
+        s2 += static_cast<double>(r[j + 2]) * q[j + 2];
+        s3 += static_cast<double>(r[j + 3]) * q[j + 3];
+      }
+      double s = (s0 + s2) + (s1 + s3);
+      for (; j < dim; j++) s += q[j] * static_cast<double>(r[j]);
+      out[i] = s;
+    }
+    return info.Env().Undefined();
+  }
+
+  /** squaredNorms(rows, n, out: Float64Array): each row's squared norm, summed in order as validate.ts's checkVector sums it. */
+  Napi::Value SquaredNorms(const Napi::CallbackInfo& info) {
+    const uint32_t dim = store_->dim();
+    uint32_t n = u32(info[1]);
+    const uint32_t* rows = typedData<uint32_t>(info[0], "rows", n);
+    double* out = typedData<double>(info[2], "out", n);
+    for (uint32_t i = 0; i < n; i++) {
+      store_->check(rows[i]);
+      const float* r = store_->row(rows[i]);
+      double s = 0;
+      for (uint32_t j = 0; j < dim; j++) s += static_cast<double>(r[j]) * r[j];
+      out[i] = s;
+    }
+    return info.Env().Undefined();
+  }
+
+  Napi::Value Used(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->used()); }
+  Napi::Value Free(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->freeCount()); }
+
+  std::shared_ptr<RowStore> store_;
+};
+
+Napi::FunctionReference* rowsConstructor = nullptr;
+
+Rows* unwrapRows(const Napi::Value& v) {
+  if (!v.IsObject() || !v.As<Napi::Object>().InstanceOf(rowsConstructor->Value())) {
+    throw Napi::TypeError::New(v.Env(), "expected a Rows object");
+  }
+  return Rows::Unwrap(v.As<Napi::Object>());
+}
+
+// --------------------------------------------------------------------------------------------- Graph
+
+/** The filter of a search: a byte per slot (non-zero: allowed), or a JS predicate on the slot. */
+class BytesFilter : public hnswlib::BaseFilterFunctor {
+ public:
+  BytesFilter(const uint8_t* allowed, size_t length) : allowed_(allowed), length_(length) {}
+  bool operator()(hnswlib::labeltype slot) override { return slot < length_ && allowed_[slot] != 0; }
+
+ private:
+  const uint8_t* allowed_;
+  size_t length_;
+};
+
+class CallbackFilter : public hnswlib::BaseFilterFunctor {
+ public:
+  CallbackFilter(Napi::Env env, Napi::Function fn) : env_(env), fn_(fn) {}
+  bool operator()(hnswlib::labeltype slot) override {
+    if (failed_) return false;
+    Napi::Value r = fn_.Call({Napi::Number::New(env_, static_cast<double>(slot))});
+    if (env_.IsExceptionPending()) {
+      failed_ = true;
+      return false;
+    }
+    return r.ToBoolean().Value();
+  }
+  bool failed_ = false;
+
+ private:
+  Napi::Env env_;
+  Napi::Function fn_;
+};
+
+struct GraphCore {
+  std::shared_ptr<RowStore> rows;
+  std::unique_ptr<RowSpace> space;
+  std::unique_ptr<Hnsw> h;
+};
+
+/**
+ * Async work on a graph (insert, save, load): holds the graph object and marks it busy (changes refused)
+ * until it settles its promise; subclasses do the work in Execute and say what it resolves to.
+ */
+class Graph;
+class GraphWork : public Napi::AsyncWorker {
+ public:
+  GraphWork(Napi::Env env, Graph* graph);
+  Napi::Promise promise() { return deferred_.Promise(); }
+
+ protected:
+  /** Runs on the JS thread once the work is done, before the promise settles. */
+  virtual void finished(bool ok) {}
+  virtual double result() const = 0;
+  void OnOK() override;
+  void OnError(const Napi::Error& e) override;
+  Graph* graph_;
+
+ private:
+  void release();
+  Napi::Promise::Deferred deferred_;
+};
+
+class Graph : public Napi::ObjectWrap<Graph> {
+ public:
+  static Napi::Function Init(Napi::Env env) {
+    return DefineClass(env, "Graph",
+                       {InstanceMethod("add", &Graph::Add), InstanceMethod("addAsync", &Graph::AddAsync),
+                        InstanceMethod("replace", &Graph::Replace), InstanceMethod("markDelete", &Graph::MarkDelete),
+                        InstanceMethod("search", &Graph::Search), InstanceMethod("resize", &Graph::Resize),
+                        InstanceMethod("count", &Graph::Count), InstanceMethod("capacity", &Graph::Capacity),
+                        InstanceMethod("rowOf", &Graph::RowOf), InstanceMethod("elements", &Graph::Elements),
+                        InstanceMethod("save", &Graph::Save),
+                        InstanceMethod("load", &Graph::Load), InstanceMethod("dispose", &Graph::Dispose)});
+  }
+
+  /** new Graph(rows, maxElements, M, efConstruction, seed) */
+  Graph(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Graph>(info) {
+    Rows* rows = unwrapRows(info[0]);
+    rowsRef_ = Napi::Persistent(info[0].As<Napi::Object>());
+    core_.rows = rows->store();
+    core_.space = std::make_unique<RowSpace>(core_.rows.get());
+    size_t maxElements = u32(info[1]);
+    try {
+      core_.h = std::make_unique<Hnsw>(core_.space.get(), maxElements, u32(info[2]), u32(info[3]), u32(info[4]));
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+  }
+
+  ~Graph() { release(); }
+
+  /** Set while async work uses the graph: changes are refused (the JS side orders them anyway). */
+  std::atomic<int> busy{0};
+
+ private:
+  friend class GraphWork;
+  Hnsw& h(const Napi::Env& env) {
+    if (!core_.h) throw Napi::Error::New(env, "the graph was disposed");
+    return *core_.h;
+  }
+  Hnsw& idle(const Napi::Env& env) {
+    Hnsw& g = h(env);
+    if (busy.load() > 0) throw Napi::Error::New(env, "the graph is busy (an insert or a save runs)");
+    return g;
+  }
+
+  /** Drops the references the graph's elements hold on rows, and the graph. */
+  void release() {
+    if (!core_.h) return;
+    Hnsw& g = *core_.h;
+    for (size_t i = 0; i < g.cur_element_count; i++) core_.rows->unref(vdb::elementRow(g, static_cast<hnswlib::tableint>(i)));
+    core_.h.reset();
+  }
+
+  /** add(slots, rows, n): inserts rows[i] as slot slots[i] (fresh slots), on this thread. */
+  Napi::Value Add(const Napi::CallbackInfo& info) {
+    Hnsw& g = idle(info.Env());
+    uint32_t n = u32(info[2]);
+    const uint32_t* slots = typedData<uint32_t>(info[0], "slots", n);
+    const uint32_t* rows = typedData<uint32_t>(info[1], "rows", n);
+    for (uint32_t i = 0; i < n; i++) {
+      core_.rows->check(rows[i]);
+      core_.rows->ref(rows[i]);
+      try {
+        g.addPoint(&rows[i], slots[i]);
+      } catch (const std::exception& e) {
+        core_.rows->unref(rows[i]);
+        throw Napi::Error::New(info.Env(), e.what());
+      }
+    }
+    return info.Env().Undefined();
+  }
+
+  class AddWork : public GraphWork {
+   public:
+    AddWork(Napi::Env env, Graph* graph, std::vector<uint32_t> slots, std::vector<uint32_t> rows, unsigned threads)
+        : GraphWork(env, graph), slots_(std::move(slots)), rows_(std::move(rows)), threads_(threads) {}
+
+    void Execute() override {
+      Hnsw& g = *graph_->core_.h;
+      std::atomic<size_t> next{0};
+      std::mutex errorLock;
+      std::string error;
+      auto run = [&]() {
+        for (size_t i = next++; i < slots_.size(); i = next++) {
+          try {
+            g.addPoint(&rows_[i], slots_[i]);
+          } catch (const std::exception& e) {
+            std::lock_guard<std::mutex> lock(errorLock);
+            if (error.empty()) error = e.what();
+            next = slots_.size();
+          }
+        }
+      };
+      std::vector<std::thread> pool;
+      for (unsigned t = 1; t < threads_; t++) pool.emplace_back(run);
+      run();
+      for (auto& t : pool) t.join();
+      if (!error.empty()) SetError(error);
+    }
+
+   private:
+    double result() const override { return static_cast<double>(slots_.size()); }
+    std::vector<uint32_t> slots_, rows_;
+    unsigned threads_;
+  };
+
+  /**
+   * addAsync(slots, rows, n, threads): inserts as add does, on `threads` threads off the JS thread
+   * (hnswlib's addPoint is thread-safe for distinct labels); resolves once every one is in. The rows are
+   * referenced now: if an insert fails, the graph keeps those it took (count() tells).
+   */
+  Napi::Value AddAsync(const Napi::CallbackInfo& info) {
+    Hnsw& g = idle(info.Env());
+    uint32_t n = u32(info[2]);
+    const uint32_t* slots = typedData<uint32_t>(info[0], "slots", n);
+    const uint32_t* rows = typedData<uint32_t>(info[1], "rows", n);
+    unsigned threads = std::max(1u, u32(info[3]));
+    if (g.cur_element_count + n > g.max_elements_) throw Napi::RangeError::New(info.Env(), "the graph is full: resize first");
+    for (uint32_t i = 0; i < n; i++) core_.rows->check(rows[i]);
+    for (uint32_t i = 0; i < n; i++) core_.rows->ref(rows[i]);
+    auto* work = new AddWork(info.Env(), this, std::vector<uint32_t>(slots, slots + n), std::vector<uint32_t>(rows, rows + n), threads);
+    Napi::Promise p = work->promise();
+    work->Queue();
+    return p;
+  }
+
+  /** replace(slot, row): a deleted slot made live again with another row (hnswlib's update path). */
+  Napi::Value Replace(const Napi::CallbackInfo& info) {
+    Hnsw& g = idle(info.Env());
+    uint32_t slot = u32(info[0]);
+    uint32_t row = u32(info[1]);
+    core_.rows->check(row);
+    uint32_t old;
+    {
+      std::lock_guard<std::mutex> lock(g.label_lookup_lock);
+      auto found = g.label_lookup_.find(slot);
+      if (found == g.label_lookup_.end()) throw Napi::RangeError::New(info.Env(), "no such slot");
+      old = vdb::elementRow(g, found->second);
+    }
+    core_.rows->ref(row);
+    try {
+      g.unmarkDelete(slot);
+      g.addPoint(&row, slot);
+    } catch (const std::exception& e) {
+      core_.rows->unref(row);
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+    core_.rows->unref(old);
+    return info.Env().Undefined();
+  }
+
+  Napi::Value MarkDelete(const Napi::CallbackInfo& info) {
+    Hnsw& g = idle(info.Env());
+    try {
+      g.markDelete(u32(info[0]));
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+    return info.Env().Undefined();
+  }
+
+  /**
+   * search(query: Float32Array, k, ef, filter, outSlots: Uint32Array, outDistances: Float32Array): the
+   * hits nearest first; how many. `filter`: undefined, a Uint8Array by slot, or a function of the slot.
+   * Runs beside an insert in flight (hnswlib searches while it inserts).
+   */
+  Napi::Value Search(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    Hnsw& g = h(env);
+    const RowStore& rows = *core_.rows;
+    const float* query = typedData<float>(info[0], "query", rows.dim());
+    uint32_t k = u32(info[1]);
+    uint32_t ef = u32(info[2]);
+    uint32_t* outSlots = typedData<uint32_t>(info[4], "outSlots", k);
+    float* outDist = typedData<float>(info[5], "outDistances", k);
+    vdb::QueryRef q;
+    q.values = query;
+    if (rows.metric() == vdb::Metric::Cosine) {
+      double sq = 0;
+      for (uint32_t i = 0; i < rows.dim(); i++) sq += static_cast<double>(query[i]) * query[i];
+      q.invNorm = sq > 0 ? static_cast<float>(1.0 / std::sqrt(sq)) : 0.0f;
+    }
+    // ef is per search: the graph's ef_ is a plain field read by searchKnn (set on the JS thread only).
+    g.setEf(ef);
+    std::priority_queue<std::pair<float, hnswlib::labeltype>> result;
+    Napi::Value filter = info[3];
+    try {
+      if (filter.IsFunction()) {
+        CallbackFilter f(env, filter.As<Napi::Function>());
+        result = g.searchKnn(&q, k, &f);
+        if (f.failed_) return Napi::Value();
+      } else if (filter.IsTypedArray()) {
+        BytesFilter f(typedData<uint8_t>(filter, "filter"), lengthOf(filter));
+        result = g.searchKnn(&q, k, &f);
+      } else {
+        result = g.searchKnn(&q, k);
+      }
+    } catch (const Napi::Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(env, e.what());
+    }
+    size_t n = result.size();
+    for (size_t i = n; i-- > 0;) {
+      outSlots[i] = static_cast<uint32_t>(result.top().second);
+      outDist[i] = result.top().first;
+      result.pop();
+    }
+    return Napi::Number::New(env, static_cast<double>(n));
+  }
+
+  Napi::Value Resize(const Napi::CallbackInfo& info) {
+    Hnsw& g = idle(info.Env());
+    try {
+      g.resizeIndex(u32(info[0]));
+    } catch (const std::exception&) {
+      return Napi::Boolean::New(info.Env(), false);
+    }
+    return Napi::Boolean::New(info.Env(), true);
+  }
+
+  Napi::Value Count(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(h(info.Env()).cur_element_count)); }
+  Napi::Value Capacity(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(h(info.Env()).max_elements_)); }
+
+  /** rowOf(slot): the row the slot's element reads, or -1. */
+  Napi::Value RowOf(const Napi::CallbackInfo& info) {
+    Hnsw& g = h(info.Env());
+    std::lock_guard<std::mutex> lock(g.label_lookup_lock);
+    auto found = g.label_lookup_.find(u32(info[0]));
+    if (found == g.label_lookup_.end()) return Napi::Number::New(info.Env(), -1);
+    return Napi::Number::New(info.Env(), vdb::elementRow(g, found->second));
+  }
+
+  /** elements(outSlots, outRows): every element's slot and row, by internal id; how many. */
+  Napi::Value Elements(const Napi::CallbackInfo& info) {
+    Hnsw& g = h(info.Env());
+    size_t n = g.cur_element_count;
+    uint32_t* slots = typedData<uint32_t>(info[0], "outSlots", n);
+    uint32_t* rows = typedData<uint32_t>(info[1], "outRows", n);
+    for (size_t i = 0; i < n; i++) {
+      slots[i] = static_cast<uint32_t>(g.getExternalLabel(static_cast<hnswlib::tableint>(i)));
+      rows[i] = vdb::elementRow(g, static_cast<hnswlib::tableint>(i));
+    }
+    return Napi::Number::New(info.Env(), static_cast<double>(n));
+  }
+
+  class SaveWork : public GraphWork {
+   public:
+    SaveWork(Napi::Env env, Graph* graph, std::string path) : GraphWork(env, graph), path_(std::move(path)) {}
+    void Execute() override {
+      try {
+        bytes_ = vdb::saveGraphFile(*graph_->core_.h, *graph_->core_.rows, path_);
+      } catch (const std::exception& e) {
+        SetError(e.what());
+      }
+    }
+
+   private:
+    double result() const override { return static_cast<double>(bytes_); }
+    std::string path_;
+    uint64_t bytes_ = 0;
+  };
+
+  /** save(path): writes the graph and its rows on a libuv thread (no change meanwhile); resolves to the file's length. */
+  Napi::Value Save(const Napi::CallbackInfo& info) {
+    h(info.Env());
+    auto* work = new SaveWork(info.Env(), this, info[0].As<Napi::String>().Utf8Value());
+    Napi::Promise p = work->promise();
+    work->Queue();
+    return p;
+  }
+
+  class LoadWork : public GraphWork {
+   public:
+    LoadWork(Napi::Env env, Graph* graph, std::string path, vdb::FileHead head, uint32_t firstRow, size_t maxElements)
+        : GraphWork(env, graph), path_(std::move(path)), head_(head), firstRow_(firstRow), maxElements_(maxElements) {}
+    void Execute() override {
+      try {
+        loaded_ = std::make_unique<Hnsw>(graph_->core_.space.get());
+        vdb::loadGraphFile(*loaded_, *graph_->core_.space, *graph_->core_.rows, path_, head_, firstRow_, maxElements_);
+      } catch (const std::exception& e) {
+        loaded_.reset();
+        SetError(e.what());
+      }
+    }
+
+   private:
+    void finished(bool ok) override {
+      if (ok) {
+        graph_->release();
+        graph_->core_.h = std::move(loaded_);  // its elements hold the references taken for the fresh rows
+      } else {
+        for (uint64_t i = 0; i < head_.count; i++) graph_->core_.rows->unref(firstRow_ + static_cast<uint32_t>(i));
+      }
+    }
+    double result() const override { return static_cast<double>(head_.count); }
+    std::string path_;
+    vdb::FileHead head_;
+    uint32_t firstRow_;
+    size_t maxElements_;
+    std::unique_ptr<Hnsw> loaded_;
+  };
+
+  /**
+   * load(path, maxElements, fileBytes): replaces this (empty) graph by the file's, its rows read into
+   * fresh rows of the store, on a libuv thread; resolves to the element count. Rejects with a message
+   * starting "incompatible:" when the file is not a graph file of this dimension or not `fileBytes` long.
+   */
+  Napi::Value Load(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    idle(env);
+    std::string path = info[0].As<Napi::String>().Utf8Value();
+    size_t maxElements = u32(info[1]);
+    double expected = info[2].IsNumber() ? info[2].As<Napi::Number>().DoubleValue() : -1;
+    vdb::FileHead head{};
+    uint64_t fileBytes = 0;
+    auto deferred = Napi::Promise::Deferred::New(env);
+    if (!vdb::readGraphHead(path, core_.rows->dim(), head, fileBytes) || (expected >= 0 && static_cast<double>(fileBytes) != expected)) {
+      deferred.Reject(Napi::Error::New(env, "incompatible: " + path + " is not a graph file of this dimension and length").Value());
+      return deferred.Promise();
+    }
+    uint32_t firstRow = head.count > 0 ? core_.rows->takeFresh(static_cast<uint32_t>(head.count)) : core_.rows->used();
+    auto* work = new LoadWork(env, this, path, head, firstRow, maxElements);
+    Napi::Promise p = work->promise();
+    work->Queue();
+    return p;
+  }
+
+  Napi::Value Dispose(const Napi::CallbackInfo& info) {
+    if (busy.load() > 0) throw Napi::Error::New(info.Env(), "the graph is busy: dispose after it settles");
+    release();
+    return info.Env().Undefined();
+  }
+
+  GraphCore core_;
+  Napi::ObjectReference rowsRef_;
+};
+
+GraphWork::GraphWork(Napi::Env env, Graph* graph) : Napi::AsyncWorker(env), graph_(graph), deferred_(Napi::Promise::Deferred::New(env)) {
+  graph_->Ref();
+  graph_->busy++;
+}
+
+void GraphWork::release() {
+  graph_->busy--;
+  graph_->Unref();
+}
+
+void GraphWork::OnOK() {
+  release();
+  finished(true);
+  deferred_.Resolve(Napi::Number::New(Env(), result()));
+}
+
+void GraphWork::OnError(const Napi::Error& e) {
+  release();
+  finished(false);
+  deferred_.Reject(e.Value());
+}
+
+Napi::Value MallocTrim(const Napi::CallbackInfo& info) {
+#if defined(__GLIBC__)
+  return Napi::Boolean::New(info.Env(), malloc_trim(0) != 0);
+#else
+  return Napi::Boolean::New(info.Env(), false);
+#endif
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  Napi::Function rows = Rows::Init(env);
+  rowsConstructor = new Napi::FunctionReference(Napi::Persistent(rows));
+  exports.Set("Rows", rows);
+  exports.Set("Graph", Graph::Init(env));
+  exports.Set("mallocTrim", Napi::Function::New(env, MallocTrim));
+  exports.Set("hardwareThreads", Napi::Number::New(env, std::max(1u, std::thread::hardware_concurrency())));
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(vectordb_native, Init)
