@@ -15,6 +15,7 @@ import { float32Similarity, float32SimilarityOfSums, float32SquaredNorm, shortes
 import { WasmRowMemory, type ScanScratch } from './simd/wasm-kernels.js';
 import { LabelSlots, NO_SLOT } from './label-slots.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
+import type { VectorRows } from './vector-rows.js';
 
 /** A label and its Data API `$similarity` score (higher is closer). */
 export interface ScoredLabel {
@@ -36,7 +37,7 @@ const EMPTY = new Float32Array(0);
  */
 const LABELS_PER_ROW = 64;
 
-export class FlatVectorStore {
+export class FlatVectorStore implements VectorRows {
   readonly dimension: number;
   readonly metric: Metric;
   /** The rows when they live in a plain array; unused while `wasm` holds them. */

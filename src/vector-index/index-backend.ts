@@ -4,7 +4,7 @@
  * Deals only in uint32 labels and Float32Arrays; the engine keeps the _id <-> label map and stores
  * `serialize()` bytes where it likes.
  */
-import { type ScoredLabel } from './flat-store.js';
+import { FlatVectorStore, type ScoredLabel } from './flat-store.js';
 import type { GraphFileRead, HnswDriverFactory, IndexIdentity } from './backend-types.js';
 import { HnswIndex } from './hnsw-index.js';
 import {
@@ -19,7 +19,7 @@ import {
 import type { IndexParams, VectorIndex } from './index-types.js';
 import { type Metric } from './metric.js';
 import { nativeAvailable, nativeDriverFactory } from './native-backend.js';
-import { isRowsGraphFile, nativeRowsAvailable, nativeRowsDriverFactory } from './native-rows-backend.js';
+import { isRowsGraphFile, nativeRowsAvailable, nativeRowsDriverFactory, newNativeRowStore } from './native-rows-backend.js';
 import type { VectorRows } from './vector-rows.js';
 import { invalid, checkDimension } from './validate.js';
 import { wasmDriverFactory } from './wasm-backend.js';
@@ -194,4 +194,22 @@ function stripUndefined(p: IndexParams): IndexParams {
   if (p.efConstruction !== undefined) out.efConstruction = p.efConstruction;
   if (p.efSearch !== undefined) out.efSearch = p.efSearch;
   return out;
+}
+
+/**
+ * The backend a collection opened with `choice` builds its graph on, known at once: 'auto' is the native
+ * addon when it loads (its graphs of other backends are then rebuilt), else left to the load (hnswlib-node
+ * or wasm, as the saved graph says).
+ */
+export function collectionBackend(choice: BackendChoice): BackendChoice {
+  return choice === 'auto' && nativeRowsAvailable() ? 'native-rows' : choice;
+}
+
+/**
+ * The rows a collection keeps its vectors in, for graphs of `backend` (collectionBackend's): the native
+ * addon's row store for 'native-rows' (the graph reads them: one copy), else a FlatVectorStore.
+ */
+export function createVectorRows(opts: { dimension: number; metric: Metric; backend: BackendChoice; capacity: number }): VectorRows {
+  const native = opts.backend === 'native-rows' ? newNativeRowStore(opts.dimension, opts.metric) : undefined;
+  return native ?? new FlatVectorStore({ dimension: opts.dimension, metric: opts.metric, capacity: opts.capacity });
 }

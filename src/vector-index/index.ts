@@ -5,9 +5,13 @@
 export { METRICS, dataApiSimilarity, isMetric, shortestFloat32, similarityScore, scoreFromHnswDistance, type Metric } from './metric.js';
 export { dot, l2sq, squaredNorm, cosine, topK, type ScoredRow } from './kernels.js';
 export { FlatVectorStore, type FlatVectorStoreOptions } from './flat-store.js';
+export type { VectorRows } from './vector-rows.js';
+export { trimHeap } from './native-addon.js';
 export {
   DEFAULT_PARAMS,
+  collectionBackend,
   createVectorIndex,
+  createVectorRows,
   loadVectorIndex,
   loadVectorIndexFile,
   nativeBackendAvailable,

@@ -9,7 +9,7 @@
 import { VectorDbError } from '../../errors/index.js';
 import { yieldToEventLoop } from '../../platform/macrotask.js';
 import type { KvOperation, KvStore } from '../../storage/index.js';
-import type { FlatVectorStore, IndexParams, ScoredLabel, VectorIndex } from '../../vector-index/index.js';
+import type { VectorRows, IndexParams, ScoredLabel, VectorIndex } from '../../vector-index/index.js';
 import type { ChangeHook, DocumentChange } from '../changes.js';
 import { BackgroundIndexer } from './indexer.js';
 import { VectorLabels, type LabelLookup } from './labels.js';
@@ -33,7 +33,7 @@ export class CollectionVectors {
   readonly #settings: VectorSettings;
   /** The document key <-> label map: which labels are live, and whose. */
   readonly #labels = new VectorLabels();
-  readonly #flat: FlatVectorStore;
+  readonly #flat: VectorRows;
   #graph: VectorIndex;
   /** Live labels not in the graph yet (replaced, not emptied, when a graph is swapped in). */
   #pendingAdds = new Set<number>();
@@ -56,7 +56,7 @@ export class CollectionVectors {
   #closed = false;
   #failure: VectorDbError | undefined;
 
-  private constructor(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, graph: VectorIndex) {
+  private constructor(kv: KvStore, settings: VectorSettings, flat: VectorRows, graph: VectorIndex) {
     this.#kv = kv;
     this.#settings = settings;
     this.#flat = flat;
@@ -322,7 +322,7 @@ export class CollectionVectors {
     this.#pendingAdds.clear();
     this.#pendingRemoves = [];
     this.#graph.dispose();
-    this.#graph = await newGraph(this.#settings, 1024);
+    this.#graph = await newGraph(this.#settings, 1024, this.#flat);
     this.#closed = false;
     await deleteSnapshot(this.#kv, this.#settings.cid);
   }
