@@ -42,7 +42,7 @@ class Rows : public Napi::ObjectWrap<Rows> {
                         InstanceMethod("writeMany", &Rows::WriteMany), InstanceMethod("ref", &Rows::Ref),
                         InstanceMethod("unref", &Rows::Unref), InstanceMethod("read", &Rows::Read),
                         InstanceMethod("dots", &Rows::Dots), InstanceMethod("refs", &Rows::Refs),
-                        InstanceMethod("squaredNorms", &Rows::SquaredNorms),
+                        InstanceMethod("squaredNorms", &Rows::SquaredNorms), InstanceMethod("refMany", &Rows::RefMany),
                         InstanceAccessor("used", &Rows::Used, nullptr), InstanceAccessor("free", &Rows::Free, nullptr)});
   }
 
@@ -83,6 +83,14 @@ class Rows : public Napi::ObjectWrap<Rows> {
 
   Napi::Value Ref(const Napi::CallbackInfo& info) {
     store_->ref(u32(info[0]));
+    return info.Env().Undefined();
+  }
+  /** refMany(rows, n): a reference more on each of rows[0..n). */
+  Napi::Value RefMany(const Napi::CallbackInfo& info) {
+    uint32_t n = u32(info[1]);
+    const uint32_t* rows = typedData<uint32_t>(info[0], "rows", n);
+    for (uint32_t i = 0; i < n; i++) store_->check(rows[i]);
+    for (uint32_t i = 0; i < n; i++) store_->ref(rows[i]);
     return info.Env().Undefined();
   }
   Napi::Value Unref(const Napi::CallbackInfo& info) {
@@ -153,10 +161,13 @@ class Rows : public Napi::ObjectWrap<Rows> {
   std::shared_ptr<RowStore> store_;
 };
 
-Napi::FunctionReference* rowsConstructor = nullptr;
+/** Per environment (the main thread and each worker thread that loads the addon): the Rows class. */
+struct AddonData {
+  Napi::FunctionReference rows;
+};
 
 Rows* unwrapRows(const Napi::Value& v) {
-  if (!v.IsObject() || !v.As<Napi::Object>().InstanceOf(rowsConstructor->Value())) {
+  if (!v.IsObject() || !v.As<Napi::Object>().InstanceOf(v.Env().GetInstanceData<AddonData>()->rows.Value())) {
     throw Napi::TypeError::New(v.Env(), "expected a Rows object");
   }
   return Rows::Unwrap(v.As<Napi::Object>());
@@ -582,17 +593,35 @@ void GraphWork::OnError(const Napi::Error& e) {
   deferred_.Reject(e.Value());
 }
 
-Napi::Value MallocTrim(const Napi::CallbackInfo& info) {
+/** glibc's malloc_trim(0) on a libuv thread (it walks the whole heap: hundreds of ms after a large build). */
+class TrimWork : public Napi::AsyncWorker {
+ public:
+  explicit TrimWork(Napi::Env env) : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)) {}
+  Napi::Promise promise() { return deferred_.Promise(); }
+  void Execute() override {
 #if defined(__GLIBC__)
-  return Napi::Boolean::New(info.Env(), malloc_trim(0) != 0);
-#else
-  return Napi::Boolean::New(info.Env(), false);
+    trimmed_ = malloc_trim(0) != 0;
 #endif
+  }
+  void OnOK() override { deferred_.Resolve(Napi::Boolean::New(Env(), trimmed_)); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  bool trimmed_ = false;
+};
+
+/** mallocTrim(): resolves to whether glibc returned memory to the system (false off glibc). */
+Napi::Value MallocTrim(const Napi::CallbackInfo& info) {
+  auto* work = new TrimWork(info.Env());
+  Napi::Promise p = work->promise();
+  work->Queue();
+  return p;
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   Napi::Function rows = Rows::Init(env);
-  rowsConstructor = new Napi::FunctionReference(Napi::Persistent(rows));
+  auto* data = new AddonData{Napi::Persistent(rows)};
+  env.SetInstanceData<AddonData>(data);
   exports.Set("Rows", rows);
   exports.Set("Graph", Graph::Init(env));
   exports.Set("mallocTrim", Napi::Function::New(env, MallocTrim));

@@ -16,6 +16,8 @@ export interface AddonRows {
   /** Takes n rows (one reference each) for the n vectors of `values`; their ids into `out`. */
   writeMany(values: Float32Array, n: number, out: Uint32Array): void;
   ref(row: number): void;
+  /** A reference more on each of rows[0..n). */
+  refMany(rows: Uint32Array, n: number): void;
   unref(row: number): void;
   refs(row: number): number;
   read(row: number, out: Float32Array, offset: number): void;
@@ -47,8 +49,8 @@ export interface AddonGraph {
 export interface NativeAddon {
   Rows: new (dimension: number, metric: number) => AddonRows;
   Graph: new (rows: AddonRows, maxElements: number, M: number, efConstruction: number, seed: number) => AddonGraph;
-  /** glibc's malloc_trim(0): returns freed heap to the system (false elsewhere, or when nothing was). */
-  mallocTrim(): boolean;
+  /** glibc's malloc_trim(0) on a libuv thread: whether freed heap went back to the system (false off glibc). */
+  mallocTrim(): Promise<boolean>;
 }
 
 let addon: NativeAddon | null | undefined;
@@ -82,7 +84,7 @@ export function insertThreads(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
 }
 
-/** Returns freed heap to the system after a bulk load or a compaction (glibc keeps it otherwise). */
+/** Returns freed heap to the system after a bulk load or a compaction (glibc keeps it otherwise), off the JS thread. */
 export function trimHeap(): void {
-  addon?.mallocTrim();
+  addon?.mallocTrim().catch(() => undefined);
 }

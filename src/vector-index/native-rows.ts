@@ -81,19 +81,19 @@ export class NativeRowStore implements VectorRows {
   }
 
   /**
-   * Makes `label` refer to `row` (already written, e.g. by a graph file just read), taking a reference;
-   * false when the label has a row already.
+   * Makes each of `labels[0..n)` refer to its row `rows[i]` (already written, e.g. by a graph file just
+   * read), taking a reference on it; labels that have a row already keep theirs.
    */
   adopt(labels: ArrayLike<number>, rows: Uint32Array, n: number): void {
-    const norms = new Float64Array(n);
-    this.rows.squaredNorms(rows, n, norms);
-    for (let i = 0; i < n; i++) {
-      const label = labels[i] as number;
-      if (this.#rowOf.has(label)) continue;
-      const row = rows[i] as number;
-      this.rows.ref(row);
-      this.#hold(label, row, norms[i] as number);
-    }
+    const taken = new Uint32Array(n);
+    let m = 0;
+    for (let i = 0; i < n; i++) if (!this.#rowOf.has(labels[i] as number)) taken[m++] = i;
+    const adopted = new Uint32Array(m);
+    for (let j = 0; j < m; j++) adopted[j] = rows[taken[j] as number] as number;
+    const norms = new Float64Array(m);
+    this.rows.squaredNorms(adopted, m, norms);
+    this.rows.refMany(adopted, m);
+    for (let j = 0; j < m; j++) this.#hold(labels[taken[j] as number] as number, adopted[j] as number, norms[j] as number);
   }
 
   /** Records that `label` now holds `row` (one reference, taken by the caller), dropping its old row's. */
@@ -156,16 +156,20 @@ export class NativeRowStore implements VectorRows {
 
   /** The rows of the stored labels of `candidates` (each once), or of every stored label. */
   #collectRows(candidates: Iterable<number> | undefined): Uint32Array {
-    const labels = candidates === undefined ? this.#rowOf.labels() : candidates;
-    const out: number[] = [];
-    const seen = new Set<number>();
-    for (const label of labels) {
-      const row = this.#rowOf.get(label);
-      if (row === undefined || seen.has(row)) continue;
-      seen.add(row);
-      out.push(row);
+    const list = candidates === undefined ? this.#rowOf.labels() : Array.isArray(candidates) || candidates instanceof Uint32Array ? (candidates as ArrayLike<number>) : Array.from(candidates);
+    // Ascending lists (every stored label, the postings' sets) repeat no label: no set of seen rows needed.
+    let ascending = true;
+    for (let i = 1; i < list.length && ascending; i++) ascending = (list[i] as number) > (list[i - 1] as number);
+    const seen = ascending ? undefined : new Set<number>();
+    const out = new Uint32Array(list.length);
+    let n = 0;
+    for (let i = 0; i < list.length; i++) {
+      const row = this.#rowOf.get(list[i] as number);
+      if (row === undefined || seen?.has(row) === true) continue;
+      seen?.add(row);
+      out[n++] = row;
     }
-    return Uint32Array.from(out);
+    return out.subarray(0, n);
   }
 
   rescore(query: ArrayLike<number>, hits: readonly ScoredLabel[]): ScoredLabel[] {

@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { FlatVectorStore } from '../../src/vector-index/flat-store.js';
 import { METRICS, type Metric } from '../../src/vector-index/metric.js';
 import { loadNativeAddon, type NativeAddon } from '../../src/vector-index/native-addon.js';
@@ -155,7 +156,38 @@ describe.skipIf(addon === null)('native addon', () => {
     expect(store.rows.refs(old)).toBe(0);
     expect(store.rows.free).toBe(freeBefore + 2); // 33's old row and 34's row
     expect([old, of34]).toContain(store.rows.take()); // freed rows are reused first
-    expect(a.mallocTrim()).toBeTypeOf('boolean');
+    expect(await a.mallocTrim()).toBeTypeOf('boolean');
+  });
+});
+
+describe.skipIf(addon === null)('native addon in worker threads', () => {
+  it('loads in a worker thread beside the main thread; each keeps its own classes', async () => {
+    const { Worker } = await import('node:worker_threads');
+    const file = fileURLToPath(new URL('../../native/build/vectordb_native.node', import.meta.url));
+    const code = `const { parentPort, workerData } = require('node:worker_threads');
+      const m = require(workerData);
+      const rows = new m.Rows(4, 0);
+      const out = new Uint32Array(3);
+      rows.writeMany(new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]), 3, out);
+      const g = new m.Graph(rows, 4, 8, 20, 100);
+      g.add(Uint32Array.from([0, 1, 2]), out, 3);
+      const s = new Uint32Array(1), d = new Float32Array(1);
+      g.search(new Float32Array([0, 0.9, 0.1, 0]), 1, 10, undefined, s, d);
+      parentPort.postMessage(s[0]);`;
+    const worker = new Worker(code, { eval: true, workerData: file });
+    const nearest = await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    expect(nearest).toBe(1);
+    await worker.terminate();
+    // The main thread's classes still work after the worker's load (per-environment data).
+    const store = new NativeRowStore(addon!, 4, 'euclidean');
+    store.set(7, [1, 2, 3, 4]);
+    const graph = new addon!.Graph(store.rows, 4, 8, 20, 100);
+    graph.add(Uint32Array.from([0]), Uint32Array.from([store.rowOf(7)!]), 1);
+    expect(graph.count()).toBe(1);
+    graph.dispose();
   });
 });
 
