@@ -54,7 +54,7 @@ export interface HnswDriver {
    * `slots[i]` off the JS thread, on several threads; the graph must not change until it settles
    * (searches may run meanwhile).
    */
-  addStored?(labels: readonly number[], slots: readonly number[]): Promise<void>;
+  addStored?(labels: readonly number[], slots: readonly number[], threads?: number): Promise<void>;
   /** The rows the graph reads (native-rows): the engine keeps its vectors there instead of a copy. */
   readonly rows?: VectorRows;
   /** Called once HnswIndex.restored has the slot table of a loaded graph (native-rows: its labels adopt their rows). */

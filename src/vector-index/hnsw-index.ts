@@ -127,11 +127,11 @@ export class HnswIndex implements VectorIndex {
   }
 
   /**
-   * Adds the labels whose vectors `rows` holds (new labels, or replacing a label's vector), on several
-   * threads off the JS thread; resolves once all are searchable. The index must not change meanwhile
+   * Adds the labels whose vectors `rows` holds (new labels, or replacing a label's vector), on `threads`
+   * threads (default: the backend's, min(2, cores)) off the JS thread; resolves once all are searchable. The index must not change meanwhile
    * (add, remove and saves wait or throw); searches go on and see each vector once it is in.
    */
-  async addStored(labels: readonly number[]): Promise<void> {
+  async addStored(labels: readonly number[], threads?: number): Promise<void> {
     const driver = this.writable();
     const addStored = driver.addStored?.bind(driver);
     if (addStored === undefined) throw new Error(`the ${this.backend} backend does not add stored rows`);
@@ -154,7 +154,7 @@ export class HnswIndex implements VectorIndex {
     const slots = unique.map((_, j) => first + j);
     // Claimed now: a search meanwhile skips them (not live yet), and nothing else takes them.
     this.slots += unique.length;
-    const inserting = addStored(unique, slots);
+    const inserting = addStored(unique, slots, threads);
     this.inserting = inserting;
     try {
       await inserting;

@@ -59,7 +59,7 @@ export interface VectorIndex {
    * Adds the labels whose vectors `rows` holds, on several threads off the JS thread (native-rows);
    * the index must not change until it settles, searches go on meanwhile.
    */
-  addStored?(labels: readonly number[]): Promise<void>;
+  addStored?(labels: readonly number[], threads?: number): Promise<void>;
   /** Frees the index (wasm memory is returned to the shared heap); later calls throw. */
   dispose(): void;
 }

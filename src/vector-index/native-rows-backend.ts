@@ -128,7 +128,7 @@ class NativeRowsDriver implements HnswDriver {
     }
   }
 
-  async addStored(labels: readonly number[], slots: readonly number[]): Promise<void> {
+  async addStored(labels: readonly number[], slots: readonly number[], threads = insertThreads()): Promise<void> {
     const graph = this.handle();
     const rowIds = new Uint32Array(labels.length);
     for (let i = 0; i < labels.length; i++) {
@@ -136,7 +136,7 @@ class NativeRowsDriver implements HnswDriver {
       if (row === undefined) throw failure('addStored', new Error(`label ${labels[i]} has no stored vector`));
       rowIds[i] = row;
     }
-    const inserting = graph.addAsync(Uint32Array.from(slots), rowIds, labels.length, insertThreads());
+    const inserting = graph.addAsync(Uint32Array.from(slots), rowIds, labels.length, Math.max(1, Math.floor(threads)));
     this.busy = inserting;
     try {
       await inserting;

@@ -61,12 +61,12 @@ const OFF_THREAD_MIN = 512;
 /** Removals are applied to the graph in batches of this size (or when idle). */
 const REMOVE_BATCH = 256;
 /**
- * A graph over the collection's rows (native-rows) takes this many pending vectors and up on several
- * threads off the event loop (addStored), at most STORED_BATCH at a time (the loop checks for removals,
- * saves and closing between batches).
+ * A graph over the collection's rows (native-rows) takes the pending vectors off the event loop
+ * (addStored: even a few, the JS thread then only acknowledges), at most this many at a time (the loop
+ * checks for removals, saves and closing between batches).
  */
-const STORED_MIN = 64;
 const STORED_BATCH = 65_536;
+const ARRIVING_BATCH = 2048;
 
 export class BackgroundIndexer {
   readonly #host: IndexerHost;
@@ -204,27 +204,36 @@ export class BackgroundIndexer {
     }
   }
 
-  /** Whether the graph reads the collection's rows and enough vectors are pending for a parallel insert (STORED_MIN). */
+  /** Whether the graph reads the collection's rows (so it can insert them off the event loop) and vectors are pending. */
   #storedWorthIt(): boolean {
     const graph = this.#host.graph();
-    return graph.addsStored === true && graph.rows === this.#host.flat && this.#host.pendingAdds().size >= STORED_MIN;
+    return graph.addsStored === true && graph.rows === this.#host.flat && this.#host.pendingAdds().size > 0;
   }
 
   /** Inserts up to STORED_BATCH pending vectors into the graph from the rows they are in, off the event loop; how many. */
   async #addStored(): Promise<number> {
     const host = this.#host;
+    // While documents keep arriving the JS thread acknowledging them needs a core: one insert thread then,
+    // in batches small enough that the backlog left when they stop soon gets every thread (both cores).
+    const arriving = this.#arriving();
+    const batch = arriving ? ARRIVING_BATCH : STORED_BATCH;
     const labels: number[] = [];
     for (const label of host.pendingAdds()) {
       labels.push(label);
-      if (labels.length === STORED_BATCH) break;
+      if (labels.length === batch) break;
     }
     host.ensureValues(labels);
     const graph = host.graph();
-    await graph.addStored!(labels);
+    await graph.addStored!(labels, arriving ? 1 : undefined);
     const pending = host.pendingAdds();
     for (const label of labels) pending.delete(label);
     // Labels deleted meanwhile went into the pending removals; a graph swapped meanwhile cannot be (the loop awaits this).
     return labels.length;
+  }
+
+  /** Whether vectors are arriving at a bulk load's rate now (OFF_THREAD_MIN a second or more, counted within 2 s). */
+  #arriving(): boolean {
+    return Date.now() - this.#secondStarted < 2000 && Math.max(this.#addsThisSecond, this.#addsLastSecond) >= OFF_THREAD_MIN;
   }
 
   /** Whether the pending vectors are worth a worker thread (see OFF_THREAD_MIN). */
