@@ -4,11 +4,13 @@
 // RSS), against hnswlib-node building the same vectors alone (build time, RSS, index file size,
 // readIndex + first search in a fresh process). Each phase runs in its own child process.
 // Run after `npm run build`: node bench/bulk-load-bench.js [--n 100000] [--dim 128] [--batch 100]
-// [--backend native|wasm] [--systems raw,ours] [--ids number|uuid] [--dist <dir>]
+// [--backend native|native-rows|wasm] [--systems raw,ours] [--rounds 1] [--ids number|uuid] [--dist <dir>]
+// With --rounds R the systems run interleaved (each round in the other order) and the figures are
+// medians; the load average is printed beside them (the machine may be shared).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,7 @@ const DIM = Number(arg('--dim', 128));
 const BATCH = Number(arg('--batch', 100));
 const BACKEND = arg('--backend', 'native');
 const SYSTEMS = arg('--systems', 'raw,ours').split(',');
+const ROUNDS = Number(arg('--rounds', 1));
 /** Document ids: the row number, or a UUID-shaped string (what a generated id costs: a longer key). */
 const IDS = arg('--ids', 'number');
 const idOf = (i) => (IDS === 'uuid' ? `${(Math.imul(i, 2654435761) >>> 0).toString(16).padStart(8, '0')}-0000-4000-8000-${String(i).padStart(12, '0')}` : i);
@@ -167,6 +170,7 @@ const roles = {
     const require = createRequire(distUrl);
     require('classic-level');
     if (BACKEND === 'native') require('hnswlib-node');
+    if (BACKEND === 'native-rows') require(fileURLToPath(new URL('../native/build/vectordb_native.node', distUrl)));
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     // As VectorDB.collection(name) does: the collection used first is named, so its graph file is read while LevelDB opens.
@@ -209,21 +213,36 @@ function child(name, at) {
 }
 
 const s = (ms) => (ms / 1000).toFixed(1);
-console.log(`bulk load: ${N} x ${DIM}, cosine, M 16 / efConstruction 200, insertMany of ${BATCH}, backend ${BACKEND}, ${IDS} ids`);
-const results = {};
-for (const system of SYSTEMS) {
-  const at = mkdtempSync(path.join(tmpdir(), `vdb-bulk-${system}-`));
-  try {
-    const build = child(`${system}-build`, at);
-    // What the build wrote is flushed first: the kernel's writeback of it slowed a reopen right after.
-    if (process.platform !== 'win32') execFileSync('sync');
-    const open = child(`${system}-open`, at);
-    results[system] = { build, open };
-    console.log(`${system}: ${JSON.stringify(results[system])}`);
-  } finally {
-    rmSync(at, { recursive: true, force: true });
+/** The median of each number over the rounds' results (objects of the same shape). */
+function medians(list) {
+  const first = list[0];
+  if (typeof first === 'number') return [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)];
+  if (first === null || typeof first !== 'object') return first;
+  return Object.fromEntries(Object.keys(first).map((key) => [key, medians(list.map((r) => r[key]))]));
+}
+
+console.log(`bulk load: ${N} x ${DIM}, cosine, M 16 / efConstruction 200, insertMany of ${BATCH}, backend ${BACKEND}, ${IDS} ids, ${ROUNDS} round(s)`);
+const rounds = Object.fromEntries(SYSTEMS.map((system) => [system, []]));
+const loads = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const order = round % 2 === 0 ? SYSTEMS : [...SYSTEMS].reverse();
+  for (const system of order) {
+    const at = mkdtempSync(path.join(tmpdir(), `vdb-bulk-${system}-`));
+    try {
+      loads.push(loadavg()[0]);
+      const build = child(`${system}-build`, at);
+      // What the build wrote is flushed first: the kernel's writeback of it slowed a reopen right after.
+      if (process.platform !== 'win32') execFileSync('sync');
+      const open = child(`${system}-open`, at);
+      rounds[system].push({ build, open });
+      console.log(`${system} (round ${round + 1}, load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify({ build, open })}`);
+    } finally {
+      rmSync(at, { recursive: true, force: true });
+    }
   }
 }
+const results = Object.fromEntries(SYSTEMS.map((system) => [system, medians(rounds[system])]));
+console.log(`load average (1 min) at each start: ${loads.map((l) => l.toFixed(1)).join(', ')}; at the end ${loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
 const { raw, ours } = results;
 if (raw && ours) {
   const rows = [
@@ -248,6 +267,8 @@ if (raw && ours) {
   // float32 copy of each vector (the flat store's rows) and the body caches.
   const beyondRaw = ((ours.build.rssAfterGcMb - rawGc) * MB) / N;
   const caches = ((ours.build.cachedMb ?? 0) * MB) / N;
-  console.log(`\nRSS after gc beyond raw's: ${beyondRaw.toFixed(0)} bytes a document, of which the second float32 copy ${DIM * 4} and the body caches ${caches.toFixed(0)}: ${(beyondRaw - DIM * 4 - caches).toFixed(0)} else (target: <= 100)`);
+  // native-rows holds each vector once (the graph reads the collection's rows): no second copy.
+  const secondCopy = BACKEND === 'native-rows' ? 0 : DIM * 4;
+  console.log(`\nRSS after gc beyond raw's: ${beyondRaw.toFixed(0)} bytes a document, of which the second float32 copy ${secondCopy} and the body caches ${caches.toFixed(0)}: ${(beyondRaw - secondCopy - caches).toFixed(0)} else (target: <= 100)`);
   console.log(`\nsearchable / raw build: ${(ours.build.searchableMs / raw.build.buildMs).toFixed(2)}x; reopen / raw: ${(ours.open.firstAnswerMs / raw.open.firstAnswerMs).toFixed(2)}x; RSS loaded after gc / raw's after gc: ${(ours.build.rssAfterGcMb / rawGc).toFixed(2)}x${withoutCaches}`);
 }

@@ -2,7 +2,7 @@
  * The duel of issue 20: our full API against raw hnswlib-node on one workload, in one process, in
  * alternating bursts (so both see the same machine load), medians of the per-round ratios.
  *
- *   node bench/duel-bench.js [--n 20000] [--dim 128] [--rounds 7] [--burst-ms 500] [--dist <dir>] [--profile] [--layers]
+ *   node bench/duel-bench.js [--n 20000] [--dim 128] [--rounds 7] [--burst-ms 500] [--backend native|native-rows] [--dist <dir>] [--profile] [--layers]
  *
  * Data: a seeded Gaussian mixture (unit vectors, cosine), `cat = i % 100` on every document; k = 10;
  * M 16 / efConstruction 200 on both sides. Queries are drawn fresh for every burst (40k held-out vectors,
@@ -35,6 +35,8 @@ const N = Number(option('--n', 20_000));
 const DIM = Number(option('--dim', 128));
 const ROUNDS = Number(option('--rounds', 7));
 const BURST_MS = Number(option('--burst-ms', 500));
+/** Our side's vector backend: 'native' (hnswlib-node) or 'native-rows' (our addon over the collection's rows). */
+const BACKEND = option('--backend', 'native');
 const DIST = freshDist(option('--dist', undefined));
 const K = 10;
 const CATS = 100;
@@ -69,7 +71,7 @@ const rawFiltered = (q) => {
 
 // ---- ours -----------------------------------------------------------------------------------------
 const dir = mkdtempSync(join(tmpdir(), 'vdb-duel-'));
-const db = new VectorDB('duel', dir, undefined, { vectorBackend: 'native' });
+const db = new VectorDB('duel', dir, undefined, { vectorBackend: BACKEND });
 const collection = await db.createCollection({ name: 'duel', options: { vector: { dimension: DIM, metric: 'cosine', index: { m: 16, efConstruction: 200 } } } });
 started = performance.now();
 for (let i = 0; i < N; i += 20) {
@@ -219,7 +221,7 @@ async function measureLayers() {
   const { executeCommand } = await import(new URL('commands/index.js', DIST));
   const { parseFilter } = await import(new URL('query/filter.js', DIST));
   let from = performance.now();
-  const engine = await Database.open(dir, { vectorBackend: 'native' });
+  const engine = await Database.open(dir, { vectorBackend: BACKEND });
   const collection = engine.collection('default_keyspace', 'duel');
   const command = (q) => ({ find: { sort: { $vector: Array.from(query(q)) }, projection: { _id: 1 }, options: { limit: K, efSearch: ef } } });
   await executeCommand(engine, command(0), { keyspace: 'default_keyspace', collection: 'duel' });

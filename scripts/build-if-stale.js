@@ -2,6 +2,7 @@
  * Builds the package (`npm run build`: wasm kernel + tsc) only when a source is newer than the last build:
  * what `npm start` and the `prepare` script (run by `npm install` / `npm ci`) call, so that a start with nothing
  * changed goes straight to the server. The last build is recorded by dist/.build-stamp; `--force` always builds.
+ * The optional native addon (native/) is built first when stale, by scripts/build-native.js, which never fails.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,9 @@ function stale() {
   const changed = inputs.map((input) => path.join(root, input)).filter((input) => existsSync(input) && newest(input) > built);
   return changed.length > 0 ? `changed since the last build: ${changed.map((c) => path.relative(root, c)).join(', ')}` : undefined;
 }
+
+// The native addon has its own staleness check (a few stat calls) and never fails the run.
+spawnSync(process.execPath, [path.join(root, 'scripts', 'build-native.js'), ...(process.argv.includes('--force') ? ['--force'] : [])], { cwd: root, stdio: 'inherit' });
 
 const reason = process.argv.includes('--force') ? 'forced' : stale();
 if (reason === undefined) process.exit(0);

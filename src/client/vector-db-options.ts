@@ -16,10 +16,12 @@ export interface VectorDBOptions {
    */
   limits?: LimitsOption;
   /**
-   * HNSW backend of an embedded database: 'auto' (default: hnswlib-node when installed, else
-   * hnswlib-wasm), 'wasm' or 'native'. An index saved by the other backend is rebuilt.
+   * HNSW backend of an embedded database: 'auto' (default: our native addon when it was built at
+   * install, else hnswlib-node when installed, else hnswlib-wasm), 'native-rows' (the addon: each vector
+   * held once, built on both cores), 'wasm' or 'native' (hnswlib-node). An index saved by another
+   * backend is rebuilt.
    */
-  vectorBackend?: 'auto' | 'wasm' | 'native';
+  vectorBackend?: 'auto' | 'wasm' | 'native' | 'native-rows';
   /** Progress of long work, such as rebuilding a vector index. */
   onProgress?: (progress: VectorProgress) => void;
   /**

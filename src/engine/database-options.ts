@@ -12,7 +12,7 @@ import type { VectorProgress } from './progress.js';
 export interface DatabaseOptions {
   /** A limits preset ('seed', the default, or 'data-api'), or overrides on top of one (see limits.ts). */
   readonly limits?: LimitsOption;
-  /** HNSW backend for vector collections: 'auto' (default: hnswlib-node when installed, else hnswlib-wasm), 'wasm' or 'native'. */
+  /** HNSW backend for vector collections: 'auto' (default: the native addon, else hnswlib-node when installed, else hnswlib-wasm), 'native-rows', 'wasm' or 'native'. */
   readonly vectorBackend?: BackendChoice;
   /** Progress of long work (vector index rebuilds). */
   readonly onProgress?: (progress: VectorProgress) => void;

@@ -10,7 +10,7 @@ import type { GraphPrefetch } from './vectors/graph-prefetch.js';
 /** Database-wide settings every collection needs. */
 export interface EngineSettings {
   readonly limits: Limits;
-  /** HNSW backend: 'auto' (native when hnswlib-node loads, else wasm), 'wasm' or 'native'. */
+  /** HNSW backend: 'auto' (native-rows when the addon loads, else native when hnswlib-node loads, else wasm), 'native-rows', 'wasm' or 'native'. */
   readonly vectorBackend: BackendChoice;
   readonly onProgress?: ((progress: VectorProgress) => void) | undefined;
   /**

@@ -6,6 +6,8 @@
 import type { BackendBytes, BackendName, IndexHeader } from './index-format.js';
 import type { IndexParams } from './index-types.js';
 import type { Metric } from './metric.js';
+import type { VectorRows } from './vector-rows.js';
+import { VectorDbError } from '../errors/vectordb-error.js';
 
 /** hnswlib's random seed: fixed so that builds are reproducible. */
 export const HNSW_SEED = 100;
@@ -40,10 +42,23 @@ export interface HnswDriver {
   capacityAdvice(): string;
   /** Grows max elements; false when memory ran out (the index is unchanged and usable). */
   tryResize(n: number): boolean;
-  /** Inserts rows `rows[i]` of `vectors` as new slots `slots[i]`. */
-  addFresh(vectors: Float32Array, rows: readonly number[], slots: readonly number[]): void;
-  /** Puts row `row` of `vectors` into a deleted slot and makes it live again. */
-  replaceDeleted(slot: number, vectors: Float32Array, row: number): void;
+  /**
+   * Inserts rows `rows[i]` of `vectors` as new slots `slots[i]`; `labels[i]` is the label of row
+   * rows[i] (a backend over the engine's rows inserts the row it already holds for that label).
+   */
+  addFresh(vectors: Float32Array, rows: readonly number[], slots: readonly number[], labels?: ArrayLike<number>): void;
+  /** Puts row `row` of `vectors` (the vector of `label`) into a deleted slot and makes it live again. */
+  replaceDeleted(slot: number, vectors: Float32Array, row: number, label?: number): void;
+  /**
+   * Backends over the engine's rows (native-rows): inserts the stored vectors of `labels` as new slots
+   * `slots[i]` off the JS thread, on several threads; the graph must not change until it settles
+   * (searches may run meanwhile).
+   */
+  addStored?(labels: readonly number[], slots: readonly number[], threads?: number): Promise<void>;
+  /** The rows the graph reads (native-rows): the engine keeps its vectors there instead of a copy. */
+  readonly rows?: VectorRows;
+  /** Called once HnswIndex.restored has the slot table of a loaded graph (native-rows: its labels adopt their rows). */
+  restored?(slotLabels: Uint32Array, live: Uint8Array): void;
   markDeleted(slots: readonly number[]): void;
   search(query: Float32Array, k: number, ef: number, filter: ((slot: number) => boolean) | undefined): SlotHits;
   /**
@@ -76,4 +91,38 @@ export interface GraphFileRead {
   fit(identity: IndexIdentity, capacity: number): HnswDriver;
   /** Frees the graph once read, unless fit took it: for a read started on a guess that proved wrong. */
   discard(): void;
+}
+
+/**
+ * A GraphFileRead over a read under way (`done`): fit makes the driver (`driverOf`) and grows it to the
+ * capacity asked for; discard frees the graph (`free`) once read, unless fit took it.
+ */
+export function graphFileRead(done: Promise<void>, driverOf: (identity: IndexIdentity) => HnswDriver, free: () => void): GraphFileRead {
+  done.catch(() => undefined); // the caller awaits it, unless it gave up first
+  let taken = false;
+  return {
+    done,
+    fit(identity: IndexIdentity, capacity: number): HnswDriver {
+      taken = true;
+      const driver = driverOf(identity);
+      if (capacity > driver.capacity() && !driver.tryResize(capacity)) {
+        throw VectorDbError.of('VECTOR_INDEX_CAPACITY', {
+          backend: driver.library,
+          collection: identity.name,
+          max: driver.capacity(),
+          dimension: identity.dimension,
+          reason: `growing the loaded index to ${capacity} vectors ran out of memory`,
+        });
+      }
+      return driver;
+    },
+    discard(): void {
+      const once = (): void => {
+        if (taken) return;
+        taken = true;
+        free();
+      };
+      void done.then(once, once);
+    },
+  };
 }

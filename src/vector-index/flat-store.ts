@@ -19,6 +19,7 @@ import { LabelSlots, NO_SLOT } from './label-slots.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
 import { Int8Rows, type Int8Scale } from './int8-rows.js';
 import { ExactValues, exactTopK, shortlistSize, type ExactReader, type ScoredLabel } from './exact-rescore.js';
+import type { VectorRows } from './vector-rows.js';
 
 export type { ExactReader, ScoredLabel } from './exact-rescore.js';
 
@@ -50,7 +51,7 @@ const EMPTY = new Float32Array(0);
  */
 const LABELS_PER_ROW = 64;
 
-export class FlatVectorStore {
+export class FlatVectorStore implements VectorRows {
   readonly dimension: number;
   readonly metric: Metric;
   /** The rows when they live in a plain array; unused while `wasm` holds them. */
@@ -123,6 +124,10 @@ export class FlatVectorStore {
   /** The trained int8 scale (undefined until trained, and in a float32 store). */
   get scale(): Int8Scale | undefined {
     return this.int8?.scale;
+  }
+
+  get rowsAs(): 'float32' | 'int8' {
+    return this.int8 !== undefined ? 'int8' : 'float32';
   }
 
   /** Bytes held by the rows themselves: int8 codes or float32 values (stats). */

@@ -11,6 +11,7 @@ import type { ScoredLabel } from './flat-store.js';
 import { scoreFromHnswDistance, type Metric } from './metric.js';
 import { checkLabel, checkVector, invalid } from './validate.js';
 import { LabelSlots } from './label-slots.js';
+import type { VectorRows } from './vector-rows.js';
 
 const byScoreThenLabel = (a: ScoredLabel, b: ScoredLabel): number => b.score - a.score || a.label - b.label;
 
@@ -49,6 +50,8 @@ export class HnswIndex implements VectorIndex {
   private slots: number;
   /** Saves in flight: the graph must not change meanwhile (hnswlib-node writes it from a worker thread). */
   private saving = 0;
+  /** A parallel insert in flight (addStored): no other change, and saves wait for it. */
+  private inserting: Promise<void> | undefined;
 
   private constructor(identity: IndexIdentity, driver: HnswDriver, slotLabels: Uint32Array, live: Uint8Array, slots: number) {
     this.backend = identity.backend;
@@ -97,6 +100,7 @@ export class HnswIndex implements VectorIndex {
       if (liveFlags[s] === 1) index.labelSlot.set(labels[s] as number, s);
       else index.dead.push(s);
     }
+    driver.restored?.(labels, liveFlags);
     return index;
   }
 
@@ -110,6 +114,54 @@ export class HnswIndex implements VectorIndex {
 
   get capacity(): number {
     return this.open().capacity() - HEADROOM;
+  }
+
+  /** The rows the graph reads (native-rows backend), which the engine then keeps its vectors in. */
+  get rows(): VectorRows | undefined {
+    return this.driver?.rows;
+  }
+
+  /** Whether addStored works here (the native-rows backend). */
+  get addsStored(): boolean {
+    return this.driver?.addStored !== undefined;
+  }
+
+  /**
+   * Adds the labels whose vectors `rows` holds (new labels, or replacing a label's vector), on `threads`
+   * threads (default: the backend's, min(2, cores)) off the JS thread; resolves once all are searchable. The index must not change meanwhile
+   * (add, remove and saves wait or throw); searches go on and see each vector once it is in.
+   */
+  async addStored(labels: readonly number[], threads?: number): Promise<void> {
+    const driver = this.writable();
+    const addStored = driver.addStored?.bind(driver);
+    if (addStored === undefined) throw new Error(`the ${this.backend} backend does not add stored rows`);
+    const unique = [...new Set(labels)];
+    for (const label of unique) checkLabel(label);
+    if (unique.length === 0) return;
+    if (this.slots + unique.length + HEADROOM > driver.capacity() && this.grow(driver, this.slots + unique.length + HEADROOM) < this.slots + unique.length + HEADROOM) {
+      throw this.capacityError(driver, unique.length);
+    }
+    const replaced: number[] = [];
+    for (const label of unique) {
+      const s = this.labelSlot.get(label);
+      if (s !== undefined) {
+        replaced.push(s);
+        this.labelSlot.delete(label);
+      }
+    }
+    if (replaced.length > 0) this.markDeleted(driver, replaced);
+    const first = this.slots;
+    const slots = unique.map((_, j) => first + j);
+    // Claimed now: a search meanwhile skips them (not live yet), and nothing else takes them.
+    this.slots += unique.length;
+    const inserting = addStored(unique, slots, threads);
+    this.inserting = inserting;
+    try {
+      await inserting;
+    } finally {
+      this.inserting = undefined;
+    }
+    for (let j = 0; j < unique.length; j++) this.setLive(first + j, unique[j] as number);
   }
 
   has(label: number): boolean {
@@ -171,7 +223,7 @@ export class HnswIndex implements VectorIndex {
       const r = rows[k] as number;
       const s = this.dead.pop() as number;
       try {
-        driver.replaceDeleted(s, vectors, r);
+        driver.replaceDeleted(s, vectors, r, labels[r] as number);
       } catch (e) {
         this.dead.push(s);
         throw e;
@@ -182,7 +234,7 @@ export class HnswIndex implements VectorIndex {
     const freshRows = rows.slice(k);
     const freshSlots = freshRows.map((_, j) => this.slots + j);
     try {
-      driver.addFresh(vectors, freshRows, freshSlots);
+      driver.addFresh(vectors, freshRows, freshSlots, labels);
     } catch (e) {
       // hnswlib may have taken part of the batch: keep what it holds.
       const added = Math.min(freshRows.length, Math.max(0, driver.count() - this.slots));
@@ -256,6 +308,7 @@ export class HnswIndex implements VectorIndex {
   }
 
   async serializeParts(): Promise<Uint8Array[]> {
+    if (this.inserting !== undefined) await this.inserting.catch(() => undefined);
     const driver = this.open();
     let bytes: Uint8Array | undefined;
     const head = await this.saveWith(driver, async (onWritten) => {
@@ -270,6 +323,7 @@ export class HnswIndex implements VectorIndex {
   }
 
   async serializeToFile(file: string): Promise<Uint8Array> {
+    if (this.inserting !== undefined) await this.inserting.catch(() => undefined);
     const driver = this.open();
     const saveFile = driver.saveFile?.bind(driver);
     if (saveFile === undefined) throw new Error(`the ${this.backend} backend does not write files`);
@@ -336,7 +390,7 @@ export class HnswIndex implements VectorIndex {
   /** The driver, for a change of the graph: refused while a save reads it. */
   private writable(): HnswDriver {
     const driver = this.open();
-    if (this.saving > 0) {
+    if (this.saving > 0 || this.inserting !== undefined) {
       throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `the vector index${this.name ? ` of '${this.name}'` : ''} is being saved: change it after serialize() settles` });
     }
     return driver;

@@ -4,7 +4,7 @@
  * Deals only in uint32 labels and Float32Arrays; the engine keeps the _id <-> label map and stores
  * `serialize()` bytes where it likes.
  */
-import { type ScoredLabel } from './flat-store.js';
+import { FlatVectorStore, type Quantization, type ScoredLabel } from './flat-store.js';
 import type { GraphFileRead, HnswDriverFactory, IndexIdentity } from './backend-types.js';
 import { HnswIndex } from './hnsw-index.js';
 import {
@@ -18,7 +18,9 @@ import {
 } from './index-format.js';
 import type { IndexParams, VectorIndex } from './index-types.js';
 import { type Metric } from './metric.js';
-import { nativeAvailable, nativeDriverFactory } from './native-backend.js';
+import { nativeAvailable, nativeDriverFactory, nativeLoads } from './native-backend.js';
+import { isRowsGraphFile, nativeRowsAvailable, nativeRowsDriverFactory, newNativeRowStore } from './native-rows-backend.js';
+import type { VectorRows } from './vector-rows.js';
 import { invalid, checkDimension } from './validate.js';
 import { wasmDriverFactory } from './wasm-backend.js';
 
@@ -33,8 +35,10 @@ export type BackendChoice = BackendName | 'auto';
 export interface CreateVectorIndexOptions {
   dimension: number;
   metric: Metric;
-  /** 'auto' (default): hnswlib-node when it loads, else hnswlib-wasm. */
+  /** 'auto' (default): our native addon (native-rows) when it loads, else hnswlib-node, else hnswlib-wasm. */
   backend?: BackendChoice;
+  /** The engine's rows (vector-rows.ts): a native-rows graph reads a NativeRowStore's rows instead of copying them. */
+  rows?: VectorRows;
   params?: IndexParams;
   /** Vectors to preallocate room for (default 1024). Preallocating lets wasm reach its largest size. */
   capacity?: number;
@@ -55,8 +59,7 @@ export async function createVectorIndex(opts: CreateVectorIndexOptions): Promise
   const backend = await resolveBackend(opts.backend ?? 'auto');
   const identity: IndexIdentity = { backend, dimension: opts.dimension, metric: opts.metric, params, name: opts.name ?? '' };
   const capacity = Math.max(16, Math.floor(opts.capacity ?? 1024));
-  const factory = backend === 'native' ? nativeDriverFactory : wasmDriverFactory;
-  const driver = await factory.create(identity, capacity);
+  const driver = await factoryFor(backend, opts.rows).create(identity, capacity);
   return HnswIndex.fresh(identity, driver);
 }
 
@@ -87,7 +90,13 @@ export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[] 
  * is read: loadVectorIndexFile takes the read as `started`, when the head then agrees.
  */
 export function startGraphFileRead(file: string, bytes: number, space: { readonly dimension: number; readonly metric: Metric }): Promise<GraphFileRead> {
+  // The two native backends' files differ from their first bytes: each is read by its own library.
+  if (isRowsGraphFile(file)) return nativeRowsAvailable() ? nativeRowsDriverFactory().readFile!(file, bytes, space) : Promise.reject(new IndexFormatError('the graph file is the native addon\'s, which does not load here'));
   return nativeDriverFactory.readFile!(file, bytes, space);
+}
+
+function factoryFor(backend: BackendName, rows: VectorRows | undefined): HnswDriverFactory {
+  return backend === 'native-rows' ? nativeRowsDriverFactory(rows) : backend === 'native' ? nativeDriverFactory : wasmDriverFactory;
 }
 
 /**
@@ -145,12 +154,12 @@ async function checkLoad(h: IndexHeader, opts: LoadVectorIndexOptions): Promise<
   };
   if (h.backend !== backend) mismatch(`the bytes were written by the ${h.backend} backend (${h.library})`);
   if (backend === 'native' && !(await nativeAvailable())) mismatch('hnswlib-node does not load in this process');
+  if (backend === 'native-rows' && !nativeRowsAvailable()) mismatch('the native addon does not load in this process');
   if (h.dimension !== opts.dimension) mismatch(`the index has dimension ${h.dimension}, expected ${opts.dimension}`);
   if (h.metric !== opts.metric) mismatch(`the index uses metric '${h.metric}', expected '${opts.metric}'`);
   const params = resolveParams({ M: h.M, efConstruction: h.efConstruction, efSearch: opts.params?.efSearch ?? h.efSearch });
   const identity: IndexIdentity = { backend, dimension: h.dimension, metric: h.metric, params, name };
-  const factory = backend === 'native' ? nativeDriverFactory : wasmDriverFactory;
-  return { identity, factory, capacity: Math.max(h.capacity, Math.floor(opts.capacity ?? 0)) };
+  return { identity, factory: factoryFor(backend, opts.rows), capacity: Math.max(h.capacity, Math.floor(opts.capacity ?? 0)) };
 }
 
 async function resolveBackend(choice: BackendChoice): Promise<BackendName> {
@@ -159,8 +168,12 @@ async function resolveBackend(choice: BackendChoice): Promise<BackendName> {
     if (!(await nativeAvailable())) throw invalid("the 'native' vector backend needs hnswlib-node, which does not load in this process");
     return 'native';
   }
-  if (choice === 'auto') return (await nativeAvailable()) ? 'native' : 'wasm';
-  throw invalid(`unknown vector backend '${String(choice)}': use 'wasm', 'native' or 'auto'`);
+  if (choice === 'native-rows') {
+    if (!nativeRowsAvailable()) throw invalid("the 'native-rows' vector backend needs the native addon (native/), which does not load in this process");
+    return 'native-rows';
+  }
+  if (choice === 'auto') return nativeRowsAvailable() ? 'native-rows' : (await nativeAvailable()) ? 'native' : 'wasm';
+  throw invalid(`unknown vector backend '${String(choice)}': use 'wasm', 'native', 'native-rows' or 'auto'`);
 }
 
 function resolveParams(p: IndexParams | undefined): Readonly<Required<IndexParams>> {
@@ -181,4 +194,24 @@ function stripUndefined(p: IndexParams): IndexParams {
   if (p.efConstruction !== undefined) out.efConstruction = p.efConstruction;
   if (p.efSearch !== undefined) out.efSearch = p.efSearch;
   return out;
+}
+
+/**
+ * The backend a collection opened with `choice` builds its graph on, known at once: 'auto' is the native
+ * addon when it loads (its graphs of other backends are then rebuilt), else left to the load (hnswlib-node
+ * or wasm, as the saved graph says). An int8 collection's rows are codes, which the addon's graph cannot
+ * read: its graph is hnswlib's own (hnswlib-node, else wasm), holding float32 itself.
+ */
+export function collectionBackend(choice: BackendChoice, quantization: Quantization = 'none'): BackendChoice {
+  if (quantization === 'int8') return choice === 'auto' || choice === 'native-rows' ? (nativeLoads() ? 'native' : 'wasm') : choice;
+  return choice === 'auto' && nativeRowsAvailable() ? 'native-rows' : choice;
+}
+
+/**
+ * The rows a collection keeps its vectors in, for graphs of `backend` (collectionBackend's): the native
+ * addon's row store for 'native-rows' (the graph reads them: one copy), else a FlatVectorStore.
+ */
+export function createVectorRows(opts: { dimension: number; metric: Metric; backend: BackendChoice; capacity: number }): VectorRows {
+  const native = opts.backend === 'native-rows' ? newNativeRowStore(opts.dimension, opts.metric) : undefined;
+  return native ?? new FlatVectorStore({ dimension: opts.dimension, metric: opts.metric, capacity: opts.capacity });
 }

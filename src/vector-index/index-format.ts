@@ -16,7 +16,8 @@ import { isMetric, type Metric } from './metric.js';
 export const FORMAT_VERSION = 1;
 const MAGIC = [0x56, 0x44, 0x42, 0x48, 0x4e, 0x53, 0x57, 0x00]; // "VDBHNSW\0"
 
-export type BackendName = 'wasm' | 'native';
+/** 'native': hnswlib-node; 'native-rows': our addon (native/), an hnswlib graph over the engine's rows. */
+export type BackendName = 'wasm' | 'native' | 'native-rows';
 
 /** What a serialized index records about itself (readable without loading it: `readIndexHeader`). */
 export interface IndexHeader {
@@ -118,7 +119,7 @@ function parseHeader(bytes: Uint8Array): IndexHeader {
     const v = h[key];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw bad(`index header field '${key}' is invalid`);
   }
-  if (h.backend !== 'wasm' && h.backend !== 'native') throw bad(`unknown index backend '${String(h.backend)}'`);
+  if (h.backend !== 'wasm' && h.backend !== 'native' && h.backend !== 'native-rows') throw bad(`unknown index backend '${String(h.backend)}'`);
   if (!isMetric(h.metric)) throw bad(`unknown index metric '${String(h.metric)}'`);
   return h as IndexHeader;
 }

@@ -5,6 +5,7 @@
 import type { ScoredLabel } from './flat-store.js';
 import type { BackendName } from './index-format.js';
 import type { Metric } from './metric.js';
+import type { VectorRows } from './vector-rows.js';
 
 export interface SearchOptions {
   /** Candidate list size for this query (default: the index's efSearch); raised to k when smaller. */
@@ -55,6 +56,15 @@ export interface VectorIndex {
    * first piece) returned: loadVectorIndexFile(head, file) reads them back. Same rules as serialize.
    */
   serializeToFile(file: string): Promise<Uint8Array>;
+  /** The rows the graph reads (the native-rows backend): the engine keeps its vectors there, once. */
+  readonly rows?: VectorRows | undefined;
+  /** Whether addStored works (the native-rows backend). */
+  readonly addsStored?: boolean;
+  /**
+   * Adds the labels whose vectors `rows` holds, on several threads off the JS thread (native-rows);
+   * the index must not change until it settles, searches go on meanwhile.
+   */
+  addStored?(labels: readonly number[], threads?: number): Promise<void>;
   /** Frees the index (wasm memory is returned to the shared heap); later calls throw. */
   dispose(): void;
 }

@@ -7,9 +7,13 @@ export { dot, l2sq, squaredNorm, cosine, topK, type ScoredRow } from './kernels.
 export { FlatVectorStore, INT8_TRAINING_ROWS, type FlatVectorStoreOptions, type Quantization } from './flat-store.js';
 export { exactTopK, shortlistSize, type ExactReader } from './exact-rescore.js';
 export { Int8Scale } from './int8-rows.js';
+export type { VectorRows } from './vector-rows.js';
+export { trimHeap } from './native-addon.js';
 export {
   DEFAULT_PARAMS,
+  collectionBackend,
   createVectorIndex,
+  createVectorRows,
   loadVectorIndex,
   loadVectorIndexFile,
   nativeBackendAvailable,

@@ -5,14 +5,13 @@
  * Private to vector/; the engine sees only VectorIndex.
  */
 import { statSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { HNSW_SEED, type GraphFileRead, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './backend-types.js';
+import { graphFileRead, HNSW_SEED, type GraphFileRead, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './backend-types.js';
 import { IndexFormatError, type BackendBytes, type IndexHeader } from './index-format.js';
 import { hnswSpace, type Metric } from './metric.js';
+import { bytesThroughFile, fileOfBytes } from './temp-file.js';
 
 /** What we use of hnswlib-node 3 (it wants plain arrays, not typed arrays). */
 interface NativeHnsw {
@@ -50,6 +49,11 @@ function loadNativeNow(): NativeModule | null {
     }
   }
   return nativeModule;
+}
+
+/** True when hnswlib-node loads in this process (tried once, synchronously). */
+export function nativeLoads(): boolean {
+  return loadNativeNow() !== null;
 }
 
 export async function nativeAvailable(): Promise<boolean> {
@@ -195,16 +199,8 @@ class NativeDriver implements HnswDriver {
     }
   }
 
-  async save(onWritten: () => void): Promise<Uint8Array> {
-    const dir = await mkdtemp(join(tmpdir(), 'vectordb-hnsw-'));
-    try {
-      const file = join(dir, 'index.bin');
-      await this.saveFile(file, onWritten);
-      const buf = await readFile(file);
-      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+  save(onWritten: () => void): Promise<Uint8Array> {
+    return bytesThroughFile((file) => this.saveFile(file, onWritten));
   }
 
   async saveFile(file: string, onWritten: () => void): Promise<number> {
@@ -267,18 +263,13 @@ export const nativeDriverFactory: HnswDriverFactory = {
     return new NativeDriver(h, identity);
   },
 
-  async load(identity: IndexIdentity, bytes: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver> {
-    const dir = await mkdtemp(join(tmpdir(), 'vectordb-hnsw-'));
-    try {
-      const file = join(dir, 'index.bin');
-      // Streamed pieces go to the file as they come: the graph is never held whole beside hnswlib's copy.
-      await writeFile(file, bytes);
+  load(identity: IndexIdentity, bytes: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver> {
+    // Streamed pieces go to the file as they come: the graph is never held whole beside hnswlib's copy.
+    return fileOfBytes(bytes, async (file) => {
       const read = await readGraphFile(file, header.backendBytes, identity);
       await read.done;
       return read.fit(identity, Math.max(capacity, header.capacity));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   },
 
   readFile: readGraphFile,
@@ -332,32 +323,12 @@ function startGraphRead(file: string, bytes: number, space: { readonly dimension
       throw failure('readIndex', e);
     },
   );
-  done.catch(() => undefined); // the caller awaits it, unless it gave up first
-  let taken = false;
-  return {
+  return graphFileRead(
     done,
-    fit(identity: IndexIdentity, capacity: number): HnswDriver {
-      taken = true;
-      const driver = new NativeDriver(h, identity);
-      if (capacity > driver.capacity() && !driver.tryResize(capacity)) {
-        throw VectorDbError.of('VECTOR_INDEX_CAPACITY', {
-          backend: driver.library,
-          collection: identity.name,
-          max: driver.capacity(),
-          dimension: identity.dimension,
-          reason: `growing the loaded index to ${capacity} vectors ran out of memory`,
-        });
-      }
+    (identity) => {
       h.setEf(identity.params.efSearch);
-      return driver;
+      return new NativeDriver(h, identity);
     },
-    discard(): void {
-      const free = (): void => {
-        if (taken) return;
-        taken = true;
-        freeGraph(h);
-      };
-      void done.then(free, free);
-    },
-  };
+    () => freeGraph(h),
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * The native backend's graph snapshot as a side file (storage/side-files.ts): hnswlib writes and reads
+ * The native backends' graph snapshot as a side file (storage/side-files.ts): hnswlib writes and reads
  * it by path, LevelDB keeps only our head and the metadata naming it. These check that a reopened
  * collection loads it whole, that a missing or damaged file only costs a rebuild (every vector is still
  * found), that a later save replaces it, that files nobody names are removed, that backups and restores
@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
 import { restoreDirectory } from '../../src/engine/database-files.js';
@@ -15,8 +15,10 @@ import { readSnapshotMeta, streamSnapshotGraph } from '../../src/engine/vectors/
 import { loadVectorIndex } from '../../src/vector-index/index.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { KvStore } from '../../src/storage/index.js';
+import { runOn } from '../support/run-command.js';
 import { tempDir } from '../support/temp.js';
 import { nativeLoads } from '../support/native.js';
+import { nativeRowsAvailable } from '../../src/vector-index/native-rows-backend.js';
 
 const KS = { keyspace: 'default_keyspace' };
 const N = 600;
@@ -25,17 +27,15 @@ afterAll(async () => {
   for (const db of opened) await db.close().catch(() => undefined);
 });
 
+let backend: 'native' | 'native-rows' = 'native';
+
 async function openDb(dir: string, storage?: 'memory'): Promise<Database> {
-  const db = await Database.open(dir, { vectorBackend: 'native', limits: { maxInsertManyDocuments: 50 }, ...(storage ? { storage } : {}) });
+  const db = await Database.open(dir, { vectorBackend: backend, limits: { maxInsertManyDocuments: 50 }, ...(storage ? { storage } : {}) });
   opened.push(db);
   return db;
 }
 
-async function run(db: Database, command: JsonObject): Promise<JsonObject> {
-  const r = (await executeCommand(db, command, { ...KS, collection: 'v' })) as unknown as JsonObject;
-  expect(r.errors).toBeUndefined();
-  return r;
-}
+const run = (db: Database, command: JsonObject): Promise<JsonObject> => runOn(db, { ...KS, collection: 'v' }, command);
 
 const vectorOf = (i: number): number[] => [Math.cos(i / 7), Math.sin(i / 7), (i % 13) / 13, (i % 5) / 5];
 
@@ -72,8 +72,14 @@ async function create(db: Database): Promise<number> {
   return db.collection(KS.keyspace, 'v').record.cid;
 }
 
-describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend)', () => {
-  it('is written by hnswlib, named by the metadata, and loaded whole at reopen', async () => {
+describe.each([
+  { name: 'native' as const, loads: nativeLoads },
+  { name: 'native-rows' as const, loads: nativeRowsAvailable() },
+])('the graph snapshot as a side file ($name backend)', ({ name, loads }) => {
+  beforeEach(() => {
+    backend = name;
+  });
+  it.skipIf(!loads)('is written by hnswlib, named by the metadata, and loaded whole at reopen', async () => {
     const dir = tempDir();
     let db = await openDb(dir);
     const cid = await create(db);
@@ -87,7 +93,7 @@ describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend
 
     // A build that knows no side files streams the chunks, finds our head alone, and rebuilds.
     const kv = await KvStore.open(dir);
-    await expect(loadVectorIndex(streamSnapshotGraph(kv, cid, meta!), { dimension: 4, metric: 'euclidean', backend: 'native' })).rejects.toMatchObject({ code: 'VECTOR_INDEX_INCOMPATIBLE' });
+    await expect(loadVectorIndex(streamSnapshotGraph(kv, cid, meta!), { dimension: 4, metric: 'euclidean', backend })).rejects.toMatchObject({ code: 'VECTOR_INDEX_INCOMPATIBLE' });
     await kv.close();
 
     db = await openDb(dir);
@@ -114,7 +120,7 @@ describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend
     await db.close();
   });
 
-  it('a missing or damaged file, or a stray one, costs only a rebuild: every vector is still found', async () => {
+  it.skipIf(!loads)('a missing or damaged file, or a stray one, costs only a rebuild: every vector is still found', async () => {
     const dir = tempDir();
     let db = await openDb(dir);
     const cid = await create(db);
@@ -145,7 +151,7 @@ describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend
     await db.close();
   });
 
-  it('a backup and a restore carry the graph file: the copy opens with its graph loaded', async () => {
+  it.skipIf(!loads)('a backup and a restore carry the graph file: the copy opens with its graph loaded', async () => {
     const dir = tempDir();
     let db = await openDb(dir);
     const cid = await create(db);
@@ -169,7 +175,7 @@ describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend
     }
   });
 
-  it('answers from the graph file before the values are read, exactly: filters, $similarity, $vector, writes', async () => {
+  it.skipIf(!loads)('answers from the graph file before the values are read, exactly: filters, $similarity, $vector, writes', async () => {
     const dir = tempDir();
     let db = await openDb(dir);
     await create(db);
@@ -208,7 +214,7 @@ describe.skipIf(!nativeLoads)('the graph snapshot as a side file (native backend
     await db.close();
   });
 
-  it('a store without a directory keeps the graph in LevelDB', async () => {
+  it.skipIf(!loads)('a store without a directory keeps the graph in LevelDB', async () => {
     const db = await openDb(`mem-${Date.now()}`, 'memory');
     await create(db);
     await insert(db, 0, 200);

@@ -14,11 +14,14 @@ import {
   type VectorIndex,
 } from '../../src/vector-index/index-backend.js';
 import { METRICS, similarityScore, type Metric } from '../../src/vector-index/metric.js';
+import { nativeRowsAvailable } from '../../src/vector-index/native-rows-backend.js';
 import { wasmMaxElements } from '../../src/vector-index/wasm-capacity.js';
 import { clustered, naiveTopK, row } from './data.js';
 
 const nativeOk = await nativeBackendAvailable();
 if (!nativeOk) console.warn('hnswlib-node does not load here: native backend tests are skipped');
+const rowsOk = nativeRowsAvailable();
+if (!rowsOk) console.warn('the native addon does not load here: native-rows backend tests are skipped');
 
 const DIM = 32;
 
@@ -49,8 +52,8 @@ async function errorOf(p: Promise<unknown> | (() => unknown)): Promise<VectorDbE
   throw new Error('expected a VectorDbError');
 }
 
-describe.each([{ backend: 'wasm' as const }, { backend: 'native' as const }])('$backend backend', ({ backend }) => {
-  const skip = backend === 'native' && !nativeOk;
+describe.each([{ backend: 'wasm' as const }, { backend: 'native' as const }, { backend: 'native-rows' as const }])('$backend backend', ({ backend }) => {
+  const skip = (backend === 'native' && !nativeOk) || (backend === 'native-rows' && !rowsOk);
 
   it.skipIf(skip)('hits come best first, equal scores by label (whatever order hnswlib gives them in)', async () => {
     const index = await createVectorIndex({ dimension: 4, metric: 'euclidean', backend, capacity: 64 });
@@ -149,7 +152,7 @@ describe.each([{ backend: 'wasm' as const }, { backend: 'native' as const }])('$
     const bytes = await index.serialize();
     const header = readIndexHeader(bytes);
     expect(header).toMatchObject({ backend, dimension: DIM, metric: 'euclidean', M: 16, slots: 1010, live: 900 });
-    expect(header.library).toMatch(backend === 'wasm' ? /^hnswlib-wasm/ : /^hnswlib-node/);
+    expect(header.library).toMatch(backend === 'wasm' ? /^hnswlib-wasm/ : backend === 'native' ? /^hnswlib-node/ : /^vectordb-native/);
 
     const loaded = await loadVectorIndex(bytes, { dimension: DIM, metric: 'euclidean' });
     const again = await loadVectorIndex(bytes, { dimension: DIM, metric: 'euclidean', backend, capacity: 5000 });
@@ -259,13 +262,13 @@ describe.each([{ backend: 'wasm' as const }, { backend: 'native' as const }])('$
 });
 
 describe('across backends', () => {
-  it.skipIf(!nativeOk)('auto prefers native; bytes of one backend are detected by the other', async () => {
+  it.skipIf(!nativeOk)('auto prefers the native addon, then native; bytes of one backend are detected by the other', async () => {
     const auto = await createVectorIndex({ dimension: 4, metric: 'cosine' });
-    expect(auto.backend).toBe('native');
+    expect(auto.backend).toBe(rowsOk ? 'native-rows' : 'native');
     auto.dispose();
     const data = clustered(2, 50, 4);
     const labels = Array.from({ length: 50 }, (_, i) => i);
-    const bytes: Record<BackendName, Uint8Array> = { wasm: new Uint8Array(), native: new Uint8Array() };
+    const bytes: Record<BackendName, Uint8Array> = { wasm: new Uint8Array(), native: new Uint8Array(), 'native-rows': new Uint8Array() };
     for (const backend of ['wasm', 'native'] as const) {
       const index = await createVectorIndex({ dimension: 4, metric: 'cosine', backend });
       index.add(labels, data);

@@ -9,7 +9,7 @@
 import { VectorDbError } from '../../errors/index.js';
 import { yieldToEventLoop } from '../../platform/macrotask.js';
 import type { KvOperation, KvStore } from '../../storage/index.js';
-import type { FlatVectorStore, IndexParams, ScoredLabel, VectorIndex } from '../../vector-index/index.js';
+import type { VectorRows, IndexParams, ScoredLabel, VectorIndex } from '../../vector-index/index.js';
 import type { ChangeHook, DocumentChange } from '../changes.js';
 import { BackgroundIndexer } from './indexer.js';
 import { VectorLabels, type LabelLookup } from './labels.js';
@@ -34,7 +34,7 @@ export class CollectionVectors {
   readonly #settings: VectorSettings;
   /** The document key <-> label map: which labels are live, and whose. */
   readonly #labels = new VectorLabels();
-  readonly #flat: FlatVectorStore;
+  readonly #flat: VectorRows;
   #graph: VectorIndex;
   /** Live labels not in the graph yet (replaced, not emptied, when a graph is swapped in). */
   #pendingAdds = new Set<number>();
@@ -57,7 +57,7 @@ export class CollectionVectors {
   #closed = false;
   #failure: VectorDbError | undefined;
 
-  private constructor(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, graph: VectorIndex) {
+  private constructor(kv: KvStore, settings: VectorSettings, flat: VectorRows, graph: VectorIndex) {
     this.#kv = kv;
     this.#settings = settings;
     this.#flat = flat;
@@ -192,8 +192,7 @@ export class CollectionVectors {
   footprint(): { graphElements: number; graphDeleted: number; flatRows: number; flatRowsAs: 'float32' | 'int8'; flatBytes: number; compactions: number; compacting: boolean } {
     const { size, deletedCount } = this.#graph;
     const flat = this.#flat;
-    const flatRowsAs = flat.kernel === 'int8' ? 'int8' : 'float32';
-    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: flat.rowsUsed, flatRowsAs, flatBytes: flat.rowBytes, compactions: this.#indexer.compactions, compacting: this.#indexer.compacting };
+    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: flat.rowsUsed, flatRowsAs: flat.rowsAs, flatBytes: flat.rowBytes, compactions: this.#indexer.compactions, compacting: this.#indexer.compacting };
   }
 
   /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */
@@ -325,7 +324,7 @@ export class CollectionVectors {
     this.#pendingAdds.clear();
     this.#pendingRemoves = [];
     this.#graph.dispose();
-    this.#graph = await newGraph(this.#settings, 1024);
+    this.#graph = await newGraph(this.#settings, 1024, this.#flat);
     this.#closed = false;
     await deleteSnapshot(this.#kv, this.#settings.cid);
   }

@@ -37,7 +37,9 @@ export function liveLabels(labels: { readonly size: number; labels(): Iterator<n
 
 /** A new empty graph with the same backend and parameters as `graph` (the rebuild's target). */
 export function emptyGraphLike(graph: VectorIndex, name: string, capacity: number): Promise<VectorIndex> {
-  return createVectorIndex({ dimension: graph.dimension, metric: graph.metric, backend: graph.backend, params: graph.params, name, capacity });
+  // Over the same rows when the graph reads the collection's (native-rows): the rebuild copies no vector.
+  const rows = graph.rows === undefined ? {} : { rows: graph.rows };
+  return createVectorIndex({ dimension: graph.dimension, metric: graph.metric, backend: graph.backend, params: graph.params, name, capacity, ...rows });
 }
 
 export interface EventLoopRebuild {

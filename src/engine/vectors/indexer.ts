@@ -8,7 +8,7 @@
 import { VectorDbError } from '../../errors/index.js';
 import { yieldToEventLoop } from '../../platform/macrotask.js';
 import type { KvStore } from '../../storage/index.js';
-import { graphBuilderAvailable, type FlatVectorStore, type VectorIndex } from '../../vector-index/index.js';
+import { graphBuilderAvailable, trimHeap, type VectorRows, type VectorIndex } from '../../vector-index/index.js';
 import type { VectorProgress } from '../progress.js';
 import { buildOffThread } from './build.js';
 import { compactionDue, emptyGraphLike, liveLabels, rebuildOnEventLoop, type LabelView } from './compaction.js';
@@ -24,7 +24,7 @@ export interface IndexerHost {
   readonly settings: VectorSettings;
   /** The document key <-> label map. */
   readonly labels: VectorLabels;
-  readonly flat: FlatVectorStore;
+  readonly flat: VectorRows;
   readonly saves: GraphSaves;
   /** The graph searched now (replaced by swapGraph). */
   graph(): VectorIndex;
@@ -60,6 +60,13 @@ export interface IndexerHost {
 const OFF_THREAD_MIN = 512;
 /** Removals are applied to the graph in batches of this size (or when idle). */
 const REMOVE_BATCH = 256;
+/**
+ * A graph over the collection's rows (native-rows) takes the pending vectors off the event loop
+ * (addStored: even a few, the JS thread then only acknowledges), at most this many at a time (the loop
+ * checks for removals, saves and closing between batches).
+ */
+const STORED_BATCH = 65_536;
+const ARRIVING_BATCH = 2048;
 
 export class BackgroundIndexer {
   readonly #host: IndexerHost;
@@ -162,6 +169,10 @@ export class BackgroundIndexer {
           await this.#compactGraph();
           continue;
         }
+        if (this.#storedWorthIt()) {
+          done += await this.#addStored();
+          continue;
+        }
         if (this.#offThreadWorthIt()) {
           done += await this.#buildOffThread();
           continue;
@@ -191,6 +202,38 @@ export class BackgroundIndexer {
     } catch (error) {
       this.#fail(error);
     }
+  }
+
+  /** Whether the graph reads the collection's rows (so it can insert them off the event loop) and vectors are pending. */
+  #storedWorthIt(): boolean {
+    const graph = this.#host.graph();
+    return graph.addsStored === true && graph.rows === this.#host.flat && this.#host.pendingAdds().size > 0;
+  }
+
+  /** Inserts up to STORED_BATCH pending vectors into the graph from the rows they are in, off the event loop; how many. */
+  async #addStored(): Promise<number> {
+    const host = this.#host;
+    // While documents keep arriving the JS thread acknowledging them needs a core: one insert thread then,
+    // in batches small enough that the backlog left when they stop soon gets every thread (both cores).
+    const arriving = this.#arriving();
+    const batch = arriving ? ARRIVING_BATCH : STORED_BATCH;
+    const labels: number[] = [];
+    for (const label of host.pendingAdds()) {
+      labels.push(label);
+      if (labels.length === batch) break;
+    }
+    host.ensureValues(labels);
+    const graph = host.graph();
+    await graph.addStored!(labels, arriving ? 1 : undefined);
+    const pending = host.pendingAdds();
+    for (const label of labels) pending.delete(label);
+    // Labels deleted meanwhile went into the pending removals; a graph swapped meanwhile cannot be (the loop awaits this).
+    return labels.length;
+  }
+
+  /** Whether vectors are arriving at a bulk load's rate now (OFF_THREAD_MIN a second or more, counted within 2 s). */
+  #arriving(): boolean {
+    return Date.now() - this.#secondStarted < 2000 && Math.max(this.#addsThisSecond, this.#addsLastSecond) >= OFF_THREAD_MIN;
   }
 
   /** Whether the pending vectors are worth a worker thread (see OFF_THREAD_MIN). */
@@ -280,6 +323,10 @@ export class BackgroundIndexer {
     this.#compacting = true;
     const fresh = await emptyGraphLike(host.graph(), host.settings.name, Math.max(1024, Math.ceil(host.size() * 1.25)));
     try {
+      if (fresh.addsStored === true && fresh.rows === host.flat) {
+        await this.#compactStored(fresh);
+        return;
+      }
       if (this.#offThreadPossible()) {
         await this.#buildOffThread(fresh); // if it fails, the next compaction runs on the event loop
         return;
@@ -297,6 +344,29 @@ export class BackgroundIndexer {
     } finally {
       this.#compacting = false;
     }
+  }
+
+  /**
+   * The compaction of a graph over the collection's rows: the live vectors go into `fresh` on several
+   * threads (no copy of any vector: it reads the same rows), then it is swapped in and the heap trimmed.
+   */
+  async #compactStored(fresh: VectorIndex): Promise<void> {
+    const host = this.#host;
+    const labels = [...host.labels.labels()];
+    for (let at = 0; at < labels.length && !host.closed(); at += STORED_BATCH) {
+      const batch = labels.slice(at, at + STORED_BATCH).filter((label) => host.isLive(label));
+      host.ensureValues(batch);
+      await fresh.addStored!(batch.filter((label) => host.flat.has(label)));
+    }
+    await host.saves.unfrozen(); // a save may be reading the old graph
+    if (host.closed()) {
+      fresh.dispose();
+      return;
+    }
+    this.#compactions++;
+    host.swapGraph(fresh);
+    host.saves.changes += host.size(); // the stored graph is the old one: save the compact one soon
+    trimHeap();
   }
 
   #fail(error: unknown): void {

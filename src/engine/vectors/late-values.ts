@@ -6,7 +6,7 @@
  */
 import { VectorDbError } from '../../errors/index.js';
 import type { KvStore } from '../../storage/index.js';
-import type { FlatVectorStore } from '../../vector-index/index.js';
+import type { VectorRows } from '../../vector-index/index.js';
 import type { VectorSettings } from './settings.js';
 import { streamLiveValues } from './open.js';
 import { readVectorValuesSync } from './records.js';
@@ -14,7 +14,7 @@ import { readVectorValuesSync } from './records.js';
 export class LateValues {
   readonly #kv: KvStore;
   readonly #settings: VectorSettings;
-  readonly #flat: FlatVectorStore;
+  readonly #flat: VectorRows;
   readonly #isLive: (label: number) => boolean;
   #loading = true;
   /** Settles once every value is read (or the stream stopped); the damage it found, if any. */
@@ -25,7 +25,7 @@ export class LateValues {
    * are still being read: `ensure` works meanwhile) into `flat`; `isLive` says which are still wanted as
    * it goes (deleted ones are skipped), `stopped` ends it early (close, reset).
    */
-  constructor(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, labels: readonly number[] | Promise<readonly number[]>, isLive: (label: number) => boolean, stopped: () => boolean) {
+  constructor(kv: KvStore, settings: VectorSettings, flat: VectorRows, labels: readonly number[] | Promise<readonly number[]>, isLive: (label: number) => boolean, stopped: () => boolean) {
     this.#kv = kv;
     this.#settings = settings;
     this.#flat = flat;

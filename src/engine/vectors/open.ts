@@ -5,7 +5,8 @@
  */
 import { VectorDbError } from '../../errors/index.js';
 import type { KvStore } from '../../storage/index.js';
-import { createVectorIndex, loadVectorIndex, loadVectorIndexFile, type FlatVectorStore, type IndexParams, type VectorIndex } from '../../vector-index/index.js';
+import { collectionBackend, createVectorIndex, createVectorRows, loadVectorIndex, loadVectorIndexFile, type VectorRows, type IndexParams, type VectorIndex } from '../../vector-index/index.js';
+import { quantizationOf } from './scale-record.js';
 import type { VectorSettings } from './settings.js';
 import { readAllVectorValues, readVectorKeys, readVectorValues } from './records.js';
 import { graphFilePath, readSnapshotGraph, readSnapshotTable, streamSnapshotGraph, type SnapshotMeta } from './snapshot.js';
@@ -23,7 +24,7 @@ export interface LiveRecords {
  * table (before vectors were stored only once), from that table where it has them (labels never change
  * meaning). Throws DATABASE_CORRUPTED when a live label has no values.
  */
-export async function loadLiveVectors(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, meta: SnapshotMeta | undefined): Promise<LiveRecords> {
+export async function loadLiveVectors(kv: KvStore, settings: VectorSettings, flat: VectorRows, meta: SnapshotMeta | undefined): Promise<LiveRecords> {
   const { cid, dimension, name } = settings;
   const tableChunks = meta && (await readSnapshotTable(kv, cid, meta));
   const table = tableChunks && decodeVectorTable(tableChunks, dimension);
@@ -46,7 +47,7 @@ export async function loadLiveVectors(kv: KvStore, settings: VectorSettings, fla
   return records;
 }
 
-async function loadTableValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, records: LiveRecords, table: DecodedVectorTable): Promise<void> {
+async function loadTableValues(kv: KvStore, settings: VectorSettings, flat: VectorRows, records: LiveRecords, table: DecodedVectorTable): Promise<void> {
   const { cid, dimension } = settings;
   const { labels } = records;
   const missing: number[] = [];
@@ -87,7 +88,7 @@ async function loadTableValues(kv: KvStore, settings: VectorSettings, flat: Flat
  * in label order into `flat` a chunk at a time, until `stopped`: the collection searches meanwhile,
  * reading what it needs at once (a graph file was loaded at open, so it need not wait for these).
  */
-export async function streamLiveValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore, wanted: (label: number) => boolean, stopped: () => boolean): Promise<void> {
+export async function streamLiveValues(kv: KvStore, settings: VectorSettings, flat: VectorRows, wanted: (label: number) => boolean, stopped: () => boolean): Promise<void> {
   const { cid, dimension } = settings;
   for await (const chunk of readAllVectorValues(kv, cid, dimension)) {
     if (stopped()) return;
@@ -101,7 +102,7 @@ export async function streamLiveValues(kv: KvStore, settings: VectorSettings, fl
 }
 
 /** Every record's values, read in label order, rows set into the flat store a chunk at a time. */
-async function loadRecordValues(kv: KvStore, settings: VectorSettings, flat: FlatVectorStore): Promise<void> {
+async function loadRecordValues(kv: KvStore, settings: VectorSettings, flat: VectorRows): Promise<void> {
   for await (const chunk of readAllVectorValues(kv, settings.cid, settings.dimension)) flat.setRows(chunk.labels, chunk.values);
 }
 
@@ -122,20 +123,28 @@ export function indexParams(settings: VectorSettings): IndexParams {
   return params;
 }
 
-export async function newGraph(settings: VectorSettings, capacity: number): Promise<VectorIndex> {
+/** A new empty graph; over `rows` when they are the native addon's (the graph then reads them, no copy). */
+export async function newGraph(settings: VectorSettings, capacity: number, rows?: VectorRows): Promise<VectorIndex> {
   return createVectorIndex({
     dimension: settings.dimension,
     metric: settings.metric,
-    backend: settings.backend,
+    backend: collectionBackend(settings.backend, quantizationOf(settings)),
     capacity,
     name: settings.name,
     params: indexParams(settings),
+    ...(rows === undefined ? {} : { rows }),
   });
+}
+
+/** The rows the collection keeps its vectors in (vector-rows.ts), for the graphs it builds; sized for `capacity`. */
+export function newRows(settings: VectorSettings, capacity: number): VectorRows {
+  return createVectorRows({ dimension: settings.dimension, metric: settings.metric, backend: collectionBackend(settings.backend, quantizationOf(settings)), capacity });
 }
 
 /** The saved graph, or undefined when it is incomplete or cannot be used (wrong backend, damaged). */
 export async function loadGraph(kv: KvStore, settings: VectorSettings, meta: SnapshotMeta): Promise<{ graph: VectorIndex; labelLimit: number } | undefined> {
-  const options = { dimension: settings.dimension, metric: settings.metric, backend: settings.backend, name: settings.name, params: indexParams(settings) };
+  // With the native addon here, graphs of other backends are rebuilt over its rows (VECTOR_INDEX_INCOMPATIBLE).
+  const options = { dimension: settings.dimension, metric: settings.metric, backend: collectionBackend(settings.backend, quantizationOf(settings)), name: settings.name, params: indexParams(settings) };
   try {
     if (meta.file !== undefined) {
       // hnswlib reads its side file on a libuv thread (from the start, when its length was saved); the

@@ -7,13 +7,13 @@
 import type { VectorDbError } from '../../errors/index.js';
 import { yieldToEventLoop } from '../../platform/macrotask.js';
 import type { KvStore } from '../../storage/index.js';
-import type { FlatVectorStore, VectorIndex } from '../../vector-index/index.js';
+import type { VectorIndex, VectorRows } from '../../vector-index/index.js';
 import type { IndexerHost } from './indexer.js';
 import { LateKeys } from './late-keys.js';
 import { LateValues } from './late-values.js';
-import { loadGraph, loadLiveVectors, newGraph, type LiveRecords } from './open.js';
+import { loadGraph, loadLiveVectors, newGraph, newRows, type LiveRecords } from './open.js';
 import { readVectorKeys, readVectorValues } from './records.js';
-import { newFlatStore } from './scale-record.js';
+import { newFlatStore, quantizationOf } from './scale-record.js';
 import type { VectorSettings } from './settings.js';
 import { readSnapshotMeta, removeGraphFiles } from './snapshot.js';
 
@@ -37,8 +37,8 @@ export interface OpenHost extends Pick<IndexerHost, 'kv' | 'settings' | 'labels'
   damaged(error: VectorDbError): void;
 }
 
-/** Constructs the collection's vectors around the flat store and the graph they start with, with their host. */
-export type CreateVectors<T> = (flat: FlatVectorStore, graph: VectorIndex) => { readonly vectors: T; readonly host: OpenHost };
+/** Constructs the collection's vectors around their rows and the graph they start with, with their host. */
+export type CreateVectors<T> = (flat: VectorRows, graph: VectorIndex) => { readonly vectors: T; readonly host: OpenHost };
 
 /**
  * Loads the live vectors and the graph snapshot; what the snapshot lacks is indexed afterwards, what it
@@ -58,7 +58,9 @@ export async function openVectors<T>(kv: KvStore, settings: VectorSettings, crea
   // before they are read and loaded.
   const early = meta?.file !== undefined ? loadGraph(kv, settings, meta).catch(() => undefined) : undefined;
   // Sized for the highest label saved at once: growing copies the norms.
-  const flat = await newFlatStore(kv, settings, Math.max(1024, meta?.labelLimit ?? 0));
+  const rowsCapacity = Math.max(1024, meta?.labelLimit ?? 0);
+  // An int8 collection keeps codes in a FlatVectorStore (with its kept scale); the others, the backend's rows.
+  const newCollectionRows = async (): Promise<VectorRows> => (quantizationOf(settings) === 'int8' ? newFlatStore(kv, settings, rowsCapacity) : newRows(settings, rowsCapacity));
   if (early !== undefined && kv.syncReads) {
     // While hnswlib reads the graph, the keys it may lack are read: those at or past the snapshot's
     // coveredBelow (every key, for a snapshot saved before it was kept).
@@ -67,12 +69,14 @@ export async function openVectors<T>(kv: KvStore, settings: VectorSettings, crea
     recent.catch(() => undefined); // awaited only with a graph
     const loaded = await early;
     if (loaded !== undefined) {
-      const { vectors, host } = create(flat, loaded.graph);
+      // A native-rows graph file brought its rows: the collection keeps its vectors there (one copy).
+      const { vectors, host } = create(loaded.graph.rows ?? (await newCollectionRows()), loaded.graph);
       await takeGraphFirst(host, loaded.labelLimit, await recent, from);
       return vectors;
     }
   }
-  const { vectors, host } = create(flat, await newGraph(settings, 1024));
+  const flat = await newCollectionRows();
+  const { vectors, host } = create(flat, await newGraph(settings, 1024, flat));
   const records = await loadLiveVectors(kv, settings, flat, meta);
   const loaded = await early;
   records.labels.forEach((label, i) => addLoaded(host, label, records.docKeys[i]!, loaded?.graph.has(label) === true));

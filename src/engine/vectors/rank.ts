@@ -3,7 +3,7 @@
  * graph (widened for a filter, checked for labels gone while the keys are read after open), with what
  * the graph lacks scanned exactly and merged in. Reads the vectors' state; changes none of it.
  */
-import { shortlistSize, type FlatVectorStore, type ScoredLabel, type VectorIndex } from '../../vector-index/index.js';
+import { shortlistSize, type ScoredLabel, type VectorIndex, type VectorRows } from '../../vector-index/index.js';
 import type { VectorLabels } from './labels.js';
 import type { LabelFilter } from './settings.js';
 
@@ -17,7 +17,7 @@ export interface RankSource {
   readonly pendingAdds: ReadonlySet<number>;
   /** How many labels are gone from the flat store but still in the graph. */
   readonly pendingRemoves: number;
-  readonly flat: FlatVectorStore;
+  readonly flat: VectorRows;
   /** Reads the values of labels still on their way after open (CollectionVectors' #ensureValues). */
   ensureValues(labels: Iterable<number>): void;
 }

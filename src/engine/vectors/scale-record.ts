@@ -20,10 +20,10 @@ export function quantizationOf(settings: VectorSettings): Quantization {
  * one (and the store reads synchronously), else trained from its first vectors and kept when trained.
  */
 /** The write of a store's trained scale, while under way (close waits for it). */
-const scaleWrites = new WeakMap<FlatVectorStore, Promise<void>>();
+const scaleWrites = new WeakMap<object, Promise<void>>();
 
 /** Resolves once the trained scale of `flat` (if any) is written. */
-export async function scaleWritten(flat: FlatVectorStore): Promise<void> {
+export async function scaleWritten(flat: object): Promise<void> {
   await scaleWrites.get(flat);
 }
 

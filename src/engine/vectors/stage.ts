@@ -4,7 +4,7 @@
  * the operations only; CollectionVectors.hook applies them in memory once the batch is durable.
  */
 import type { KvOperation } from '../../storage/index.js';
-import type { FlatVectorStore } from '../../vector-index/index.js';
+import type { VectorRows } from '../../vector-index/index.js';
 import type { DocumentChange } from '../changes.js';
 import type { VectorLabels } from './labels.js';
 import { deleteVectorRecord, putVectorRecord } from './records.js';
@@ -13,7 +13,7 @@ import { deleteVectorRecord, putVectorRecord } from './records.js';
 export interface StageTarget {
   readonly cid: number;
   readonly labels: VectorLabels;
-  readonly flat: FlatVectorStore;
+  readonly flat: VectorRows;
   /** Reads the values of labels still on their way after open (CollectionVectors' #ensureValues). */
   ensureValues(labels: Iterable<number>): void;
 }

@@ -1,0 +1,160 @@
+// The graph file: our 32-byte head, hnswlib's index in its own layout (as saveIndex writes it; element data
+// = row ids), then each element's row (by internal id, float32): the one file reopens graph and vectors
+// together. Written and read from a stream at an offset, mirroring hnswlib's saveIndex/loadIndex, whose
+// members are public; the rows come back into fresh rows of the store and each element's data is
+// renumbered to them.
+#pragma once
+#include <fstream>
+#include <string>
+#include "row_space.h"
+
+namespace vdb {
+
+using Hnsw = hnswlib::HierarchicalNSW<float>;
+
+static const char kMagic[8] = {'V', 'D', 'B', 'R', 'O', 'W', 'S', '1'};
+
+struct FileHead {
+  char magic[8];
+  uint32_t version;
+  uint32_t dim;
+  uint64_t count;
+  uint64_t graphBytes;
+};
+static_assert(sizeof(FileHead) == 32, "head is 32 bytes");
+
+template <typename T>
+static void put(std::ostream& out, const T& v) { out.write(reinterpret_cast<const char*>(&v), sizeof(T)); }
+template <typename T>
+static void get(std::istream& in, T& v) { in.read(reinterpret_cast<char*>(&v), sizeof(T)); }
+
+inline uint32_t elementRow(const Hnsw& h, hnswlib::tableint i) {
+  return *reinterpret_cast<const uint32_t*>(h.getDataByInternalId(i));
+}
+
+/** Writes the graph and its rows to `path`; the file's length. */
+inline uint64_t saveGraphFile(const Hnsw& h, const RowStore& rows, const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out.is_open()) throw std::runtime_error("cannot write " + path);
+  const size_t count = h.cur_element_count;
+  FileHead head{};
+  std::memcpy(head.magic, kMagic, 8);
+  head.version = 1;
+  head.dim = rows.dim();
+  head.count = count;
+  out.write(reinterpret_cast<const char*>(&head), sizeof head);
+  std::streampos graphStart = out.tellp();
+  put(out, h.offsetLevel0_);
+  put(out, h.max_elements_);
+  put(out, h.cur_element_count);
+  put(out, h.size_data_per_element_);
+  put(out, h.label_offset_);
+  put(out, h.offsetData_);
+  put(out, h.maxlevel_);
+  put(out, h.enterpoint_node_);
+  put(out, h.maxM_);
+  put(out, h.maxM0_);
+  put(out, h.M_);
+  put(out, h.mult_);
+  put(out, h.ef_construction_);
+  out.write(h.data_level0_memory_, count * h.size_data_per_element_);
+  for (size_t i = 0; i < count; i++) {
+    unsigned int size = h.element_levels_[i] > 0 ? h.size_links_per_element_ * h.element_levels_[i] : 0;
+    put(out, size);
+    if (size) out.write(h.linkLists_[i], size);
+  }
+  uint64_t graphBytes = static_cast<uint64_t>(out.tellp() - graphStart);
+  for (size_t i = 0; i < count; i++) out.write(reinterpret_cast<const char*>(rows.row(elementRow(h, i))), sizeof(float) * rows.dim());
+  uint64_t total = static_cast<uint64_t>(out.tellp());
+  out.seekp(24);
+  put(out, graphBytes);
+  out.close();
+  if (out.fail()) throw std::runtime_error("writing " + path + " failed");
+  return total;
+}
+
+/** Reads the head of a graph file: false when it is not one of ours for `dim`. */
+inline bool readGraphHead(const std::string& path, uint32_t dim, FileHead& head, uint64_t& fileBytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in.is_open()) return false;
+  fileBytes = static_cast<uint64_t>(in.tellg());
+  in.seekg(0);
+  get(in, head);
+  if (!in || std::memcmp(head.magic, kMagic, 8) != 0 || head.version != 1 || head.dim != dim) return false;
+  return fileBytes == sizeof(FileHead) + head.graphBytes + head.count * dim * sizeof(float);
+}
+
+/**
+ * Loads a graph file into `h` (empty, made over `space`), with room for `maxElements`; its rows go into
+ * rows firstRow.. (taken by the caller: only they are written here, so the JS thread may use the store).
+ */
+inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::string& path, const FileHead& head, uint32_t firstRow, size_t maxElements) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) throw std::runtime_error("cannot open " + path);
+  in.seekg(sizeof(FileHead));
+  get(in, h.offsetLevel0_);
+  get(in, h.max_elements_);
+  get(in, h.cur_element_count);
+  if (h.cur_element_count != head.count) throw std::runtime_error("the graph file is damaged");
+  size_t maxE = std::max(maxElements, static_cast<size_t>(h.cur_element_count));
+  h.max_elements_ = maxE;
+  get(in, h.size_data_per_element_);
+  get(in, h.label_offset_);
+  get(in, h.offsetData_);
+  get(in, h.maxlevel_);
+  get(in, h.enterpoint_node_);
+  get(in, h.maxM_);
+  get(in, h.maxM0_);
+  get(in, h.M_);
+  get(in, h.mult_);
+  get(in, h.ef_construction_);
+  if (!in || h.size_data_per_element_ != h.maxM0_ * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint) + sizeof(uint32_t) + sizeof(hnswlib::labeltype)) {
+    throw std::runtime_error("the graph file is damaged");
+  }
+  h.data_size_ = space.get_data_size();
+  h.fstdistfunc_ = space.get_dist_func();
+  h.dist_func_param_ = space.get_dist_func_param();
+  const size_t count = h.cur_element_count;
+  h.data_level0_memory_ = static_cast<char*>(std::malloc(maxE * h.size_data_per_element_));
+  if (h.data_level0_memory_ == nullptr) throw std::bad_alloc();
+  in.read(h.data_level0_memory_, count * h.size_data_per_element_);
+  h.size_links_per_element_ = h.maxM_ * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);
+  h.size_links_level0_ = h.maxM0_ * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);
+  std::vector<std::mutex>(maxE).swap(h.link_list_locks_);
+  std::vector<std::mutex>(Hnsw::MAX_LABEL_OPERATION_LOCKS).swap(h.label_op_locks_);
+  h.visited_list_pool_.reset(new hnswlib::VisitedListPool(1, maxE));
+  h.linkLists_ = static_cast<char**>(std::calloc(maxE, sizeof(void*)));
+  if (h.linkLists_ == nullptr) throw std::bad_alloc();
+  h.element_levels_ = std::vector<int>(maxE);
+  h.revSize_ = 1.0 / h.mult_;
+  h.ef_ = 10;
+  for (size_t i = 0; i < count; i++) {
+    h.label_lookup_[h.getExternalLabel(i)] = static_cast<hnswlib::tableint>(i);
+    unsigned int size = 0;
+    get(in, size);
+    if (!in) throw std::runtime_error("the graph file is damaged");
+    if (size == 0) {
+      h.element_levels_[i] = 0;
+      h.linkLists_[i] = nullptr;
+    } else {
+      h.element_levels_[i] = size / h.size_links_per_element_;
+      h.linkLists_[i] = static_cast<char*>(std::malloc(size));
+      if (h.linkLists_[i] == nullptr) throw std::bad_alloc();
+      in.read(h.linkLists_[i], size);
+    }
+    // The element's row is renumbered to the fresh row its values go to.
+    *reinterpret_cast<uint32_t*>(h.getDataByInternalId(i)) = firstRow + static_cast<uint32_t>(i);
+    if (h.isMarkedDeleted(i)) h.num_deleted_ += 1;
+  }
+  // The rows in pieces of 4096 (one read each, not one a row).
+  const size_t piece = 4096;
+  std::vector<float> buf(piece * rows.dim());
+  for (size_t at = 0; at < count; at += piece) {
+    size_t n = std::min(piece, count - at);
+    in.read(reinterpret_cast<char*>(buf.data()), sizeof(float) * rows.dim() * n);
+    if (!in) throw std::runtime_error("the graph file is truncated");
+    for (size_t i = 0; i < n; i++) rows.write(firstRow + static_cast<uint32_t>(at + i), buf.data() + i * rows.dim());
+  }
+}
+
+}  // namespace vdb

@@ -1,0 +1,154 @@
+// The Rows class of the addon: JS's handle on a RowStore (row_store.h): taking, writing, reading and
+// referencing rows, and the float64 sums of exact scans.
+#pragma once
+#include <memory>
+#include "napi_args.h"
+#include "row_store.h"
+
+namespace {
+
+using vdb::RowStore;
+
+// ---------------------------------------------------------------------------------------------- Rows
+
+class Rows : public Napi::ObjectWrap<Rows> {
+ public:
+  static Napi::Function Init(Napi::Env env) {
+    return DefineClass(env, "Rows",
+                       {InstanceMethod("take", &Rows::Take), InstanceMethod("write", &Rows::Write),
+                        InstanceMethod("writeMany", &Rows::WriteMany), InstanceMethod("ref", &Rows::Ref),
+                        InstanceMethod("unref", &Rows::Unref), InstanceMethod("read", &Rows::Read),
+                        InstanceMethod("dots", &Rows::Dots), InstanceMethod("refs", &Rows::Refs),
+                        InstanceMethod("squaredNorms", &Rows::SquaredNorms), InstanceMethod("refMany", &Rows::RefMany),
+                        InstanceAccessor("used", &Rows::Used, nullptr), InstanceAccessor("free", &Rows::Free, nullptr)});
+  }
+
+  Rows(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Rows>(info) {
+    uint32_t dim = u32(info[0]);
+    int metric = info[1].As<Napi::Number>().Int32Value();
+    if (dim == 0 || metric < 0 || metric > 2) throw Napi::RangeError::New(info.Env(), "bad dimension or metric");
+    store_ = std::make_shared<RowStore>(dim, static_cast<vdb::Metric>(metric));
+  }
+
+  std::shared_ptr<RowStore> store() const { return store_; }
+
+ private:
+  /** take(): a row holding one reference. */
+  Napi::Value Take(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->take()); }
+
+  /** write(row, values, offset): the dimension values of `values` from `offset` into the row. */
+  Napi::Value Write(const Napi::CallbackInfo& info) {
+    uint32_t row = u32(info[0]);
+    uint32_t at = u32(info[2]);
+    const float* values = typedData<float>(info[1], "values", static_cast<size_t>(at) + store_->dim());
+    store_->check(row);
+    store_->write(row, values + at);
+    return info.Env().Undefined();
+  }
+
+  /** writeMany(values, n, out): takes n rows for the n vectors of `values`, their ids into `out`. */
+  Napi::Value WriteMany(const Napi::CallbackInfo& info) {
+    uint32_t n = u32(info[1]);
+    const float* values = typedData<float>(info[0], "values", static_cast<size_t>(n) * store_->dim());
+    uint32_t* out = typedData<uint32_t>(info[2], "out", n);
+    for (uint32_t i = 0; i < n; i++) {
+      out[i] = store_->take();
+      store_->write(out[i], values + static_cast<size_t>(i) * store_->dim());
+    }
+    return info.Env().Undefined();
+  }
+
+  Napi::Value Ref(const Napi::CallbackInfo& info) {
+    store_->ref(u32(info[0]));
+    return info.Env().Undefined();
+  }
+  /** refMany(rows, n): a reference more on each of rows[0..n). */
+  Napi::Value RefMany(const Napi::CallbackInfo& info) {
+    uint32_t n = u32(info[1]);
+    const uint32_t* rows = typedData<uint32_t>(info[0], "rows", n);
+    for (uint32_t i = 0; i < n; i++) store_->check(rows[i]);
+    for (uint32_t i = 0; i < n; i++) store_->ref(rows[i]);
+    return info.Env().Undefined();
+  }
+  Napi::Value Unref(const Napi::CallbackInfo& info) {
+    store_->unref(u32(info[0]));
+    return info.Env().Undefined();
+  }
+  Napi::Value Refs(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->refs(u32(info[0]))); }
+
+  /** read(row, out, offset): copies the row into `out` at `offset`. */
+  Napi::Value Read(const Napi::CallbackInfo& info) {
+    uint32_t row = u32(info[0]);
+    uint32_t at = u32(info[2]);
+    float* out = typedData<float>(info[1], "out", static_cast<size_t>(at) + store_->dim());
+    store_->check(row);
+    std::memcpy(out + at, store_->row(row), sizeof(float) * store_->dim());
+    return info.Env().Undefined();
+  }
+
+  /**
+   * dots(query: Float64Array, rows: Uint32Array, n, out: Float64Array): float64 dot products of the query
+   * with rows[0..n), summed in the order FlatVectorStore's WebAssembly kernel (asm/kernels.ts dotRows) sums
+   * them: four running sums by j % 4, joined as (s0 + s2) + (s1 + s3), then the tail. The scores agree bit for bit.
+   */
+  Napi::Value Dots(const Napi::CallbackInfo& info) {
+    const uint32_t dim = store_->dim();
+    const double* q = typedData<double>(info[0], "query", dim);
+    uint32_t n = u32(info[2]);
+    const uint32_t* rows = typedData<uint32_t>(info[1], "rows", n);
+    double* out = typedData<double>(info[3], "out", n);
+    for (uint32_t i = 0; i < n; i++) {
+      store_->check(rows[i]);
+      const float* r = store_->row(rows[i]);
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      const uint32_t end4 = dim & ~3u;
+      uint32_t j = 0;
+      for (; j < end4; j += 4) {
+        s0 += static_cast<double>(r[j]) * q[j];
+        s1 += static_cast<double>(r[j + 1]) * q[j + 1];
+        s2 += static_cast<double>(r[j + 2]) * q[j + 2];
+        s3 += static_cast<double>(r[j + 3]) * q[j + 3];
+      }
+      double s = (s0 + s2) + (s1 + s3);
+      for (; j < dim; j++) s += q[j] * static_cast<double>(r[j]);
+      out[i] = s;
+    }
+    return info.Env().Undefined();
+  }
+
+  /** squaredNorms(rows, n, out: Float64Array): each row's squared norm, summed in order as validate.ts's checkVector sums it. */
+  Napi::Value SquaredNorms(const Napi::CallbackInfo& info) {
+    const uint32_t dim = store_->dim();
+    uint32_t n = u32(info[1]);
+    const uint32_t* rows = typedData<uint32_t>(info[0], "rows", n);
+    double* out = typedData<double>(info[2], "out", n);
+    for (uint32_t i = 0; i < n; i++) {
+      store_->check(rows[i]);
+      const float* r = store_->row(rows[i]);
+      double s = 0;
+      for (uint32_t j = 0; j < dim; j++) s += static_cast<double>(r[j]) * r[j];
+      out[i] = s;
+    }
+    return info.Env().Undefined();
+  }
+
+  Napi::Value Used(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->used()); }
+  Napi::Value Free(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->freeCount()); }
+
+  std::shared_ptr<RowStore> store_;
+};
+
+/** Per environment (the main thread and each worker thread that loads the addon): the Rows class. */
+struct AddonData {
+  Napi::FunctionReference rows;
+};
+
+Rows* unwrapRows(const Napi::Value& v) {
+  if (!v.IsObject() || !v.As<Napi::Object>().InstanceOf(v.Env().GetInstanceData<AddonData>()->rows.Value())) {
+    throw Napi::TypeError::New(v.Env(), "expected a Rows object");
+  }
+  return Rows::Unwrap(v.As<Napi::Object>());
+}
+
+
+}  // namespace

@@ -1,0 +1,90 @@
+/**
+ * Loads our optional native addon (native/, built by scripts/build-native.js into native/build): a row
+ * store holding the one float32 copy of each vector, and hnswlib graphs whose elements are row ids
+ * (parallel insertion, filters by bytes, exact float64 scans, one file for graph and rows). Absent when it
+ * was not built here, or when VECTORDB_NO_NATIVE_ROWS=1: the vector layer then uses hnswlib-node or
+ * hnswlib-wasm with FlatVectorStore, as before. Types of what the addon exports, and the load; nothing else.
+ */
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+
+/** The addon's row store (native/src/row_store.h); rows are uint32 ids, freed once unreferenced. */
+export interface AddonRows {
+  /** A fresh row with one reference. */
+  take(): number;
+  write(row: number, values: Float32Array, offset: number): void;
+  /** Takes n rows (one reference each) for the n vectors of `values`; their ids into `out`. */
+  writeMany(values: Float32Array, n: number, out: Uint32Array): void;
+  ref(row: number): void;
+  /** A reference more on each of rows[0..n). */
+  refMany(rows: Uint32Array, n: number): void;
+  unref(row: number): void;
+  refs(row: number): number;
+  read(row: number, out: Float32Array, offset: number): void;
+  /** Float64 dot products of `query` with rows[0..n), summed as FlatVectorStore's WebAssembly kernel sums them. */
+  dots(query: Float64Array, rows: Uint32Array, n: number, out: Float64Array): void;
+  squaredNorms(rows: Uint32Array, n: number, out: Float64Array): void;
+  readonly used: number;
+  readonly free: number;
+}
+
+/** An hnswlib graph over a row store (native/src/addon.cc Graph); its labels are HnswIndex's slots. */
+export interface AddonGraph {
+  add(slots: Uint32Array, rows: Uint32Array, n: number): void;
+  addAsync(slots: Uint32Array, rows: Uint32Array, n: number, threads: number): Promise<number>;
+  replace(slot: number, row: number): void;
+  markDelete(slot: number): void;
+  /** The hits into the out arrays, nearest first; how many. `filter`: bytes by slot, or a predicate on the slot. */
+  search(query: Float32Array, k: number, ef: number, filter: Uint8Array | ((slot: number) => boolean) | undefined, outSlots: Uint32Array, outDistances: Float32Array): number;
+  resize(n: number): boolean;
+  count(): number;
+  capacity(): number;
+  rowOf(slot: number): number;
+  elements(outSlots: Uint32Array, outRows: Uint32Array): number;
+  save(file: string): Promise<number>;
+  load(file: string, maxElements: number, fileBytes: number | undefined): Promise<number>;
+  dispose(): void;
+}
+
+export interface NativeAddon {
+  Rows: new (dimension: number, metric: number) => AddonRows;
+  Graph: new (rows: AddonRows, maxElements: number, M: number, efConstruction: number, seed: number) => AddonGraph;
+  /** glibc's malloc_trim(0) on a libuv thread: whether freed heap went back to the system (false off glibc). */
+  mallocTrim(): Promise<boolean>;
+}
+
+let addon: NativeAddon | null | undefined;
+let why = '';
+
+/** The addon, or null when it does not load here (nativeRowsUnavailable says why). */
+export function loadNativeAddon(): NativeAddon | null {
+  if (addon !== undefined) return addon;
+  if (process.env.VECTORDB_NO_NATIVE_ROWS === '1') {
+    why = 'VECTORDB_NO_NATIVE_ROWS=1';
+    return (addon = null);
+  }
+  try {
+    // native/ is two levels up from src/vector-index/ and from dist/node/ alike.
+    const mod = createRequire(import.meta.url)(new URL('../../native/build/vectordb_native.node', import.meta.url).pathname) as NativeAddon;
+    addon = typeof mod.Graph === 'function' ? mod : null;
+  } catch (e) {
+    why = e instanceof Error ? e.message.split('\n')[0]! : String(e);
+    addon = null;
+  }
+  return addon;
+}
+
+export function nativeRowsUnavailable(): string {
+  loadNativeAddon();
+  return why;
+}
+
+/** Threads a bulk insert uses: both cores of the usual desktop, never more than the machine has. */
+export function insertThreads(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
+/** Returns freed heap to the system after a bulk load or a compaction (glibc keeps it otherwise), off the JS thread. */
+export function trimHeap(): void {
+  addon?.mallocTrim().catch(() => undefined);
+}
