@@ -7,6 +7,7 @@ import { VectorDbError } from '../errors/vectordb-error.js';
 import type * as NodeNative from './native-backend.js';
 
 export const nativeAvailable: typeof NodeNative.nativeAvailable = async () => false;
+export const nativeLoads: typeof NodeNative.nativeLoads = () => false;
 
 const unavailable = (): never => {
   throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: 'hnswlib-node (native) does not load in a browser' });
