@@ -177,15 +177,19 @@ class WasmDriver implements HnswDriver {
 // ---- placing segments in heaps ------------------------------------------------------------------
 
 /**
- * New segments for the slots from `base` up to a capacity of `n` (the last with HEADROOM), each in a heap
- * with room; null (none kept) when some cannot be had. Synchronous: a grow in the middle of an add.
+ * New segments for the slots from `base` up to a capacity of at least `n` (the last with HEADROOM), each in
+ * a heap with room; null (none kept) when some cannot be had. Synchronous: a grow in the middle of an add.
+ * A graph that filled a heap is likely to go on growing: a new segment takes what a heap can hold, not
+ * `n`, since growing it later reallocates (old and new copy at once, and a wasm heap never gives memory
+ * back); the pages it does not use yet cost address space, not memory.
  */
 function openSegments(identity: IndexIdentity, base: number, n: number): { segments: WasmSegment[]; bases: number[] } | null {
   const segments: WasmSegment[] = [];
   const bases: number[] = [];
+  const wholeHeap = wasmMaxElements(identity.dimension, identity.params.M);
   try {
     while (bases.length === 0 || base + HEADROOM < n) {
-      const made = segmentNow(identity, n - base);
+      const made = segmentNow(identity, Math.max(n - base, wholeHeap), n - base);
       if (made === null) break;
       segments.push(made);
       bases.push(base);
@@ -197,10 +201,13 @@ function openSegments(identity: IndexIdentity, base: number, n: number): { segme
   return segments.length === 0 ? null : { segments, bases };
 }
 
-/** One new empty segment for up to `want` elements (less when no heap has that much room), or null. */
-function segmentNow(identity: IndexIdentity, want: number): WasmSegment | null {
+/**
+ * One new empty segment for up to `want` elements (less when no heap has that much room, down to a share
+ * of a heap or `need`), or null.
+ */
+function segmentNow(identity: IndexIdentity, want: number, need = want): WasmSegment | null {
   const { dimension, params } = identity;
-  const least = Math.min(want, Math.ceil(wasmMaxElements(dimension, params.M) / LEAST_SHARE));
+  const least = Math.min(need, Math.ceil(wasmMaxElements(dimension, params.M) / LEAST_SHARE));
   const perElement = wasmBytesPerElement(dimension, params.M);
   const tried = new Set<WasmRuntime>();
   for (let attempt = 0; attempt < 2; attempt++) {
