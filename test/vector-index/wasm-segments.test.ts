@@ -111,6 +111,27 @@ describe('a wasm graph in several heaps', () => {
     }
   });
 
+  it('loads from a stream of odd-sized pieces; a damaged segment table is refused as incompatible', async () => {
+    const [head, graph] = await index.serializeParts();
+    const whole = new Uint8Array(head!.length + graph!.length);
+    whole.set(head!, 0);
+    whole.set(graph!, head!.length);
+    async function* pieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+      for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+    }
+    const back = await loadVectorIndex(pieces(whole, 70_001), { dimension: DIM, metric: 'cosine' });
+    expect(back.search(row(queries, 3, DIM), 10)).toEqual(index.search(row(queries, 3, DIM), 10));
+    back.dispose();
+    // The segment count (after the 8-byte magic) now says one more segment than the bytes hold.
+    const damaged = whole.slice();
+    new DataView(damaged.buffer).setUint32(head!.length + 8, readIndexHeader(head!).segments! + 1, true);
+    const refused = await loadVectorIndex(damaged, { dimension: DIM, metric: 'cosine' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((refused as VectorDbError).code).toBe('VECTOR_INDEX_INCOMPATIBLE');
+  });
+
   it('says VECTOR_INDEX_CAPACITY once no heap can be had, and stays usable', async () => {
     process.env[WASM_HEAPS_ENV] = String(heapCount() + 1);
     const other = await createVectorIndex({ dimension: DIM, metric: 'cosine', backend: 'wasm', capacity: 64 });
