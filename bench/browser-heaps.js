@@ -9,7 +9,7 @@
  *
  *   npm run build && node bench/browser-heaps.js [--n 1000000] [--dim 384] [--ef-construction 12] [--rate-n 10000]
  *
- * Writes bench/results/browser-heaps.json.
+ * Writes bench/results/browser-heaps.json (browser-heaps-<runs>.json when --runs names fewer than all).
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -135,4 +135,5 @@ try {
 }
 const out = new URL('results/', import.meta.url);
 mkdirSync(out, { recursive: true });
-writeFileSync(new URL('browser-heaps.json', out), `${JSON.stringify({ date: new Date().toISOString(), dim, results }, null, 2)}\n`);
+const file = runs.length === Object.keys(plan).length ? 'browser-heaps.json' : `browser-heaps-${runs.join('-')}.json`;
+writeFileSync(new URL(file, out), `${JSON.stringify({ date: new Date().toISOString(), dim, results }, null, 2)}\n`);
