@@ -8,12 +8,13 @@
  * building-rate run at the default efConstruction on a smaller n. Each run in a fresh Chromium.
  *
  *   npm run build && node bench/browser-heaps.js [--n 1000000] [--dim 384] [--ef-construction 12] [--rate-n 10000]
+ *     [--runs rate,one,segments] [--dist <another build's dist/, e.g. from before segments>]
  *
  * Writes bench/results/browser-heaps.json (browser-heaps-<runs>.json when --runs names fewer than all).
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     'ef-construction': { type: 'string', default: '12' },
     'rate-n': { type: 'string', default: '10000' },
     runs: { type: 'string', default: 'rate,one,segments' },
+    /** Another build's dist/ to measure (e.g. one from before segments). */
+    dist: { type: 'string' },
   },
 });
 const n = Number(values.n);
@@ -36,7 +39,18 @@ const cheapEf = Number(values['ef-construction']);
 const runs = values.runs.split(',');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = resolve(values.dist ?? join(root, 'dist'));
 const work = mkdtempSync(join(tmpdir(), 'vdb-heaps-bench-'));
+const heapsModule = join(dist, 'vector-index', 'wasm-heaps.js');
+if (!existsSync(heapsModule)) writeFileSync(join(work, 'one-heap.js'), 'export const heapCount = () => 1;\n');
+/** The page's imports of the build measured. */
+const measured = {
+  name: 'measured-dist',
+  setup(build) {
+    build.onResolve({ filter: /^vdb-index$/ }, () => ({ path: join(dist, 'vector-index', 'index-backend.js') }));
+    build.onResolve({ filter: /^vdb-heaps$/ }, () => ({ path: existsSync(heapsModule) ? heapsModule : join(work, 'one-heap.js') }));
+  },
+};
 await esbuild.build({
   entryPoints: [join(root, 'bench', 'lib', 'heaps-page.js')],
   outfile: join(work, 'heaps.js'),
@@ -45,7 +59,7 @@ await esbuild.build({
   platform: 'browser',
   target: 'es2022',
   inject: [join(root, 'scripts', 'buffer-global.js')],
-  plugins: browserPlugins(join(root, 'dist')),
+  plugins: [measured, ...browserPlugins(dist)],
   logLevel: 'warning',
 });
 writeFileSync(join(work, 'heaps.html'), '<!doctype html><meta charset="utf-8"><title>heaps</title><script type="module" src="/heaps.js"></script>\n');
@@ -135,5 +149,5 @@ try {
 }
 const out = new URL('results/', import.meta.url);
 mkdirSync(out, { recursive: true });
-const file = runs.length === Object.keys(plan).length ? 'browser-heaps.json' : `browser-heaps-${runs.join('-')}.json`;
-writeFileSync(new URL(file, out), `${JSON.stringify({ date: new Date().toISOString(), dim, results }, null, 2)}\n`);
+const file = runs.length === Object.keys(plan).length && values.dist === undefined ? 'browser-heaps.json' : `browser-heaps-${runs.join('-')}${values.dist ? '-other-dist' : ''}.json`;
+writeFileSync(new URL(file, out), `${JSON.stringify({ date: new Date().toISOString(), dist, dim, results }, null, 2)}\n`);

@@ -1,11 +1,12 @@
 /**
- * The page side of bench/browser-heaps.js (bundled for the page with dist/vector-index and the browser
- * build's plugins): fills a wasm HNSW index with generated clustered vectors until it holds `n` or says
+ * The page side of bench/browser-heaps.js (bundled for the page with dist/vector-index, or another build's
+ * with --dist, and the browser build's plugins): fills a wasm HNSW index with generated clustered vectors until it holds `n` or says
  * VECTOR_INDEX_CAPACITY, keeping the exact top 10 of a sample of queries up to date as it goes (so no copy
  * of the vectors is kept), then times searches and measures recall@10 against that exact scan.
  */
-import { createVectorIndex } from '../../dist/vector-index/index-backend.js';
-import { heapCount } from '../../dist/vector-index/wasm-heaps.js';
+// Resolved by bench/browser-heaps.js to the dist/ measured (--dist): a build before segments has no heaps.
+import { createVectorIndex } from 'vdb-index';
+import { heapCount } from 'vdb-heaps';
 import { gaussian, rng } from '../../test/vector-index/data.ts';
 
 /** Deterministic gaussians from `seed`. */

@@ -2,8 +2,9 @@
  * The hnswlib-wasm backend: the HnswDriver over a graph in segments and the factory that creates and
  * loads them. Each segment is one hnswlib-wasm index (wasm-segment.ts) in one 32-bit WebAssembly heap;
  * segment i holds the slots from its first slot up to the next segment's, under local labels (slot minus
- * its first slot). The last segment grows within its heap; when it cannot, it keeps its size and a new
- * segment opens in a heap with room (wasm-heaps.ts: another module instance if need be). Searches ask
+ * its first slot). The last segment grows within its heap up to a quarter of a heap; past that, or when it
+ * cannot, it keeps its size and a new segment opens in a heap with room (wasm-heaps.ts: another module
+ * instance if need be; with one heap allowed, in the same heap). Searches ask
  * every segment and merge by distance; deletes and replaces go to the segment holding the slot.
  * Everything here is private to vector/; the engine sees only VectorIndex.
  */
@@ -17,6 +18,12 @@ import { WasmSegment } from './wasm-segment.js';
 
 /** A new segment is at least this share of a heap (unless less is asked for): no slivers of heaps. */
 const LEAST_SHARE = 4;
+/**
+ * A segment grows in place (hnswlib reallocates it: old and new copy at once, and the heap keeps the
+ * old pages) only up to this share of a heap; past it, a new segment as large as a heap allows follows,
+ * whose pages cost memory only as they fill.
+ */
+const GROW_SHARE = 4;
 
 // ---- the driver ---------------------------------------------------------------------------------
 
@@ -65,11 +72,12 @@ class WasmDriver implements HnswDriver {
     const last = this.last();
     const want = n - this.lastBase();
     const { dimension, params } = this.identity;
-    if (want <= last.maxElements || (want <= wasmMaxElements(dimension, params.M, last.rt.usedBytes(last)) && last.tryResize(want))) {
+    const growable = Math.min(wasmMaxElements(dimension, params.M, last.rt.usedBytes(last)), Math.ceil(wasmMaxElements(dimension, params.M) / GROW_SHARE));
+    if (want <= last.maxElements || (want <= growable && last.tryResize(want))) {
       this.cap = n;
       return true;
     }
-    // The last segment is as large as its heap lets it be: new segments follow it.
+    // The last segment is as large as it grows: new segments follow it.
     const made = openSegments(this.identity, this.lastBase() + last.maxElements - HEADROOM, n);
     if (made === null) return false;
     this.segments.push(...made.segments);
