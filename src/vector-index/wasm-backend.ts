@@ -221,12 +221,16 @@ function segmentNow(identity: IndexIdentity, want: number, need = want): WasmSeg
   for (let attempt = 0; attempt < 2; attempt++) {
     const placed = placeSegment(dimension, params.M, want, least, tried);
     if (placed === null) return null;
-    try {
-      return WasmSegment.create(placed.rt, identity, Math.min(want, placed.room), perElement);
-    } catch (e) {
-      if (!(e instanceof OutOfMemory)) throw e;
-      tried.add(placed.rt); // planned room, but the heap's memory is fragmented: another heap
+    // Planned room, but a heap that held other blocks may not have it in one piece: halve down to `least`.
+    for (let size = Math.min(want, placed.room); ; size = Math.max(least, Math.floor(size / 2))) {
+      try {
+        return WasmSegment.create(placed.rt, identity, size, perElement);
+      } catch (e) {
+        if (!(e instanceof OutOfMemory)) throw e;
+        if (size <= least) break;
+      }
     }
+    tried.add(placed.rt); // then another heap
   }
   return null;
 }
