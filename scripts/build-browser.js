@@ -5,50 +5,16 @@
  * X.browser.js beside it), hnswlib-wasm's glue is bundled already patched, Buffer comes from the
  * `buffer` package, and any Node built-in left in the graph fails the build.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { browserPlugins } from './browser-plugins.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const outfile = join(dist, 'browser', 'vectordb-local.js');
-const GLUE = 'vectordb-local:hnswlib-glue';
-
-/** X.js -> X.browser.js when the twin exists (only for our own modules in dist/). */
-const twins = {
-  name: 'browser-twins',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.?\// }, (args) => {
-      if (!args.importer.startsWith(dist)) return undefined;
-      const target = resolve(args.resolveDir, args.path);
-      const twin = target.replace(/\.js$/, '.browser.js');
-      return twin !== target && existsSync(twin) ? { path: twin } : undefined;
-    });
-  },
-};
-
-/** The virtual module wasm-loader.browser.js imports: hnswlib-wasm's glue chunk, patched as in Node. */
-const glue = {
-  name: 'hnswlib-glue',
-  setup(build) {
-    build.onResolve({ filter: new RegExp(`^${GLUE}$`) }, () => ({ path: GLUE, namespace: 'glue' }));
-    build.onLoad({ filter: /.*/, namespace: 'glue' }, async () => {
-      const { glueChunkName, patchGlue } = await import(join(dist, 'vector-index', 'wasm-glue.js'));
-      const require = createRequire(join(root, 'package.json'));
-      const entry = require.resolve('hnswlib-wasm/dist/hnswlib.js');
-      const chunk = glueChunkName(readFileSync(entry, 'utf8'));
-      if (chunk === undefined) throw new Error(`no factory chunk referenced from ${entry}`);
-      const { version } = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8'));
-      const { source, applied } = patchGlue(readFileSync(join(dirname(entry), chunk), 'utf8'));
-      const contents = `${source}\nexport const version = ${JSON.stringify(version)};\nexport const applied = ${JSON.stringify(applied)};\n`;
-      return { contents, loader: 'js', resolveDir: dirname(entry) };
-    });
-  },
-};
-
 const result = await esbuild.build({
   entryPoints: [join(dist, 'browser.js')],
   outfile,
@@ -60,7 +26,7 @@ const result = await esbuild.build({
   sourcemap: true,
   legalComments: 'linked',
   inject: [join(root, 'scripts', 'buffer-global.js')],
-  plugins: [twins, glue],
+  plugins: browserPlugins(dist),
   metafile: true,
   logLevel: 'warning',
 });

@@ -68,6 +68,8 @@ export interface HnswDriver {
   save(onWritten: () => void): Promise<Uint8Array>;
   /** As save, hnswlib's bytes written to `file` instead (backends that can: native); their length. */
   saveFile?(file: string, onWritten: () => void): Promise<number>;
+  /** How many segments the saved bytes hold, for backends that split a graph (wasm: one per heap). */
+  segmentCount?(): number;
   dispose(): void;
 }
 

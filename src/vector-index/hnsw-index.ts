@@ -362,6 +362,7 @@ export class HnswIndex implements VectorIndex {
         slots: snapshot.slots,
         live: snapshot.liveCount,
         capacity: snapshot.capacity,
+        segments: driver.segmentCount?.() ?? 1,
       },
       snapshot.slotLabels,
       snapshot.live,

@@ -2,6 +2,9 @@
  * The byte format of a serialized vector index: our header (backend, dimension, metric, params),
  * the slot -> label table, then the backend's own hnswlib bytes. The layout is persisted by the
  * engine: never change a field's meaning; add fields to the JSON header, bump FORMAT_VERSION to break.
+ * A wasm graph in several segments (wasm-segment-file.ts) is written as format 2 (SEGMENTED_FORMAT), so
+ * that a version before segments refuses it as incompatible (and rebuilds) rather than hand hnswlib a
+ * segment table; everything else is still written, and read, as format 1.
  *
  *   0  8 bytes  magic "VDBHNSW\0"
  *   8  u32 LE   length H of the JSON header (padded with spaces to a multiple of 4)
@@ -14,6 +17,8 @@ import { VectorDbError } from '../errors/vectordb-error.js';
 import { isMetric, type Metric } from './metric.js';
 
 export const FORMAT_VERSION = 1;
+/** The format of an index whose backend bytes hold several segments (`segments` > 1 in the header). */
+export const SEGMENTED_FORMAT = 2;
 const MAGIC = [0x56, 0x44, 0x42, 0x48, 0x4e, 0x53, 0x57, 0x00]; // "VDBHNSW\0"
 
 /** 'native': hnswlib-node; 'native-rows': our addon (native/), an hnswlib graph over the engine's rows. */
@@ -39,6 +44,8 @@ export interface IndexHeader {
   capacity: number;
   /** Length of the backend's bytes at the end. */
   backendBytes: number;
+  /** Segments the backend's bytes hold, when more than one (format 2 only). */
+  segments?: number;
 }
 
 export interface DecodedIndex {
@@ -73,7 +80,9 @@ export function encodeIndexHead(
   backendLength: number,
 ): Uint8Array {
   const slots = header.slots;
-  const full: IndexHeader = { format: FORMAT_VERSION, ...header, backendBytes: backendLength };
+  const segmented = (header.segments ?? 1) > 1;
+  const { segments, ...rest } = header;
+  const full: IndexHeader = { format: segmented ? SEGMENTED_FORMAT : FORMAT_VERSION, ...rest, backendBytes: backendLength, ...(segmented ? { segments } : {}) };
   const json = new TextEncoder().encode(JSON.stringify(full));
   const jsonLen = pad4(json.length);
   const bitmapLen = pad4(Math.ceil(slots / 8));
@@ -113,7 +122,10 @@ function parseHeader(bytes: Uint8Array): IndexHeader {
   }
   const h = parsed as Partial<IndexHeader> | null;
   if (h === null || typeof h !== 'object') throw bad('the index header is not an object');
-  if (h.format !== FORMAT_VERSION) throw bad(`index format ${String(h.format)} is not supported (expected ${FORMAT_VERSION})`);
+  if (h.format !== FORMAT_VERSION && h.format !== SEGMENTED_FORMAT) {
+    throw bad(`index format ${String(h.format)} is not supported (expected ${FORMAT_VERSION} or ${SEGMENTED_FORMAT})`);
+  }
+  if (h.format === SEGMENTED_FORMAT && !(Number.isInteger(h.segments) && (h.segments as number) > 1)) throw bad("index header field 'segments' is invalid");
   const ints = ['dimension', 'M', 'efConstruction', 'efSearch', 'seed', 'slots', 'live', 'capacity', 'backendBytes'] as const;
   for (const key of ints) {
     const v = h[key];

@@ -1,235 +1,298 @@
 /**
- * The hnswlib-wasm backend: the HnswDriver over one wasm index and the factory that creates and loads
- * them. Index bytes move in and out through the runtime's IDBFS mount (wasm-runtime.ts, backed by our
- * by-reference IndexedDB, memory-idb.ts); capacity is planned inside the 2 GiB heap all wasm indexes of
- * the process share (wasm-capacity.ts).
+ * The hnswlib-wasm backend: the HnswDriver over a graph in segments and the factory that creates and
+ * loads them. Each segment is one hnswlib-wasm index (wasm-segment.ts) in one 32-bit WebAssembly heap;
+ * segment i holds the slots from its first slot up to the next segment's, under local labels (slot minus
+ * its first slot). The last segment grows within its heap up to a quarter of a heap; past that, or when it
+ * cannot, it keeps its size and a new segment opens in a heap with room (wasm-heaps.ts: another module
+ * instance if need be; with one heap allowed, in the same heap). Searches ask
+ * every segment and merge by distance; deletes and replaces go to the segment holding the slot.
  * Everything here is private to vector/; the engine sees only VectorIndex.
  */
-import { VectorDbError } from '../errors/vectordb-error.js';
-import { HNSW_SEED, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './backend-types.js';
-import { joinPieces, type BackendBytes, type IndexHeader } from './index-format.js';
-import { hnswSpace } from './metric.js';
-import { ADD_BATCH_VALUES, capacityError, wasmBytesPerElement, wasmCapacityAdvice, wasmFileBytes, wasmMaxElements } from './wasm-capacity.js';
-import { describe, failure, FILE_MODE, mapError, MOUNT, OutOfMemory, removeFile, storeOp, wasmRuntime, type WasmHnsw, type WasmRuntime } from './wasm-runtime.js';
+import { HEADROOM, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './backend-types.js';
+import { type BackendBytes, type IndexHeader } from './index-format.js';
+import { capacityError, wasmBytesPerElement, wasmCapacityAdvice, wasmMaxElements, wasmMaxHeaps } from './wasm-capacity.js';
+import { heapCount, openFirstHeap, placeSegment, totalRoom } from './wasm-heaps.js';
+import { OutOfMemory, wasmRuntime, type WasmRuntime } from './wasm-runtime.js';
+import { encodeSegmentTable, readSegments } from './wasm-segment-file.js';
+import { WasmSegment } from './wasm-segment.js';
 
-let fileCounter = 0;
+/** A new segment is at least this share of a heap (unless less is asked for): no slivers of heaps. */
+const LEAST_SHARE = 4;
+/**
+ * A segment grows in place (hnswlib reallocates it: old and new copy at once, and the heap keeps the
+ * old pages) only up to this share of a heap; past it, a new segment as large as a heap allows follows,
+ * whose pages cost memory only as they fill.
+ */
+const GROW_SHARE = 4;
 
 // ---- the driver ---------------------------------------------------------------------------------
 
 class WasmDriver implements HnswDriver {
   readonly library: string;
-  private h: WasmHnsw | null;
-  private maxElements: number;
-  private ef = -1;
-  private readonly perElement: number;
+  /** Segments in slot order, and the first slot of each. */
+  private readonly segments: WasmSegment[];
+  private readonly bases: number[];
+  /** The capacity HnswIndex knows: a grow that failed half-way may have left the last segment larger. */
+  private cap: number;
 
   constructor(
-    private readonly rt: WasmRuntime,
-    h: WasmHnsw,
     private readonly identity: IndexIdentity,
+    segments: WasmSegment[],
+    bases: number[],
   ) {
-    this.library = rt.library;
-    this.h = h;
-    this.perElement = wasmBytesPerElement(identity.dimension, identity.params.M);
-    this.maxElements = this.call('getMaxElements', (x) => x.getMaxElements());
-    rt.drivers.add(this);
-  }
-
-  heapBytes(): number {
-    return this.maxElements * this.perElement;
+    this.segments = segments;
+    this.bases = bases;
+    this.library = segments[0]!.rt.library;
+    this.cap = this.lastBase() + this.last().maxElements;
   }
 
   count(): number {
-    return this.call('getCurrentCount', (h) => h.getCurrentCount());
+    let sum = 0;
+    for (const s of this.segments) sum += s.count();
+    return sum;
   }
 
   capacity(): number {
-    return this.maxElements;
+    return this.cap;
   }
 
   capacityLimit(): number {
     const { dimension, params } = this.identity;
-    return wasmMaxElements(dimension, params.M, this.rt.usedBytes(this));
+    const last = this.last();
+    const inLast = Math.max(last.maxElements, wasmMaxElements(dimension, params.M, last.rt.usedBytes(last)));
+    const newHeaps = Math.max(0, wasmMaxHeaps() - heapCount()) * (wasmMaxElements(dimension, params.M) - HEADROOM);
+    return this.lastBase() + inLast + newHeaps;
   }
 
   capacityAdvice(): string {
-    const { dimension, params } = this.identity;
-    return wasmCapacityAdvice(dimension, params.M);
+    return wasmCapacityAdvice(this.identity.dimension, this.identity.params.M);
   }
 
   tryResize(n: number): boolean {
-    try {
-      this.call('resizeIndex', (h) => h.resizeIndex(n), true);
-      this.maxElements = n;
+    const last = this.last();
+    const want = n - this.lastBase();
+    const { dimension, params } = this.identity;
+    const growable = Math.min(wasmMaxElements(dimension, params.M, last.rt.usedBytes(last)), Math.ceil(wasmMaxElements(dimension, params.M) / GROW_SHARE));
+    if (want <= last.maxElements || (want <= growable && last.tryResize(want))) {
+      this.cap = n;
       return true;
-    } catch (e) {
-      if (e instanceof OutOfMemory) return false;
-      throw e;
     }
+    // The last segment is as large as it grows: new segments follow it.
+    const made = openSegments(this.identity, this.lastBase() + last.maxElements - HEADROOM, n);
+    if (made === null) return false;
+    this.segments.push(...made.segments);
+    this.bases.push(...made.bases);
+    this.cap = n;
+    return true;
   }
 
   addFresh(vectors: Float32Array, rows: readonly number[], slots: readonly number[]): void {
-    const dim = this.identity.dimension;
-    const batch = Math.max(1, Math.floor(ADD_BATCH_VALUES / dim));
-    for (let i = 0; i < rows.length; i += batch) {
-      const items: Float32Array[] = [];
-      const end = Math.min(rows.length, i + batch);
-      for (let j = i; j < end; j++) {
-        const r = rows[j] as number;
-        items.push(vectors.subarray(r * dim, (r + 1) * dim));
-      }
-      const labels = slots.slice(i, end);
-      this.call('addPoints', (h) => h.addPoints(items, labels, false));
+    for (let i = 0; i < slots.length; ) {
+      const seg = this.segmentOf(slots[i] as number);
+      const end = this.bases[seg + 1] ?? Infinity;
+      let j = i + 1;
+      while (j < slots.length && slots[j] === (slots[j - 1] as number) + 1 && (slots[j] as number) < end) j++;
+      this.segments[seg]!.addRows(vectors, rows, i, j, (slots[i] as number) - this.bases[seg]!);
+      i = j;
     }
   }
 
   replaceDeleted(slot: number, vectors: Float32Array, row: number): void {
-    const dim = this.identity.dimension;
-    this.call('unmarkDelete', (h) => h.unmarkDelete(slot));
-    try {
-      // Live again, so addPoints updates it in place (hnswlib's updatePoint).
-      this.call('addPoints', (h) => h.addPoints([vectors.subarray(row * dim, (row + 1) * dim)], [slot], false));
-    } catch (e) {
-      try {
-        this.h?.markDeleteItems([slot]);
-      } catch {
-        // the original error matters more
-      }
-      throw e;
-    }
+    const seg = this.segmentOf(slot);
+    this.segments[seg]!.replaceDeleted(slot - this.bases[seg]!, vectors, row);
   }
 
   markDeleted(slots: readonly number[]): void {
-    this.call('markDeleteItems', (h) => h.markDeleteItems(slots.slice()));
-  }
-
-  search(query: Float32Array, k: number, ef: number, filter: ((slot: number) => boolean) | undefined): SlotHits {
-    if (ef !== this.ef) {
-      this.call('setEfSearch', (h) => h.setEfSearch(ef));
-      this.ef = ef;
+    const local = this.segments.map((): number[] => []);
+    for (const slot of slots) {
+      const seg = this.segmentOf(slot);
+      local[seg]!.push(slot - this.bases[seg]!);
     }
-    const r = this.call('searchKnn', (h) => h.searchKnn(query, k, filter));
-    return { slots: r.neighbors, distances: r.distances };
-  }
-
-  save(onWritten: () => void): Promise<Uint8Array> {
-    const h = this.handle();
-    const rt = this.rt;
-    return rt.exclusive(async () => {
-      this.handle();
-      const name = `vdb-${++fileCounter}.hnsw`;
-      const key = `${MOUNT}/${name}`;
-      const db = await rt.database();
-      try {
-        // writeIndex saves into the memory file system, then starts an IDBFS write sync.
-        await rt.syncAfter(() => {
-          rt.m.fileCapacityHint = wasmFileBytes(this.count(), this.identity.dimension, this.identity.params.M);
-          try {
-            this.call('writeIndex', () => h.writeIndex(name));
-          } finally {
-            rt.m.fileCapacityHint = 0;
-          }
-          onWritten();
-        });
-        const record = (await storeOp(db, 'readonly', (s) => s.get(key))) as { contents?: unknown } | undefined;
-        const c = record?.contents;
-        // MEMFS hands IDBFS an Int8Array: view the same bytes as unsigned.
-        if (!ArrayBuffer.isView(c)) throw failure('writing the index', `no file ${key} in IndexedDB after the sync`);
-        return new Uint8Array(c.buffer, c.byteOffset, c.byteLength);
-      } finally {
-        await removeFile(rt, db, key);
-      }
+    local.forEach((labels, seg) => {
+      if (labels.length > 0) this.segments[seg]!.markDeleted(labels);
     });
   }
 
+  search(query: Float32Array, k: number, ef: number, filter: ((slot: number) => boolean) | undefined): SlotHits {
+    if (this.segments.length === 1) {
+      const r = this.segments[0]!.search(query, k, ef, filter);
+      return { slots: r.neighbors, distances: r.distances };
+    }
+    const slots: number[] = [];
+    const distances: number[] = [];
+    this.segments.forEach((segment, seg) => {
+      const kk = Math.min(k, segment.count());
+      if (kk === 0) return;
+      const base = this.bases[seg]!;
+      const r = segment.search(query, kk, Math.max(ef, kk), filter === undefined ? undefined : (label) => filter(label + base));
+      for (let i = 0; i < r.neighbors.length; i++) {
+        slots.push((r.neighbors[i] as number) + base);
+        distances.push(r.distances[i] as number);
+      }
+    });
+    const order = slots.map((_, i) => i).sort((a, b) => (distances[a] as number) - (distances[b] as number));
+    order.length = Math.min(order.length, k);
+    return { slots: order.map((i) => slots[i] as number), distances: order.map((i) => distances[i] as number) };
+  }
+
+  async save(onWritten: () => void): Promise<Uint8Array> {
+    if (this.segments.length === 1) return this.segments[0]!.save(onWritten);
+    // HnswIndex refuses changes until the save settles: the graph is the same across the segments' writes.
+    const pieces: Uint8Array[] = [];
+    for (let i = 0; i < this.segments.length; i++) {
+      pieces.push(await this.segments[i]!.save(i === this.segments.length - 1 ? onWritten : () => undefined));
+    }
+    const entries = this.segments.map((s, i) => ({ base: this.bases[i]!, maxElements: s.maxElements }));
+    const table = encodeSegmentTable(
+      entries,
+      pieces.map((p) => p.length),
+    );
+    const out = new Uint8Array(pieces.reduce((sum, p) => sum + p.length, table.length));
+    out.set(table, 0);
+    let at = table.length;
+    for (const p of pieces) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+
+  /** How many segments the graph spans (serialized in the index header). */
+  segmentCount(): number {
+    return this.segments.length;
+  }
+
   dispose(): void {
-    const h = this.h;
-    if (h === null) return;
-    this.h = null;
-    this.rt.drivers.delete(this);
-    if (this.rt.fatal === null) {
+    for (const s of this.segments) s.dispose();
+  }
+
+  private last(): WasmSegment {
+    return this.segments[this.segments.length - 1]!;
+  }
+
+  private lastBase(): number {
+    return this.bases[this.bases.length - 1]!;
+  }
+
+  /** The segment holding `slot` (a graph has a few segments: scanned from the last, where most adds go). */
+  private segmentOf(slot: number): number {
+    let seg = this.bases.length - 1;
+    while (seg > 0 && (this.bases[seg] as number) > slot) seg--;
+    return seg;
+  }
+}
+
+// ---- placing segments in heaps ------------------------------------------------------------------
+
+/**
+ * New segments for the slots from `base` up to a capacity of at least `n` (the last with HEADROOM), each in
+ * a heap with room; null (none kept) when some cannot be had. Synchronous: a grow in the middle of an add.
+ * A graph that filled a heap is likely to go on growing: a new segment takes what a heap can hold, not
+ * `n`, since growing it later reallocates (old and new copy at once, and a wasm heap never gives memory
+ * back); the pages it does not use yet cost address space, not memory.
+ */
+function openSegments(identity: IndexIdentity, base: number, n: number): { segments: WasmSegment[]; bases: number[] } | null {
+  const segments: WasmSegment[] = [];
+  const bases: number[] = [];
+  const wholeHeap = wasmMaxElements(identity.dimension, identity.params.M);
+  try {
+    while (bases.length === 0 || base + HEADROOM < n) {
+      const made = segmentNow(identity, Math.max(n - base, wholeHeap), n - base);
+      if (made === null) break;
+      segments.push(made);
+      bases.push(base);
+      base += made.maxElements - HEADROOM;
+    }
+  } finally {
+    if (base + HEADROOM < n || segments.length === 0) for (const s of segments.splice(0)) s.dispose();
+  }
+  return segments.length === 0 ? null : { segments, bases };
+}
+
+/**
+ * One new empty segment for up to `want` elements (less when no heap has that much room, down to a share
+ * of a heap or `need`), or null.
+ */
+function segmentNow(identity: IndexIdentity, want: number, need = want): WasmSegment | null {
+  const { dimension, params } = identity;
+  const least = Math.min(need, Math.ceil(wasmMaxElements(dimension, params.M) / LEAST_SHARE));
+  const perElement = wasmBytesPerElement(dimension, params.M);
+  const tried = new Set<WasmRuntime>();
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const placed = placeSegment(dimension, params.M, want, least, tried);
+    if (placed === null) return null;
+    // Planned room, but a heap that held other blocks may not have it in one piece: halve down to `least`.
+    for (let size = Math.min(want, placed.room); ; size = Math.max(least, Math.floor(size / 2))) {
       try {
-        h.delete();
-      } catch {
-        // a dead module frees nothing
+        return WasmSegment.create(placed.rt, identity, size, perElement);
+      } catch (e) {
+        if (!(e instanceof OutOfMemory)) throw e;
+        if (size <= least) break;
       }
     }
+    tried.add(placed.rt); // then another heap
   }
-
-  private handle(): WasmHnsw {
-    if (this.rt.fatal !== null) throw failure('earlier', `${this.rt.fatal}; the wasm module stopped and its indexes are lost: load or rebuild them`);
-    if (this.h === null) throw failure('', 'the index was disposed');
-    return this.h;
-  }
-
-  /** Runs one hnswlib call, turning its exceptions into VectorDbErrors (or OutOfMemory when asked). */
-  private call<T>(op: string, fn: (h: WasmHnsw) => T, signalOom = false): T {
-    const h = this.handle();
-    try {
-      return fn(h);
-    } catch (e) {
-      throw mapError(this.rt, op, e, signalOom);
-    }
-  }
+  return null;
 }
 
 export const wasmDriverFactory: HnswDriverFactory = {
   async create(identity: IndexIdentity, capacity: number): Promise<HnswDriver> {
-    const rt = await wasmRuntime();
-    const { dimension, metric, params } = identity;
-    const max = wasmMaxElements(dimension, params.M, rt.usedBytes(null));
-    if (capacity > max) {
-      throw capacityError(identity, max, `preallocating ${capacity} vectors does not fit the heap`, rt.library);
-    }
-    const h = new rt.m.HierarchicalNSW(hnswSpace(metric), dimension, '');
-    try {
-      h.initIndex(capacity, params.M, params.efConstruction, HNSW_SEED);
-    } catch (e) {
-      h.delete();
-      const f = describe(rt, e);
-      if (f.outOfMemory) throw capacityError(identity, max, `preallocating ${capacity} vectors failed (${f.text})`, rt.library);
-      throw mapError(rt, 'initIndex', e, false);
-    }
-    return new WasmDriver(rt, h, identity);
+    await openFirstHeap();
+    const { dimension, params } = identity;
+    const room = totalRoom(dimension, params.M);
+    // More than the heaps could ever take is refused now; less grows into segments as it fills.
+    const segment = capacity > room ? null : segmentNow(identity, capacity);
+    if (segment === null) throw capacityError(identity, room, `preallocating ${capacity} vectors does not fit the heaps`, await libraryName());
+    return new WasmDriver(identity, [segment], [0]);
   },
 
   async load(identity: IndexIdentity, stored: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver> {
-    const bytes = stored instanceof Uint8Array ? stored : await joinPieces(stored);
-    const rt = await wasmRuntime();
-    const { dimension, metric, params } = identity;
-    const want = Math.max(capacity, header.capacity);
-    const max = wasmMaxElements(dimension, params.M, rt.usedBytes(null));
-    if (want > max) throw capacityError(identity, max, `loading ${header.slots} vectors with room for ${want} does not fit the heap`, rt.library);
-    return rt.exclusive(async () => {
-      const name = `vdb-${++fileCounter}.hnsw`;
-      const key = `${MOUNT}/${name}`;
-      const db = await rt.database();
-      // Not copied: our IndexedDB keeps it by reference and IDBFS hands it to the file system as is.
-      const contents = bytes;
-      let h: WasmHnsw | null = null;
-      try {
-        await storeOp(db, 'readwrite', (s) => s.put({ timestamp: new Date(), mode: FILE_MODE, contents }, key));
-        await rt.sync(true);
-        h = new rt.m.HierarchicalNSW(hnswSpace(metric), dimension, '');
-        h.readIndex(name, want);
-        h.setEfSearch(params.efSearch);
-        return new WasmDriver(rt, h, identity);
-      } catch (e) {
-        try {
-          h?.delete();
-        } catch {
-          // nothing to free
-        }
-        if (e instanceof VectorDbError) throw e;
-        const f = describe(rt, e);
-        if (f.outOfMemory) throw capacityError(identity, max, `loading ${header.slots} vectors failed (${f.text})`, rt.library);
-        throw mapError(rt, 'readIndex', e, false);
-      } finally {
-        await removeFile(rt, db, key);
+    const parts = await readSegments(stored);
+    await openFirstHeap();
+    const { dimension, params } = identity;
+    const perElement = wasmBytesPerElement(dimension, params.M);
+    const segments: WasmSegment[] = [];
+    try {
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i]!;
+        const next = parts[i + 1];
+        // A full segment comes back as it was; the last with room for `capacity` where its heap allows.
+        const holds = (next?.base ?? header.slots) - part.base;
+        const least = Math.max(holds + HEADROOM, part.maxElements);
+        const want = next === undefined ? Math.max(least, capacity - part.base, header.capacity - part.base) : least;
+        segments.push(await loadSegment(identity, part.bytes, want, least, perElement, header));
       }
-    });
+    } catch (e) {
+      for (const s of segments) s.dispose();
+      throw e;
+    }
+    return new WasmDriver(
+      identity,
+      segments,
+      parts.map((p) => p.base),
+    );
   },
 };
+
+async function loadSegment(identity: IndexIdentity, bytes: Uint8Array, want: number, least: number, perElement: number, header: IndexHeader): Promise<WasmSegment> {
+  const { dimension, params } = identity;
+  const tried = new Set<WasmRuntime>();
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const placed = placeSegment(dimension, params.M, want, least, tried);
+    if (placed === null) break;
+    try {
+      return await WasmSegment.load(placed.rt, identity, bytes, Math.min(want, placed.room), perElement);
+    } catch (e) {
+      if (!(e instanceof OutOfMemory)) throw e;
+      tried.add(placed.rt);
+    }
+  }
+  throw capacityError(identity, totalRoom(dimension, params.M), `loading ${header.slots} vectors: no heap has room for a segment of ${least}`, await libraryName());
+}
+
+async function libraryName(): Promise<string> {
+  return (await wasmRuntime()).library;
+}
 
 /** For tests: the module's recent printf output (never written anywhere). */
 export async function wasmModuleOutput(): Promise<readonly string[]> {

@@ -1,6 +1,7 @@
 /**
- * hnswlib-wasm's capacity: what one element and one saved file cost in the 2 GiB heap all wasm indexes
- * of the process share, how many elements fit beside the others, and the capacity error that says so.
+ * hnswlib-wasm's capacity: what one element and one saved file cost in a 2 GiB heap (one module
+ * instance, shared by the segments placed in it: wasm-heaps.ts), how many elements fit beside the
+ * others, how many heaps a process may open, and the capacity error that says so.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { HEADROOM, type IndexIdentity } from './backend-types.js';
@@ -19,10 +20,33 @@ export const WASM_HEAP_BYTES = 2 ** 31;
  */
 export const WASM_HEAP_ENV = 'VECTORDB_WASM_HEAP_BYTES';
 
+/**
+ * At most this many heaps (hnswlib-wasm module instances) per process or page, each holding segments of
+ * graphs (tests: reaching the default takes tens of GiB). Only lowers it.
+ */
+export const WASM_HEAPS_ENV = 'VECTORDB_WASM_HEAPS';
+/** 64 heaps of 2 GiB: far past what a page or a desktop process can allocate, which is the real limit. */
+const DEFAULT_MAX_HEAPS = 64;
+
+/**
+ * A knob's value: the environment in Node; in a page (no process), a global of the same name set before
+ * the first vector index is made. NaN when unset.
+ */
+function knob(name: string): number {
+  const env = typeof process === 'undefined' ? undefined : process.env?.[name];
+  return Number(env ?? (globalThis as Record<string, unknown>)[name]);
+}
+
 /** The heap's size as the capacity plans count it: WASM_HEAP_BYTES, or the lower VECTORDB_WASM_HEAP_BYTES. */
 function heapBytes(): number {
-  const forced = typeof process === 'undefined' ? NaN : Number(process.env?.[WASM_HEAP_ENV]);
+  const forced = knob(WASM_HEAP_ENV);
   return forced > 0 && forced < WASM_HEAP_BYTES ? forced : WASM_HEAP_BYTES;
+}
+
+/** How many heaps the process may open: DEFAULT_MAX_HEAPS, or the lower VECTORDB_WASM_HEAPS. */
+export function wasmMaxHeaps(): number {
+  const forced = Math.floor(knob(WASM_HEAPS_ENV));
+  return forced >= 1 && forced < DEFAULT_MAX_HEAPS ? forced : DEFAULT_MAX_HEAPS;
 }
 /** Runtime, hnswlib's 65,536 label locks, batch temporaries: kept out of the indexes' budget. */
 const WASM_RESERVED_BYTES = 96 * 2 ** 20;
@@ -48,13 +72,15 @@ export function wasmMaxElements(dimension: number, M: number, otherBytes = 0): n
 }
 
 export function wasmCapacityAdvice(dimension: number, M: number): string {
-  const prealloc = wasmMaxElements(dimension, M) - HEADROOM;
+  const perHeap = wasmMaxElements(dimension, M) - HEADROOM;
   const heap = heapBytes() === WASM_HEAP_BYTES ? '2 GiB' : `${heapBytes()}-byte (${WASM_HEAP_ENV})`;
+  const heaps = wasmMaxHeaps();
+  const most = heaps === DEFAULT_MAX_HEAPS ? `up to ${heaps}` : `at most ${heaps} (${WASM_HEAPS_ENV})`;
   return (
-    `hnswlib-wasm keeps every index of the process in one ${heap} WebAssembly heap: about ${prealloc} vectors of ` +
-    `${dimension} dimensions with M=${M} when preallocated, about half that when grown step by step. ` +
-    'Load the index again with a larger capacity (preallocates), rebuild it to drop deleted vectors, ' +
-    'use several smaller indexes, or install hnswlib-node (native, no such limit).'
+    `hnswlib-wasm spreads the indexes of the process over ${most} ${heap} WebAssembly heaps, a graph in segments ` +
+    `of about ${perHeap} vectors of ${dimension} dimensions with M=${M} each, a new heap when none has room; ` +
+    'none could be had. Free memory (close other collections or pages), rebuild the index to drop deleted ' +
+    'vectors, or install hnswlib-node (native, no such limit).'
   );
 }
 

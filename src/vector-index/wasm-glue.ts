@@ -71,7 +71,18 @@ const REGISTERED_TYPE: GluePatch = {
     }`,
 };
 
-const PATCHES: readonly GluePatch[] = [MEMFS_GROWTH, HANDLE_GET, REGISTERED_TYPE];
+/**
+ * Our `instantiateWasm` hook (wasm-runtime.ts) instantiates the module synchronously, so that a graph can
+ * open a new heap in the middle of an add: in a page it needs the module's bytes, which the glue holds as
+ * a data: URL; the patch hands the hook a function that decodes them.
+ */
+const WASM_BYTES: GluePatch = {
+  name: 'wasm-bytes',
+  from: "return Module['instantiateWasm'](info, receiveInstance);",
+  to: "return Module['instantiateWasm'](info, receiveInstance, function() { return getBinary(wasmBinaryFile); });",
+};
+
+const PATCHES: readonly GluePatch[] = [MEMFS_GROWTH, HANDLE_GET, REGISTERED_TYPE, WASM_BYTES];
 
 /** The names of the patches the loaded module has (for tests). */
 export const appliedPatches: string[] = [];

@@ -1,8 +1,10 @@
 /**
- * The hnswlib-wasm runtime: loads the emscripten module once per process, keeps its chatter out of
+ * The hnswlib-wasm runtime: one instance of the emscripten module, i.e. one WebAssembly heap. Loads and
+ * compiles the module once per process and instantiates it as often as heaps are wanted (wasm-heaps.ts),
+ * synchronously where it can (a graph opens a new heap in the middle of an add); keeps its chatter out of
  * the user's stdout, gives it a window and our by-reference IndexedDB (memory-idb.ts) for its IDBFS
  * mount, serialises its file-system operations, and turns its exceptions and aborts into errors.
- * Private to vector-index/: wasm-backend.ts drives indexes on it.
+ * Private to vector-index/: wasm-segment.ts drives indexes on it.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { MemoryIndexedDb, type MemoryDatabase, type MemoryObjectStore, type MemoryRequest } from './memory-idb.js';
@@ -39,7 +41,20 @@ interface WasmModule {
   fileCapacityHint?: number;
 }
 
-type ModuleFactory = (moduleArg: { print: (s: string) => void; printErr: (s: string) => void; wasmBinary?: Uint8Array }) => Promise<WasmModule>;
+/**
+ * emscripten's hook: instantiate the module with `imports` and hand the instance to `receive`. `bytes`
+ * is our glue patch (wasm-glue.ts): the module's own bytes, decoded from the glue.
+ */
+type InstantiateHook = (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => unknown, bytes?: () => Uint8Array) => WebAssembly.Exports;
+
+interface ModuleArg {
+  print: (s: string) => void;
+  printErr: (s: string) => void;
+  wasmBinary?: Uint8Array;
+  instantiateWasm?: InstantiateHook;
+}
+
+type ModuleFactory = (moduleArg: ModuleArg) => Promise<WasmModule>;
 
 /** hnswlib-wasm mounts IDBFS here; the IndexedDB database and the file keys use the same path. */
 export const MOUNT = '/hnswlib-index';
@@ -121,7 +136,7 @@ function restoreGlobal(g: Record<string, unknown>, name: string, saved: Property
   else Object.defineProperty(g, name, saved);
 }
 
-// ---- the runtime: one module instance per process -----------------------------------------------
+// ---- the runtime: one module instance, one heap -------------------------------------------------
 
 /** What the runtime counts of each driver on it (wasm-backend.ts's WasmDriver): the heap bytes it holds. */
 export interface HeapHolder {
@@ -136,6 +151,7 @@ export class WasmRuntime {
   private chain: Promise<unknown> = Promise.resolve();
   private syncWaiter: ((ok: boolean) => void) | null = null;
   private db: Promise<MemoryDatabase> | null = null;
+  private mounted: Promise<void> | null = null;
 
   constructor(
     readonly m: WasmModule,
@@ -153,9 +169,16 @@ export class WasmRuntime {
     };
   }
 
-  /** Runs `fn` after every earlier exclusive operation (loads and saves never overlap: upstream issue #10). */
+  /**
+   * Runs `fn` after every earlier exclusive operation (loads and saves never overlap: upstream issue #10),
+   * once the IDBFS mount is up (mounted at the first, not when the heap opens: that may be mid-add).
+   */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.chain.then(() => quietly(fn));
+    const run = this.chain.then(() => quietly(async () => {
+      this.mounted ??= this.syncAfter(() => this.m.EmscriptenFileSystemManager.initializeFileSystem('IDBFS'));
+      await this.mounted;
+      return fn();
+    }));
     this.chain = run.catch(() => undefined);
     return run;
   }
@@ -196,6 +219,7 @@ export class WasmRuntime {
 
 let runtimePromise: Promise<WasmRuntime> | null = null;
 
+/** The first heap (opened asynchronously: it loads and compiles the module). */
 export function wasmRuntime(): Promise<WasmRuntime> {
   if (runtimePromise === null) {
     const p = createRuntime();
@@ -207,27 +231,84 @@ export function wasmRuntime(): Promise<WasmRuntime> {
   return runtimePromise;
 }
 
-async function createRuntime(): Promise<WasmRuntime> {
-  let loaded: LoadedGlue<ModuleFactory>;
+/** The glue, loaded once, and the module compiled from its bytes at the first instantiation. */
+interface Glue {
+  loaded: LoadedGlue<ModuleFactory>;
+  compiled: WebAssembly.Module | null;
+}
+let glue: Glue | null = null;
+let gluePromise: Promise<Glue> | null = null;
+
+async function loadGlue(): Promise<Glue> {
+  gluePromise ??= loadGlueFactory<ModuleFactory>().then((loaded) => (glue = { loaded, compiled: null }));
   try {
-    loaded = await loadGlueFactory<ModuleFactory>();
+    return await gluePromise;
   } catch (e) {
+    gluePromise = null;
     throw failure('loading the module', e instanceof Error ? e.message : String(e));
   }
-  const { factory, version, wasmBinary } = loaded;
-  const idb = new MemoryIndexedDb();
+}
+
+async function createRuntime(): Promise<WasmRuntime> {
+  const g = await loadGlue();
+  return quietly(async () => {
+    const opened = instantiate(g);
+    if (opened !== null) return opened;
+    // The module would not instantiate synchronously: its own asynchronous path.
+    const { factory, version, wasmBinary } = g.loaded;
+    const { idb, tail, print } = moduleIo();
+    const m = await withWindow(idb, () => factory({ print, printErr: print, ...(wasmBinary ? { wasmBinary } : {}) }));
+    return new WasmRuntime(m, idb, tail, libraryName(version));
+  });
+}
+
+/**
+ * A new heap, opened synchronously (null when this module cannot be instantiated so, before the first
+ * heap loaded the module, or when the memory for one more instance cannot be had).
+ */
+export function openRuntimeNow(): WasmRuntime | null {
+  return glue === null ? null : instantiate(glue);
+}
+
+function instantiate(g: Glue): WasmRuntime | null {
+  const { factory, version, wasmBinary } = g.loaded;
+  const { idb, tail, print } = moduleIo();
+  let refused = false;
+  const instantiateWasm: InstantiateHook = (imports, receive, bytes) => {
+    try {
+      const source = wasmBinary ?? bytes?.();
+      if (source === undefined) throw new Error('no module bytes');
+      g.compiled ??= new WebAssembly.Module(source as Uint8Array<ArrayBuffer>);
+      const instance = new WebAssembly.Instance(g.compiled, imports);
+      receive(instance, g.compiled);
+      return instance.exports;
+    } catch {
+      // No exports: the module then waits forever for them, and we drop it.
+      refused = true;
+      return {};
+    }
+  };
+  const arg: ModuleArg & Partial<WasmModule> = { print, printErr: print, instantiateWasm };
+  try {
+    void withWindow(idb, () => factory(arg)).catch(() => undefined);
+  } catch {
+    return null;
+  }
+  // The factory fills `arg` in as it runs: synchronously when the instance came synchronously.
+  if (refused || typeof arg.HierarchicalNSW !== 'function') return null;
+  return new WasmRuntime(arg as WasmModule, idb, tail, libraryName(version));
+}
+
+function moduleIo(): { idb: MemoryIndexedDb; tail: string[]; print: (s: string) => void } {
   const tail: string[] = [];
   const print = (s: string): void => {
     tail.push(s);
     if (tail.length > 20) tail.shift();
   };
-  return quietly(async () => {
-    const m = await withWindow(idb, () => factory({ print, printErr: print, ...(wasmBinary ? { wasmBinary } : {}) }));
-    const rt = new WasmRuntime(m, idb, tail, `hnswlib-wasm ${version ?? ''}`.trim());
-    await rt.syncAfter(() => m.EmscriptenFileSystemManager.initializeFileSystem('IDBFS'));
-    return rt;
-  });
+  return { idb: new MemoryIndexedDb(), tail, print };
 }
+
+const libraryName = (version: string | undefined): string => `hnswlib-wasm ${version ?? ''}`.trim();
 
 function request<T>(req: MemoryRequest<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {

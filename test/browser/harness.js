@@ -15,7 +15,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
 export const BUNDLE = join(root, 'dist', 'browser', 'vectordb-local.js');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const FILES = {
   '/': join(here, 'page.html'),

@@ -1,6 +1,7 @@
 /**
- * A wasm collection that outgrows the 32-bit WebAssembly heap (issue 31): reached here with a ceiling
- * lowered by VECTORDB_WASM_HEAP_BYTES (the real one takes ~600k vectors of 768 dimensions). Its vector
+ * A wasm collection that outgrows the WebAssembly heaps it may have (issue 31): reached here with one heap
+ * (VECTORDB_WASM_HEAPS) whose ceiling is lowered by VECTORDB_WASM_HEAP_BYTES (the real one takes ~600k
+ * vectors of 768 dimensions per heap, and a graph spreads over as many heaps as the process can have). Its vector
  * searches, and other vector collections then, are answered with the coded VECTOR_INDEX_CAPACITY error,
  * never a crash, a hang or an unhandled rejection; what was acknowledged stays readable, and a reopen
  * with the real ceiling builds the graph.
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
 import type { JsonObject } from '../../src/query/json.js';
-import { WASM_HEAP_ENV, wasmBytesPerElement } from '../../src/vector-index/wasm-capacity.js';
+import { WASM_HEAP_ENV, WASM_HEAPS_ENV, wasmBytesPerElement } from '../../src/vector-index/wasm-capacity.js';
 import { tempDir } from '../support/temp.js';
 import { clustered } from '../vector-index/data.js';
 
@@ -30,11 +31,13 @@ const errorCodes = (response: JsonObject): unknown[] => ((response.errors as Jso
 
 beforeAll(async () => {
   process.env[WASM_HEAP_ENV] = String(96 * 2 ** 20 + ROOM * wasmBytesPerElement(DIM, 16));
+  process.env[WASM_HEAPS_ENV] = '1';
   db = await open();
 });
 
 afterAll(async () => {
   delete process.env[WASM_HEAP_ENV];
+  delete process.env[WASM_HEAPS_ENV];
   await db.close();
 });
 
@@ -58,11 +61,11 @@ describe('the wasm heap ceiling', () => {
     expect([codes, acknowledged]).toEqual([[], 3 * ROOM]);
     expect(errorCodes(found)).toEqual(['VECTOR_INDEX_CAPACITY']);
     const message = String((found.errors as JsonObject[])[0]!.message);
-    expect(message).toMatch(/hnswlib-wasm.*'default_keyspace\.big'.*64 dimensions.*VECTORDB_WASM_HEAP_BYTES/);
+    expect(message).toMatch(/hnswlib-wasm.*'default_keyspace\.big'.*64 dimensions.*VECTORDB_WASM_HEAPS.*VECTORDB_WASM_HEAP_BYTES/);
     // What was acknowledged is stored and readable without the graph.
     const last = await command('big', { findOne: { filter: { _id: 3 * ROOM - 1 }, projection: { $vector: 1 } } });
     expect(((last.data as JsonObject).document as JsonObject).$vector).toHaveLength(DIM);
-    // Every wasm index of the process shares the heap: another vector collection is refused too, with the
+    // Every wasm index of the process shares the heaps: another vector collection is refused too, with the
     // same code (never an unhandled rejection); one without vectors works.
     await executeCommand(db, { createCollection: { name: 'small', options: { vector: { dimension: 4, metric: 'cosine' } } } }, KS);
     const small = await command('small', { find: { sort: { $vector: [1, 0.1, 0, 0] }, projection: { _id: 1 }, options: { limit: 1 } } });
@@ -77,6 +80,7 @@ describe('the wasm heap ceiling', () => {
   it('with the real ceiling again, the reopened collection builds and answers', async () => {
     await db.close();
     delete process.env[WASM_HEAP_ENV];
+    delete process.env[WASM_HEAPS_ENV];
     db = await open();
     const query = Array.from(clustered(5, 1, DIM));
     const found = await command('big', { find: { sort: { $vector: query }, projection: { _id: 1 }, options: { limit: 1 } } });

@@ -15,7 +15,7 @@ import {
 } from '../../src/vector-index/index-backend.js';
 import { METRICS, similarityScore, type Metric } from '../../src/vector-index/metric.js';
 import { nativeRowsAvailable } from '../../src/vector-index/native-rows-backend.js';
-import { wasmMaxElements } from '../../src/vector-index/wasm-capacity.js';
+import { WASM_HEAPS_ENV, wasmMaxElements } from '../../src/vector-index/wasm-capacity.js';
 import { clustered, naiveTopK, row } from './data.js';
 
 const nativeOk = await nativeBackendAvailable();
@@ -308,12 +308,17 @@ describe('across backends', () => {
     expect((await errorOf(() => readIndexHeader(new Uint8Array(3)))).code).toBe('VECTOR_INDEX_INCOMPATIBLE');
   });
 
-  it('wasm: a preallocation beyond the 2 GiB heap is a capacity error naming the backend', async () => {
+  it('wasm: a preallocation beyond what its heaps can take is a capacity error naming the backend', async () => {
     expect(wasmMaxElements(768, 16)).toBeGreaterThan(550_000);
     expect(wasmMaxElements(768, 16)).toBeLessThan(650_000);
+    // Past one 2 GiB heap when only one may be had (VECTORDB_WASM_HEAPS); past all 64 heaps by default.
+    process.env[WASM_HEAPS_ENV] = '1';
     const e = await errorOf(createVectorIndex({ dimension: 4096, metric: 'cosine', backend: 'wasm', capacity: 200_000, name: 'ks.big' }));
+    delete process.env[WASM_HEAPS_ENV];
     expect(e.code).toBe('VECTOR_INDEX_CAPACITY');
     expect(e.message).toMatch(/hnswlib-wasm .*ks\.big.*4096 dimensions/);
+    const all = await errorOf(createVectorIndex({ dimension: 4096, metric: 'cosine', backend: 'wasm', capacity: 10_000_000, name: 'ks.big' }));
+    expect(all.code).toBe('VECTOR_INDEX_CAPACITY');
     // The module is still fine afterwards.
     const ok = await createVectorIndex({ dimension: 4096, metric: 'cosine', backend: 'wasm', capacity: 16 });
     ok.add([1], new Float32Array(4096).fill(1));

@@ -89,7 +89,7 @@ describe('hnswlib-wasm file traffic', () => {
     expect(back.search(row(data, 7, dim), 1)[0]?.label).toBe(7);
     expect(back.size).toBe(n);
     const { appliedPatches } = await import('../../src/vector-index/wasm-glue.js');
-    expect(appliedPatches).toEqual(['memfs-growth', 'emval-handle-get', 'embind-type-lookup']);
+    expect(appliedPatches).toEqual(['memfs-growth', 'emval-handle-get', 'embind-type-lookup', 'wasm-bytes']);
     index.dispose();
     back.dispose();
   });
