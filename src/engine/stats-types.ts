@@ -20,7 +20,7 @@ export interface VectorStats {
   readonly flatRows: number;
   /** How those rows are held now: 'float32', or 'int8' (a collection with quantization 'int8', once its scale is trained). */
   readonly flatRowsAs: 'float32' | 'int8';
-  /** Bytes the exact-scan rows take in memory (their values or codes, as allocated). */
+  /** Bytes the exact-scan rows in use take in memory (their float32 values or int8 codes). */
   readonly flatBytes: number;
   /** ISO time the graph snapshot was last saved, or null when never. */
   readonly snapshotSavedAt: string | null;

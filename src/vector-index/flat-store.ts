@@ -130,9 +130,9 @@ export class FlatVectorStore implements VectorRows {
     return this.int8 !== undefined ? 'int8' : 'float32';
   }
 
-  /** Bytes held by the rows themselves: int8 codes or float32 values (stats). */
+  /** Bytes of the rows in use: int8 codes or float32 values (stats; NativeRowStore counts the same way). */
   get rowBytes(): number {
-    return this.int8 !== undefined ? this.int8.bytes : this.slots * this.dimension * 4;
+    return this.used * this.dimension * (this.int8 !== undefined ? 1 : 4);
   }
 
   /** Values coded outside the trained range, clamped (int8; stats). */

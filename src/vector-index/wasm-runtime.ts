@@ -45,7 +45,19 @@ interface WasmModule {
  * emscripten's hook: instantiate the module with `imports` and hand the instance to `receive`. `bytes`
  * is our glue patch (wasm-glue.ts): the module's own bytes, decoded from the glue.
  */
-type InstantiateHook = (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => unknown, bytes?: () => Uint8Array) => WebAssembly.Exports;
+type InstantiateHook = (imports: object, receive: (instance: WasmInstance, module: WasmModule) => unknown, bytes?: () => Uint8Array) => Record<string, unknown>;
+
+/** The part of the WebAssembly JS API used here: the public types are compiled without DOM or Node's (test/types). */
+interface WasmModule {
+  readonly kind?: 'module';
+}
+interface WasmInstance {
+  readonly exports: Record<string, unknown>;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule, imports: object) => WasmInstance;
+}
 
 interface ModuleArg {
   print: (s: string) => void;
@@ -234,7 +246,7 @@ export function wasmRuntime(): Promise<WasmRuntime> {
 /** The glue, loaded once, and the module compiled from its bytes at the first instantiation. */
 interface Glue {
   loaded: LoadedGlue<ModuleFactory>;
-  compiled: WebAssembly.Module | null;
+  compiled: WasmModule | null;
 }
 let glue: Glue | null = null;
 let gluePromise: Promise<Glue> | null = null;
@@ -278,8 +290,9 @@ function instantiate(g: Glue): WasmRuntime | null {
     try {
       const source = wasmBinary ?? bytes?.();
       if (source === undefined) throw new Error('no module bytes');
-      g.compiled ??= new WebAssembly.Module(source as Uint8Array<ArrayBuffer>);
-      const instance = new WebAssembly.Instance(g.compiled, imports);
+      const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+      g.compiled ??= new wasm.Module(source);
+      const instance = new wasm.Instance(g.compiled, imports);
       receive(instance, g.compiled);
       return instance.exports;
     } catch {

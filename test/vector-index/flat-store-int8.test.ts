@@ -40,7 +40,8 @@ describe('FlatVectorStore int8', () => {
     store.set(INT8_TRAINING_ROWS - 1, row(data, INT8_TRAINING_ROWS - 1, DIM));
     expect(store.kernel).toBe('int8');
     expect(store.scale).toBeDefined();
-    expect(store.rowBytes * 4).toBe(floatBytes); // same rows, a quarter of the bytes
+    expect(floatBytes).toBe((INT8_TRAINING_ROWS - 1) * DIM * 4);
+    expect(store.rowBytes).toBe(INT8_TRAINING_ROWS * DIM); // one row more, a quarter of the bytes each
     // get and copyInto answer the exact values (from the reader), not decoded codes
     expect(Array.from(store.get(7)!)).toEqual(Array.from(row(data, 7, DIM)));
     const into = new Float32Array(DIM + 2);
