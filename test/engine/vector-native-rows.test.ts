@@ -13,6 +13,7 @@ import { Database } from '../../src/engine/database.js';
 import { readSnapshotMeta } from '../../src/engine/vectors/snapshot.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { KvStore } from '../../src/storage/index.js';
+import { HnswIndex } from '../../src/vector-index/hnsw-index.js';
 import { isRowsGraphFile, nativeRowsAvailable } from '../../src/vector-index/native-rows-backend.js';
 import { nativeLoads } from '../support/native.js';
 import { runOn } from '../support/run-command.js';
@@ -95,6 +96,40 @@ describe.skipIf(!nativeRowsAvailable())('the native-rows backend in the engine',
     await again.valuesReady();
     expect(again.pendingCount).toBe(0);
     expect(again.footprint()).toMatchObject({ graphElements: N, flatRows: N });
+    await db.close();
+  });
+
+  it('a vector deleted while its insert runs off the event loop leaves the graph too', async () => {
+    const dir = tempDir();
+    const db = await openDb(dir);
+    await create(db);
+    await insert(db, 0, 200);
+    const vectors = await vectorsOf(db);
+    await vectors.waitForIndex();
+    // The next parallel insert runs at once, but the indexer sees it settle only once the deletion has
+    // committed: the window a bulk load opens (a deletion while the insert is in flight).
+    const original = HnswIndex.prototype.addStored;
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    HnswIndex.prototype.addStored = function (this: HnswIndex, labels: readonly number[], threads?: number): Promise<void> {
+      const inserting = original.call(this, labels, threads);
+      held++;
+      return gate.then(() => inserting);
+    };
+    try {
+      await insert(db, 200, 300);
+      await run(db, { deleteOne: { filter: { _id: 201 } } }); // in the first batch the indexer took
+      expect(held).toBeGreaterThan(0);
+      release();
+      await vectors.waitForIndex();
+    } finally {
+      HnswIndex.prototype.addStored = original;
+    }
+    const { graphElements, graphDeleted } = vectors.footprint();
+    expect(graphElements - graphDeleted).toBe(299);
+    const r = await run(db, { find: { sort: { $vector: vectorOf(201) }, projection: { _id: 1 }, options: { limit: 3 } } });
+    expect(ids(r)).not.toContain(201);
     await db.close();
   });
 

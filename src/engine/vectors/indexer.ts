@@ -225,9 +225,12 @@ export class BackgroundIndexer {
     host.ensureValues(labels);
     const graph = host.graph();
     await graph.addStored!(labels, arriving ? 1 : undefined);
+    // A label deleted while the insert ran left the pending set then (not in the graph yet, it was not queued
+    // for removal): it leaves the graph now. (The graph cannot have been swapped meanwhile: the loop awaited this.)
     const pending = host.pendingAdds();
+    const deleted = labels.filter((label) => !pending.has(label));
     for (const label of labels) pending.delete(label);
-    // Labels deleted meanwhile went into the pending removals; a graph swapped meanwhile cannot be (the loop awaits this).
+    if (deleted.length > 0) graph.remove(deleted);
     return labels.length;
   }
 

@@ -41,7 +41,9 @@ export class LateValues {
     let labels: readonly number[];
     try {
       labels = await labelsRead;
-      await streamLiveValues(this.#kv, this.#settings, this.#flat, this.#isLive, stopped);
+      // A graph file that brought its rows (native-rows) leaves only the vectors written since to read:
+      // when none is missing, the records are not scanned at all.
+      if (labels.some((label) => this.#isLive(label) && !this.#flat.has(label))) await streamLiveValues(this.#kv, this.#settings, this.#flat, this.#isLive, stopped);
     } catch (error) {
       if (stopped()) return undefined;
       return error instanceof VectorDbError ? error : VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `reading the vectors of '${this.#settings.name}': ${(error as Error).message}` }, { cause: error });
