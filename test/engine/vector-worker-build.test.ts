@@ -55,7 +55,8 @@ describe.skipIf(!nativeLoads)('graph build on a worker thread', () => {
     expect(vectors.size).toBe(N - 4);
 
     // The worker's graph file became the snapshot as it was (native: hnswlib wrote it; LevelDB holds our head).
-    expect(readdirSync(path.join(dir, 'side')).filter((f) => f.startsWith('graph-'))).toHaveLength(1);
+    // (A save the build queued may still be writing its file: the one before goes once it lands.)
+    await expect.poll(() => readdirSync(path.join(dir, 'side')).filter((f) => f.startsWith('graph-')), { timeout: 20_000 }).toHaveLength(1);
     // A second bulk load starts the worker from the graph there (handed over as a file, then removed).
     const builds = vectors.offThreadBuilds;
     for (let i = N; i < 2 * N; i += 100) {
