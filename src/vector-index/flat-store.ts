@@ -2,7 +2,8 @@
  * FlatVectorStore: vectors kept as rows of one growable contiguous Float32Array, with squared norms, and
  * exact top-k search over all of them or over a candidate list of labels. A label maps to its row and a
  * deleted label's row is reused by the next one stored (that bookkeeping: FlatRowTable, flat-row-table.ts),
- * so the rows track the live vectors, not the labels ever used (a collection never reuses a label).
+ * so the rows track the live vectors, not the labels ever used (a collection never reuses a label: churn
+ * would grow them forever).
  * Used for exact scans of small filtered candidate sets. Owns only its arrays; no documents, no I/O.
  * The rows live in a WebAssembly memory scanned by the SIMD kernel, or in a plain array (JS kernels),
  * sized within the limits of flat-rows.ts. Quantized ('int8'), the rows are int8 codes (int8-rows.ts) once
