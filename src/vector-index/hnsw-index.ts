@@ -1,7 +1,8 @@
 /**
- * HnswIndex: the VectorIndex both backends share. It maps the engine's labels to hnswlib "slots",
- * plans capacity and converts scores; the backends (wasm-backend.ts, native-backend.ts) only provide
- * the HnswDriver primitives on slots. No I/O and no backend specifics here.
+ * HnswIndex: the VectorIndex both backends share. It maps the engine's labels to hnswlib "slots" (the
+ * table and its capacity plan in hnsw-slots.ts), checks inputs, converts scores and writes the head of a
+ * save; the backends (wasm-backend.ts, native-backend.ts) only provide the HnswDriver primitives on slots.
+ * No I/O and no backend specifics here.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { HEADROOM, HNSW_SEED, type HnswDriver, type IndexIdentity } from './backend-types.js';
@@ -10,7 +11,7 @@ import type { IndexParams, SearchOptions, VectorIndex } from './index-types.js';
 import type { ScoredLabel } from './flat-store.js';
 import { scoreFromHnswDistance, type Metric } from './metric.js';
 import { checkLabel, checkVector, invalid } from './validate.js';
-import { LabelSlots } from './label-slots.js';
+import { HnswSlotTable, type SlotSnapshot } from './hnsw-slots.js';
 import type { VectorRows } from './vector-rows.js';
 
 const byScoreThenLabel = (a: ScoredLabel, b: ScoredLabel): number => b.score - a.score || a.label - b.label;
@@ -20,10 +21,6 @@ function inOrder(hits: readonly ScoredLabel[]): boolean {
   for (let i = 1; i < hits.length; i++) if (byScoreThenLabel(hits[i - 1]!, hits[i]!) > 0) return false;
   return true;
 }
-
-const GROWTH = 1.5;
-/** Deleted slots are recycled (slow) once they outnumber live ones and this floor. */
-const RECYCLE_FLOOR = 1024;
 
 /**
  * Why slots (the labels hnswlib sees, dense from 0) instead of the engine's labels: hnswlib updates a
@@ -40,34 +37,24 @@ export class HnswIndex implements VectorIndex {
   readonly params: Readonly<Required<IndexParams>>;
   private readonly name: string;
   private driver: HnswDriver | null;
-  /** slot -> label, and whether the slot is live; sized to the driver's capacity. */
-  private slotLabels: Uint32Array;
-  private live: Uint8Array;
-  private readonly labelSlot = new LabelSlots();
-  /** Deleted slots (recyclable). */
-  private readonly dead: number[] = [];
-  /** Slots used so far (== hnswlib's element count). */
-  private slots: number;
+  private readonly table: HnswSlotTable;
   /** Saves in flight: the graph must not change meanwhile (hnswlib-node writes it from a worker thread). */
   private saving = 0;
   /** A parallel insert in flight (addStored): no other change, and saves wait for it. */
   private inserting: Promise<void> | undefined;
 
-  private constructor(identity: IndexIdentity, driver: HnswDriver, slotLabels: Uint32Array, live: Uint8Array, slots: number) {
+  private constructor(identity: IndexIdentity, driver: HnswDriver, table: HnswSlotTable) {
     this.backend = identity.backend;
     this.dimension = identity.dimension;
     this.metric = identity.metric;
     this.params = identity.params;
     this.name = identity.name;
     this.driver = driver;
-    this.slotLabels = slotLabels;
-    this.live = live;
-    this.slots = slots;
+    this.table = table;
   }
 
   static fresh(identity: IndexIdentity, driver: HnswDriver): HnswIndex {
-    const cap = driver.capacity();
-    return new HnswIndex(identity, driver, new Uint32Array(cap), new Uint8Array(cap), 0);
+    return new HnswIndex(identity, driver, HnswSlotTable.empty(driver.capacity()));
   }
 
   /** An index over loaded hnswlib bytes, with the slot table stored beside them. */
@@ -81,35 +68,17 @@ export class HnswIndex implements VectorIndex {
         reason: `hnswlib holds ${driver.count()} elements, the slot table ${slots}`,
       });
     }
-    const cap = Math.max(driver.capacity(), slots);
-    const labels = new Uint32Array(cap);
-    labels.set(slotLabels);
-    const liveFlags = new Uint8Array(cap);
-    liveFlags.set(live);
-    const index = new HnswIndex(identity, driver, labels, liveFlags, slots);
-    let limit = 0;
-    let liveCount = 0;
-    for (let s = 0; s < slots; s++) {
-      if (liveFlags[s] === 1) {
-        limit = Math.max(limit, (labels[s] as number) + 1);
-        liveCount++;
-      }
-    }
-    index.labelSlot.reserve(limit, liveCount);
-    for (let s = 0; s < slots; s++) {
-      if (liveFlags[s] === 1) index.labelSlot.set(labels[s] as number, s);
-      else index.dead.push(s);
-    }
-    driver.restored?.(labels, liveFlags);
-    return index;
+    const table = HnswSlotTable.restored(slotLabels, live, driver.capacity());
+    driver.restored?.(table.labels, table.live);
+    return new HnswIndex(identity, driver, table);
   }
 
   get size(): number {
-    return this.labelSlot.size;
+    return this.table.size;
   }
 
   get deletedCount(): number {
-    return this.slots - this.labelSlot.size;
+    return this.table.used - this.table.size;
   }
 
   get capacity(): number {
@@ -138,22 +107,20 @@ export class HnswIndex implements VectorIndex {
     const unique = [...new Set(labels)];
     for (const label of unique) checkLabel(label);
     if (unique.length === 0) return;
-    if (this.slots + unique.length + HEADROOM > driver.capacity() && this.grow(driver, this.slots + unique.length + HEADROOM) < this.slots + unique.length + HEADROOM) {
-      throw this.capacityError(driver, unique.length);
-    }
+    const table = this.table;
+    if (!table.fitFresh(driver, unique.length)) throw this.capacityError(driver, unique.length);
     const replaced: number[] = [];
     for (const label of unique) {
-      const s = this.labelSlot.get(label);
+      const s = table.slotOf(label);
       if (s !== undefined) {
         replaced.push(s);
-        this.labelSlot.delete(label);
+        table.unlink(label);
       }
     }
-    if (replaced.length > 0) this.markDeleted(driver, replaced);
-    const first = this.slots;
-    const slots = unique.map((_, j) => first + j);
+    if (replaced.length > 0) table.markDeleted(driver, replaced);
     // Claimed now: a search meanwhile skips them (not live yet), and nothing else takes them.
-    this.slots += unique.length;
+    const first = table.claim(unique.length);
+    const slots = unique.map((_, j) => first + j);
     const inserting = addStored(unique, slots, threads);
     this.inserting = inserting;
     try {
@@ -161,11 +128,11 @@ export class HnswIndex implements VectorIndex {
     } finally {
       this.inserting = undefined;
     }
-    for (let j = 0; j < unique.length; j++) this.setLive(first + j, unique[j] as number);
+    for (let j = 0; j < unique.length; j++) table.setLive(first + j, unique[j] as number);
   }
 
   has(label: number): boolean {
-    return this.labelSlot.has(label);
+    return this.table.has(label);
   }
 
   add(labels: Uint32Array | readonly number[], vectors: Float32Array): void {
@@ -188,10 +155,11 @@ export class HnswIndex implements VectorIndex {
     for (let i = 0; i < n; i++) lastRow.set(labels[i] as number, i);
     const rows: number[] = [];
     for (let i = 0; i < n; i++) if (lastRow.get(labels[i] as number) === i) rows.push(i);
+    const table = this.table;
     const replaced: number[] = [];
     const replacedLabels: number[] = [];
     for (const r of rows) {
-      const s = this.labelSlot.get(labels[r] as number);
+      const s = table.slotOf(labels[r] as number);
       if (s === undefined) continue;
       replaced.push(s);
       replacedLabels.push(labels[r] as number);
@@ -199,69 +167,59 @@ export class HnswIndex implements VectorIndex {
 
     // Plan before changing anything: fresh slots, growing if needed, else recycle deleted ones.
     const m = rows.length;
-    const recyclable = this.dead.length + replaced.length;
-    let recycle = this.dead.length > Math.max(this.size, RECYCLE_FLOOR) ? Math.min(m, this.dead.length) : 0;
-    let fresh = m - recycle;
-    if (this.slots + fresh + HEADROOM > driver.capacity()) {
-      const cap = this.grow(driver, this.slots + fresh + HEADROOM);
-      const room = Math.max(0, cap - HEADROOM - this.slots);
-      if (fresh > room) {
-        const extra = fresh - room;
-        if (recycle + extra > recyclable) throw this.capacityError(driver, m);
-        recycle += extra;
-        fresh -= extra;
-      }
-    }
+    const plan = table.plan(driver, m, replaced.length);
+    if (plan === undefined) throw this.capacityError(driver, m);
 
     if (replaced.length > 0) {
-      this.markDeleted(driver, replaced);
+      table.markDeleted(driver, replaced);
       // Until its new vector is in, a replaced label is absent (matters only if an insert fails).
-      for (const label of replacedLabels) this.labelSlot.delete(label);
+      for (const label of replacedLabels) table.unlink(label);
     }
     let k = 0;
-    for (; k < recycle; k++) {
+    for (; k < plan.recycle; k++) {
       const r = rows[k] as number;
-      const s = this.dead.pop() as number;
+      const s = table.popDead();
       try {
         driver.replaceDeleted(s, vectors, r, labels[r] as number);
       } catch (e) {
-        this.dead.push(s);
+        table.pushDead(s);
         throw e;
       }
-      this.setLive(s, labels[r] as number);
+      table.setLive(s, labels[r] as number);
     }
     if (k === m) return;
     const freshRows = rows.slice(k);
-    const freshSlots = freshRows.map((_, j) => this.slots + j);
+    const freshSlots = freshRows.map((_, j) => table.used + j);
     try {
       driver.addFresh(vectors, freshRows, freshSlots, labels);
     } catch (e) {
       // hnswlib may have taken part of the batch: keep what it holds.
-      const added = Math.min(freshRows.length, Math.max(0, driver.count() - this.slots));
-      for (let j = 0; j < added; j++) this.setLive(freshSlots[j] as number, labels[freshRows[j] as number] as number);
-      this.slots += added;
+      const added = Math.min(freshRows.length, Math.max(0, driver.count() - table.used));
+      for (let j = 0; j < added; j++) table.setLive(freshSlots[j] as number, labels[freshRows[j] as number] as number);
+      table.claim(added);
       throw e;
     }
-    for (let j = 0; j < freshRows.length; j++) this.setLive(freshSlots[j] as number, labels[freshRows[j] as number] as number);
-    this.slots += freshRows.length;
+    for (let j = 0; j < freshRows.length; j++) table.setLive(freshSlots[j] as number, labels[freshRows[j] as number] as number);
+    table.claim(freshRows.length);
   }
 
   remove(labels: readonly number[]): void {
     const driver = this.writable();
+    const table = this.table;
     const slots: number[] = [];
     const removed: number[] = [];
     for (const label of labels) {
-      const s = this.labelSlot.get(label);
+      const s = table.slotOf(label);
       if (s === undefined) continue;
-      this.labelSlot.delete(label);
+      table.unlink(label);
       slots.push(s);
       removed.push(label);
     }
     if (slots.length === 0) return;
     try {
-      this.markDeleted(driver, slots);
+      table.markDeleted(driver, slots);
     } catch (e) {
-      for (let i = 0; i < slots.length; i++) this.labelSlot.set(removed[i] as number, slots[i] as number);
+      for (let i = 0; i < slots.length; i++) table.relink(removed[i] as number, slots[i] as number);
       throw e;
     }
   }
@@ -275,7 +233,7 @@ export class HnswIndex implements VectorIndex {
     if (kk === 0) return [];
     const ef = Math.max(kk, Math.floor(options.ef ?? this.params.efSearch));
     const filter = options.filter;
-    const labels = this.slotLabels;
+    const labels = this.table.labels;
     // A throw must not unwind through hnswlib's C++ frames: record it, stop accepting, rethrow after.
     let filterError: { error: unknown } | undefined;
     const slotFilter =
@@ -292,10 +250,11 @@ export class HnswIndex implements VectorIndex {
           };
     const hits = driver.search(query, kk, ef, slotFilter);
     if (filterError !== undefined) throw filterError.error;
+    const live = this.table.live;
     const out: ScoredLabel[] = [];
     for (let i = 0; i < hits.slots.length; i++) {
       const slot = hits.slots[i] as number;
-      if (this.live[slot] !== 1) continue; // defensive: hnswlib never returns deleted elements
+      if (live[slot] !== 1) continue; // defensive: hnswlib never returns deleted elements
       out.push({ label: labels[slot] as number, score: scoreFromHnswDistance(this.metric, hits.distances[i] as number) });
     }
     // hnswlib answers nearest first: sorting is only needed to order ties by label (and costs a work array).
@@ -332,18 +291,12 @@ export class HnswIndex implements VectorIndex {
 
   /** Runs a driver save (the graph frozen meanwhile) and returns our head for the bytes it wrote. */
   private async saveWith(driver: HnswDriver, save: (onWritten: () => void) => Promise<number>): Promise<Uint8Array> {
-    let snapshot: { slotLabels: Uint32Array; live: Uint8Array; slots: number; liveCount: number; capacity: number } | undefined;
+    let snapshot: (SlotSnapshot & { capacity: number }) | undefined;
     this.saving++;
     let length: number;
     try {
       length = await save(() => {
-        snapshot = {
-          slotLabels: this.slotLabels.slice(0, this.slots),
-          live: this.live.slice(0, this.slots),
-          slots: this.slots,
-          liveCount: this.size,
-          capacity: driver.capacity(),
-        };
+        snapshot = { ...this.table.snapshot(), capacity: driver.capacity() };
       });
     } finally {
       this.saving--;
@@ -374,10 +327,7 @@ export class HnswIndex implements VectorIndex {
     if (this.driver === null) return;
     const driver = this.driver;
     this.driver = null;
-    this.labelSlot.clear();
-    this.dead.length = 0;
-    this.slotLabels = new Uint32Array(0);
-    this.live = new Uint8Array(0);
+    this.table.clear();
     driver.dispose();
   }
 
@@ -395,41 +345,6 @@ export class HnswIndex implements VectorIndex {
       throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `the vector index${this.name ? ` of '${this.name}'` : ''} is being saved: change it after serialize() settles` });
     }
     return driver;
-  }
-
-  private setLive(slot: number, label: number): void {
-    this.slotLabels[slot] = label;
-    this.live[slot] = 1;
-    this.labelSlot.set(label, slot);
-  }
-
-  private markDeleted(driver: HnswDriver, slots: readonly number[]): void {
-    driver.markDeleted(slots);
-    for (const s of slots) {
-      this.live[s] = 0;
-      this.dead.push(s);
-    }
-  }
-
-  /** Grows toward `need` (by 1.5x when possible); returns the capacity reached, maybe unchanged. */
-  private grow(driver: HnswDriver, need: number): number {
-    const cap = driver.capacity();
-    const limit = driver.capacityLimit();
-    const target = Math.min(limit, Math.max(need, Math.ceil(cap * GROWTH)));
-    // Smaller steps after a failure: a fragmented wasm heap may still fit a smaller block.
-    const tries = [...new Set([target, Math.ceil((target + need) / 2), Math.min(need, limit)])].filter((t) => t > cap && t <= limit);
-    tries.sort((a, b) => b - a);
-    for (const t of tries) {
-      if (!driver.tryResize(t)) continue;
-      const labels = new Uint32Array(t);
-      labels.set(this.slotLabels.subarray(0, Math.min(this.slotLabels.length, t)));
-      const live = new Uint8Array(t);
-      live.set(this.live.subarray(0, Math.min(this.live.length, t)));
-      this.slotLabels = labels;
-      this.live = live;
-      return t;
-    }
-    return cap;
   }
 
   private capacityError(driver: HnswDriver, adding: number): VectorDbError {

@@ -1,5 +1,5 @@
 /**
- * An HNSW index's slot by label (hnsw-index.ts), with a Map's get/set/has/delete/clear/size. Labels are
+ * An HNSW index's slot by label (hnsw-slots.ts), with a Map's get/set/has/delete/clear/size. Labels are
  * usually dense from 0 (a collection numbers its vectors), so they index a typed array: a reopened
  * index of 100k fills it in a fraction of a Map's time, and each lookup is one load instead of a hash
  * probe. A label far past the others (labels go up to 2^32 - 1) moves everything into a Map for good.

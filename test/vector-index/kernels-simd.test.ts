@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FlatVectorStore, type ScoredLabel } from '../../src/vector-index/flat-store.js';
+import type { FlatRowTable } from '../../src/vector-index/flat-row-table.js';
 import { dotRows, selectTopK, squaredNorm } from '../../src/vector-index/kernels.js';
 import { METRICS, float32Similarity, shortestFloat32, type Metric } from '../../src/vector-index/metric.js';
 import { NO_SIMD_ENV, simdAvailable, WasmRowMemory } from '../../src/vector-index/simd/wasm-kernels.js';
@@ -230,11 +231,11 @@ describe('FlatVectorStore: SIMD and JS paths give the same top-k', () => {
 
   /** The SIMD store's top k by its float64 kernel over all of `labels` (distinct, stored) and selectTopK. */
   function float64TopK(store: FlatVectorStore, query: Float32Array, k: number, labels: readonly number[]): ScoredLabel[] {
-    const inner = store as unknown as { wasm: WasmRowMemory; sqNorms: Float64Array; metric: Metric; labelOfRow: Uint32Array; rowOf: { get(label: number): number } };
-    const rows = Uint32Array.from(labels, (label) => inner.rowOf.get(label));
+    const inner = store as unknown as { wasm: WasmRowMemory; metric: Metric; table: FlatRowTable };
+    const rows = Uint32Array.from(labels, (label) => inner.table.rowOf(label)!);
     const q = Float64Array.from(query);
     const dots = inner.wasm.dotRows(q, rows, rows.length)!.slice();
-    return selectTopK(inner.metric, squaredNorm(q, 0, q.length), dots, inner.sqNorms, rows, rows.length, k, inner.labelOfRow).map((r) => ({ label: r.row, score: r.score }));
+    return selectTopK(inner.metric, squaredNorm(q, 0, q.length), dots, inner.table.sqNorms, rows, rows.length, k, inner.table.labelOfRow).map((r) => ({ label: r.row, score: r.score }));
   }
 
   /** Rows that differ from `base` by one float32 ulp in one component each: their float32 dots tie. */
