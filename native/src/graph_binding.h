@@ -6,11 +6,6 @@
 #include <memory>
 #include <mutex>
 #include <thread>
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 #include "graph_file.h"
 #include "rows_binding.h"
 
@@ -20,20 +15,6 @@ using vdb::Hnsw;
 using vdb::RowSpace;
 
 // --------------------------------------------------------------------------------------------- Graph
-
-/**
- * Insert threads yield the CPU to the JS thread: a bulk insert keeps every core busy, and a JS thread
- * woken by I/O or a timer then waited on the run queue behind them for 100-300 ms (measured with
- * /proc/thread-self/schedstat). Niceness is per thread on Linux and only lowers this thread's share
- * against the process's other threads (and, without autogroups, against other processes).
- */
-constexpr int kInsertNice = 5;
-
-inline void lowerThisThreadsPriority() {
-#ifdef __linux__
-  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kInsertNice);
-#endif
-}
 
 /** The filter of a search: a byte per slot (non-zero: allowed), or a JS predicate on the slot. */
 class BytesFilter : public hnswlib::BaseFilterFunctor {
@@ -176,7 +157,6 @@ class Graph : public Napi::ObjectWrap<Graph> {
       std::mutex errorLock;
       std::string error;
       auto run = [&]() {
-        lowerThisThreadsPriority();
         for (size_t i = next++; i < slots_.size(); i = next++) {
           try {
             g.addPoint(&rows_[i], slots_[i]);
@@ -187,10 +167,9 @@ class Graph : public Napi::ObjectWrap<Graph> {
           }
         }
       };
-      // Every inserter is a thread of its own (a lowered priority cannot be raised back without privileges:
-      // this libuv thread, which serves file and LevelDB work as well, only waits for them).
       std::vector<std::thread> pool;
-      for (unsigned t = 0; t < threads_; t++) pool.emplace_back(run);
+      for (unsigned t = 1; t < threads_; t++) pool.emplace_back(run);
+      run();
       for (auto& t : pool) t.join();
       if (!error.empty()) SetError(error);
     }
