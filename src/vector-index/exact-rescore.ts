@@ -15,6 +15,17 @@ export interface ScoredLabel {
 }
 
 /** The float32 values of labels (undefined where a label has none): a few point reads. */
+/**
+ * Rescored hits best first, each rescored hit's float32 `$similarity` then given as its shortest decimal
+ * (float32 scores order as their decimals do: sort first, then convert). Sorts and changes `hits` in place.
+ * The one ending of every rescore (FlatVectorStore, NativeRowStore, ExactValues).
+ */
+export function bestFirstAsDecimals(hits: ScoredLabel[], rescored: (label: number) => boolean): ScoredLabel[] {
+  hits.sort((a, b) => b.score - a.score);
+  for (const hit of hits) if (rescored(hit.label)) hit.score = shortestFloat32(hit.score);
+  return hits;
+}
+
 export type ExactReader = (labels: readonly number[]) => (Float32Array | undefined)[];
 
 /**
@@ -99,12 +110,13 @@ export class ExactValues {
     wanted.forEach((label, i) => {
       if (read[i] !== undefined) values.set(label, read[i]!);
     });
+    const rescored = new Set<number>();
     const out = hits.map(({ label, score }) => {
       const vector = stored(label) ? (this.#recent.get(label) ?? values.get(label)) : undefined;
-      return { label, score: vector === undefined ? score : float32Similarity(metric, q, vector, 0, qNorm), exact: vector !== undefined };
+      if (vector === undefined) return { label, score };
+      rescored.add(label);
+      return { label, score: float32Similarity(metric, q, vector, 0, qNorm) };
     });
-    // Float32 scores order as their shortest decimals do: sort first, then convert the ones rescored.
-    out.sort((a, b) => b.score - a.score);
-    return out.map(({ label, score, exact }) => ({ label, score: exact ? shortestFloat32(score) : score }));
+    return bestFirstAsDecimals(out, (label) => rescored.has(label));
   }
 }

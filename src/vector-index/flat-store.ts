@@ -14,12 +14,12 @@ import { VectorDbError } from '../errors/vectordb-error.js';
 import { dotRows, selectTopK, squaredNorm, type ScoredRow } from './kernels.js';
 import { allocate, checkSlots } from './flat-rows.js';
 import { float32DotError, shortlistCosine, shortlistTopK } from './shortlist.js';
-import { float32Similarity, float32SimilarityOfSums, float32SquaredNorm, shortestFloat32, type Metric } from './metric.js';
+import { float32Similarity, float32SimilarityOfSums, float32SquaredNorm, type Metric } from './metric.js';
 import { WasmRowMemory, type ScanScratch } from './simd/wasm-kernels.js';
 import { FlatRowTable } from './flat-row-table.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
 import { Int8Rows, type Int8Scale } from './int8-rows.js';
-import { ExactValues, exactTopK, shortlistSize, type ExactReader, type ScoredLabel } from './exact-rescore.js';
+import { bestFirstAsDecimals, ExactValues, exactTopK, shortlistSize, type ExactReader, type ScoredLabel } from './exact-rescore.js';
 import type { VectorRows } from './vector-rows.js';
 
 export type { ExactReader, ScoredLabel } from './exact-rescore.js';
@@ -342,10 +342,7 @@ export class FlatVectorStore implements VectorRows {
       const similarity = sums === undefined ? float32Similarity(metric, q, rows, row * dim, qNorm) : float32SimilarityOfSums(metric, sums[2 * i]!, sums[2 * i + 1]!, qNorm);
       return { label, score: similarity };
     });
-    // Float32 scores order as their shortest decimals do: sort first, then convert the ones kept.
-    out.sort((a, b) => b.score - a.score);
-    for (const hit of out) if (this.has(hit.label)) hit.score = shortestFloat32(hit.score);
-    return out;
+    return bestFirstAsDecimals(out, (label) => this.has(label));
   }
 
   /** The rows' current view: a WebAssembly memory's views are re-created after it grows. */

@@ -7,10 +7,10 @@
  * and scores.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import type { ScoredLabel } from './flat-store.js';
+import { bestFirstAsDecimals, type ScoredLabel } from './exact-rescore.js';
 import { selectTopK, squaredNorm } from './kernels.js';
 import { LabelSlots } from './label-slots.js';
-import { float32Similarity, float32SquaredNorm, shortestFloat32, type Metric } from './metric.js';
+import { float32Similarity, float32SquaredNorm, type Metric } from './metric.js';
 import type { AddonRows, NativeAddon } from './native-addon.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
 import type { VectorRows } from './vector-rows.js';
@@ -190,10 +190,7 @@ export class NativeRowStore implements VectorRows {
     const qNorm = float32SquaredNorm(q);
     const row = new Float32Array(dim);
     const out = hits.map(({ label, score }) => (this.copyInto(label, row, 0) ? { label, score: float32Similarity(this.metric, q, row, 0, qNorm) } : { label, score }));
-    // Float32 scores order as their shortest decimals do: sort first, then convert the ones kept.
-    out.sort((a, b) => b.score - a.score);
-    for (const hit of out) if (this.has(hit.label)) hit.score = shortestFloat32(hit.score);
-    return out;
+    return bestFirstAsDecimals(out, (label) => this.has(label));
   }
 
   /** One row id in a reused array (the backend's single inserts). */
