@@ -29,7 +29,7 @@ import { analyzerOf } from './hybrid-options.js';
 import { LexicalIndex } from './lexical-index.js';
 import type { FieldRecord } from './field-kinds.js';
 import { selectByLexical } from './lexical-select.js';
-import { documentsWithEveryTerm } from './lexical-candidates.js';
+import { keysWithEveryTerm } from '../lexical-candidates.js';
 import { VectorState } from './vector-state.js';
 
 import type { EngineSettings } from '../settings.js';
@@ -64,7 +64,7 @@ export class Collection {
     const lexical = this.analyzer && new LexicalIndex(kv, record.cid);
     this.#lexical = lexical;
     if (lexical) this.#store.useLexical(lexical);
-    const lexicalMatch = lexical && ((terms: readonly string[]) => documentsWithEveryTerm(lexical, terms));
+    const lexicalMatch = lexical && ((terms: readonly string[]) => keysWithEveryTerm(lexical, terms));
     this.#from = { store: this.#store, isIndexed: this.isIndexed, limits: this.#limits, lexicalMatch, checkLive: () => this.#checkLive() };
     this.#shred = { keyspace: record.keyspace, collectionName: record.name, options: record.options, limits: settings.limits, isIndexed: this.isIndexed, analyzer: this.analyzer };
     this.#vectorState = new VectorState({ kv, record, settings, store: this.#store, mutex: this.#mutex, shred: this.#shred, isDropped: () => this.#dropped });

@@ -8,7 +8,7 @@ import { isObject, type JsonObject, type JsonValue } from '../../query/json.js';
 import { keys } from '../../storage/index.js';
 import { encodeKeyPart } from './key-codec.js';
 import type { ColumnType, ScalarType, TableRecord, TypeLookup } from './schema.js';
-import { tokenize, type Analyzer } from '../../query/analyzers.js';
+import { queryTerms, tokenize, type Analyzer } from '../../query/analyzers.js';
 import { analyzeStored, analyzeText, analyzesText, columnAnalysis, textIndexAnalyzer, type TextAnalysis } from './text-analysis.js';
 import { ValueProblem, coerceValue } from './values.js';
 
@@ -27,6 +27,8 @@ export interface Condition {
   readonly analysis?: TextAnalysis;
   /** `$match`: the analyzer of the column's text index (keys are the query's distinct tokens, all required). */
   readonly lexical?: Analyzer;
+  /** `$match`: those tokens as the index's postings name them (its candidates are the rows holding every one). */
+  readonly terms?: readonly string[];
   /** A scalar condition's operands in stored form (a partition key's token is computed from them). */
   readonly stored?: readonly JsonValue[];
 }
@@ -129,7 +131,12 @@ function matchCondition(column: string, operand: JsonValue, ctx: ParseContext): 
   }
   if (typeof operand !== 'string') throw VectorDbError.of('FILTER_INVALID_EXPRESSION', { reason: `'$match' on column '${column}' needs a string` });
   const lexical = textIndexAnalyzer(index.analyzer);
-  return { column, operator: '$match', target: 'value', keys: [...new Set(tokenize(operand, lexical))].map((t) => encodeKeyPart(t, 'text')), lexical };
+  return matchOn(column, queryTerms(operand, lexical), lexical);
+}
+
+/** The `$match` condition that a row's text in `column` holds every one of `terms` (distinct, analyzed by `lexical`). */
+export function matchOn(column: string, terms: readonly string[], lexical: Analyzer): Condition {
+  return { column, operator: '$match', target: 'value', keys: terms.map((t) => encodeKeyPart(t, 'text')), lexical, terms };
 }
 
 function collectionCondition(column: string, type: Extract<ColumnType, { type: 'list' | 'set' | 'map' }>, op: string, operand: JsonValue, ctx: ParseContext): Condition[] {

@@ -8,8 +8,7 @@
  */
 import { queryTerms } from '../../query/analyzers.js';
 import { rankTerms } from '../lexical-ranking.js';
-import { matchesRow, type TableFilter } from './filter.js';
-import { encodeKeyPart } from './key-codec.js';
+import { matchOn, matchesRow, type TableFilter } from './filter.js';
 import type { RowPlan } from './plan.js';
 import type { TableRecord } from './schema.js';
 import type { StoredRow, TableStore } from './store.js';
@@ -39,7 +38,7 @@ export async function lexicalSort(request: LexicalSortRequest): Promise<FoundRow
   if (terms.length === 0 || k <= 0) return [];
   const { ranking, mark } = await rankTerms(text.store, terms);
   // A row changed since its postings were read is checked again: the filter and every token.
-  const match: TableFilter = { kind: 'condition', condition: { column: text.index.column, operator: '$match', target: 'value', keys: terms.map((t) => encodeKeyPart(t, 'text')), lexical: text.analyzer } };
+  const match: TableFilter = { kind: 'condition', condition: matchOn(text.index.column, terms, text.analyzer) };
   const filter: TableFilter = { kind: 'all', parts: [request.filter, match] };
   if (plan.kind === 'key' || plan.kind === 'partition') {
     const rank = new Map(ranking.next(Infinity).map((hit, at) => [ranking.table.keyOf(hit.ordinal), at]));

@@ -1,15 +1,19 @@
 /**
  * How a table read finds its candidate rows, in row key order (partitions in token order, tables/partition-token.ts): one key (the full primary key with $eq),
  * one partition's key range (every partition column with $eq, narrowed by leading clustering columns),
- * a secondary index's entries ($eq / $in on an indexed column, $in / $all on an indexed collection, $match on a
- * text index: the keys' entries intersected, smallest first, for $all and $match), or a scan of the table, with the Data API's warnings when a filter makes it read every row.
+ * a secondary index's entries ($eq / $in on an indexed column, $in / $all on an indexed collection: the keys'
+ * entries intersected, smallest first, for $all), a text index's postings for $match (the rows holding every
+ * token, from memory when hot: engine/lexical-candidates.ts, as a collection's $match), or a scan of the table,
+ * with the Data API's warnings when a filter makes it read every row.
  */
 import { VectorDbError } from '../../errors/index.js';
 import { keys } from '../../storage/index.js';
+import { keysWithEveryTerm } from '../lexical-candidates.js';
 import { filterColumns, isEmptyFilter, requiredConditions, type Condition, type TableFilter } from './filter.js';
 import type { JsonObject } from '../../query/json.js';
 import { primaryKeyColumns, type TableIndex, type TableRecord } from './schema.js';
 import type { StoredRow, TableStore } from './store.js';
+import type { TextIndex } from './text-postings.js';
 
 export interface RowPlan {
   readonly kind: 'key' | 'partition' | 'index' | 'scan';
@@ -18,9 +22,12 @@ export interface RowPlan {
   readonly warnings: VectorDbError[];
 }
 
+/** A text index's postings with their statistics loaded (Table loads them under its write mutex). */
+export type TextIndexOf = (index: TableIndex) => Promise<TextIndex>;
+
 const READ_SLICE = 64;
 
-export function planRows(filter: TableFilter, record: TableRecord, store: TableStore): RowPlan {
+export function planRows(filter: TableFilter, record: TableRecord, store: TableStore, textIndexOf: TextIndexOf): RowPlan {
   const warnings = planWarnings(filter, record);
   const required = requiredConditions(filter);
   // Each column's $eq operand in stored form: the row key (its token first) is computed from them.
@@ -49,9 +56,9 @@ export function planRows(filter: TableFilter, record: TableRecord, store: TableS
   for (const condition of required) {
     const index = record.indexes.find((i) => i.kind !== 'vector' && i.column === condition.column && usesIndex(condition, i));
     if (!index) continue;
-    // $all and $match need every key: the rows in each key's entries; $in and $eq any of them.
-    const every = condition.operator === '$all' || condition.operator === '$match';
-    return { kind: 'index', warnings, rows: (afterKey) => indexRows(store, index, condition.keys, every, afterKey) };
+    if (condition.operator === '$match') return { kind: 'index', warnings, rows: (afterKey) => matchRows(store, () => textIndexOf(index), condition.terms!, afterKey) };
+    // $all needs every key: the rows in each key's entries; $in and $eq any of them.
+    return { kind: 'index', warnings, rows: (afterKey) => indexRows(store, index, condition.keys, condition.operator === '$all', afterKey) };
   }
   return { kind: 'scan', warnings, rows: (afterKey) => store.scan(afterKey) };
 }
@@ -65,7 +72,17 @@ function usesIndex(condition: Condition, index: TableIndex): boolean {
 async function* indexRows(store: TableStore, index: TableIndex, values: readonly string[], every: boolean, afterKey: string | undefined): AsyncGenerator<StoredRow> {
   const lists = await Promise.all(values.map((value) => store.indexLookup(index, value)));
   const found = every ? intersection(lists) : new Set(lists.flat());
-  const sorted = keys.sortKeys([...found]).filter((key) => afterKey === undefined || keys.compareKeys(key, afterKey) > 0);
+  yield* rowsOf(store, keys.sortKeys([...found]), afterKey);
+}
+
+/** The rows whose text in the index's column holds every term (the postings give their keys in row key order). */
+async function* matchRows(store: TableStore, text: () => Promise<TextIndex>, terms: readonly string[], afterKey: string | undefined): AsyncGenerator<StoredRow> {
+  yield* rowsOf(store, await keysWithEveryTerm((await text()).store, terms), afterKey);
+}
+
+/** The rows of `rowKeys` (in row key order) after `afterKey`, read a slice at a time; those gone are skipped. */
+async function* rowsOf(store: TableStore, rowKeys: readonly string[], afterKey: string | undefined): AsyncGenerator<StoredRow> {
+  const sorted = afterKey === undefined ? rowKeys : rowKeys.filter((key) => keys.compareKeys(key, afterKey) > 0);
   for (let i = 0; i < sorted.length; i += READ_SLICE) {
     const slice = sorted.slice(i, i + READ_SLICE);
     const rows = await store.getMany(slice);

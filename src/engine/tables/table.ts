@@ -18,6 +18,7 @@ import { primaryKeyColumns, type TableIndex, type TableRecord, type TypeLookup }
 import { TableStore, type RowChange, type StoredRow } from './store.js';
 import { ValueProblem, coerceValue } from './values.js';
 import { lexicalSort } from './lexical-sort.js';
+import type { TextIndex } from './text-postings.js';
 import { pullFromCollection, pushToCollection, type CollectionColumn } from './list-set-map-edit.js';
 import type { FoundRow, RowOutcome, RowPage, RowSelect, RowSort, RowUpdate } from './types.js';
 
@@ -186,7 +187,8 @@ export class Table {
         return;
       }
       const victims: RowChange[] = [];
-      for await (const { key, row } of this.#matching(filter)) victims.push({ key, before: row, after: null });
+      // (The write mutex is held: a text index a $match plan needs is made ready here, not queued behind it.)
+      for await (const { key, row } of this.#matching(filter, this.#plan(filter, true))) victims.push({ key, before: row, after: null });
       for (let i = 0; i < victims.length; i += 256) await this.#store.write(victims.slice(i, i + 256), await this.#allVectors());
     });
   }
@@ -195,17 +197,17 @@ export class Table {
 
   /** Why a filter reads every row (the Data API's warnings), for the command layer to report. */
   warningsFor(filter: TableFilter): VectorDbError[] {
-    return planRows(filter, this.#record, this.#store).warnings;
+    return this.#plan(filter).warnings;
   }
 
   async select(request: RowSelect): Promise<RowPage> {
     this.#checkLive();
-    const plan = planRows(request.filter, this.#record, this.#store);
+    const plan = this.#plan(request.filter);
     const { sort } = request;
     if (sort.kind === 'vector') return { rows: await this.#vectorSelect(request, sort), nextPageState: null, warnings: plan.warnings };
     if (sort.kind === 'lexical') {
       const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
-      const text = this.#store.text.loaded(index) ?? (await this.#write(() => this.#store.text.ready(index)));
+      const text = await this.#textIndex(index);
       const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
       const rows = await lexicalSort({ text, store: this.#store, record: this.#record, filter: request.filter, query: sort.query, k, plan, matching: (filter, plan) => this.#matching(filter, plan) });
       return { rows, nextPageState: null, warnings: plan.warnings };
@@ -241,8 +243,20 @@ export class Table {
     return { rows, nextPageState, warnings: plan.warnings };
   }
 
+  /** How a filter's candidate rows are read; `locked`: the caller holds the write mutex. */
+  #plan(filter: TableFilter, locked = false): RowPlan {
+    return planRows(filter, this.#record, this.#store, (index) => this.#textIndex(index, locked));
+  }
+
+  /** A text index's postings, statistics loaded (built from the rows first when none are stored, under the write mutex). */
+  async #textIndex(index: TableIndex, locked = false): Promise<TextIndex> {
+    const loaded = this.#store.text.loaded(index);
+    if (loaded !== undefined) return loaded;
+    return locked ? this.#store.text.ready(index) : this.#write(() => this.#store.text.ready(index));
+  }
+
   /** Matching rows in row key order, after `afterKey`. */
-  async *#matching(filter: TableFilter, plan: RowPlan = planRows(filter, this.#record, this.#store), afterKey?: string): AsyncGenerator<StoredRow> {
+  async *#matching(filter: TableFilter, plan: RowPlan = this.#plan(filter), afterKey?: string): AsyncGenerator<StoredRow> {
     this.#checkLive();
     for await (const found of plan.rows(afterKey)) if (matchesRow(filter, found.row, this.#record)) yield found;
   }

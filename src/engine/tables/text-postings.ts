@@ -2,7 +2,8 @@
  * The BM25 side of a table's text indexes: per index, the engine's LexicalStore (engine/lexical-store.ts, the
  * layout of a collection's lexical index) under `tlex:<tid>\0<index>\0`, holding each row's postings (the term's
  * count, the text's token count) and exact statistics, staged into the row's own batch by TableStore.write, so a
- * lexical sort reads only its terms' postings and the rows it returns. An index without a statistics base
+ * lexical sort reads only its terms' postings and the rows it returns, and a `$match` filter takes its candidates
+ * from them (tables/plan.ts). An index without a statistics base
  * (written by a build before these, or emptied by a truncation or a repair) gets them from the rows on first
  * use. Everything here that writes runs under the table's write mutex.
  */
