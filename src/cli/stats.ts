@@ -60,8 +60,8 @@ export function statsTable(result: DatabaseStats, where: string): string {
 function vectorCells(vector: VectorStats | undefined): string[] {
   if (vector === undefined) return ['-', '-', '-', '-', '-'];
   const { dimension, metric, hnsw } = vector;
-  // An int8 collection's exact-scan rows (a server of an earlier build tells no flatRowsAs).
-  const rows = vector.flatRowsAs === 'int8' ? ' int8' : '';
+  // An int8 collection's exact-scan rows, marked when its stats hint at drift (a server of an earlier build tells neither).
+  const rows = vector.flatRowsAs !== 'int8' ? '' : vector.quantizationDrift === true ? ' int8 (drift)' : ' int8';
   return [`${dimension} ${metric}${rows}`, `${hnsw.m}/${hnsw.efConstruction}/${hnsw.efSearch}`, formatCount(vector.inGraph), formatCount(vector.pending), vector.snapshotSavedAt ?? 'never'];
 }
 

@@ -22,6 +22,19 @@ export interface VectorStats {
   readonly flatRowsAs: 'float32' | 'int8';
   /** Bytes the exact-scan rows in use take in memory (their float32 values or int8 codes). */
   readonly flatBytes: number;
+  /** int8 rows: vector values coded since the collection opened (at training, at load, and by every write since); 0 for float32 rows. */
+  readonly codedValues: number;
+  /**
+   * Of those, the values outside the range the int8 scale was trained on, clamped to its ends: a vector with
+   * such values ranks on codes that are off, so it may miss the shortlist that exact rescoring orders.
+   */
+  readonly clampedValues: number;
+  /**
+   * A hint: more than 1 % of the values coded since open were clamped, so the data has drifted from the range
+   * the int8 scale was trained on and recall may suffer. The scale is never retrained: a new int8 collection
+   * trains its own on the first 1,024 vectors it is given. Always false for float32 rows.
+   */
+  readonly quantizationDrift: boolean;
   /** ISO time the graph snapshot was last saved, or null when never. */
   readonly snapshotSavedAt: string | null;
 }

@@ -1,7 +1,8 @@
 /**
  * What is inside a collection, a table or a database, for `stats`: documents or rows, bytes on disk, index
  * entries and, for each vector index (a vector collection's, a table's vector column's), its settings, how many
- * vectors are in the graph or still pending, and when the graph's snapshot was last saved. Reads only: nothing
+ * vectors are in the graph or still pending, when the graph's snapshot was last saved, and for int8 rows how
+ * many values were coded and clamped (and whether that many clamped hints at drift). Reads only: nothing
  * here changes the data (the caller writes buffered writes out first, so that bytes on disk count them).
  */
 import { keys, type KvStore } from '../storage/index.js';
@@ -65,12 +66,15 @@ async function bytesUnder(kv: KvStore, prefixes: readonly string[]): Promise<num
   return bytes;
 }
 
+/** The share of coded values clamped past which an int8 scale no longer fits its data (VectorStats.quantizationDrift). */
+const DRIFT_SHARE = 0.01;
+
 /** One vector index's settings and state (`vid`: the number its records are stored under). */
 async function vectorStats(kv: KvStore, vectors: CollectionVectors, vid: number, dimension: number, metric: string): Promise<VectorStats> {
   await vectors.graphLoaded();
   const meta = await readSnapshotMeta(kv, vid);
   const { params, backend } = vectors.indexInfo();
-  const { graphElements, compactions, flatRows, flatRowsAs, flatBytes } = vectors.footprint();
+  const { graphElements, compactions, flatRows, flatRowsAs, flatBytes, codedValues, clampedValues } = vectors.footprint();
   return {
     dimension,
     metric,
@@ -84,6 +88,9 @@ async function vectorStats(kv: KvStore, vectors: CollectionVectors, vid: number,
     flatRows,
     flatRowsAs,
     flatBytes,
+    codedValues,
+    clampedValues,
+    quantizationDrift: clampedValues > DRIFT_SHARE * codedValues,
     snapshotSavedAt: meta?.savedAt ?? null,
   };
 }

@@ -62,6 +62,8 @@ export class FlatVectorStore implements VectorRows {
   /** Where an int8 store reads its exact values (undefined in a float32 store). */
   private readonly exact: ExactValues | undefined;
   private readonly onTrained: ((scale: Int8Scale) => void) | undefined;
+  /** Values coded into int8 rows since open: at training, loading and every write since (stats). */
+  private coded = 0;
 
   constructor(options: FlatVectorStoreOptions) {
     checkDimension(options.dimension);
@@ -104,7 +106,12 @@ export class FlatVectorStore implements VectorRows {
     return this.table.used * this.dimension * (this.int8 !== undefined ? 1 : 4);
   }
 
-  /** Values coded outside the trained range, clamped (int8; stats). */
+  /** Values coded into int8 rows since open (stats). */
+  get codedValues(): number {
+    return this.coded;
+  }
+
+  /** Of those, the values outside the trained range, clamped (int8; stats). */
   get clampedValues(): number {
     return this.int8?.clamped ?? 0;
   }
@@ -128,8 +135,10 @@ export class FlatVectorStore implements VectorRows {
     checkLabel(label);
     const sq = checkVector(vector, this.dimension, this.metric);
     const row = this.table.rowOf(label) ?? this.takeRow();
-    if (this.int8 !== undefined) this.int8.encode(row, vector);
-    else this.rows().set(vector, row * this.dimension);
+    if (this.int8 !== undefined) {
+      this.int8.encode(row, vector);
+      this.coded += this.dimension;
+    } else this.rows().set(vector, row * this.dimension);
     this.exact?.forget(label);
     this.table.markStored(label, row, sq);
     this.trainIfDue();
@@ -167,6 +176,7 @@ export class FlatVectorStore implements VectorRows {
     const int8 = this.int8;
     if (int8 !== undefined) {
       for (let i = 0; i < n; i++) int8.encode(at[i] as number, values, i * dim);
+      this.coded += n * dim;
     } else {
       const rows = this.rows();
       for (let i = 0; i < n; ) {
@@ -191,6 +201,7 @@ export class FlatVectorStore implements VectorRows {
     const table = this.table;
     if (this.quantization !== 'int8' || this.int8 !== undefined || table.size < INT8_TRAINING_ROWS) return;
     const int8 = Int8Rows.trainedOn(this.dimension, this.rows(), table.present, table.used, table.slots);
+    this.coded += table.size * this.dimension;
     this.int8 = int8;
     this.wasm = undefined;
     this.data = EMPTY;

@@ -18,6 +18,10 @@ export interface VectorRows {
   readonly rowsAs: 'float32' | 'int8';
   /** Bytes held by the rows themselves (stats). */
   readonly rowBytes: number;
+  /** Values coded since open into rows that approximate them (int8 codes; stats); absent where rows hold values exactly. */
+  readonly codedValues?: number;
+  /** Of those, the values outside the range the codes were trained on, clamped to its ends (stats). */
+  readonly clampedValues?: number;
   has(label: number): boolean;
   /** Stores (or replaces) the vector of a label. */
   set(label: number, vector: ArrayLike<number>): void;

@@ -3,7 +3,8 @@
  * index knobs, echoed by findCollections with explain, part of the definition (re-creating it otherwise is
  * refused); an int8 collection's vector search finds the float32 top 10 (recall against a naive scan), with
  * the `$similarity` of an unquantized collection holding the same vectors, through the graph and through
- * a filter's exact scan; its stats show the rows held as int8, in a quarter of the bytes.
+ * a filter's exact scan; its stats show the rows held as int8, in a quarter of the bytes, and count the values
+ * coded and those clamped outside the trained range, hinting at drift past 1 % clamped.
  */
 import { describe, expect, it } from 'vitest';
 import { CollectionDefinition } from '../../src/index.js';
@@ -62,7 +63,7 @@ export function vectorQuantizationSuite(factory: DbFactory): void {
       const stats = await quantized.stats();
       expect(stats.vector).toMatchObject({ flatRowsAs: 'int8', vectors: N });
       const floatStats = await (await ctx.db.collection('f')).stats();
-      expect(floatStats.vector?.flatRowsAs).toBe('float32');
+      expect(floatStats.vector).toMatchObject({ flatRowsAs: 'float32', codedValues: 0, clampedValues: 0, quantizationDrift: false });
       expect(stats.vector!.flatBytes * 4).toBeLessThanOrEqual(floatStats.vector!.flatBytes);
 
       const search = async (collection: string, query: Float32Array, filter: Doc = {}) => {
@@ -87,6 +88,24 @@ export function vectorQuantizationSuite(factory: DbFactory): void {
         }
       }
       expect(found / wanted).toBeGreaterThanOrEqual(0.95);
+    });
+
+    it('counts the values coded and those clamped outside the trained range, and hints at drift past 1 %', async () => {
+      await createCollection(ctx.db, 'drift', INT8);
+      const trained = 1100; // past the training size: every row is coded (the few after the first 1,024 may clamp a value)
+      await insertAll(ctx.db, 'drift', LABELS.slice(0, trained).map((i) => ({ _id: i, $vector: Array.from(row(DATA, i, DIM)) })), 100);
+      const collection = await ctx.db.collection('drift');
+      const vectorStats = async () => (await collection.stats()).vector!;
+      const base = await vectorStats();
+      expect(base).toMatchObject({ flatRowsAs: 'int8', codedValues: trained * DIM, quantizationDrift: false });
+      // Unit vectors' values lie within [-1, 1]: every value of these is outside the trained range.
+      const outliers = (from: number, count: number, value: number) => Array.from({ length: count }, (_, i) => ({ _id: `out${from + i}`, $vector: new Array<number>(DIM).fill(value) }));
+      await insertAll(ctx.db, 'drift', outliers(0, 5, 10), 100);
+      // 160 more of 35,360 values clamped: still under 1 %.
+      expect(await vectorStats()).toMatchObject({ codedValues: (trained + 5) * DIM, clampedValues: base.clampedValues + 5 * DIM, quantizationDrift: false });
+      await insertAll(ctx.db, 'drift', outliers(5, 10, -10), 100);
+      // 480 more of 35,680: past 1 %.
+      expect(await vectorStats()).toMatchObject({ codedValues: (trained + 15) * DIM, clampedValues: base.clampedValues + 15 * DIM, quantizationDrift: true });
     });
   });
 }

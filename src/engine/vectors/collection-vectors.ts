@@ -23,8 +23,8 @@ import { deleteSnapshot } from './snapshot.js';
 import { scaleWritten } from './scale-record.js';
 
 export type { VectorProgress } from '../progress.js';
-import type { IndexProgress, LabelFilter, VectorSettings } from './settings.js';
-export type { IndexProgress, LabelFilter, VectorSettings } from './settings.js';
+import type { IndexProgress, LabelFilter, VectorFootprint, VectorSettings } from './settings.js';
+export type { IndexProgress, LabelFilter, VectorFootprint, VectorSettings } from './settings.js';
 
 /** While the graph lags, a search lets the event loop turn once this long (ms) has passed since the last. */
 const SEARCH_YIELD_MS = 10;
@@ -188,11 +188,21 @@ export class CollectionVectors {
     return stale;
   }
 
-  /** What churn leaves behind (stats, tests): graph elements live and dead, flat store rows written (as what, in how many bytes), compactions. */
-  footprint(): { graphElements: number; graphDeleted: number; flatRows: number; flatRowsAs: 'float32' | 'int8'; flatBytes: number; compactions: number; compacting: boolean } {
+  /** What churn leaves behind (stats, tests): graph elements, flat store rows, int8 coding, compactions. */
+  footprint(): VectorFootprint {
     const { size, deletedCount } = this.#graph;
     const flat = this.#flat;
-    return { graphElements: size + deletedCount, graphDeleted: deletedCount, flatRows: flat.rowsUsed, flatRowsAs: flat.rowsAs, flatBytes: flat.rowBytes, compactions: this.#indexer.compactions, compacting: this.#indexer.compacting };
+    return {
+      graphElements: size + deletedCount,
+      graphDeleted: deletedCount,
+      flatRows: flat.rowsUsed,
+      flatRowsAs: flat.rowsAs,
+      flatBytes: flat.rowBytes,
+      codedValues: flat.codedValues ?? 0,
+      clampedValues: flat.clampedValues ?? 0,
+      compactions: this.#indexer.compactions,
+      compacting: this.#indexer.compacting,
+    };
   }
 
   /** Live vectors (the flat store may still be filling after open); while the keys are read, at most this many. */

@@ -54,3 +54,19 @@ export interface VectorSettings {
   /** A read of the graph file started while the database opened (graph-prefetch.ts), for the open to take if it is this collection's. */
   readonly prefetch?: GraphPrefetch | undefined;
 }
+
+/** What churn and coding leave behind (CollectionVectors.footprint: stats, verify, tests). */
+export interface VectorFootprint {
+  /** Graph elements, live and dead (replaced or deleted vectors only marked). */
+  readonly graphElements: number;
+  readonly graphDeleted: number;
+  /** Rows the exact-scan store has written, how they hold values, and their bytes. */
+  readonly flatRows: number;
+  readonly flatRowsAs: 'float32' | 'int8';
+  readonly flatBytes: number;
+  /** int8 rows: values coded since open, and those of them clamped to the trained range (0 for float32 rows). */
+  readonly codedValues: number;
+  readonly clampedValues: number;
+  readonly compactions: number;
+  readonly compacting: boolean;
+}
