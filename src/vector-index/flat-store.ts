@@ -22,8 +22,6 @@ import { Int8Rows, type Int8Scale } from './int8-rows.js';
 import { bestFirstAsDecimals, ExactValues, exactTopK, shortlistSize, type ExactReader, type ScoredLabel } from './exact-rescore.js';
 import type { VectorRows } from './vector-rows.js';
 
-export type { ExactReader, ScoredLabel } from './exact-rescore.js';
-
 /** How a store holds its rows: float32 ('none'), or int8 codes with exact rescoring ('int8'). */
 export type Quantization = 'none' | 'int8';
 

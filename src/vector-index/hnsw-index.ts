@@ -8,7 +8,7 @@ import { VectorDbError } from '../errors/vectordb-error.js';
 import { HEADROOM, HNSW_SEED, type HnswDriver, type IndexIdentity } from './backend-types.js';
 import { encodeIndexHead, type BackendName } from './index-format.js';
 import type { IndexParams, SearchOptions, VectorIndex } from './index-types.js';
-import type { ScoredLabel } from './flat-store.js';
+import type { ScoredLabel } from './exact-rescore.js';
 import { scoreFromHnswDistance, type Metric } from './metric.js';
 import { checkLabel, checkVector, invalid } from './validate.js';
 import { HnswSlotTable, type SlotSnapshot } from './hnsw-slots.js';

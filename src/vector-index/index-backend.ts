@@ -4,7 +4,7 @@
  * Deals only in uint32 labels and Float32Arrays; the engine keeps the _id <-> label map and stores
  * `serialize()` bytes where it likes.
  */
-import { FlatVectorStore, type Quantization, type ScoredLabel } from './flat-store.js';
+import { FlatVectorStore, type Quantization } from './flat-store.js';
 import type { GraphFileRead, HnswDriverFactory, IndexIdentity } from './backend-types.js';
 import { HnswIndex } from './hnsw-index.js';
 import {
@@ -24,7 +24,7 @@ import type { VectorRows } from './vector-rows.js';
 import { invalid, checkDimension } from './validate.js';
 import { wasmDriverFactory } from './wasm-backend.js';
 
-export { readIndexHeader, type BackendName, type IndexHeader, type ScoredLabel };
+export { readIndexHeader, type BackendName, type IndexHeader };
 export type { IndexParams, SearchOptions, VectorIndex } from './index-types.js';
 
 /** Chosen for recall@10 >= 0.95 on hard (clustered, high intrinsic dimension) data; see bench/. */

@@ -2,7 +2,7 @@
  * What the engine holds of a vector index: the VectorIndex interface, its search options and its HNSW
  * parameters. Implemented by HnswIndex (hnsw-index.ts), created and loaded by index-backend.ts.
  */
-import type { ScoredLabel } from './flat-store.js';
+import type { ScoredLabel } from './exact-rescore.js';
 import type { BackendName } from './index-format.js';
 import type { Metric } from './metric.js';
 import type { VectorRows } from './vector-rows.js';

@@ -5,7 +5,7 @@
 export { METRICS, dataApiSimilarity, isMetric, shortestFloat32, similarityScore, scoreFromHnswDistance, type Metric } from './metric.js';
 export { dot, l2sq, squaredNorm, cosine, topK, type ScoredRow } from './kernels.js';
 export { FlatVectorStore, INT8_TRAINING_ROWS, type FlatVectorStoreOptions, type Quantization } from './flat-store.js';
-export { exactTopK, shortlistSize, type ExactReader } from './exact-rescore.js';
+export { exactTopK, shortlistSize, type ExactReader, type ScoredLabel } from './exact-rescore.js';
 export { Int8Scale } from './int8-rows.js';
 export type { VectorRows } from './vector-rows.js';
 export { trimHeap } from './native-addon.js';
@@ -25,7 +25,6 @@ export {
   type IndexHeader,
   type IndexParams,
   type LoadVectorIndexOptions,
-  type ScoredLabel,
   type SearchOptions,
   type VectorIndex,
 } from './index-backend.js';

@@ -4,7 +4,7 @@
  * NativeRowStore (native-rows.ts: the native addon's rows, which the graph reads too, so each vector is
  * held once). The engine picks one when a collection's vectors open (engine/vectors/opening.ts).
  */
-import type { ScoredLabel } from './flat-store.js';
+import type { ScoredLabel } from './exact-rescore.js';
 import type { Metric } from './metric.js';
 
 export interface VectorRows {

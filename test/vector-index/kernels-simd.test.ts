@@ -7,7 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FlatVectorStore, type ScoredLabel } from '../../src/vector-index/flat-store.js';
+import type { ScoredLabel } from '../../src/vector-index/exact-rescore.js';
+import { FlatVectorStore } from '../../src/vector-index/flat-store.js';
 import type { FlatRowTable } from '../../src/vector-index/flat-row-table.js';
 import { dotRows, selectTopK, squaredNorm } from '../../src/vector-index/kernels.js';
 import { METRICS, float32Similarity, shortestFloat32, type Metric } from '../../src/vector-index/metric.js';
