@@ -22,6 +22,9 @@ import { queryParts } from './select-query.js';
 import type { DocumentProjection, DocumentSort, UpdateFilter } from './typed-queries.js';
 import type { DocumentId, UpdateResult } from './types.js';
 import { updateQueryOf, type UpdateObject, type UpdateQueryLike } from './update-query.js';
+// Type-only, back to vector-db.ts (which imports this file): `db` must be the VectorDB class type itself. An
+// interface of its methods would not be assignable where users' code takes a VectorDB (its #private fields make
+// the class type nominal), and declaration merging would show users another name for it.
 import type { VectorDB } from './vector-db.js';
 import { rejectUnknownMembers, toJson } from './wire.js';
 
