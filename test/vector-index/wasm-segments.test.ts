@@ -2,7 +2,9 @@
  * A wasm graph spread over several heaps (segments, issue 31), with each heap's room lowered by
  * VECTORDB_WASM_HEAP_BYTES to about 600 vectors so that 2,500 span 4+ segments: recall@10 against an
  * exact scan, filtered search, deletes and replaces routed to the segment holding the slot, save and
- * reopen with the same answers, and VECTOR_INDEX_CAPACITY (never a crash) once no heap can be had
+ * reopen with the same answers (index format 3: segments framed one by one, each with a checksum; a damaged
+ * one is refused, never handed to hnswlib), a format-2 graph the version before wrote still read
+ * (test/fixtures/wasm-format2.*), and VECTOR_INDEX_CAPACITY (never a crash) once no heap can be had
  * (VECTORDB_WASM_HEAPS). No timing assertions.
  */
 import { readFileSync } from 'node:fs';
