@@ -9,7 +9,10 @@
  * building-rate run at the default efConstruction on a smaller n. Each run in a fresh Chromium.
  *
  *   npm run build && node bench/browser-heaps.js [--n 1000000] [--dim 384] [--ef-construction 12] [--rate-n 10000]
- *     [--runs rate,one,segments] [--dist <another build's dist/, e.g. from before segments>]
+ *     [--runs rate,one,segments,save] [--dist <another build's dist/, e.g. from before segments>]
+ *
+ * `save` (not run by default): heaps as needed, then the graph saved to IndexedDB in 4 MiB chunks (streamed by
+ * segment where the build can), with the renderers' peak RSS (VmHWM, reset right before) during the save.
  *
  * Writes bench/results/browser-heaps.json (browser-heaps-<runs>.json when --runs names fewer than all).
  */
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     dim: { type: 'string', default: '384' },
     'ef-construction': { type: 'string', default: '12' },
     'rate-n': { type: 'string', default: '10000' },
+    /** `save` (not in the default): heaps as needed, then the graph saved to IndexedDB, peak RSS measured. */
     runs: { type: 'string', default: 'rate,one,segments' },
     /** Another build's dist/ to measure (e.g. one from before segments). */
     dist: { type: 'string' },
@@ -66,8 +70,8 @@ await esbuild.build({
 writeFileSync(join(work, 'heaps.html'), '<!doctype html><meta charset="utf-8"><title>heaps</title><script type="module" src="/heaps.js"></script>\n');
 const server = await servePage({ files: { '/heaps.html': join(work, 'heaps.html'), '/heaps.js': join(work, 'heaps.js') } });
 
-/** RSS (MiB) of the renderer processes under the browser process `pid`. */
-function rendererRss(pid) {
+/** RSS (MiB) of the renderer processes under the browser process `pid` (their peak RSS: `field` VmHWM). */
+function rendererRss(pid, field = 'VmRSS') {
   const children = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -88,7 +92,9 @@ function rendererRss(pid) {
     if (!under(p)) continue;
     try {
       if (!readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--type=renderer')) continue;
-      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
+      // Resets the peak (VmHWM) to the current RSS.
+      if (field === 'reset') writeFileSync(`/proc/${p}/clear_refs`, '5');
+      const kb = new RegExp(`${field === 'reset' ? 'VmRSS' : field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
       sum += Number(kb ?? 0) / 1024;
     } catch {
       // gone
@@ -108,6 +114,15 @@ async function run(name, options) {
     await page.goto(`${server.url}heaps.html`);
     await page.waitForFunction(() => window.heaps !== undefined);
     const done = page.evaluate((o) => window.heaps.run(o), options);
+    // With `save`: the renderers' peak RSS is reset when the page is about to save, and read once it saved.
+    let beforeSave;
+    const saved = !options.save
+      ? undefined
+      : (async () => {
+          await page.waitForFunction(() => window.heaps.progress.phase === 'save', undefined, { timeout: 0, polling: 1000 });
+          beforeSave = rendererRss(pid, 'reset');
+          await page.evaluate(() => window.heaps.resetDone());
+        })();
     let last = 0;
     const poll = setInterval(async () => {
       peak = Math.max(peak, rendererRss(pid));
@@ -118,7 +133,12 @@ async function run(name, options) {
     }, 2000);
     const result = await done.finally(() => clearInterval(poll));
     const after = rendererRss(pid);
-    return { name, ...options, ...result, rendererPeakMiB: Math.round(Math.max(peak, after)), rendererAfterMiB: Math.round(after), load: loadavg().map((l) => Number(l.toFixed(2))) };
+    const save = {};
+    if (saved !== undefined) {
+      await saved;
+      Object.assign(save, { rendererBeforeSaveMiB: Math.round(beforeSave), rendererPeakInSaveMiB: Math.round(rendererRss(pid, 'VmHWM')) });
+    }
+    return { name, ...options, ...result, ...save, rendererPeakMiB: Math.round(Math.max(peak, after)), rendererAfterMiB: Math.round(after), load: loadavg().map((l) => Number(l.toFixed(2))) };
   } finally {
     await browser.close();
     await browserServer.close();
@@ -130,6 +150,7 @@ const plan = {
   rate: ['default build (M 16, efConstruction 200)', { n: Number(values['rate-n']), dim, M: 16, efConstruction: 200, efSearch: 128 }],
   one: [`one heap allowed (VECTORDB_WASM_HEAPS 1), efConstruction ${cheapEf}`, { n, dim, M: 16, efConstruction: cheapEf, efSearch: 128, heapLimit: 1 }],
   segments: [`heaps as needed (segments), efConstruction ${cheapEf}`, { n, dim, M: 16, efConstruction: cheapEf, efSearch: 128 }],
+  save: [`heaps as needed, then saved to IndexedDB, efConstruction ${cheapEf}`, { n, dim, M: 16, efConstruction: cheapEf, efSearch: 128, save: true }],
 };
 try {
   for (const key of runs) {
@@ -143,6 +164,12 @@ try {
         `renderer RSS peak ${r.rendererPeakMiB} MiB, after ${r.rendererAfterMiB} MiB; ${r.qps?.toFixed(0)} QPS top 10 at efSearch 128, recall@10 ${r.recall?.toFixed(3)} ` +
         `(load average ${r.load.join(' ')})`,
     );
+    if (r.save) {
+      console.log(
+        `  saved ${(r.savedBytes / 2 ** 20).toFixed(0)} MiB to IndexedDB (${r.saveStreamed ? 'streamed by segment' : 'segments joined'}) in ${(r.saveMs / 1000).toFixed(1)} s: ` +
+          `renderer RSS ${r.rendererBeforeSaveMiB} MiB before, peak ${r.rendererPeakInSaveMiB} MiB (+${r.rendererPeakInSaveMiB - r.rendererBeforeSaveMiB} MiB)`,
+      );
+    }
   }
 } finally {
   await server.close();
@@ -150,5 +177,5 @@ try {
 }
 const out = new URL('results/', import.meta.url);
 mkdirSync(out, { recursive: true });
-const file = runs.length === Object.keys(plan).length && values.dist === undefined ? 'browser-heaps.json' : `browser-heaps-${runs.join('-')}${values.dist ? '-other-dist' : ''}.json`;
+const file = runs.join(',') === 'rate,one,segments' && values.dist === undefined ? 'browser-heaps.json' : `browser-heaps-${runs.join('-')}${values.dist ? '-other-dist' : ''}.json`;
 writeFileSync(new URL(file, out), `${JSON.stringify({ date: new Date().toISOString(), dist, dim, results }, null, 2)}\n`);

@@ -2,7 +2,8 @@
  * The page side of bench/browser-heaps.js (bundled for the page with dist/vector-index, or another build's
  * with --dist, and the browser build's plugins): fills a wasm HNSW index with generated clustered vectors until it holds `n` or says
  * VECTOR_INDEX_CAPACITY, keeping the exact top 10 of a sample of queries up to date as it goes (so no copy
- * of the vectors is kept), then times searches and measures recall@10 against that exact scan.
+ * of the vectors is kept), then times searches and measures recall@10 against that exact scan; with `save`,
+ * then saves the graph to IndexedDB in chunks (saveToIndexedDb) while the Node side measures peak RSS.
  */
 // Resolved by bench/browser-heaps.js to the dist/ measured (--dist): a build before segments has no heaps.
 import { createVectorIndex } from 'vdb-index';
@@ -31,7 +32,7 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 window.heaps = {
   progress: { held: 0, heaps: 0, ms: 0 },
-  async run({ n, dim, M, efConstruction, efSearch, heapLimit, batch = 1000, sample = 50, searches = 500 }) {
+  async run({ n, dim, M, efConstruction, efSearch, heapLimit, batch = 1000, sample = 50, searches = 500, save = false }) {
     if (heapLimit !== undefined) globalThis.VECTORDB_WASM_HEAPS = heapLimit;
     const centreNoise = gaussians(1);
     const centres = Array.from({ length: 64 }, () => Float32Array.from({ length: dim }, () => centreNoise()));
@@ -84,6 +85,52 @@ window.heaps = {
     for (let i = 0; i < searches; i++) index.search(queries.subarray((i % sample) * dim, ((i % sample) + 1) * dim), 10);
     result.qps = searches / ((performance.now() - started) / 1000);
     result.size = index.size;
+    if (save) {
+      this.progress = { ...this.progress, phase: 'save' };
+      // The Node side resets the renderer's peak RSS now, and reads it once the save is done.
+      await new Promise((resolve) => (this.resetDone = resolve));
+      Object.assign(result, await saveToIndexedDb(index));
+    }
     return result;
   },
 };
+
+/** 4 MiB chunks, as the engine's snapshot has them. */
+const CHUNK = 4 * 2 ** 20;
+
+/**
+ * Saves the index to IndexedDB in chunks, as the engine does: streamed one segment at a time when the build
+ * measured can (serializeTo), else its pieces (serializeParts: the segments joined into one buffer) cut in
+ * chunks. Each chunk is stored as a copy of its own (IndexedDB would store a view's whole buffer).
+ */
+async function saveToIndexedDb(index) {
+  const db = await new Promise((resolve, reject) => {
+    const opening = indexedDB.open('heaps-save', 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore('chunks');
+    opening.onsuccess = () => resolve(opening.result);
+    opening.onerror = () => reject(opening.error);
+  });
+  let chunks = 0;
+  let bytes = 0;
+  const put = (key, value) =>
+    new Promise((resolve, reject) => {
+      const tx = db.transaction('chunks', 'readwrite');
+      tx.objectStore('chunks').put(value, key);
+      tx.oncomplete = resolve;
+      tx.onerror = () => reject(tx.error);
+    });
+  const sink = async (piece) => {
+    bytes += piece.length;
+    for (let at = 0; at < piece.length; at += CHUNK) await put(++chunks, piece.slice(at, at + CHUNK));
+  };
+  const started = performance.now();
+  const streamed = typeof index.serializeTo === 'function';
+  if (streamed) await put(0, await index.serializeTo(sink));
+  else {
+    const [head, ...rest] = await index.serializeParts();
+    await put(0, head.slice());
+    for (const piece of rest) await sink(piece);
+  }
+  db.close();
+  return { saveMs: performance.now() - started, savedBytes: bytes, saveChunks: chunks, saveStreamed: streamed };
+}

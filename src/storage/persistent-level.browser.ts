@@ -28,11 +28,23 @@ interface LockManager {
 /** The Web Lock name that guards the IndexedDB database `location`. */
 const lockName = (location: string): string => `vectordb-local:${location}`;
 
+/**
+ * IndexedDB stores a typed array by structured clone, which takes the whole buffer behind the view: a value
+ * that is part of a larger buffer (a snapshot chunk cut from a graph segment's bytes) is copied to a buffer
+ * of its own first, or every such chunk would store the whole segment.
+ */
+const ownBuffers = {
+  name: 'view-own-buffer',
+  format: 'view' as const,
+  encode: (value: Uint8Array): Uint8Array => (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : value.slice()),
+  decode: (value: Uint8Array): Uint8Array => value,
+};
+
 export const openPersistentLevel: typeof NodeLevel.openPersistentLevel = async (location) => {
   const release = await acquireLock(location);
   try {
     // No name prefix: the IndexedDB database is called exactly what the user passed.
-    const db = new BrowserLevel<string, Uint8Array>(location, { prefix: '', keyEncoding: 'utf8', valueEncoding: 'view' });
+    const db = new BrowserLevel<string, Uint8Array>(location, { prefix: '', keyEncoding: 'utf8', valueEncoding: ownBuffers });
     await db.open({ createIfMissing: true });
     // IndexedDB does not tell one database's size (navigator.storage.estimate() is the whole origin's).
     return { db, wrote: () => undefined, beforeClose: async () => undefined, afterClose: async () => release(), diskBytes: async () => 0, flushWrites: async () => undefined, syncs: false };

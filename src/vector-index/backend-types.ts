@@ -4,7 +4,7 @@
  * they are made for, and the constants both sides plan with.
  */
 import type { BackendBytes, BackendName, IndexHeader } from './index-format.js';
-import type { IndexParams } from './index-types.js';
+import type { IndexParams, PieceSink } from './index-types.js';
 import type { Metric } from './metric.js';
 import type { VectorRows } from './vector-rows.js';
 import { VectorDbError } from '../errors/vectordb-error.js';
@@ -66,6 +66,13 @@ export interface HnswDriver {
    * must not change until the promise settles: the native backend writes on a worker thread.
    */
   save(onWritten: () => void): Promise<Uint8Array>;
+  /**
+   * As save, hnswlib's bytes handed to `sink` piece by piece, each piece awaited before the next is made
+   * (backends whose graph is in segments: wasm), so that at most one segment's bytes are held; their total
+   * length. `onRead` runs once the graph is read in full: it may change from then, though pieces are still
+   * to come (the last segment's bytes, already out of the graph).
+   */
+  saveTo?(sink: PieceSink, onWritten: () => void, onRead: () => void): Promise<number>;
   /** As save, hnswlib's bytes written to `file` instead (backends that can: native); their length. */
   saveFile?(file: string, onWritten: () => void): Promise<number>;
   /** How many segments the saved bytes hold, for backends that split a graph (wasm: one per heap). */

@@ -7,7 +7,7 @@
 import { VectorDbError } from '../errors/vectordb-error.js';
 import { HEADROOM, HNSW_SEED, type HnswDriver, type IndexIdentity } from './backend-types.js';
 import { encodeIndexHead, type BackendName } from './index-format.js';
-import type { IndexParams, SearchOptions, VectorIndex } from './index-types.js';
+import type { IndexParams, PieceSink, SearchOptions, VectorIndex } from './index-types.js';
 import type { ScoredLabel } from './exact-rescore.js';
 import { scoreFromHnswDistance, type Metric } from './metric.js';
 import { checkLabel, checkVector, invalid } from './validate.js';
@@ -267,14 +267,28 @@ export class HnswIndex implements VectorIndex {
   }
 
   async serializeParts(): Promise<Uint8Array[]> {
+    const pieces: Uint8Array[] = [];
+    const head = await this.serializeTo(async (piece) => {
+      pieces.push(piece);
+    });
+    return [head, ...pieces];
+  }
+
+  async serializeTo(sink: PieceSink, onRead?: () => void): Promise<Uint8Array> {
     if (this.inserting !== undefined) await this.inserting.catch(() => undefined);
     const driver = this.open();
-    let bytes: Uint8Array | undefined;
-    const head = await this.saveWith(driver, async (onWritten) => {
-      bytes = await driver.save(onWritten);
-      return bytes.length;
-    });
-    return [head, bytes!];
+    const saveTo = driver.saveTo?.bind(driver);
+    return this.saveWith(
+      driver,
+      async (onWritten, read) => {
+        if (saveTo !== undefined) return saveTo(sink, onWritten, read);
+        const bytes = await driver.save(onWritten);
+        read();
+        await sink(bytes);
+        return bytes.length;
+      },
+      onRead,
+    );
   }
 
   get savesToFile(): boolean {
@@ -289,17 +303,28 @@ export class HnswIndex implements VectorIndex {
     return this.saveWith(driver, (onWritten) => saveFile(file, onWritten));
   }
 
-  /** Runs a driver save (the graph frozen meanwhile) and returns our head for the bytes it wrote. */
-  private async saveWith(driver: HnswDriver, save: (onWritten: () => void) => Promise<number>): Promise<Uint8Array> {
-    let snapshot: (SlotSnapshot & { capacity: number }) | undefined;
+  /**
+   * Runs a driver save (the graph frozen until it calls `read`, or settles) and returns our head for the
+   * bytes it wrote; `onRead` hears when the graph thaws.
+   */
+  private async saveWith(driver: HnswDriver, save: (onWritten: () => void, read: () => void) => Promise<number>, onRead?: () => void): Promise<Uint8Array> {
+    let snapshot: (SlotSnapshot & { capacity: number; segments: number }) | undefined;
     this.saving++;
+    let frozen = true;
+    const thaw = (): void => {
+      if (!frozen) return;
+      frozen = false;
+      this.saving--;
+      onRead?.();
+    };
     let length: number;
     try {
       length = await save(() => {
-        snapshot = { ...this.table.snapshot(), capacity: driver.capacity() };
-      });
+        // The graph may change once thawed: what the head says is taken now.
+        snapshot = { ...this.table.snapshot(), capacity: driver.capacity(), segments: driver.segmentCount?.() ?? 1 };
+      }, thaw);
     } finally {
-      this.saving--;
+      thaw();
     }
     if (snapshot === undefined) throw new Error('vector index driver did not report its write');
     return encodeIndexHead(
@@ -315,7 +340,7 @@ export class HnswIndex implements VectorIndex {
         slots: snapshot.slots,
         live: snapshot.liveCount,
         capacity: snapshot.capacity,
-        segments: driver.segmentCount?.() ?? 1,
+        segments: snapshot.segments,
       },
       snapshot.slotLabels,
       snapshot.live,

@@ -64,7 +64,9 @@ export async function createVectorIndex(opts: CreateVectorIndexOptions): Promise
 }
 
 /**
- * Loads bytes from `serialize()`, or the pieces from `serializeParts()` (never joined). Throws
+ * Loads bytes from `serialize()`, the pieces from `serializeParts()` (never joined), or a stream of
+ * pieces (serializeTo's head, then what it handed its sink; a graph in segments is read one segment at a
+ * time). Throws
  * VECTOR_INDEX_INCOMPATIBLE (the engine then rebuilds) when the bytes were written by the other backend
  * (hnswlib's files are not portable between wasm and native), for another dimension or metric, or are
  * damaged. With backend 'auto' the backend that wrote them is used.
@@ -72,6 +74,8 @@ export async function createVectorIndex(opts: CreateVectorIndexOptions): Promise
 export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>, opts: LoadVectorIndexOptions): Promise<VectorIndex> {
   checkDimension(opts.dimension);
   const name = opts.name ?? '';
+  // serializeParts of a graph in segments: many pieces, read as a stream.
+  if (Array.isArray(bytes) && bytes.length > 2) bytes = streamOf(bytes);
   const { decoded, backendBytes } = await asIncompatible(opts.backend ?? 'auto', name, async () => {
     if (!(Symbol.asyncIterator in bytes)) {
       const whole = decodeIndex(bytes);
@@ -83,6 +87,10 @@ export async function loadVectorIndex(bytes: Uint8Array | readonly Uint8Array[] 
   const { identity, factory, capacity } = await checkLoad(decoded.header, opts);
   const driver = await asIncompatible(identity.backend, name, () => factory.load(identity, backendBytes, capacity, decoded.header));
   return HnswIndex.restored(identity, driver, decoded.slotLabels, decoded.live);
+}
+
+async function* streamOf(pieces: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
+  yield* pieces;
 }
 
 /**

@@ -2,9 +2,10 @@
  * The byte format of a serialized vector index: our header (backend, dimension, metric, params),
  * the slot -> label table, then the backend's own hnswlib bytes. The layout is persisted by the
  * engine: never change a field's meaning; add fields to the JSON header, bump FORMAT_VERSION to break.
- * A wasm graph in several segments (wasm-segment-file.ts) is written as format 2 (SEGMENTED_FORMAT), so
- * that a version before segments refuses it as incompatible (and rebuilds) rather than hand hnswlib a
- * segment table; everything else is still written, and read, as format 1.
+ * A wasm graph in several segments (wasm-segment-file.ts) is written as format 3 (SEGMENTED_FORMAT: its
+ * segments framed one by one, so that saves stream), so that a version before it refuses it as
+ * incompatible (and rebuilds) rather than hand hnswlib a segment table it cannot read; format 2 (the
+ * segments' table first) is still read. Everything else is still written, and read, as format 1.
  *
  *   0  8 bytes  magic "VDBHNSW\0"
  *   8  u32 LE   length H of the JSON header (padded with spaces to a multiple of 4)
@@ -18,7 +19,9 @@ import { isMetric, type Metric } from './metric.js';
 
 export const FORMAT_VERSION = 1;
 /** The format of an index whose backend bytes hold several segments (`segments` > 1 in the header). */
-export const SEGMENTED_FORMAT = 2;
+export const SEGMENTED_FORMAT = 3;
+/** Formats read: 2 is SEGMENTED_FORMAT as written before saves streamed. */
+const READ_FORMATS: readonly number[] = [FORMAT_VERSION, 2, SEGMENTED_FORMAT];
 const MAGIC = [0x56, 0x44, 0x42, 0x48, 0x4e, 0x53, 0x57, 0x00]; // "VDBHNSW\0"
 
 /** 'native': hnswlib-node; 'native-rows': our addon (native/), an hnswlib graph over the engine's rows. */
@@ -44,7 +47,7 @@ export interface IndexHeader {
   capacity: number;
   /** Length of the backend's bytes at the end. */
   backendBytes: number;
-  /** Segments the backend's bytes hold, when more than one (format 2 only). */
+  /** Segments the backend's bytes hold, when more than one (formats 2 and 3 only). */
   segments?: number;
 }
 
@@ -122,10 +125,8 @@ function parseHeader(bytes: Uint8Array): IndexHeader {
   }
   const h = parsed as Partial<IndexHeader> | null;
   if (h === null || typeof h !== 'object') throw bad('the index header is not an object');
-  if (h.format !== FORMAT_VERSION && h.format !== SEGMENTED_FORMAT) {
-    throw bad(`index format ${String(h.format)} is not supported (expected ${FORMAT_VERSION} or ${SEGMENTED_FORMAT})`);
-  }
-  if (h.format === SEGMENTED_FORMAT && !(Number.isInteger(h.segments) && (h.segments as number) > 1)) throw bad("index header field 'segments' is invalid");
+  if (!READ_FORMATS.includes(h.format as number)) throw bad(`index format ${String(h.format)} is not supported (expected one of ${READ_FORMATS.join(', ')})`);
+  if (h.format !== FORMAT_VERSION && !(Number.isInteger(h.segments) && (h.segments as number) > 1)) throw bad("index header field 'segments' is invalid");
   const ints = ['dimension', 'M', 'efConstruction', 'efSearch', 'seed', 'slots', 'live', 'capacity', 'backendBytes'] as const;
   for (const key of ints) {
     const v = h[key];
@@ -179,7 +180,8 @@ export async function joinPieces(pieces: AsyncIterable<Uint8Array>): Promise<Uin
   return concatBytes(all);
 }
 
-function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
+/** `pieces` joined into one array. */
+export function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
   let at = 0;
   for (const piece of pieces) {

@@ -7,6 +7,9 @@ import type { BackendName } from './index-format.js';
 import type { Metric } from './metric.js';
 import type { VectorRows } from './vector-rows.js';
 
+/** Takes the pieces of a serialized index in order; the next piece is made once it resolves. */
+export type PieceSink = (piece: Uint8Array) => Promise<void>;
+
 export interface SearchOptions {
   /** Candidate list size for this query (default: the index's efSearch); raised to k when smaller. */
   ef?: number;
@@ -49,6 +52,13 @@ export interface VectorIndex {
   serialize(): Promise<Uint8Array>;
   /** The same bytes as pieces to concatenate (no copy of hnswlib's bytes into one buffer). */
   serializeParts(): Promise<Uint8Array[]>;
+  /**
+   * The same bytes streamed: everything after our head handed to `sink` piece by piece (a graph in
+   * segments: one segment's bytes at a time, each made once the sink took the one before), our head
+   * returned (it goes first: it says how long the rest is). `onRead` runs once the graph is read in full
+   * (it may change from then; until then add and remove throw), at the latest when the promise settles.
+   */
+  serializeTo(sink: PieceSink, onRead?: () => void): Promise<Uint8Array>;
   /** Whether serializeToFile works here (the native backend: hnswlib-node writes files itself). */
   readonly savesToFile: boolean;
   /**

@@ -9,11 +9,12 @@
  * Everything here is private to vector/; the engine sees only VectorIndex.
  */
 import { HEADROOM, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './backend-types.js';
-import { type BackendBytes, type IndexHeader } from './index-format.js';
+import { concatBytes, type BackendBytes, type IndexHeader } from './index-format.js';
+import type { PieceSink } from './index-types.js';
 import { capacityError, wasmBytesPerElement, wasmCapacityAdvice, wasmMaxElements, wasmMaxHeaps } from './wasm-capacity.js';
 import { heapCount, openFirstHeap, placeSegment, totalRoom } from './wasm-heaps.js';
 import { OutOfMemory, wasmRuntime, type WasmRuntime } from './wasm-runtime.js';
-import { encodeSegmentTable, readSegments } from './wasm-segment-file.js';
+import { frameOf, framedStart, readSegments } from './wasm-segment-file.js';
 import { WasmSegment } from './wasm-segment.js';
 
 /** A new segment is at least this share of a heap (unless less is asked for): no slivers of heaps. */
@@ -137,24 +138,40 @@ class WasmDriver implements HnswDriver {
 
   async save(onWritten: () => void): Promise<Uint8Array> {
     if (this.segments.length === 1) return this.segments[0]!.save(onWritten);
-    // HnswIndex refuses changes until the save settles: the graph is the same across the segments' writes.
     const pieces: Uint8Array[] = [];
-    for (let i = 0; i < this.segments.length; i++) {
-      pieces.push(await this.segments[i]!.save(i === this.segments.length - 1 ? onWritten : () => undefined));
+    await this.saveTo(async (piece) => void pieces.push(piece), onWritten, () => undefined);
+    return concatBytes(pieces);
+  }
+
+  /**
+   * One segment at a time: each segment's bytes go to the sink (framed, wasm-segment-file.ts) before the
+   * next segment is written, so that the graph's bytes are never all held at once. HnswIndex refuses
+   * changes until `onRead`: the segments are of one graph. The last segment's bytes are out of the heap
+   * when it runs.
+   */
+  async saveTo(sink: PieceSink, onWritten: () => void, onRead: () => void): Promise<number> {
+    const last = this.segments.length - 1;
+    if (last === 0) {
+      const bytes = await this.segments[0]!.save(onWritten);
+      onRead();
+      await sink(bytes);
+      return bytes.length;
     }
-    const entries = this.segments.map((s, i) => ({ base: this.bases[i]!, maxElements: s.maxElements }));
-    const table = encodeSegmentTable(
-      entries,
-      pieces.map((p) => p.length),
-    );
-    const out = new Uint8Array(pieces.reduce((sum, p) => sum + p.length, table.length));
-    out.set(table, 0);
-    let at = table.length;
-    for (const p of pieces) {
-      out.set(p, at);
-      at += p.length;
+    const start = framedStart(this.segments.length);
+    await sink(start);
+    let length = start.length;
+    // Taken now: once onRead ran, segments may grow and new ones open.
+    const entries = this.segments.map((s, i) => ({ base: this.bases[i]!, maxElements: s.maxElements, holds: i < last ? this.bases[i + 1]! - this.bases[i]! : s.count() }));
+    const segments = this.segments.slice();
+    for (let i = 0; i <= last; i++) {
+      const bytes = await segments[i]!.save(i === last ? onWritten : () => undefined);
+      if (i === last) onRead();
+      const frame = await frameOf(entries[i]!, bytes);
+      await sink(frame);
+      await sink(bytes);
+      length += frame.length + bytes.length;
     }
-    return out;
+    return length;
   }
 
   /** How many segments the graph spans (serialized in the index header). */
@@ -247,30 +264,26 @@ export const wasmDriverFactory: HnswDriverFactory = {
   },
 
   async load(identity: IndexIdentity, stored: BackendBytes, capacity: number, header: IndexHeader): Promise<HnswDriver> {
-    const parts = await readSegments(stored);
     await openFirstHeap();
     const { dimension, params } = identity;
     const perElement = wasmBytesPerElement(dimension, params.M);
     const segments: WasmSegment[] = [];
+    const bases: number[] = [];
     try {
-      for (let i = 0; i < parts.length; i++) {
-        const part = parts[i]!;
-        const next = parts[i + 1];
+      // One segment's bytes at a time: each is in its heap before the next is read.
+      for await (const part of readSegments(stored, header)) {
         // A full segment comes back as it was; the last with room for `capacity` where its heap allows.
-        const holds = (next?.base ?? header.slots) - part.base;
+        const holds = part.last ? header.slots - part.base : (part.holds as number);
         const least = Math.max(holds + HEADROOM, part.maxElements);
-        const want = next === undefined ? Math.max(least, capacity - part.base, header.capacity - part.base) : least;
+        const want = part.last ? Math.max(least, capacity - part.base, header.capacity - part.base) : least;
         segments.push(await loadSegment(identity, part.bytes, want, least, perElement, header));
+        bases.push(part.base);
       }
     } catch (e) {
       for (const s of segments) s.dispose();
       throw e;
     }
-    return new WasmDriver(
-      identity,
-      segments,
-      parts.map((p) => p.base),
-    );
+    return new WasmDriver(identity, segments, bases);
   },
 };
 

@@ -11,6 +11,7 @@ import { Database } from '../../src/engine/database.js';
 import { readSnapshotGraph, readSnapshotMeta, writeSnapshot } from '../../src/engine/vectors/snapshot.js';
 import type { JsonObject } from '../../src/query/json.js';
 import { KvStore, keys } from '../../src/storage/index.js';
+import { failingBatches } from '../support/failing-batches.js';
 import { tempDir } from '../support/temp.js';
 
 const KS = { keyspace: 'default_keyspace' };
@@ -72,22 +73,10 @@ describe('saving the vector snapshot in steps', () => {
     await vectors.waitForIndex();
 
     // A save that dies after its first chunk batch (as a crash would): 12 MB of graph, 3 chunks.
-    let batches = 0;
-    const dying = new Proxy(kv, {
-      get(target, property, receiver) {
-        if (property === 'batch') {
-          return async (ops: Parameters<KvStore['batch']>[0]) => {
-            if (++batches > 1) throw new Error('crash');
-            await target.batch(ops);
-          };
-        }
-        const value: unknown = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const dying = failingBatches(kv, 1);
     const graph = [new Uint8Array(12 * 1024 * 1024).fill(3)];
-    await expect(writeSnapshot(dying, cid, { graph, labelLimit: 300, table: [new Uint8Array(16)] })).rejects.toThrow('crash');
-    expect(batches).toBe(2);
+    await expect(writeSnapshot(dying.store, cid, { graph, labelLimit: 300, table: [new Uint8Array(16)] })).rejects.toThrow('crash');
+    expect(dying.batches()).toBe(2);
     expect(await readSnapshotMeta(kv, cid)).toEqual(saved);
     expect(Buffer.from((await readSnapshotGraph(kv, cid, saved))!).equals(Buffer.from(savedGraph))).toBe(true);
     await db.close();

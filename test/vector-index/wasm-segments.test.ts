@@ -2,9 +2,12 @@
  * A wasm graph spread over several heaps (segments, issue 31), with each heap's room lowered by
  * VECTORDB_WASM_HEAP_BYTES to about 600 vectors so that 2,500 span 4+ segments: recall@10 against an
  * exact scan, filtered search, deletes and replaces routed to the segment holding the slot, save and
- * reopen with the same answers, and VECTOR_INDEX_CAPACITY (never a crash) once no heap can be had
+ * reopen with the same answers (index format 3: segments framed one by one, each with a checksum; a damaged
+ * one is refused, never handed to hnswlib), a format-2 graph the version before wrote still read
+ * (test/fixtures/wasm-format2.*), and VECTOR_INDEX_CAPACITY (never a crash) once no heap can be had
  * (VECTORDB_WASM_HEAPS). No timing assertions.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VectorDbError } from '../../src/errors/vectordb-error.js';
 import { createVectorIndex, loadVectorIndex, readIndexHeader, type VectorIndex } from '../../src/vector-index/index-backend.js';
@@ -37,6 +40,16 @@ function recall(found: VectorIndex, allowed?: (label: number) => boolean): numbe
     for (const h of found.search(query, 10, allowed ? { filter: allowed } : {})) if (exact.has(h.label)) hits++;
   }
   return hits / wanted;
+}
+
+/** test/fixtures/wasm-format2.*: written by scripts at commit 9a3adfe (see the .json's `made`). */
+interface Format2Fixture {
+  dim: number;
+  n: number;
+  seed: number;
+  segments: number;
+  /** The top 5 labels, as that version answered, for vectors 0, 37, 74, ... of the data. */
+  answers: number[][];
 }
 
 const segmentsOf = async (i: VectorIndex): Promise<number> => readIndexHeader((await i.serializeParts())[0]!).segments ?? 1;
@@ -94,7 +107,7 @@ describe('a wasm graph in several heaps', () => {
   it('saves every segment and reopens with the same top 10', async () => {
     const parts = await index.serializeParts();
     const header = readIndexHeader(parts[0]!);
-    expect(header.format).toBe(2);
+    expect(header.format).toBe(3);
     expect(header.segments).toBeGreaterThanOrEqual(4);
     const back = await loadVectorIndex(parts, { dimension: DIM, metric: 'cosine' });
     try {
@@ -111,25 +124,51 @@ describe('a wasm graph in several heaps', () => {
     }
   });
 
-  it('loads from a stream of odd-sized pieces; a damaged segment table is refused as incompatible', async () => {
-    const [head, graph] = await index.serializeParts();
-    const whole = new Uint8Array(head!.length + graph!.length);
-    whole.set(head!, 0);
-    whole.set(graph!, head!.length);
+  it('loads from a stream of odd-sized pieces; a damaged segment count or segment is refused as incompatible', async () => {
+    const parts = await index.serializeParts();
+    const head = parts[0]!;
+    const whole = new Uint8Array(Buffer.concat(parts)); // slice() copies (a Buffer's would not)
     async function* pieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
       for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
     }
     const back = await loadVectorIndex(pieces(whole, 70_001), { dimension: DIM, metric: 'cosine' });
     expect(back.search(row(queries, 3, DIM), 10)).toEqual(index.search(row(queries, 3, DIM), 10));
     back.dispose();
+    const refusal = async (bytes: Uint8Array): Promise<string> => {
+      const refused = await loadVectorIndex(bytes, { dimension: DIM, metric: 'cosine' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((refused as VectorDbError).code).toBe('VECTOR_INDEX_INCOMPATIBLE');
+      return (refused as VectorDbError).message;
+    };
     // The segment count (after the 8-byte magic) now says one more segment than the bytes hold.
-    const damaged = whole.slice();
-    new DataView(damaged.buffer).setUint32(head!.length + 8, readIndexHeader(head!).segments! + 1, true);
-    const refused = await loadVectorIndex(damaged, { dimension: DIM, metric: 'cosine' }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect((refused as VectorDbError).code).toBe('VECTOR_INDEX_INCOMPATIBLE');
+    const counted = whole.slice();
+    new DataView(counted.buffer).setUint32(head.length + 8, readIndexHeader(head).segments! + 1, true);
+    expect(await refusal(counted)).toMatch(/segments/);
+    // One byte of the second segment's hnswlib bytes (after the count, the first frame and segment, its frame).
+    const flipped = whole.slice();
+    const second = head.length + parts[1]!.length + parts[2]!.length + parts[3]!.length + parts[4]!.length + 100;
+    flipped[second] = (flipped[second] as number) ^ 0x40;
+    expect(await refusal(flipped)).toMatch(/segment 1 of the graph is damaged \(checksum/);
+  });
+
+  it('reads a graph in segments that the version before streamed saves wrote (format 2)', async () => {
+    const fixture = JSON.parse(readFileSync(new URL('../fixtures/wasm-format2.json', import.meta.url), 'utf8')) as Format2Fixture;
+    const bytes = readFileSync(new URL('../fixtures/wasm-format2.bin', import.meta.url));
+    const header = readIndexHeader(bytes);
+    expect(header.format).toBe(2);
+    expect(header.segments).toBe(fixture.segments);
+    const back = await loadVectorIndex(bytes, { dimension: fixture.dim, metric: 'cosine' });
+    try {
+      expect(back.size).toBe(fixture.n);
+      const vectors = clustered(fixture.seed, fixture.n, fixture.dim);
+      fixture.answers.forEach((labels, q) => expect(back.search(row(vectors, q * 37, fixture.dim), 5).map((h) => h.label)).toEqual(labels));
+      // Saved again, it is format 3.
+      expect(readIndexHeader((await back.serializeParts())[0]!).format).toBe(3);
+    } finally {
+      back.dispose();
+    }
   });
 
   it('says VECTOR_INDEX_CAPACITY once no heap can be had, and stays usable', async () => {

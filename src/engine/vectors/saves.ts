@@ -6,7 +6,7 @@
 import { sideFileDir, type KvStore } from '../../storage/index.js';
 import type { Metric, VectorIndex } from '../../vector-index/index.js';
 import { removeGraphHint, writeGraphHint } from './graph-prefetch.js';
-import { graphFilePath, newGraphFileName, removeGraphFile, writeSnapshot, type Snapshot } from './snapshot.js';
+import { graphFilePath, newGraphFileName, removeGraphFile, SnapshotWriter, writeSnapshot, type Snapshot } from './snapshot.js';
 
 /**
  * Save once the graph is caught up and this many vectors changed since the last one, and at least this
@@ -81,7 +81,7 @@ export class GraphSaves {
   /**
    * Saves the graph now (the records are already durable, and hold the vectors: the snapshot has only
    * the graph). The native backend writes it to a side file on a worker thread; otherwise its bytes go
-   * to LevelDB a few chunks per batch.
+   * to LevelDB a few chunks per batch as they are serialized (SnapshotWriter).
    */
   async save(): Promise<void> {
     await this.#queue(() => this.#write());
@@ -136,22 +136,49 @@ export class GraphSaves {
     // Changes made while saving may be missing from it: they still count toward the next one.
     const covered = this.changes;
     const { name: fileName, path: file } = await this.newGraphFile(this.#state().graph);
-    // Taken in the turn the serialization starts (the graph may have been swapped meanwhile): they agree.
-    const { graph, labelLimit, coveredBelow } = this.#state();
-    const serializing = file === undefined ? graph.serializeParts() : graph.serializeToFile(file).then((head) => [head]);
-    this.#frozen = serializing;
-    try {
-      let bytes: Uint8Array[];
+    if (file === undefined) await this.#stream();
+    else {
+      // Taken in the turn the serialization starts (the graph may have been swapped meanwhile): they agree.
+      const { graph, labelLimit, coveredBelow } = this.#state();
+      const serializing = graph.serializeToFile(file);
+      this.#frozen = serializing;
       try {
-        bytes = await serializing;
-      } finally {
-        this.#frozen = undefined;
+        let head: Uint8Array;
+        try {
+          head = await serializing;
+        } finally {
+          this.#frozen = undefined;
+        }
+        await this.#writeSnapshot({ graph: [head], labelLimit, coveredBelow, ...(fileName === undefined ? {} : { file: fileName }) });
+      } catch (error) {
+        if (fileName !== undefined) await removeGraphFile(this.#kv, fileName).catch(() => undefined);
+        throw error;
       }
-      await this.#writeSnapshot({ graph: bytes, labelLimit, coveredBelow, ...(fileName === undefined ? {} : { file: fileName }) });
-    } catch (error) {
-      if (fileName !== undefined) await removeGraphFile(this.#kv, fileName).catch(() => undefined);
-      throw error;
     }
     this.changes = Math.max(0, this.changes - covered);
+  }
+
+  /**
+   * Streams the graph's bytes to LevelDB chunks as they are serialized (a wasm graph in segments: one
+   * segment's bytes at a time, never the whole graph), the graph frozen until it has been read.
+   */
+  async #stream(): Promise<void> {
+    const writer = await SnapshotWriter.open(this.#kv, this.#collection.cid);
+    const { graph, labelLimit, coveredBelow } = this.#state();
+    let resolve = (): void => undefined;
+    const frozen = new Promise<void>((r) => (resolve = r));
+    this.#frozen = frozen;
+    const thaw = (): void => {
+      if (this.#frozen === frozen) this.#frozen = undefined;
+      resolve();
+    };
+    let head: Uint8Array;
+    try {
+      head = await graph.serializeTo((piece) => writer.put(piece), thaw);
+    } finally {
+      thaw();
+    }
+    await writer.finish(head, { labelLimit, coveredBelow });
+    await removeGraphHint(this.#kv, this.#collection.name);
   }
 }

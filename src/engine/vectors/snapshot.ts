@@ -10,7 +10,9 @@
  * batch nor that batch's write holds the event loop or the write lock for long. The chunks live in one
  * of two slots: a save writes the slot the metadata does not name, switches the metadata to it in one
  * batch, then clears the old slot. An interrupted save leaves the previous snapshot whole (open then
- * replays what changed since it from the records); for the length of a save both are stored.
+ * replays what changed since it from the records); for the length of a save both are stored. A graph
+ * streamed as it is serialized (SnapshotWriter: a wasm graph in segments) has its head, known last, in
+ * chunk 0 and its bytes from chunk 1: never more than a segment of it in memory.
  */
 import { VectorDbError } from '../../errors/index.js';
 import { fileSize, keys, makeDurable, removeFile, removeSideFiles, sideFilePath, type KvOperation, type KvStore } from '../../storage/index.js';
@@ -109,12 +111,9 @@ async function readChunks(kv: KvStore, cid: number, slot: Slot, part: SnapshotPa
  */
 export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot): Promise<SnapshotMeta> {
   const { graph, labelLimit, coveredBelow, table, file } = snapshot;
-  const old = await readSnapshotMeta(kv, cid);
-  const slot: Slot = old !== undefined && slotOf(old) === 'a' ? 's' : 'a';
-  // Without metadata, whatever chunks there are belong to no snapshot: clear both slots.
-  for (const leftover of old === undefined ? SLOTS : [slot]) await clearSlot(kv, cid, leftover);
-  const chunks = await putChunks(kv, cid, slot, 'graph', graph);
-  const tableParts = table === undefined ? {} : { tableChunks: await putChunks(kv, cid, slot, 'table', table), tableBytes: byteLength(table) };
+  const target = await freeSlot(kv, cid);
+  const chunks = await putChunks(kv, cid, target.slot, 'graph', graph);
+  const tableParts = table === undefined ? {} : { tableChunks: await putChunks(kv, cid, target.slot, 'table', table), tableBytes: byteLength(table) };
   let fileParts = {};
   if (file !== undefined) {
     const path = sideFilePath(kv, file);
@@ -122,10 +121,69 @@ export async function writeSnapshot(kv: KvStore, cid: number, snapshot: Snapshot
     await makeDurable(path);
     fileParts = { file, fileBytes: await fileSize(path) };
   }
-  const meta: SnapshotMeta = { chunks, bytes: byteLength(graph), labelLimit, ...(coveredBelow === undefined ? {} : { coveredBelow }), ...tableParts, savedAt: new Date().toISOString(), slot, ...fileParts };
+  return switchTo(kv, cid, target, { chunks, bytes: byteLength(graph), labelLimit, ...(coveredBelow === undefined ? {} : { coveredBelow }), ...tableParts, ...fileParts });
+}
+
+/**
+ * A snapshot written as its graph is serialized (VectorIndex.serializeTo: a wasm graph in segments is
+ * never held whole): the pieces after the index head go to chunks 1, 2, ... of the free slot as they
+ * come, never more than a chunk of them held here; the head, which says how long they are and so is
+ * known last, goes to chunk 0 (chunks are read in order, of any size). Then the metadata switches to
+ * the slot, as writeSnapshot does: a save that stops half-way leaves the previous snapshot in place.
+ */
+export class SnapshotWriter {
+  readonly #kv: KvStore;
+  readonly #cid: number;
+  readonly #target: FreeSlot;
+  readonly #chunks: ChunkWriter;
+
+  private constructor(kv: KvStore, cid: number, target: FreeSlot, chunkBytes: number) {
+    this.#kv = kv;
+    this.#cid = cid;
+    this.#target = target;
+    this.#chunks = new ChunkWriter(kv, cid, target.slot, 'graph', 1, chunkBytes);
+  }
+
+  /** Readies the free slot; `chunkBytes` only for tests (many chunks from a small graph). */
+  static async open(kv: KvStore, cid: number, chunkBytes = CHUNK_BYTES): Promise<SnapshotWriter> {
+    return new SnapshotWriter(kv, cid, await freeSlot(kv, cid), chunkBytes);
+  }
+
+  /** Writes the next piece (resolves once none of it is held here but a part chunk's copy). */
+  put(piece: Uint8Array): Promise<void> {
+    return this.#chunks.put(piece);
+  }
+
+  /** Writes the index head before the pieces and makes the snapshot the collection's. */
+  async finish(head: Uint8Array, state: { readonly labelLimit: number; readonly coveredBelow?: number }): Promise<SnapshotMeta> {
+    const body = await this.#chunks.end();
+    await this.#kv.batch([{ type: 'put', key: chunkKey(this.#cid, this.#target.slot, 'graph', 0), value: head }]);
+    const { labelLimit, coveredBelow } = state;
+    return switchTo(this.#kv, this.#cid, this.#target, { chunks: 1 + body.chunks, bytes: head.length + body.bytes, labelLimit, ...(coveredBelow === undefined ? {} : { coveredBelow }) });
+  }
+}
+
+/** The slot a new snapshot goes to (emptied), and the snapshot it replaces. */
+interface FreeSlot {
+  readonly slot: Slot;
+  readonly old: SnapshotMeta | undefined;
+}
+
+async function freeSlot(kv: KvStore, cid: number): Promise<FreeSlot> {
+  const old = await readSnapshotMeta(kv, cid);
+  const slot: Slot = old !== undefined && slotOf(old) === 'a' ? 's' : 'a';
+  // Without metadata, whatever chunks there are belong to no snapshot: clear both slots.
+  for (const leftover of old === undefined ? SLOTS : [slot]) await clearSlot(kv, cid, leftover);
+  return { slot, old };
+}
+
+/** Points the metadata at the new slot in one batch, then clears what the old snapshot held. */
+async function switchTo(kv: KvStore, cid: number, target: FreeSlot, parts: Omit<SnapshotMeta, 'savedAt' | 'slot'>): Promise<SnapshotMeta> {
+  const { slot, old } = target;
+  const meta: SnapshotMeta = { ...parts, savedAt: new Date().toISOString(), slot };
   await kv.batch([{ type: 'put', key: keys.vectorIndexMetaKey(cid), value: JSON.stringify(meta) }]);
   if (old !== undefined) await clearSlot(kv, cid, slotOf(old));
-  if (old?.file !== undefined && old.file !== file) await removeGraphFile(kv, old.file);
+  if (old?.file !== undefined && old.file !== meta.file) await removeGraphFile(kv, old.file);
   return meta;
 }
 
@@ -156,43 +214,82 @@ const graphFilePrefix = (cid: number): string => `graph-${cid.toString(36)}-`;
 
 /** Writes `pieces` as the chunks of one snapshot part, a few chunks per batch; returns the count. */
 async function putChunks(kv: KvStore, cid: number, slot: Slot, part: SnapshotPart, pieces: readonly Uint8Array[]): Promise<number> {
-  let count = 0;
-  let ops: KvOperation[] = [];
-  for (const chunk of chunksOf(pieces, CHUNK_BYTES)) {
-    ops.push({ type: 'put', key: chunkKey(cid, slot, part, count++), value: chunk });
-    if (ops.length === CHUNKS_PER_BATCH) {
-      await kv.batch(ops);
-      ops = [];
-    }
-  }
-  await kv.batch(ops);
-  return count;
+  const writer = new ChunkWriter(kv, cid, slot, part, 0, CHUNK_BYTES);
+  for (const piece of pieces) await writer.put(piece);
+  return (await writer.end()).chunks;
 }
 
-/** The concatenation of `pieces` cut every `size` bytes: views where a chunk lies within one piece. */
-function* chunksOf(pieces: readonly Uint8Array[], size: number): Generator<Uint8Array> {
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  for (const piece of pieces) {
+/**
+ * The chunks of one snapshot part from `first` on, written as pieces come: the concatenation of the
+ * pieces cut every `size` bytes (views where a chunk lies within one piece), a few chunks per batch.
+ * Nothing of a piece is held once put resolves but a copy of its last part chunk.
+ */
+class ChunkWriter {
+  #next: number;
+  #bytes = 0;
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  #ops: KvOperation[] = [];
+
+  constructor(
+    private readonly kv: KvStore,
+    private readonly cid: number,
+    private readonly slot: Slot,
+    private readonly part: SnapshotPart,
+    private readonly first: number,
+    private readonly size: number,
+  ) {
+    this.#next = first;
+  }
+
+  async put(piece: Uint8Array): Promise<void> {
+    this.#bytes += piece.length;
     let at = 0;
     while (at < piece.length) {
-      const take = Math.min(size - pendingBytes, piece.length - at);
+      const take = Math.min(this.size - this.#pendingBytes, piece.length - at);
       const part = piece.subarray(at, at + take);
       at += take;
-      if (pendingBytes === 0 && take === size) {
-        yield part;
+      if (this.#pendingBytes === 0 && take === this.size) {
+        await this.#add(part);
         continue;
       }
-      pending.push(part);
-      pendingBytes += take;
-      if (pendingBytes === size) {
-        yield Buffer.concat(pending);
-        pending = [];
-        pendingBytes = 0;
-      }
+      this.#pending.push(part);
+      this.#pendingBytes += take;
+      if (this.#pendingBytes === this.size) await this.#add(this.#joinPending());
     }
+    await this.#flush();
+    // A part chunk left pending is copied: the piece (a whole segment, maybe) is not kept for its sake.
+    if (this.#pending.length > 0) this.#pending = [this.#joinPending(true)];
   }
-  if (pendingBytes > 0) yield pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+
+  /** Writes the last part chunk; the chunks and bytes written. */
+  async end(): Promise<{ chunks: number; bytes: number }> {
+    if (this.#pendingBytes > 0) await this.#add(this.#joinPending());
+    await this.#flush();
+    return { chunks: this.#next - this.first, bytes: this.#bytes };
+  }
+
+  #joinPending(keep = false): Uint8Array {
+    const only = this.#pending.length === 1 ? this.#pending[0]! : undefined;
+    const joined = only === undefined ? Buffer.concat(this.#pending) : keep ? only.slice() : only;
+    if (!keep) {
+      this.#pending = [];
+      this.#pendingBytes = 0;
+    }
+    return joined;
+  }
+
+  async #add(chunk: Uint8Array): Promise<void> {
+    this.#ops.push({ type: 'put', key: chunkKey(this.cid, this.slot, this.part, this.#next++), value: chunk });
+    if (this.#ops.length === CHUNKS_PER_BATCH) await this.#flush();
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#ops.length === 0) return;
+    const ops = this.#ops;
+    this.#ops = [];
+    await this.kv.batch(ops);
+  }
 }
 
 function byteLength(pieces: readonly Uint8Array[]): number {
