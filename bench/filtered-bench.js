@@ -1,11 +1,11 @@
 /**
- * Filtered vector search at 1 % selectivity (issue 20): our public API (`findVector` with `{cat}`, a new
- * category and an unseen query vector each time, `_id` projection, k = 10) against the plain JS loop over
- * the category's vectors (bench/lib/exact.js), in one process, alternating bursts, medians of CPU time
- * per query. With `--base <dist>` a second build of ours runs on a copy of the same data (A/B).
+ * Filtered vector search at 1 % selectivity (`--cats 10`: 10 %; issue 20): our public API (`findVector`
+ * with `{cat}`, a new category and an unseen query vector each time, `_id` projection, k = 10) against the
+ * plain JS loop over the category's vectors (bench/lib/exact.js), in one process, alternating bursts,
+ * medians of CPU time per query. With `--base <dist>` a second build of ours runs on a copy of the same data (A/B).
  *
  *   node bench/filtered-bench.js [--n 20000] [--dim 384] [--rounds 5] [--burst-ms 500] [--dist <dir>]
- *                                [--base <dir>] [--backend native|wasm] [--data <dir>] [--profile <file>]
+ *                                [--base <dir>] [--backend native|wasm] [--data <dir>] [--profile <file>] [--cats 100]
  *
  * `--data <dir>` keeps the loaded database there and reuses it on later runs (loading takes a while).
  * `--profile <file>` writes a .cpuprofile of our side's filtered queries (first dist) to open in a viewer,
@@ -34,7 +34,8 @@ const distUrl = (dir) => freshDist(resolve(dir));
 const DISTS = [['ours', option('--dist') ?? fileURLToPath(freshDist())]];
 if (option('--base')) DISTS.push(['base', option('--base')]);
 const K = 10;
-const CATS = 100;
+/** `--cats`: how many categories (`cat = i % cats`); a filter then selects 1 / cats of the documents (10: 10 %). */
+const CATS = Number(option('--cats', 100));
 const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
 
 const mix = mixture(2020, DIM, 100);
@@ -116,7 +117,7 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const result = Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, { cpuUs: median(list.map((s) => s.cpuUs)), qps: median(list.map((s) => s.qps)) }]));
-console.log(`filtered 1 %, ${N} x ${DIM}, ${BACKEND}, ${ROUNDS} rounds of ${BURST_MS} ms (medians):`);
+console.log(`filtered ${100 / CATS} %, ${N} x ${DIM}, ${BACKEND}, ${ROUNDS} rounds of ${BURST_MS} ms (medians):`);
 for (const [name, { cpuUs, qps }] of Object.entries(result)) {
   console.log(`  ${name.padEnd(8)} ${cpuUs.toFixed(1).padStart(7)} CPU us/query  ${qps.toFixed(0).padStart(6)} QPS  (${(result['js-loop'].cpuUs / cpuUs).toFixed(2)}x js-loop by CPU)`);
 }

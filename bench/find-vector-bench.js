@@ -5,6 +5,7 @@
  *
  *   node bench/find-vector-bench.js [--dist dist/,../base/dist/] [--n 20000] [--dim 384] [--ef 24]
  *                                   [--rounds 7] [--burst-ms 400] [--api findVector|command] [--same-graph]
+ *                                   [--backend native|native-rows]
  *
  * `findVector`: `collection.findVector(vector, { limit: 10, efSearch, projection: { _id: 1 } })` (as
  * bench/peers/systems/ours.js); `command`: `db.command({ find: ... })` with the vector as a plain array (as
@@ -14,7 +15,8 @@
  * `--same-graph`: the first build loads the data once and every build (the first too) opens its own copy
  * of that directory, so that all search one graph (two loads build graphs whose search costs differ by a
  * few per cent, more than most A/B changes); each then searches with every document's own vector once, so
- * that its hit cache holds every body as after a load.
+ * that its hit cache holds every body as after a load. `--backend`: our side's vector backend (default
+ * `native`, hnswlib-node; `native-rows`, our addon).
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,6 +36,7 @@ const { values: flags } = parseArgs({
     'burst-ms': { type: 'string', default: '400' },
     api: { type: 'string', default: 'findVector' },
     'same-graph': { type: 'boolean', default: false },
+    backend: { type: 'string', default: 'native' },
   },
 });
 const N = Number(flags.n);
@@ -71,7 +74,7 @@ const vectorDbOf = async (dist) => (await import(new URL('index.js', freshDist(r
 
 /** Loads the workload into a new directory through the build's client; returns the database and collection. */
 async function load(dist, dir) {
-  const db = new (await vectorDbOf(dist))('find', dir, undefined, { vectorBackend: 'native' });
+  const db = new (await vectorDbOf(dist))('find', dir, undefined, { vectorBackend: flags.backend });
   const collection = await db.createCollection({ name: 'find', options: { vector: { dimension: DIM, metric: 'cosine', index: { m: 16, efConstruction: 200 } } } });
   const started = performance.now();
   for (let from = 0; from < N; from += 1000) {
@@ -88,7 +91,7 @@ async function load(dist, dir) {
 async function openCopy(dist, source) {
   const dir = mkdtempSync(join(tmpdir(), 'vdb-find-'));
   cpSync(source, dir, { recursive: true });
-  const db = new (await vectorDbOf(dist))('find', dir, undefined, { vectorBackend: 'native' });
+  const db = new (await vectorDbOf(dist))('find', dir, undefined, { vectorBackend: flags.backend });
   const collection = await db.collection('find');
   await collection.waitForIndex();
   for (let j = 0; j < N; j++) await collection.findVector(row(j), { limit: K, projection: { _id: 1 } });

@@ -6,13 +6,14 @@
 import { VectorDbError } from '../errors/index.js';
 import type { Collection } from '../engine/collections/collection.js';
 import { toJsonText } from '../query/exact-number.js';
+import type { JsonValue } from '../query/json.js';
 import { parseFilter, type Filter } from '../query/filter.js';
 import { parseProjection, type Projection } from '../query/projection.js';
 import { parseSort, type SortSpec } from '../query/sort.js';
 import { parseUpdate, type Update } from '../query/update.js';
 import type { CommandBody } from './command-body.js';
 import type { CommandContext } from './context.js';
-import { collectionTarget, vectorizeSort, vectorizeUpdate } from './vectorize.js';
+import { collectionTarget, isVectorizeSort, vectorizeSort, vectorizeUpdate } from './vectorize.js';
 
 const FILTER_CACHE_SIZE = 256;
 /** Recently parsed filters per collection, oldest first. */
@@ -51,9 +52,18 @@ export class QueryParts {
     return filter;
   }
 
-  /** The sort; a `$vectorize` sort is the vector sort of its text's embedding (computed here). */
-  async sort(): Promise<SortSpec> {
-    const sort = parseSort(await vectorizeSort(this.#ctx, collectionTarget(this.#collection), this.#body.get('sort')), {
+  /**
+   * The sort; a `$vectorize` sort is the vector sort of its text's embedding (computed here, so a promise).
+   * Any other sort is parsed now: no await (a microtask turn and an async frame) on every vector search.
+   */
+  sort(): SortSpec | Promise<SortSpec> {
+    const raw = this.#body.get('sort');
+    if (!isVectorizeSort(raw)) return this.#parseSort(raw);
+    return vectorizeSort(this.#ctx, collectionTarget(this.#collection), raw).then((vectorized) => this.#parseSort(vectorized));
+  }
+
+  #parseSort(raw: JsonValue | undefined): SortSpec {
+    const sort = parseSort(raw, {
       isIndexed: this.#collection.isIndexed,
       lexicalEnabled: this.#collection.analyzer !== undefined,
       lexicalDisabled: () => lexicalDisabled(this.#collection),

@@ -23,7 +23,8 @@ const find: CommandHandler = async (raw, ctx) => {
   const collection = ctx.collection();
   const parts = new QueryParts(ctx, collection, body);
   const filter = parts.filter();
-  const sort = await parts.sort();
+  const sorting = parts.sort();
+  const sort = sorting instanceof Promise ? await sorting : sorting; // awaited only for a `$vectorize` sort
   const projection = parts.projection();
   const limit = options.integer('limit', 1, 'limit should be greater than `0`');
   const skip = options.integer('skip', 0, 'skip should be greater than or equal to `0`');

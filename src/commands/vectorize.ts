@@ -91,9 +91,14 @@ export async function vectorizeDocuments(ctx: CommandContext, target: VectorizeT
   return prepared;
 }
 
+/** Whether a sort clause names `$vectorize` (only such a sort needs vectorizeSort). */
+export function isVectorizeSort(raw: JsonValue | undefined): boolean {
+  return isObject(raw) && '$vectorize' in raw;
+}
+
 /** A `{"$vectorize": "text"}` sort as the `{"$vector": [...]}` sort of its embedding; any other sort as it is. */
 export async function vectorizeSort(ctx: CommandContext, target: VectorizeTarget, raw: JsonValue | undefined): Promise<JsonValue | undefined> {
-  if (!isObject(raw) || !('$vectorize' in raw)) return raw;
+  if (!isObject(raw) || !isVectorizeSort(raw)) return raw;
   if (Object.keys(raw).length > 1) return raw; // the sort parser's error
   const text = raw.$vectorize;
   if (typeof text !== 'string' || text.trim() === '') {

@@ -23,9 +23,14 @@ export interface IndexIdentity {
   name: string;
 }
 
+/**
+ * A search's hits, nearest first: the first `count` of `slots` and `distances` (all of them when absent).
+ * A driver may answer with buffers it reuses: read them before its next search.
+ */
 export interface SlotHits {
   slots: ArrayLike<number>;
   distances: ArrayLike<number>;
+  count?: number;
 }
 
 /** hnswlib's operations on slots, as one backend provides them. Vectors are rows of a Float32Array. */

@@ -252,7 +252,8 @@ export class HnswIndex implements VectorIndex {
     if (filterError !== undefined) throw filterError.error;
     const live = this.table.live;
     const out: ScoredLabel[] = [];
-    for (let i = 0; i < hits.slots.length; i++) {
+    const count = hits.count ?? hits.slots.length;
+    for (let i = 0; i < count; i++) {
       const slot = hits.slots[i] as number;
       if (live[slot] !== 1) continue; // defensive: hnswlib never returns deleted elements
       out.push({ label: labels[slot] as number, score: scoreFromHnswDistance(this.metric, hits.distances[i] as number) });

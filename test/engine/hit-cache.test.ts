@@ -241,6 +241,23 @@ describe('HitCache', () => {
     expect(cache.get(1)!.doc).toEqual(body(1));
   });
 
+  it('looks up a search\'s hits at once: cached ones at their positions (text parsed once), others left as they were', () => {
+    const cache = newCache();
+    cache.fill(1, 'k1', body(1), 40);
+    cache.fillWritten(3, 'k3', JSON.stringify(body(3)));
+    const hits = [{ label: 3 }, { label: 2 }, { label: 1 }, { label: 900 }];
+    const lent: ({ key: string; doc: JsonObject } | null)[] = [null, null, null, null];
+    cache.lookUp(hits, lent, true);
+    expect(lent).toEqual([{ key: 'k3', doc: body(3) }, null, { key: 'k1', doc: body(1) }, null]);
+    expect(lent[0]!.doc).toBe(cache.peek(3)!.doc); // shared: the cached bodies themselves, the text parsed once
+    expect(lent[2]!.doc).toBe(cache.peek(1)!.doc);
+    const copies: ({ key: string; doc: JsonObject } | null)[] = [null, null, null, null];
+    cache.lookUp(hits, copies, false);
+    expect(copies).toEqual(lent);
+    expect(copies[0]!.doc).not.toBe(lent[0]!.doc);
+    expect(copies[2]!.doc.nested).not.toBe(lent[2]!.doc.nested);
+  });
+
   it('keeps written bodies as text, parsed once at their first hit; invalidate and clear drop entries', () => {
     const cache = newCache();
     cache.fillWritten(1, 'k1', JSON.stringify(body(1)));

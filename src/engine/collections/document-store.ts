@@ -159,14 +159,11 @@ export class DocumentStore {
   getHits(hits: readonly { readonly label: number }[], labelKeys: LabelKeys, shared = false): (StoredDocument | null)[] | Promise<(StoredDocument | null)[]> {
     const generation = this.#generation;
     const found = new Array<StoredDocument | null>(hits.length).fill(null);
+    this.#hitCache.lookUp(hits, found, shared);
     const missed: MissedHit[] = [];
     for (let i = 0; i < hits.length; i++) {
+      if (found[i] !== null) continue;
       const label = hits[i]!.label;
-      const cached = shared ? this.#hitCache.peek(label) : this.#hitCache.get(label);
-      if (cached !== undefined) {
-        found[i] = cached;
-        continue;
-      }
       const key = labelKeys.keyOf(label);
       if (key !== undefined) missed.push({ at: i, label, key });
     }

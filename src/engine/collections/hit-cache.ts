@@ -104,6 +104,34 @@ export class HitCache {
   }
 
   /**
+   * `peek` (with `shared`, else `get`) of every hit's label, into `found` at the hit's position; positions
+   * with nothing cached are left as they are. In passes, each a loop of loads that do not wait on one
+   * another: every slot, then every body's header, then the entries. A search's hits lie anywhere in
+   * memory, so nearly each load is a cache miss: one after another, a hit's body waited on its slot and the
+   * next hit on both (measured: the body's first read was most of a query's JavaScript besides the search).
+   */
+  lookUp(hits: readonly { readonly label: number }[], found: (StoredDocument | null)[], shared: boolean): void {
+    const slots = this.#slots;
+    const n = hits.length;
+    const bodies = new Array<Document | string | undefined>(n);
+    for (let i = 0; i < n; i++) {
+      const at = 2 * hits[i]!.label;
+      bodies[i] = at < slots.length ? slots[at] : undefined;
+    }
+    let texts = 0;
+    for (let i = 0; i < n; i++) if (typeof bodies[i] === 'string') texts++;
+    for (let i = 0; i < n; i++) {
+      const body = bodies[i];
+      if (body === undefined) continue;
+      const at = 2 * hits[i]!.label;
+      let doc: Document;
+      if (texts > 0 && typeof body === 'string') slots[at] = doc = this.#parse(body);
+      else doc = body as Document;
+      found[i] = { key: slots[at + 1] as string, doc: shared ? doc : copyJson(doc) };
+    }
+  }
+
+  /**
    * Keeps the body of `label`'s document (parsed from `bodyBytes` bytes of JSON; the caller must not
    * change it afterwards), read by a read no write committed during.
    */

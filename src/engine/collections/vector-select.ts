@@ -8,7 +8,8 @@
 import type { Filter } from '../../query/filter.js';
 import { FifoCache } from '../../storage/fifo-cache.js';
 import type { CollectionVectors, LabelFilter } from '../vectors/collection-vectors.js';
-import type { FoundDocument } from './types.js';
+import type { FoundDocument, StoredDocument } from './types.js';
+import type { ScoredLabel } from '../../vector-index/index.js';
 import type { DocumentStore } from './document-store.js';
 import { planCandidates, planFrom, singleEquality, type LexicalMatch } from './planner.js';
 import { LabelSet, type VectorPostings } from '../vectors/postings.js';
@@ -79,41 +80,84 @@ export class CandidateCache {
   }
 }
 
-/** The k documents nearest to the query among those the filter matches, best first, with similarity. */
-export async function selectByVector(request: VectorSelectRequest): Promise<FoundDocument[]> {
-  const { store, vectors, filter, query, k, withVector, efSearch } = request;
-  const turn = vectors.turnDue();
-  if (turn !== undefined) await turn;
-  // Restoring `$vector` changes the documents: those must be copies.
-  const shared = request.shared === true && !withVector;
+/**
+ * The k documents nearest to the query among those the filter matches, best first, with similarity: an
+ * array when nothing had to be awaited (an unfiltered or one-equality search whose hits were all in the hit
+ * cache, the common case), else a promise. An async function would cost a promise and a microtask turn a query.
+ */
+export function selectByVector(request: VectorSelectRequest): FoundDocument[] | Promise<FoundDocument[]> {
+  const turn = request.vectors.turnDue();
+  return turn === undefined ? selectNow(request) : turn.then(() => selectNow(request));
+}
+
+function selectNow(request: VectorSelectRequest): FoundDocument[] | Promise<FoundDocument[]> {
+  const { filter } = request;
   // An unfiltered search (the common case) needs no candidates: no await for them.
   // So does a filter that is one equality on an indexed scalar, once the postings are built (one lookup).
-  let candidates = usable(filter.isEmpty ? ALL_LABELS : (equalityLabels(request) ?? (await allowedLabels(request))), request);
+  const candidates = filter.isEmpty ? ALL_LABELS : equalityLabels(request);
+  if (candidates !== undefined) return searchRounds(request, usable(candidates, request));
+  return allowedLabels(request).then((read) => searchRounds(request, usable(read, request)));
+}
+
+/**
+ * What decides a search's rounds: the candidates searched (`live` ones read again after an await), whether
+ * the hits need verifying (fixed by the first candidates: the same filter on the same postings), and how
+ * many hits this round asks for.
+ */
+interface Round {
+  candidates: Candidates;
+  readonly verified: boolean;
+  want: number;
+}
+
+/** Searches and reads hits, asking for more while verification or a concurrent delete drops some. */
+function searchRounds(request: VectorSelectRequest, candidates: Candidates): FoundDocument[] | Promise<FoundDocument[]> {
   const { verified, tight } = candidates;
-  let allowed = candidates.allowed;
-  let limit = allowed?.size ?? vectors.size;
-  for (let want = verified || tight ? k : Math.min(limit, k * 2); ; want = Math.min(limit, want * 4)) {
-    const hits = vectors.search(query, want, allowed, efSearch, request.withSimilarity !== false);
+  const k = request.k;
+  const round: Round = { candidates, verified, want: verified || tight ? k : Math.min(limitOf(candidates, request), k * 2) };
+  return nextRounds(request, round);
+}
+
+function nextRounds(request: VectorSelectRequest, round: Round): FoundDocument[] | Promise<FoundDocument[]> {
+  const { store, vectors, query, efSearch, withVector } = request;
+  // Restoring `$vector` changes the documents: those must be copies.
+  const shared = request.shared === true && !withVector;
+  for (;;) {
+    const hits = vectors.search(query, round.want, round.candidates.allowed, efSearch, request.withSimilarity !== false);
     const read = store.getHits(hits, vectors, shared);
-    let docs: Awaited<typeof read>;
-    if (Array.isArray(read)) docs = read;
-    else {
-      docs = await read;
-      if (candidates.live === true) {
-        // A view of the postings holds only until a write lands, which an await allows: look again (the same
-        // filter on the same postings: verified and tight do not change).
-        candidates = usable(equalityLabels(request) ?? (await allowedLabels(request)), request);
-        allowed = candidates.allowed;
-        limit = allowed?.size ?? vectors.size;
-      }
-    }
-    const found: FoundDocument[] = [];
-    for (let i = 0; i < hits.length && found.length < k; i++) {
-      const hit = docs[i];
-      if (hit && (verified || filter.matches(hit.doc))) found.push({ key: hit.key, doc: hit.doc, similarity: hits[i]!.score });
-    }
-    if (found.length >= k || hits.length < want || want >= limit) return withVector ? restoreVectors(store, found) : found;
+    if (!Array.isArray(read)) return readRound(request, round, hits, read);
+    const found = endOfRound(request, round, hits, read);
+    if (found !== undefined) return found;
+    round.want = Math.min(limitOf(round.candidates, request), round.want * 4);
   }
+}
+
+/** A round whose hits are read from LevelDB: the rest of it, and the rounds after it, once they are. */
+async function readRound(request: VectorSelectRequest, round: Round, hits: readonly ScoredLabel[], read: Promise<(StoredDocument | null)[]>): Promise<FoundDocument[]> {
+  const docs = await read;
+  // A view of the postings holds only until a write lands, which an await allows: look again.
+  if (round.candidates.live === true) round.candidates = usable(equalityLabels(request) ?? (await allowedLabels(request)), request);
+  const found = endOfRound(request, round, hits, docs);
+  if (found !== undefined) return found;
+  round.want = Math.min(limitOf(round.candidates, request), round.want * 4);
+  return nextRounds(request, round);
+}
+
+/** The round's verified hits when they are the answer (k of them, or no more to ask for); else undefined. */
+function endOfRound(request: VectorSelectRequest, round: Round, hits: readonly ScoredLabel[], docs: readonly (StoredDocument | null)[]): FoundDocument[] | Promise<FoundDocument[]> | undefined {
+  const { filter, k } = request;
+  const found: FoundDocument[] = [];
+  for (let i = 0; i < hits.length && found.length < k; i++) {
+    const hit = docs[i];
+    if (hit && (round.verified || filter.matches(hit.doc))) found.push({ key: hit.key, doc: hit.doc, similarity: hits[i]!.score });
+  }
+  if (found.length < k && hits.length >= round.want && round.want < limitOf(round.candidates, request)) return undefined;
+  return request.withVector ? restoreVectors(request.store, found) : found;
+}
+
+/** How many labels a search of these candidates may find. */
+function limitOf(candidates: Candidates, request: VectorSelectRequest): number {
+  return candidates.allowed?.size ?? request.vectors.size;
 }
 
 /** The candidates as searched: when every vector is one, none (no filter callback; the hits are verified instead). */

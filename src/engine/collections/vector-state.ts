@@ -34,6 +34,8 @@ export class VectorState {
   /** What #vectorsForSearch resolved to, once it has: a search then starts without an await for it. */
   #searchable: CollectionVectors | undefined;
   #vectors: Promise<CollectionVectors> | undefined;
+  /** The load an unfiltered search last left running unawaited (already marked handled). */
+  #unawaited: Promise<CollectionVectors> | undefined;
   readonly candidates = new CandidateCache();
   /** The secondary index by vector label, built in the background at open. */
   readonly postings = new VectorPostings();
@@ -72,7 +74,11 @@ export class VectorState {
     const ready = this.vectors();
     if (filtered) return ready;
     // The whole load runs on unawaited: a failed open reaches the caller through the search's own wait.
-    ready?.catch(() => undefined);
+    // Marked handled once per load, not per search (each `catch` is a promise and, once settled, a microtask).
+    if (ready !== this.#unawaited) {
+      this.#unawaited = ready;
+      ready?.catch(() => undefined);
+    }
     return this.#searchable ?? this.#vectorsForSearch;
   }
 

@@ -38,19 +38,19 @@ export function rankLabels(from: RankSource, query: Float32Array, k: number, all
   }
   const labels = from.labels;
   const keysLate = labels.late;
-  const isLive = (label: number) => labels.isLive(label);
-  const live = (label: number) => isLive(label) && (allowed === undefined || allowed.has(label));
   const needFilter = allowed !== undefined || from.pendingRemoves > 0;
+  // Made only when a search may need it (most searches need none: no closure per query).
+  const live = needFilter || keysLate ? (label: number) => labels.isLive(label) && (allowed === undefined || allowed.has(label)) : undefined;
   // A filter hides part of the graph: widen the search in proportion so recall holds.
   const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / total, EXACT_FRACTION);
   // A graph of quantized vectors ranks approximately: more hits are taken, and ranked again exactly.
   const approximate = from.graph.quantized === true;
   const kGraph = approximate ? shortlistSize(k) : k;
   const ef = Math.ceil(Math.max(efSearch ?? from.graph.params.efSearch, kGraph) / Math.sqrt(selectivity));
-  let fromGraph = from.graph.search(query, kGraph, needFilter ? { ef, filter: live } : { ef });
+  let fromGraph = from.graph.search(query, kGraph, needFilter ? { ef, filter: live! } : { ef });
   // While the keys are read after open, the graph may still hold vectors deleted since its snapshot:
   // the hits are checked, and only when one is gone is the search made again with the check as filter.
-  if (keysLate && !needFilter && fromGraph.some((hit) => !isLive(hit.label))) fromGraph = from.graph.search(query, kGraph, { ef, filter: live });
+  if (keysLate && !needFilter && fromGraph.some((hit) => !labels.isLive(hit.label))) fromGraph = from.graph.search(query, kGraph, { ef, filter: live! });
   if (approximate) fromGraph = rescoreHits(from, query, fromGraph, k);
   if (from.pendingAdds.size === 0) return fromGraph;
   const pending = allowed === undefined ? from.pendingAdds : [...from.pendingAdds].filter((l) => allowed.has(l));
