@@ -148,30 +148,22 @@ class Rows : public Napi::ObjectWrap<Rows> {
   }
 
   /**
-   * The approximate dot products of int8 rows, summed as int8-rows.ts Int8Rows.dots's JS loop sums them:
-   * q . lo once, plus (q x step) . codes in four running sums joined as s0 + s1 + (s2 + s3).
+   * The approximate dot products of int8 rows: q . lo once, plus (q x step) . codes by the int8 distance
+   * kernel (int8_kernels.h: AVX2 where the CPU has it). They only choose the shortlist an exact ranking
+   * orders (FlatVectorStore's int8 rows sum in another order: the same shortlist but at near-ties).
    */
   void int8Dots(const double* q, const uint32_t* rows, uint32_t n, double* out) const {
     const uint32_t dim = store_->dim();
-    std::vector<double> qs(dim);
+    std::vector<float> qs(dim);
     double base = 0;
     for (uint32_t d = 0; d < dim; d++) {
-      qs[d] = q[d] * store_->step()[d];
+      qs[d] = static_cast<float>(q[d] * store_->step()[d]);
       base += q[d] * store_->lo()[d];
     }
+    const vdb::int8k::Kernels& k = vdb::int8k::kernels();
     for (uint32_t i = 0; i < n; i++) {
       store_->check(rows[i]);
-      const uint8_t* c = store_->codes(rows[i]);
-      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      uint32_t d = 0;
-      for (const uint32_t end4 = dim & ~3u; d < end4; d += 4) {
-        s0 += qs[d] * c[d];
-        s1 += qs[d + 1] * c[d + 1];
-        s2 += qs[d + 2] * c[d + 2];
-        s3 += qs[d + 3] * c[d + 3];
-      }
-      for (; d < dim; d++) s0 += qs[d] * c[d];
-      out[i] = base + (s0 + s1 + (s2 + s3));
+      out[i] = base + k.dot(qs.data(), store_->codes(rows[i]), nullptr, dim);
     }
   }
 
