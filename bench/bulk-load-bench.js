@@ -8,12 +8,13 @@
 // With --rounds R the systems run interleaved (each round in the other order) and the figures are
 // medians; the load average is printed beside them (the machine may be shared).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { diskBytes } from './lib/disk.js';
 import { mixture, row, sample } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
 
@@ -67,15 +68,6 @@ const cpuMs = (from) => {
   const { user, system } = process.cpuUsage(from);
   return (user + system) / 1000;
 };
-
-function diskBytes(at) {
-  let total = 0;
-  for (const entry of readdirSync(at, { withFileTypes: true })) {
-    const p = path.join(at, entry.name);
-    total += entry.isDirectory() ? diskBytes(p) : statSync(p).size;
-  }
-  return total;
-}
 
 const roles = {
   async 'raw-build'() {

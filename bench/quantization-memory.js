@@ -6,8 +6,10 @@
 // `findVector` (projection _id), unfiltered (the graph) and filtered to 1 % and 10 % of the documents (the
 // exact scan of the candidates: int8 codes, then a shortlist rescored from the stored vectors). Mode `raw`:
 // hnswlib-node alone (the same M and efConstruction, efSearch 128, filters as its filter callback), for scale.
-// The modes run one after another in one run, the load average printed beside each.
-// Run: node bench/quantization-memory.js [--n 100000] [--dim 384] [--queries 100] [--modes none,int8,raw] [--ef-construction 100] [--dist dist/]
+// The modes run one after another in one run, the load average printed beside each. `--backend` is the
+// database's vectorBackend (native: hnswlib-node; native-rows: our addon, whose int8 rows the graph reads);
+// after the close, the database directory's bytes (records, graph file) are reported as disk.
+// Run: node bench/quantization-memory.js [--n 100000] [--dim 384] [--queries 100] [--modes none,int8,raw] [--backend native|native-rows] [--ef-construction 100] [--dist dist/]
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,9 +17,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { diskBytes } from './lib/disk.js';
 import { exactTopK, recallOf } from './lib/exact.js';
 import { buckets, mixture, sample, row } from './lib/vector-data.js';
-import { privateDist } from './lib/private-dist.js';
+import { freshDist, privateDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -26,6 +29,7 @@ const DIM = Number(arg('--dim', 384));
 const Q = Number(arg('--queries', 100));
 const EF_CONSTRUCTION = Number(arg('--ef-construction', 100));
 const MODES = arg('--modes', 'none,int8,raw').split(',');
+const BACKEND = arg('--backend', 'native');
 const MB = 2 ** 20;
 const SEED = 7;
 const SPREAD = 0.35;
@@ -45,7 +49,9 @@ else if (args.includes('--child')) await child(arg('--mode'), arg('--dist'), arg
 else await parent();
 
 async function parent() {
-  const dist = privateDist(path.resolve(arg('--dist', fileURLToPath(new URL('../dist/', import.meta.url)))), 'quantization-memory');
+  const distDir = path.resolve(arg('--dist', fileURLToPath(new URL('../dist/', import.meta.url))));
+  // The addon is found beside the build (native/build, one level up): native-rows runs the build in place.
+  const dist = BACKEND === 'native-rows' ? { dir: fileURLToPath(freshDist(distDir)), remove: () => undefined } : privateDist(distDir, 'quantization-memory');
   const work = mkdtempSync(path.join(tmpdir(), 'quantization-memory-'));
   try {
     // The exact float32 top 10 of every query and filter (cosine on unit vectors: dot products).
@@ -59,7 +65,7 @@ async function parent() {
     }
     const truthFile = path.join(work, 'truth.json');
     writeFileSync(truthFile, JSON.stringify(truth));
-    console.log(`${N} x ${DIM} clustered unit vectors (cosine), native backend, M 16, efConstruction ${EF_CONSTRUCTION}, ${Q} queries, recall@10 against the exact float32 top 10`);
+    console.log(`${N} x ${DIM} clustered unit vectors (cosine), ${BACKEND} backend, M 16, efConstruction ${EF_CONSTRUCTION}, ${Q} queries, recall@10 against the exact float32 top 10`);
     const results = [];
     for (const mode of MODES) {
       const before = loadavg();
@@ -75,6 +81,7 @@ async function parent() {
     line('load to searchable by the graph', (r) => `${(r.loadMs / 1000).toFixed(1)} s`);
     line('longest event-loop stall during the load (p99)', (r) => (r.stallMs === undefined ? '-' : `${r.stallMs.max.toFixed(0)} ms (${r.stallMs.p99.toFixed(0)} ms)`));
     line('RSS after the load and a GC', (r) => `${r.rssMb.toFixed(0)} MB`);
+    line('disk after the close', (r) => (r.diskBytes === undefined ? '-' : `${(r.diskBytes / MB).toFixed(0)} MB`));
     line('exact-scan rows held as / bytes', (r) => (r.flatRowsAs === undefined ? '-' : `${r.flatRowsAs} / ${(r.flatBytes / MB).toFixed(1)} MB`));
     for (const { name } of FILTERS) {
       line(`recall@10 ${name}`, (r) => r.queries[name].recall.toFixed(3));
@@ -97,7 +104,7 @@ async function child(mode, distDir, truthFile) {
   const { VectorDB } = await import(pathToFileURL(path.join(distDir, 'index.js')).href);
   const dir = mkdtempSync(path.join(tmpdir(), `quantization-memory-${mode}-`));
   try {
-    const db = new VectorDB('token', dir, undefined, { vectorBackend: 'native', bodyCacheBytes: 0, limits: { maxInsertManyDocuments: 1000 } });
+    const db = new VectorDB('token', dir, undefined, { vectorBackend: BACKEND, bodyCacheBytes: 0, limits: { maxInsertManyDocuments: 1000 } });
     const index = { m: 16, efConstruction: EF_CONSTRUCTION, ...(mode === 'none' ? {} : { quantization: mode }) };
     const collection = await db.createCollection({ name: 'vectors', options: { vector: { dimension: DIM, metric: 'cosine', index } } });
     const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -125,7 +132,7 @@ async function child(mode, distDir, truthFile) {
       return async (q) => (await collection.findVector(Array.from(row(queries, q, DIM)), { filter, limit: 10, projection: { _id: 1 } })).map((doc) => doc._id);
     });
     await db.close();
-    console.log(JSON.stringify({ loadMs, stallMs, rssMb: rss, flatRowsAs: vector.flatRowsAs, flatBytes: vector.flatBytes, queries: results }));
+    console.log(JSON.stringify({ loadMs, stallMs, rssMb: rss, flatRowsAs: vector.flatRowsAs, flatBytes: vector.flatBytes, backend: vector.backend, diskBytes: diskBytes(dir), queries: results }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -256,6 +256,17 @@ class Graph : public Napi::ObjectWrap<Graph> {
       for (uint32_t i = 0; i < rows.dim(); i++) sq += static_cast<double>(query[i]) * query[i];
       q.invNorm = sq > 0 ? static_cast<float>(1.0 / std::sqrt(sq)) : 0.0f;
     }
+    std::vector<float> prepared;
+    if (rows.int8()) {
+      prepared.resize(rows.dim());
+      double base = 0;
+      for (uint32_t i = 0; i < rows.dim(); i++) {
+        prepared[i] = rows.metric() == vdb::Metric::L2 ? query[i] - rows.lo()[i] : query[i] * rows.step()[i];
+        base += static_cast<double>(query[i]) * rows.lo()[i];
+      }
+      q.prepared = prepared.data();
+      q.base = static_cast<float>(base);
+    }
     // ef is per search: the graph's ef_ is a plain field read by searchKnn (set on the JS thread only).
     g.setEf(ef);
     std::priority_queue<std::pair<float, hnswlib::labeltype>> result;
@@ -395,6 +406,23 @@ class Graph : public Napi::ObjectWrap<Graph> {
       deferred.Reject(Napi::Error::New(env, "incompatible: " + path + " is not a graph file of this dimension and length").Value());
       return deferred.Promise();
     }
+    // An int8 file's rows go into a store of its scale: an empty one takes it; float rows cannot be read from codes.
+    if (head.version == vdb::kInt8Version) {
+      RowStore& rows = *core_.rows;
+      bool same = false, taken = false;
+      try {
+        std::vector<float> scale = vdb::readGraphScale(path, head.dim);
+        same = rows.int8() && std::memcmp(rows.lo().data(), scale.data(), sizeof(float) * head.dim) == 0 &&
+               std::memcmp(rows.step().data(), scale.data() + head.dim, sizeof(float) * head.dim) == 0;
+        taken = !same && !rows.int8() && rows.used() == 0 && rows.quantize(scale.data(), scale.data() + head.dim);
+      } catch (const std::exception& e) {
+        throw Napi::Error::New(env, e.what());
+      }
+      if (!same && !taken) {
+        deferred.Reject(Napi::Error::New(env, "incompatible: " + path + " holds int8 rows of another scale than the store's").Value());
+        return deferred.Promise();
+      }
+    }
     uint32_t firstRow = head.count > 0 ? core_.rows->takeFresh(static_cast<uint32_t>(head.count)) : core_.rows->used();
     auto* work = new LoadWork(env, this, path, head, firstRow, maxElements);
     Napi::Promise p = work->promise();
@@ -415,9 +443,11 @@ class Graph : public Napi::ObjectWrap<Graph> {
 GraphWork::GraphWork(Napi::Env env, Graph* graph) : Napi::AsyncWorker(env), graph_(graph), deferred_(Napi::Promise::Deferred::New(env)) {
   graph_->Ref();
   graph_->busy++;
+  graph_->core_.rows->readers++;
 }
 
 void GraphWork::release() {
+  graph_->core_.rows->readers--;
   graph_->busy--;
   graph_->Unref();
 }

@@ -1,7 +1,9 @@
 // The graph file: our 32-byte head, hnswlib's index in its own layout (as saveIndex writes it; element data
-// = row ids), then each element's row (by internal id, float32): the one file reopens graph and vectors
-// together. Written and read from a stream at an offset, mirroring hnswlib's saveIndex/loadIndex, whose
-// members are public; the rows come back into fresh rows of the store and each element's data is
+// = row ids), then each element's row (by internal id): the one file reopens graph and vectors together.
+// Version 1: float32 rows (dim floats each). Version 2: int8 rows, the scale (lo then step, dim floats
+// each) right after the head, and each row as the store holds it (codes padded to 4 bytes, its cross term
+// and inverse norm). Written and read from a stream at an offset, mirroring hnswlib's saveIndex/loadIndex,
+// whose members are public; the rows come back into fresh rows of the store and each element's data is
 // renumbered to them.
 #pragma once
 #include <fstream>
@@ -13,6 +15,15 @@ namespace vdb {
 using Hnsw = hnswlib::HierarchicalNSW<float>;
 
 static const char kMagic[8] = {'V', 'D', 'B', 'R', 'O', 'W', 'S', '1'};
+constexpr uint32_t kFloatVersion = 1;
+constexpr uint32_t kInt8Version = 2;
+
+/** Bytes of a row in a file of this version. */
+inline uint64_t fileRowBytes(uint32_t version, uint32_t dim) {
+  return version == kInt8Version ? ((dim + 3) & ~3u) + 2 * sizeof(float) : sizeof(float) * dim;
+}
+/** Bytes between the head and hnswlib's index: the scale of int8 rows. */
+inline uint64_t scaleBytes(uint32_t version, uint32_t dim) { return version == kInt8Version ? 2 * sizeof(float) * dim : 0; }
 
 struct FileHead {
   char magic[8];
@@ -39,10 +50,14 @@ inline uint64_t saveGraphFile(const Hnsw& h, const RowStore& rows, const std::st
   const size_t count = h.cur_element_count;
   FileHead head{};
   std::memcpy(head.magic, kMagic, 8);
-  head.version = 1;
+  head.version = rows.int8() ? kInt8Version : kFloatVersion;
   head.dim = rows.dim();
   head.count = count;
   out.write(reinterpret_cast<const char*>(&head), sizeof head);
+  if (rows.int8()) {
+    out.write(reinterpret_cast<const char*>(rows.lo().data()), sizeof(float) * rows.dim());
+    out.write(reinterpret_cast<const char*>(rows.step().data()), sizeof(float) * rows.dim());
+  }
   std::streampos graphStart = out.tellp();
   put(out, h.offsetLevel0_);
   put(out, h.max_elements_);
@@ -64,7 +79,8 @@ inline uint64_t saveGraphFile(const Hnsw& h, const RowStore& rows, const std::st
     if (size) out.write(h.linkLists_[i], size);
   }
   uint64_t graphBytes = static_cast<uint64_t>(out.tellp() - graphStart);
-  for (size_t i = 0; i < count; i++) out.write(reinterpret_cast<const char*>(rows.row(elementRow(h, i))), sizeof(float) * rows.dim());
+  const uint64_t rowBytes = fileRowBytes(head.version, rows.dim());
+  for (size_t i = 0; i < count; i++) out.write(rows.bytes(elementRow(h, i)), rowBytes);
   uint64_t total = static_cast<uint64_t>(out.tellp());
   out.seekp(24);
   put(out, graphBytes);
@@ -80,8 +96,18 @@ inline bool readGraphHead(const std::string& path, uint32_t dim, FileHead& head,
   fileBytes = static_cast<uint64_t>(in.tellg());
   in.seekg(0);
   get(in, head);
-  if (!in || std::memcmp(head.magic, kMagic, 8) != 0 || head.version != 1 || head.dim != dim) return false;
-  return fileBytes == sizeof(FileHead) + head.graphBytes + head.count * dim * sizeof(float);
+  if (!in || std::memcmp(head.magic, kMagic, 8) != 0 || (head.version != kFloatVersion && head.version != kInt8Version) || head.dim != dim) return false;
+  return fileBytes == sizeof(FileHead) + scaleBytes(head.version, dim) + head.graphBytes + head.count * fileRowBytes(head.version, dim);
+}
+
+/** The scale of an int8 graph file (readGraphHead said it is one): lo then step. */
+inline std::vector<float> readGraphScale(const std::string& path, uint32_t dim) {
+  std::vector<float> scale(2 * dim);
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(sizeof(FileHead));
+  in.read(reinterpret_cast<char*>(scale.data()), sizeof(float) * 2 * dim);
+  if (!in) throw std::runtime_error("the graph file is truncated");
+  return scale;
 }
 
 /**
@@ -91,7 +117,7 @@ inline bool readGraphHead(const std::string& path, uint32_t dim, FileHead& head,
 inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::string& path, const FileHead& head, uint32_t firstRow, size_t maxElements) {
   std::ifstream in(path, std::ios::binary);
   if (!in.is_open()) throw std::runtime_error("cannot open " + path);
-  in.seekg(sizeof(FileHead));
+  in.seekg(sizeof(FileHead) + scaleBytes(head.version, head.dim));
   get(in, h.offsetLevel0_);
   get(in, h.max_elements_);
   get(in, h.cur_element_count);
@@ -146,14 +172,20 @@ inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::s
     *reinterpret_cast<uint32_t*>(h.getDataByInternalId(i)) = firstRow + static_cast<uint32_t>(i);
     if (h.isMarkedDeleted(i)) h.num_deleted_ += 1;
   }
-  // The rows in pieces of 4096 (one read each, not one a row).
+  // The rows in pieces of 4096 (one read each, not one a row): float32 ones are written (coded, into an
+  // int8 store), int8 ones copied as they are.
   const size_t piece = 4096;
-  std::vector<float> buf(piece * rows.dim());
+  const uint64_t rowBytes = fileRowBytes(head.version, head.dim);
+  std::vector<char> buf(piece * rowBytes);
   for (size_t at = 0; at < count; at += piece) {
     size_t n = std::min(piece, count - at);
-    in.read(reinterpret_cast<char*>(buf.data()), sizeof(float) * rows.dim() * n);
+    in.read(buf.data(), rowBytes * n);
     if (!in) throw std::runtime_error("the graph file is truncated");
-    for (size_t i = 0; i < n; i++) rows.write(firstRow + static_cast<uint32_t>(at + i), buf.data() + i * rows.dim());
+    for (size_t i = 0; i < n; i++) {
+      const uint32_t r = firstRow + static_cast<uint32_t>(at + i);
+      if (head.version == kInt8Version) rows.writeBytes(r, buf.data() + i * rowBytes);
+      else rows.write(r, reinterpret_cast<const float*>(buf.data() + i * rowBytes));
+    }
   }
 }
 

@@ -1,8 +1,13 @@
 // hnswlib's space over the row store: an element's data is its 4-byte row id, and the distance reads the
-// rows, computed by hnswlib's own kernels (L2Space, InnerProductSpace: SSE/AVX where hnswlib uses them).
-// A search passes a QueryRef instead: its first 4 bytes are kQueryId, which no row id reaches.
+// rows. Float32 rows: hnswlib's own kernels (L2Space, InnerProductSpace: SSE/AVX where hnswlib uses them).
+// Int8 rows (int8_kernels.h): a search's float query against a row's codes (asymmetric: the query keeps its
+// precision, prepared once per search for the scale), an insert's row against another row's codes
+// (symmetric: both are rows, so both are codes). A search passes a QueryRef instead of a row id: its first
+// 4 bytes are kQueryId, which no row id reaches. Which format the rows are in is read per distance: a
+// store quantized after a graph was built over its float rows goes on with the same graph.
 #pragma once
 #include "hnswlib.h"
+#include "int8_kernels.h"
 #include "row_store.h"
 
 namespace vdb {
@@ -13,6 +18,9 @@ struct QueryRef {
   uint32_t id = kQueryId;
   const float* values = nullptr;
   float invNorm = 0;
+  /** Int8 rows: the query prepared for the scale (q x step for dot products, q - lo for L2), and q . lo. */
+  const float* prepared = nullptr;
+  float base = 0;
 };
 
 struct SpaceParam {
@@ -36,6 +44,7 @@ class RowSpace : public hnswlib::SpaceInterface<float> {
 
   static float distance(const void* a, const void* b, const void* p) {
     const SpaceParam* sp = static_cast<const SpaceParam*>(p);
+    if (sp->rows->int8()) return int8Distance(sp, *static_cast<const uint32_t*>(a), *static_cast<const uint32_t*>(b), a, b);
     const float *va, *vb;
     float ia, ib;
     resolve(sp, a, va, ia);
@@ -46,6 +55,25 @@ class RowSpace : public hnswlib::SpaceInterface<float> {
   }
 
  private:
+  /** The distance with int8 rows: hnswlib's formulas (1 - dot, 1 - cos, squared L2) on the decoded values. */
+  static float int8Distance(const SpaceParam* sp, uint32_t ia, uint32_t ib, const void* a, const void* b) {
+    const RowStore& rows = *sp->rows;
+    const int8k::Kernels& k = int8k::kernels();
+    const uint32_t dim = rows.dim();
+    const Metric metric = rows.metric();
+    if (ia == kQueryId || ib == kQueryId) {
+      const QueryRef* q = static_cast<const QueryRef*>(ia == kQueryId ? a : b);
+      uint32_t r = ia == kQueryId ? ib : ia;
+      if (metric == Metric::L2) return k.l2(q->prepared, rows.codes(r), rows.step().data(), dim);
+      float dot = q->base + k.dot(q->prepared, rows.codes(r), nullptr, dim);
+      return metric == Metric::Cosine ? 1.0f - dot * q->invNorm * rows.invNorm(r) : 1.0f - dot;
+    }
+    if (metric == Metric::L2) return k.wL2(rows.w().data(), rows.codes(ia), rows.codes(ib), dim);
+    // (lo + s ca) . (lo + s cb) = lo . lo + cross(a) + cross(b) + sum s^2 ca cb
+    float dot = rows.loLo() + rows.cross(ia) + rows.cross(ib) + k.wDot(rows.w().data(), rows.codes(ia), rows.codes(ib), dim);
+    return metric == Metric::Cosine ? 1.0f - dot * rows.invNorm(ia) * rows.invNorm(ib) : 1.0f - dot;
+  }
+
   static inline void resolve(const SpaceParam* sp, const void* data, const float*& values, float& inv) {
     uint32_t id = *static_cast<const uint32_t*>(data);
     if (id == kQueryId) {

@@ -1,8 +1,9 @@
 // The Rows class of the addon: JS's handle on a RowStore (row_store.h): taking, writing, reading and
-// referencing rows, and the float64 sums of exact scans.
+// referencing rows, quantizing them to int8, and the float64 sums of exact scans.
 #pragma once
 #include <memory>
 #include "napi_args.h"
+#include "int8_kernels.h"
 #include "row_store.h"
 
 namespace {
@@ -20,6 +21,9 @@ class Rows : public Napi::ObjectWrap<Rows> {
                         InstanceMethod("unref", &Rows::Unref), InstanceMethod("read", &Rows::Read),
                         InstanceMethod("dots", &Rows::Dots), InstanceMethod("refs", &Rows::Refs),
                         InstanceMethod("squaredNorms", &Rows::SquaredNorms), InstanceMethod("refMany", &Rows::RefMany),
+                        InstanceMethod("quantize", &Rows::Quantize), InstanceMethod("scale", &Rows::Scale),
+                        InstanceMethod("readCodes", &Rows::ReadCodes), InstanceAccessor("int8", &Rows::Int8, nullptr),
+                        InstanceAccessor("kernel", &Rows::Kernel, nullptr),
                         InstanceAccessor("used", &Rows::Used, nullptr), InstanceAccessor("free", &Rows::Free, nullptr)});
   }
 
@@ -76,8 +80,9 @@ class Rows : public Napi::ObjectWrap<Rows> {
   }
   Napi::Value Refs(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->refs(u32(info[0]))); }
 
-  /** read(row, out, offset): copies the row into `out` at `offset`. */
+  /** read(row, out, offset): copies the row into `out` at `offset` (float32 rows only). */
   Napi::Value Read(const Napi::CallbackInfo& info) {
+    if (store_->int8()) throw Napi::Error::New(info.Env(), "int8 rows hold no float32 values");
     uint32_t row = u32(info[0]);
     uint32_t at = u32(info[2]);
     float* out = typedData<float>(info[1], "out", static_cast<size_t>(at) + store_->dim());
@@ -97,6 +102,10 @@ class Rows : public Napi::ObjectWrap<Rows> {
     uint32_t n = u32(info[2]);
     const uint32_t* rows = typedData<uint32_t>(info[1], "rows", n);
     double* out = typedData<double>(info[3], "out", n);
+    if (store_->int8()) {
+      int8Dots(q, rows, n, out);
+      return info.Env().Undefined();
+    }
     for (uint32_t i = 0; i < n; i++) {
       store_->check(rows[i]);
       const float* r = store_->row(rows[i]);
@@ -124,6 +133,12 @@ class Rows : public Napi::ObjectWrap<Rows> {
     double* out = typedData<double>(info[2], "out", n);
     for (uint32_t i = 0; i < n; i++) {
       store_->check(rows[i]);
+      if (store_->int8()) {
+        // No values to sum: the square of the norm kept beside the codes (it ranks a shortlist only).
+        double inv = store_->invNorm(rows[i]);
+        out[i] = inv > 0 ? 1.0 / (inv * inv) : 0;
+        continue;
+      }
       const float* r = store_->row(rows[i]);
       double s = 0;
       for (uint32_t j = 0; j < dim; j++) s += static_cast<double>(r[j]) * r[j];
@@ -131,6 +146,61 @@ class Rows : public Napi::ObjectWrap<Rows> {
     }
     return info.Env().Undefined();
   }
+
+  /**
+   * The approximate dot products of int8 rows: q . lo once, plus (q x step) . codes by the int8 distance
+   * kernel (int8_kernels.h: AVX2 where the CPU has it). They only choose the shortlist an exact ranking
+   * orders (FlatVectorStore's int8 rows sum in another order: the same shortlist but at near-ties).
+   */
+  void int8Dots(const double* q, const uint32_t* rows, uint32_t n, double* out) const {
+    const uint32_t dim = store_->dim();
+    std::vector<float> qs(dim);
+    double base = 0;
+    for (uint32_t d = 0; d < dim; d++) {
+      qs[d] = static_cast<float>(q[d] * store_->step()[d]);
+      base += q[d] * store_->lo()[d];
+    }
+    const vdb::int8k::Kernels& k = vdb::int8k::kernels();
+    for (uint32_t i = 0; i < n; i++) {
+      store_->check(rows[i]);
+      out[i] = base + k.dot(qs.data(), store_->codes(rows[i]), nullptr, dim);
+    }
+  }
+
+  /** quantize(lo: Float32Array, step: Float32Array): makes the rows int8 codes of this scale; false while a graph reads them. */
+  Napi::Value Quantize(const Napi::CallbackInfo& info) {
+    const float* lo = typedData<float>(info[0], "lo", store_->dim());
+    const float* step = typedData<float>(info[1], "step", store_->dim());
+    for (uint32_t d = 0; d < store_->dim(); d++) {
+      if (!(step[d] > 0) || !std::isfinite(step[d]) || !std::isfinite(lo[d])) throw Napi::RangeError::New(info.Env(), "bad int8 scale");
+    }
+    try {
+      return Napi::Boolean::New(info.Env(), store_->quantize(lo, step));
+    } catch (const std::exception& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+  }
+
+  /** scale(outLo, outStep): the int8 rows' scale into the arrays; false (nothing written) for float32 rows. */
+  Napi::Value Scale(const Napi::CallbackInfo& info) {
+    if (!store_->int8()) return Napi::Boolean::New(info.Env(), false);
+    std::memcpy(typedData<float>(info[0], "outLo", store_->dim()), store_->lo().data(), sizeof(float) * store_->dim());
+    std::memcpy(typedData<float>(info[1], "outStep", store_->dim()), store_->step().data(), sizeof(float) * store_->dim());
+    return Napi::Boolean::New(info.Env(), true);
+  }
+
+  /** readCodes(row, out: Uint8Array): an int8 row's codes (tests compare them with int8-rows.ts's). */
+  Napi::Value ReadCodes(const Napi::CallbackInfo& info) {
+    if (!store_->int8()) throw Napi::Error::New(info.Env(), "the rows are float32");
+    uint32_t row = u32(info[0]);
+    store_->check(row);
+    std::memcpy(typedData<uint8_t>(info[1], "out", store_->dim()), store_->codes(row), store_->dim());
+    return info.Env().Undefined();
+  }
+
+  Napi::Value Int8(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), store_->int8()); }
+  /** Which int8 distance kernels this CPU runs: 'avx2' or 'scalar'. */
+  Napi::Value Kernel(const Napi::CallbackInfo& info) { return Napi::String::New(info.Env(), vdb::int8k::kernels().name); }
 
   Napi::Value Used(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->used()); }
   Napi::Value Free(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->freeCount()); }

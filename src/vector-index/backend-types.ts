@@ -62,6 +62,8 @@ export interface HnswDriver {
   addStored?(labels: readonly number[], slots: readonly number[], threads?: number): Promise<void>;
   /** The rows the graph reads (native-rows): the engine keeps its vectors there instead of a copy. */
   readonly rows?: VectorRows;
+  /** Whether the graph ranks on quantized rows now (native-rows over int8 codes): VectorIndex.quantized. */
+  readonly quantized?: boolean;
   /** Called once HnswIndex.restored has the slot table of a loaded graph (native-rows: its labels adopt their rows). */
   restored?(slotLabels: Uint32Array, live: Uint8Array): void;
   markDeleted(slots: readonly number[]): void;

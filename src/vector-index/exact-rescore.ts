@@ -38,6 +38,21 @@ export function shortlistSize(k: number): number {
 }
 
 /**
+ * The labels to rank exactly for the `k` best of rows[0..n): all of them when they are no more than
+ * shortlistSize(k), else the shortlistSize(k) best by the approximate dot products `dots` writes (int8
+ * codes), ranked by selectTopK with the rows' squared norms. The int8 scans of FlatVectorStore and
+ * NativeRowStore both shortlist here.
+ */
+export function approximateShortlist(metric: Metric, query: ArrayLike<number>, rows: Uint32Array, n: number, k: number, sqNorms: Float64Array, labelOfRow: Uint32Array, dots: (rows: Uint32Array, n: number, out: Float64Array) => void): number[] {
+  const want = shortlistSize(k);
+  if (n <= want) return Array.from(rows.subarray(0, n), (row) => labelOfRow[row]!);
+  const approx = new Float64Array(n);
+  dots(rows, n, approx);
+  const q = Float64Array.from(query);
+  return selectTopK(metric, squaredNorm(q, 0, q.length), approx, sqNorms, rows, n, want, labelOfRow).map((r) => r.row);
+}
+
+/**
  * The `k` best of `labels` by exact score (each label once; labels without values are left out), best first,
  * ties to the smaller label: the float path's ranking scores (FlatVectorStore.rescore gives the Data API's).
  */

@@ -4,7 +4,7 @@
  * rows freed for reuse, and the rows of a candidate list that a scan reads (collectRows). The store keeps
  * the values (float32 rows in a WebAssembly memory or a plain array, or int8 codes) and grows both together.
  */
-import { LabelSlots, NO_SLOT } from './label-slots.js';
+import { collectLabelRows, LabelSlots, SeenRows } from './label-slots.js';
 
 /**
  * The label -> row array stays dense (4 bytes a label) while labels span up to this many per live row:
@@ -26,12 +26,8 @@ export class FlatRowTable {
   #present: Uint8Array;
   /** The label a row holds (meaningful where present). */
   #labelOfRow: Uint32Array;
-  /**
-   * Per-row stamp of the last search that saw it: de-duplicates candidate lists without allocating. Made
-   * at the first list that needs it (most lists ascend and need none: 4 bytes a row saved).
-   */
-  #seen: Uint32Array | undefined;
-  #generation = 0;
+  /** De-duplicates candidate lists that do not ascend. */
+  readonly #seen = new SeenRows();
   /** Rows allocated. */
   #slots: number;
   /** Rows ever handed out (those past it are untouched); freed ones below it wait in `free`. */
@@ -149,31 +145,7 @@ export class FlatRowTable {
       for (let i = 0; i < used; i++) if (present[i] === 1) rows[n++] = i;
       return n;
     }
-    const dense = this.#rowByLabel.dense;
-    // Ascending without repeats (the postings' sets always are): no repeat to look for.
-    let ascending = true;
-    for (let i = 1; i < list.length && ascending; i++) ascending = (list[i] as number) > (list[i - 1] as number);
-    if (ascending && dense !== undefined) {
-      // One load a label (the row, NO_SLOT when absent): the first pass reads the row's norm next.
-      const limit = dense.length;
-      for (let i = 0; i < list.length && n < rows.length; i++) {
-        const label = list[i] as number;
-        if (label >= 0 && label < limit) {
-          const row = dense[label] as number;
-          if (row !== NO_SLOT) rows[n++] = row;
-        }
-      }
-      return n;
-    }
-    const gen = this.nextGeneration();
-    const seen = (this.#seen ??= new Uint32Array(this.#slots));
-    for (let i = 0; i < list.length && n < rows.length; i++) {
-      const row = this.#rowByLabel.get(list[i] as number);
-      if (row === undefined || seen[row] === gen) continue;
-      seen[row] = gen;
-      rows[n++] = row;
-    }
-    return n;
+    return collectLabelRows(this.#rowByLabel, list, rows, this.#seen, this.#slots);
   }
 
   /** Grows the per-row arrays to `next` rows (the store grows its values alongside). */
@@ -190,16 +162,6 @@ export class FlatRowTable {
     this.#invNorms = invNorms;
     this.#present = present;
     this.#labelOfRow = labelOfRow;
-    this.#seen = undefined; // made again, zeroed, when next needed: stamps of the current generation never match it
     this.#slots = next;
-  }
-
-  private nextGeneration(): number {
-    this.#generation = (this.#generation + 1) >>> 0;
-    if (this.#generation === 0) {
-      this.#seen?.fill(0);
-      this.#generation = 1;
-    }
-    return this.#generation;
   }
 }

@@ -19,7 +19,7 @@ import { WasmRowMemory, type ScanScratch } from './simd/wasm-kernels.js';
 import { FlatRowTable } from './flat-row-table.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
 import { Int8Rows, type Int8Scale } from './int8-rows.js';
-import { bestFirstAsDecimals, ExactValues, exactTopK, shortlistSize, type ExactReader, type ScoredLabel } from './exact-rescore.js';
+import { approximateShortlist, bestFirstAsDecimals, ExactValues, exactTopK, type ExactReader, type ScoredLabel } from './exact-rescore.js';
 import type { VectorRows } from './vector-rows.js';
 
 /** How a store holds its rows: float32 ('none'), or int8 codes with exact rescoring ('int8'). */
@@ -306,8 +306,7 @@ export class FlatVectorStore implements VectorRows {
     const rows = new Uint32Array(size);
     const n = table.collectRows(list, rows);
     const top = Math.floor(k);
-    const want = shortlistSize(top);
-    const shortlist = n <= want ? Array.from(rows.subarray(0, n), (row) => table.labelOfRow[row]!) : int8.best(this.metric, query, rows, n, want, table.sqNorms, table.labelOfRow);
+    const shortlist = approximateShortlist(this.metric, query, rows, n, top, table.sqNorms, table.labelOfRow, (r, m, out) => int8.dots(query, r, m, out));
     return this.exactTopOf(query, shortlist, top);
   }
 

@@ -90,6 +90,11 @@ export class HnswIndex implements VectorIndex {
     return this.driver?.rows;
   }
 
+  /** Whether the graph ranks on int8 codes (native-rows over an int8 store, once its scale is set). */
+  get quantized(): boolean {
+    return this.driver?.quantized === true;
+  }
+
   /** Whether addStored works here (the native-rows backend). */
   get addsStored(): boolean {
     return this.driver?.addStored !== undefined;

@@ -20,6 +20,7 @@ import type { IndexParams, VectorIndex } from './index-types.js';
 import { type Metric } from './metric.js';
 import { nativeAvailable, nativeDriverFactory, nativeLoads } from './native-backend.js';
 import { isRowsGraphFile, nativeRowsAvailable, nativeRowsDriverFactory, newNativeRowStore } from './native-rows-backend.js';
+import { NativeRowStore, type NativeInt8Options } from './native-rows.js';
 import type { VectorRows } from './vector-rows.js';
 import { invalid, checkDimension } from './validate.js';
 import { wasmDriverFactory } from './wasm-backend.js';
@@ -207,19 +208,40 @@ function stripUndefined(p: IndexParams): IndexParams {
 /**
  * The backend a collection opened with `choice` builds its graph on, known at once: 'auto' is the native
  * addon when it loads (its graphs of other backends are then rebuilt), else left to the load (hnswlib-node
- * or wasm, as the saved graph says). An int8 collection's rows are codes, which the addon's graph cannot
- * read: its graph is hnswlib's own (hnswlib-node, else wasm), holding float32 itself.
+ * or wasm, as the saved graph says). An int8 collection goes to the addon too (its rows, and the graph
+ * reading them, hold int8 codes); without the addon its graph is hnswlib's own (hnswlib-node, else wasm),
+ * holding float32 itself, beside a FlatVectorStore of codes.
  */
 export function collectionBackend(choice: BackendChoice, quantization: Quantization = 'none'): BackendChoice {
-  if (quantization === 'int8') return choice === 'auto' || choice === 'native-rows' ? (nativeLoads() ? 'native' : 'wasm') : choice;
-  return choice === 'auto' && nativeRowsAvailable() ? 'native-rows' : choice;
+  if (nativeRowsAvailable()) return choice === 'auto' ? 'native-rows' : choice;
+  if (quantization === 'int8' && (choice === 'auto' || choice === 'native-rows')) return nativeLoads() ? 'native' : 'wasm';
+  return choice;
 }
+
+/** What int8 rows need besides their space: FlatVectorStore's and NativeRowStore's int8 options alike. */
+export type Int8RowsOptions = NativeInt8Options;
 
 /**
  * The rows a collection keeps its vectors in, for graphs of `backend` (collectionBackend's): the native
- * addon's row store for 'native-rows' (the graph reads them: one copy), else a FlatVectorStore.
+ * addon's row store for 'native-rows' (the graph reads them: one copy), else a FlatVectorStore; int8 codes
+ * ranked again exactly when `int8` is given (quantization 'int8').
  */
-export function createVectorRows(opts: { dimension: number; metric: Metric; backend: BackendChoice; capacity: number }): VectorRows {
-  const native = opts.backend === 'native-rows' ? newNativeRowStore(opts.dimension, opts.metric) : undefined;
-  return native ?? new FlatVectorStore({ dimension: opts.dimension, metric: opts.metric, capacity: opts.capacity });
+export function createVectorRows(opts: { dimension: number; metric: Metric; backend: BackendChoice; capacity: number; int8?: Int8RowsOptions }): VectorRows {
+  const { dimension, metric, int8 } = opts;
+  const native = opts.backend === 'native-rows' ? newNativeRowStore(dimension, metric) : undefined;
+  if (native !== undefined) {
+    if (int8 !== undefined) native.useInt8(int8);
+    return native;
+  }
+  return new FlatVectorStore({ dimension, metric, capacity: opts.capacity, ...(int8 === undefined ? {} : { quantization: 'int8' as const, ...int8 }) });
+}
+
+/**
+ * Makes the rows a loaded graph brought (a native-rows graph file's) hold the collection's quantization:
+ * int8 with its reader and kept scale when `int8` is given. False when they cannot: int8 codes for a
+ * float32 collection, or codes of another scale than the kept one (the caller then rebuilds the graph).
+ */
+export function adoptRows(rows: VectorRows, int8: Int8RowsOptions | undefined): boolean {
+  if (int8 === undefined) return rows.rowsAs === 'float32';
+  return rows instanceof NativeRowStore && rows.useInt8(int8);
 }

@@ -29,7 +29,7 @@ export interface VectorIndex {
   readonly capacity: number;
   /**
    * True when the graph ranks on quantized vectors: the engine then takes more hits than asked and ranks
-   * them again exactly (FlatVectorStore.exactTopOf). hnswlib holds float32 and leaves it unset.
+   * them again exactly (VectorRows.exactTopOf): a native-rows graph over int8 rows. hnswlib's own hold float32.
    */
   readonly quantized?: boolean;
   /** The parameters in force (from the stored header after a load). */

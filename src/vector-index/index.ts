@@ -11,6 +11,7 @@ export type { VectorRows } from './vector-rows.js';
 export { trimHeap } from './native-addon.js';
 export {
   DEFAULT_PARAMS,
+  adoptRows,
   collectionBackend,
   createVectorIndex,
   createVectorRows,
@@ -24,6 +25,7 @@ export {
   type CreateVectorIndexOptions,
   type IndexHeader,
   type IndexParams,
+  type Int8RowsOptions,
   type LoadVectorIndexOptions,
   type SearchOptions,
   type VectorIndex,

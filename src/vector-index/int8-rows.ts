@@ -2,11 +2,10 @@
  * The int8 rows of a quantized FlatVectorStore (flat-store.ts): one byte a dimension per row, coded with a
  * per-dimension scale trained once from the first vectors stored (Int8Scale) and kept, and the approximate
  * dot products of a query with a list of rows, which rank the candidates that exact float32 rescoring
- * (exact-rescore.ts) then orders. Owns only its bytes; no labels, no I/O.
+ * (exact-rescore.ts) then orders. Owns only its bytes; no labels, no I/O. The scale and the coding are
+ * also those of the native addon's int8 rows (native-rows.ts).
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { selectTopK, squaredNorm } from './kernels.js';
-import type { Metric } from './metric.js';
 import { WasmCodeRows } from './simd/wasm-int8.js';
 
 /** Codes run 0..255: value = lo + step x code. */
@@ -131,6 +130,14 @@ export class Int8Rows {
       if (q < 0 || q > LEVELS) this.clamped++;
       codes[at + d] = q < 0 ? 0 : q > LEVELS ? LEVELS : q;
     }
+    // The native addon codes its int8 rows with this formula too (native/src/row_store.h codeOf: float64,
+    // halves rounded up, clamped), tested code for code in test/vector-index/native-int8.test.ts.
+  }
+
+  /** A copy of a row's codes. */
+  codesOf(row: number): Uint8Array {
+    const dim = this.scale.dimension;
+    return this.codes.slice(row * dim, (row + 1) * dim);
   }
 
   grow(slots: number): void {
@@ -191,17 +198,6 @@ export class Int8Rows {
       for (; d < dim; d++) s0 += qs[d]! * codes[at + d]!;
       out[i] = base + (s0 + s1 + (s2 + s3));
     }
-  }
-
-  /**
-   * The labels of the `want` best of the first `count` rows of `rows` by approximate score (selectTopK on
-   * the approximate dot products, with the rows' exact squared norms): the shortlist to rescore exactly.
-   */
-  best(metric: Metric, query: ArrayLike<number>, rows: Uint32Array, count: number, want: number, sqNorms: Float64Array, labelOfRow: Uint32Array): number[] {
-    const dots = new Float64Array(count);
-    this.dots(query, rows, count, dots);
-    const q = Float64Array.from(query);
-    return selectTopK(metric, squaredNorm(q, 0, q.length), dots, sqNorms, rows, count, want, labelOfRow).map((r) => r.row);
   }
 }
 

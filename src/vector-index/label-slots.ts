@@ -112,3 +112,63 @@ export class LabelSlots {
     return sparse;
   }
 }
+
+/**
+ * Per-row stamps of the last pass that saw a row: de-duplicate a candidate list without allocating. The
+ * array is made at the first list that needs one (most lists ascend and need none) and grows with the rows.
+ */
+export class SeenRows {
+  #stamps = new Uint32Array(0);
+  #generation = 0;
+
+  /** Starts a pass over rows below `rows`; first() then tells a row's first sighting in it. */
+  begin(rows: number): void {
+    if (this.#stamps.length < rows) {
+      this.#stamps = new Uint32Array(Math.max(rows, Math.ceil(this.#stamps.length * 1.5)));
+      this.#generation = 0;
+    }
+    this.#generation = (this.#generation + 1) >>> 0;
+    if (this.#generation === 0) {
+      this.#stamps.fill(0);
+      this.#generation = 1;
+    }
+  }
+
+  first(row: number): boolean {
+    if (this.#stamps[row] === this.#generation) return false;
+    this.#stamps[row] = this.#generation;
+    return true;
+  }
+}
+
+/**
+ * Fills `out` with the rows `slots` gives the labels of `list` (absent labels skipped, each row once), up
+ * to out.length; how many. `rows`: an upper bound of the row ids, for `seen`. The one collecting loop of
+ * the exact scans (FlatRowTable, NativeRowStore).
+ */
+export function collectLabelRows(slots: LabelSlots, list: ArrayLike<number>, out: Uint32Array, seen: SeenRows, rows: number): number {
+  let n = 0;
+  const dense = slots.dense;
+  // Ascending without repeats (every stored label, the postings' sets): no repeat to look for.
+  let ascending = true;
+  for (let i = 1; i < list.length && ascending; i++) ascending = (list[i] as number) > (list[i - 1] as number);
+  if (ascending && dense !== undefined) {
+    // One load a label (the row, NO_SLOT when absent): the first pass reads the row's norm next.
+    const limit = dense.length;
+    for (let i = 0; i < list.length && n < out.length; i++) {
+      const label = list[i] as number;
+      if (label >= 0 && label < limit) {
+        const row = dense[label] as number;
+        if (row !== NO_SLOT) out[n++] = row;
+      }
+    }
+    return n;
+  }
+  if (!ascending) seen.begin(rows);
+  for (let i = 0; i < list.length && n < out.length; i++) {
+    const row = slots.get(list[i] as number);
+    if (row === undefined || (!ascending && !seen.first(row))) continue;
+    out[n++] = row;
+  }
+  return n;
+}

@@ -1,6 +1,6 @@
 /**
  * Loads our optional native addon (native/, built by scripts/build-native.js into native/build): a row
- * store holding the one float32 copy of each vector, and hnswlib graphs whose elements are row ids
+ * store holding the one copy of each vector (float32, or int8 codes), and hnswlib graphs whose elements are row ids
  * (parallel insertion, filters by bytes, exact float64 scans, one file for graph and rows). Absent when it
  * was not built here, or when VECTORDB_NO_NATIVE_ROWS=1: the vector layer then uses hnswlib-node or
  * hnswlib-wasm with FlatVectorStore, as before. Types of what the addon exports, and the load; nothing else.
@@ -21,9 +21,19 @@ export interface AddonRows {
   unref(row: number): void;
   refs(row: number): number;
   read(row: number, out: Float32Array, offset: number): void;
-  /** Float64 dot products of `query` with rows[0..n), summed as FlatVectorStore's WebAssembly kernel sums them. */
+  /** Float64 dot products of `query` with rows[0..n), summed as FlatVectorStore's WebAssembly kernel sums them (int8 rows: approximate, from the codes). */
   dots(query: Float64Array, rows: Uint32Array, n: number, out: Float64Array): void;
   squaredNorms(rows: Uint32Array, n: number, out: Float64Array): void;
+  /** Makes the rows int8 codes of this scale (those written so far coded from their values); false while a graph reads them, or when already int8. */
+  quantize(lo: Float32Array, step: Float32Array): boolean;
+  /** The int8 rows' scale into the arrays; false for float32 rows. */
+  scale(outLo: Float32Array, outStep: Float32Array): boolean;
+  /** An int8 row's codes. */
+  readCodes(row: number, out: Uint8Array): void;
+  /** Whether the rows are int8 codes (read, then, refuses: there are no float32 values). */
+  readonly int8: boolean;
+  /** The int8 distance kernels of this CPU: 'avx2' or 'scalar'. */
+  readonly kernel: string;
   readonly used: number;
   readonly free: number;
 }

@@ -3,7 +3,8 @@
  * each vector is held once, by the rows the engine keeps anyway. Same slots as the other backends
  * (HnswIndex manages them); a slot's element reads the row of its label. Bulk inserts run on several
  * threads off the JS thread (addStored). The graph file holds the graph and its rows together: a read
- * makes the row store the collection then keeps its vectors in. Private to vector-index/.
+ * makes the row store the collection then keeps its vectors in. Over an int8 store the graph ranks on the
+ * codes (`quantized`): the engine takes a longer list and ranks it exactly. Private to vector-index/.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { VectorDbError } from '../errors/vectordb-error.js';
@@ -56,6 +57,10 @@ class NativeRowsDriver implements HnswDriver {
     this.rows = rows;
     this.outSlots = new Uint32Array(256);
     this.outDistances = new Float32Array(256);
+  }
+
+  get quantized(): boolean {
+    return this.rows.rowsAs === 'int8';
   }
 
   count(): number {
@@ -144,6 +149,7 @@ class NativeRowsDriver implements HnswDriver {
       throw failure('addPoint (parallel)', e);
     } finally {
       if (this.busy === inserting) this.busy = undefined;
+      this.rows.quantizeIfDue(); // an int8 store whose scale came while the rows were read
     }
     if (labels.length >= TRIM_AFTER) trimHeap();
   }
@@ -196,6 +202,7 @@ class NativeRowsDriver implements HnswDriver {
       throw failure('save', e);
     } finally {
       if (this.busy === writing) this.busy = undefined;
+      this.rows.quantizeIfDue();
     }
     onWritten();
     return bytes;

@@ -4,12 +4,17 @@
  * row stays until neither a label nor a graph element refers to it (a replaced or deleted label's row
  * lives on while the graph still reads it). Exact scans sum float64 dot products in the addon in the
  * order FlatVectorStore's WebAssembly kernel does and rank them with the same selectTopK: the same hits
- * and scores.
+ * and scores. An int8 store (useInt8: quantization 'int8') holds float32 rows until its scale is known
+ * (kept from before, or trained from the first INT8_TRAINING_ROWS vectors as FlatVectorStore trains it),
+ * then int8 codes only: its scans and the graph's searches rank on the codes, and a shortlist is ranked
+ * again from the exact values read through its ExactReader, as FlatVectorStore's int8 mode does.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { bestFirstAsDecimals, type ScoredLabel } from './exact-rescore.js';
+import { approximateShortlist, bestFirstAsDecimals, ExactValues, exactTopK, type ExactReader, type ScoredLabel } from './exact-rescore.js';
+import { INT8_TRAINING_ROWS } from './flat-store.js';
+import { Int8Scale } from './int8-rows.js';
 import { selectTopK, squaredNorm } from './kernels.js';
-import { LabelSlots } from './label-slots.js';
+import { collectLabelRows, LabelSlots, SeenRows } from './label-slots.js';
 import { float32Similarity, float32SquaredNorm, type Metric } from './metric.js';
 import type { AddonRows, NativeAddon } from './native-addon.js';
 import { checkDimension, checkLabel, checkVector } from './validate.js';
@@ -19,6 +24,23 @@ import type { VectorRows } from './vector-rows.js';
 const METRIC_CODE: Record<Metric, number> = { euclidean: 0, dot_product: 1, cosine: 2 };
 /** As FlatVectorStore's: the label -> row array stays dense while labels span this many per row. */
 const LABELS_PER_ROW = 64;
+
+/** What an int8 store needs besides its rows (FlatVectorStoreOptions' int8 part). */
+export interface NativeInt8Options {
+  /** Where the exact float32 values of stored labels are read. */
+  exact: ExactReader;
+  /** A scale trained before (kept by the engine): the codes mean what they meant before a reopen. */
+  scale?: Int8Scale;
+  /** Called once, when this store trains its scale (the engine keeps it). */
+  onTrained?: (scale: Int8Scale) => void;
+}
+
+interface Int8State {
+  readonly exact: ExactValues;
+  /** The scale to quantize with once the graph leaves the rows alone (kept, or trained). */
+  pending: Int8Scale | undefined;
+  readonly onTrained: ((scale: Int8Scale) => void) | undefined;
+}
 
 export class NativeRowStore implements VectorRows {
   readonly dimension: number;
@@ -30,6 +52,9 @@ export class NativeRowStore implements VectorRows {
   #sqNorms = new Float64Array(1024);
   #labelOfRow = new Uint32Array(1024);
   #one = new Uint32Array(1);
+  readonly #seen = new SeenRows();
+  #int8: Int8State | undefined;
+  #scale: Int8Scale | undefined;
 
   constructor(addon: NativeAddon, dimension: number, metric: Metric) {
     checkDimension(dimension);
@@ -46,10 +71,61 @@ export class NativeRowStore implements VectorRows {
     return this.rows.used;
   }
 
-  readonly rowsAs = 'float32';
+  get rowsAs(): 'float32' | 'int8' {
+    return this.rows.int8 ? 'int8' : 'float32';
+  }
 
   get rowBytes(): number {
-    return this.rows.used * this.dimension * 4;
+    return this.rows.used * this.dimension * (this.rows.int8 ? 1 : 4);
+  }
+
+  /** The scale of the rows' int8 codes (undefined while they are float32). */
+  get scale(): Int8Scale | undefined {
+    if (this.#scale === undefined && this.rows.int8) {
+      const both = new Float32Array(2 * this.dimension);
+      this.rows.scale(both.subarray(0, this.dimension), both.subarray(this.dimension));
+      this.#scale = Int8Scale.fromBytes(new Uint8Array(both.buffer), this.dimension);
+    }
+    return this.#scale;
+  }
+
+  /**
+   * Makes this an int8 store: its rows become codes of `scale` (or of the scale trained once enough vectors
+   * are stored) as soon as no graph reads them. False, and nothing changed, when its rows are codes of
+   * another scale already (a graph file's): the caller rebuilds.
+   */
+  useInt8(options: NativeInt8Options): boolean {
+    const held = this.scale;
+    if (held !== undefined && options.scale !== undefined && !sameBytes(held.toBytes(), options.scale.toBytes())) return false;
+    this.#int8 = { exact: new ExactValues(options.exact), pending: held === undefined ? options.scale : undefined, onTrained: options.onTrained };
+    this.quantizeIfDue();
+    return true;
+  }
+
+  /**
+   * An int8 store whose rows are still float32: trains the scale once INT8_TRAINING_ROWS vectors are stored
+   * (FlatVectorStore trains on the same vectors), and codes the rows when no graph work reads them (else at
+   * a later call: the backend calls again when its inserts settle).
+   */
+  quantizeIfDue(): void {
+    const int8 = this.#int8;
+    if (int8 === undefined || this.rows.int8) return;
+    if (int8.pending === undefined && this.size >= INT8_TRAINING_ROWS) {
+      int8.pending = this.#train();
+      int8.onTrained?.(int8.pending);
+    }
+    if (int8.pending !== undefined && this.rows.quantize(int8.pending.lo, int8.pending.step)) {
+      this.#scale = int8.pending;
+      int8.pending = undefined;
+    }
+  }
+
+  #train(): Int8Scale {
+    const dim = this.dimension;
+    const labels = this.#rowOf.labels();
+    const values = new Float32Array(labels.length * dim);
+    labels.forEach((label, i) => this.rows.read(this.#rowOf.get(label)!, values, i * dim));
+    return Int8Scale.train(dim, values, Array.from(labels, (_, i) => i * dim), labels.length);
   }
 
   has(label: number): boolean {
@@ -70,6 +146,7 @@ export class NativeRowStore implements VectorRows {
     const row = this.rows.take();
     this.rows.write(row, values, 0);
     this.#hold(label, row, sq);
+    this.quantizeIfDue();
   }
 
   setRows(labels: ArrayLike<number>, values: Float32Array): void {
@@ -84,6 +161,7 @@ export class NativeRowStore implements VectorRows {
     const at = new Uint32Array(n);
     this.rows.writeMany(values, n, at);
     for (let i = 0; i < n; i++) this.#hold(labels[i] as number, at[i] as number, norms[i] as number);
+    this.quantizeIfDue();
   }
 
   /**
@@ -109,6 +187,7 @@ export class NativeRowStore implements VectorRows {
     this.#rowOf.set(label, row);
     this.#sqNorms[row] = sq;
     this.#labelOfRow[row] = label;
+    this.#int8?.exact.forget(label);
     if (old !== undefined) this.rows.unref(old);
   }
 
@@ -125,6 +204,7 @@ export class NativeRowStore implements VectorRows {
   get(label: number): Float32Array | undefined {
     const row = this.#rowOf.get(label);
     if (row === undefined) return undefined;
+    if (this.rows.int8) return this.#exact().one(label)?.slice();
     const out = new Float32Array(this.dimension);
     this.rows.read(row, out, 0);
     return out;
@@ -133,6 +213,12 @@ export class NativeRowStore implements VectorRows {
   copyInto(label: number, target: Float32Array, offset: number): boolean {
     const row = this.#rowOf.get(label);
     if (row === undefined) return false;
+    if (this.rows.int8) {
+      const values = this.#exact().one(label);
+      if (values === undefined) return false;
+      target.set(values, offset);
+      return true;
+    }
     this.rows.read(row, target, offset);
     return true;
   }
@@ -141,6 +227,7 @@ export class NativeRowStore implements VectorRows {
     const row = this.#rowOf.get(label);
     if (row === undefined) return false;
     this.#rowOf.delete(label);
+    this.#int8?.exact.forget(label);
     this.rows.unref(row);
     return true;
   }
@@ -149,9 +236,11 @@ export class NativeRowStore implements VectorRows {
     yield* this.#rowOf.labels();
   }
 
-  /** Every row is exact here: the shortlist is ranked as any candidate list is. */
+  /** The k best of `labels` ranked exactly: float32 rows as any candidate list, int8 ones from their exact values, read. */
   exactTopOf(query: ArrayLike<number>, labels: readonly number[], k: number): ScoredLabel[] {
-    return this.exactSearch(query, k, labels);
+    if (!this.rows.int8) return this.exactSearch(query, k, labels);
+    checkVector(query, this.dimension, this.metric, 'query vector');
+    return exactTopK(this.metric, query, labels.filter((label) => this.has(label)), k, this.#exact().shortlist);
   }
 
   exactSearch(query: ArrayLike<number>, k: number, candidates?: Iterable<number>): ScoredLabel[] {
@@ -159,28 +248,23 @@ export class NativeRowStore implements VectorRows {
     if (!(k >= 1) || this.size === 0) return [];
     const rows = this.#collectRows(candidates);
     const q = Float64Array.from(query);
+    const top = Math.floor(k);
+    if (this.rows.int8) {
+      // The codes rank the rows; the best shortlistSize(k) are ranked exactly.
+      const shortlist = approximateShortlist(this.metric, q, rows, rows.length, top, this.#sqNorms, this.#labelOfRow, (r, n, out) => this.rows.dots(q, r, n, out));
+      return this.exactTopOf(query, shortlist, top);
+    }
     const dots = new Float64Array(rows.length);
     this.rows.dots(q, rows, rows.length, dots);
-    const hits = selectTopK(this.metric, squaredNorm(q, 0, this.dimension), dots, this.#sqNorms, rows, rows.length, Math.floor(k), this.#labelOfRow);
+    const hits = selectTopK(this.metric, squaredNorm(q, 0, this.dimension), dots, this.#sqNorms, rows, rows.length, top, this.#labelOfRow);
     return hits.map((r) => ({ label: r.row, score: r.score }));
   }
 
   /** The rows of the stored labels of `candidates` (each once), or of every stored label. */
   #collectRows(candidates: Iterable<number> | undefined): Uint32Array {
     const list = candidates === undefined ? this.#rowOf.labels() : Array.isArray(candidates) || candidates instanceof Uint32Array ? (candidates as ArrayLike<number>) : Array.from(candidates);
-    // Ascending lists (every stored label, the postings' sets) repeat no label: no set of seen rows needed.
-    let ascending = true;
-    for (let i = 1; i < list.length && ascending; i++) ascending = (list[i] as number) > (list[i - 1] as number);
-    const seen = ascending ? undefined : new Set<number>();
     const out = new Uint32Array(list.length);
-    let n = 0;
-    for (let i = 0; i < list.length; i++) {
-      const row = this.#rowOf.get(list[i] as number);
-      if (row === undefined || seen?.has(row) === true) continue;
-      seen?.add(row);
-      out[n++] = row;
-    }
-    return out.subarray(0, n);
+    return out.subarray(0, collectLabelRows(this.#rowOf, list, out, this.#seen, this.rows.used));
   }
 
   rescore(query: ArrayLike<number>, hits: readonly ScoredLabel[]): ScoredLabel[] {
@@ -188,9 +272,16 @@ export class NativeRowStore implements VectorRows {
     if (query.length !== dim) throw new RangeError(`vectors differ in length: ${query.length} vs ${dim}`);
     const q = query instanceof Float32Array ? query : Float32Array.from(query);
     const qNorm = float32SquaredNorm(q);
+    if (this.rows.int8) return this.#exact().rescore(this.metric, q, qNorm, hits, (label) => this.has(label));
     const row = new Float32Array(dim);
     const out = hits.map(({ label, score }) => (this.copyInto(label, row, 0) ? { label, score: float32Similarity(this.metric, q, row, 0, qNorm) } : { label, score }));
     return bestFirstAsDecimals(out, (label) => this.has(label));
+  }
+
+  /** Where int8 rows' exact values are read (useInt8 gave it; a graph file's int8 rows without it are a bug of the caller). */
+  #exact(): ExactValues {
+    if (this.#int8 === undefined) throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: 'int8 rows without an exact reader (useInt8 was not called)' });
+    return this.#int8.exact;
   }
 
   /** One row id in a reused array (the backend's single inserts). */
@@ -198,4 +289,8 @@ export class NativeRowStore implements VectorRows {
     this.#one[0] = row;
     return this.#one;
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }

@@ -14,7 +14,7 @@ export interface VectorRows {
   readonly size: number;
   /** Rows ever written (live ones plus those freed for reuse): what is resident. */
   readonly rowsUsed: number;
-  /** How the rows hold values: float32, or int8 codes ranked again exactly (FlatVectorStore's 'int8' mode). */
+  /** How the rows hold values: float32, or int8 codes ranked again exactly (an int8 FlatVectorStore or NativeRowStore). */
   readonly rowsAs: 'float32' | 'int8';
   /** Bytes held by the rows themselves (stats). */
   readonly rowBytes: number;

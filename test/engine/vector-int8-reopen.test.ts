@@ -2,13 +2,16 @@
  * An int8 collection reopened: its trained scale is kept (`vquant:`), so the rows are codes from the first
  * vector loaded (though fewer vectors than the training size are left) and a search, by the graph or by a
  * filter's exact scan of int8 rows, answers as before the close: the same top 10 with the same `$similarity`, on
- * each backend (the native one answers from its graph file before the values are read: they are coded as
- * they arrive). A write after the reopen is found too. Also: a collection below the training size keeps
- * float32 rows and answers exactly.
+ * each backend (the native ones answer from their graph file before the values are read: they are coded as
+ * they arrive; native-rows' file holds the codes and the graph over them). A write after the reopen is found
+ * too. An int8 collection made on hnswlib-node reopens on native-rows: its graph is rebuilt over int8 rows
+ * in the background, with the same answers. Also: a collection below the training size keeps float32 rows
+ * and answers exactly.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { VectorDB, type VectorDBCollection } from '../../src/index.js';
 import { nativeLoads } from '../support/native.js';
+import { nativeRowsAvailable } from '../../src/vector-index/native-rows-backend.js';
 import { tempDir } from '../support/temp.js';
 import { clustered, row } from '../vector-index/data.js';
 
@@ -24,7 +27,7 @@ afterEach(async () => {
   for (const db of open.splice(0)) await db.close().catch(() => undefined);
 });
 
-async function connect(dir: string, vectorBackend: 'wasm' | 'native'): Promise<VectorDB> {
+async function connect(dir: string, vectorBackend: 'wasm' | 'native' | 'native-rows' | 'auto'): Promise<VectorDB> {
   const db = new VectorDB('test-token', dir, undefined, { vectorBackend, limits: { maxInsertManyDocuments: 100 } });
   await db.connect();
   open.push(db);
@@ -43,8 +46,8 @@ async function answers(collection: VectorDBCollection): Promise<{ _id: unknown; 
 }
 
 describe('int8 collection reopened', () => {
-  for (const backend of ['wasm', 'native'] as const) {
-    it.skipIf(backend === 'native' && !nativeLoads)(`${backend}: the same top 10 and $similarity, the rows coded at once`, async () => {
+  for (const backend of ['wasm', 'native', 'native-rows'] as const) {
+    it.skipIf((backend === 'native' && !nativeLoads) || (backend === 'native-rows' && !nativeRowsAvailable()))(`${backend}: the same top 10 and $similarity, the rows coded at once`, async () => {
       const dir = tempDir();
       let db = await connect(dir, backend);
       let collection = await db.createCollection({ name: 'q', options: { vector: { dimension: DIM, metric: 'cosine', index: { quantization: 'int8' } } } });
@@ -70,6 +73,32 @@ describe('int8 collection reopened', () => {
       expect(first).toMatchObject({ _id: 'new', $similarity: 1 });
     });
   }
+
+  it.skipIf(!nativeLoads || !nativeRowsAvailable())('made on hnswlib-node, reopened on native-rows: rebuilt over int8 rows, the same answers', async () => {
+    const dir = tempDir();
+    let db = await connect(dir, 'native');
+    let collection = await db.createCollection({ name: 'q', options: { vector: { dimension: DIM, metric: 'cosine', index: { quantization: 'int8' } } } });
+    await collection.insertMany(
+      Array.from({ length: N }, (_, i) => ({ _id: i, group: i % 10, $vector: Array.from(row(ALL, i, DIM)) })),
+      { chunkSize: 100 },
+    );
+    await collection.waitForIndex();
+    expect((await collection.stats()).vector).toMatchObject({ backend: 'native', flatRowsAs: 'int8' });
+    const before = await answers(collection);
+    await db.close();
+
+    db = await connect(dir, 'native-rows');
+    collection = await db.collection('q');
+    await collection.waitForIndex();
+    expect((await collection.stats()).vector).toMatchObject({ backend: 'native-rows', flatRowsAs: 'int8', vectors: N, inGraph: N });
+    expect(await answers(collection)).toEqual(before);
+    await db.close();
+    // Saved on native-rows: the next open reads the int8 graph file, and answers alike.
+    db = await connect(dir, 'auto');
+    collection = await db.collection('q');
+    expect((await collection.stats()).vector).toMatchObject({ backend: 'native-rows', flatRowsAs: 'int8' });
+    expect(await answers(collection)).toEqual(before);
+  });
 
   it('below the training size the rows stay float32 and searches are exact', async () => {
     const dir = tempDir();

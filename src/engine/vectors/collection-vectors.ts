@@ -392,6 +392,6 @@ export class CollectionVectors {
     await this.#lateValues?.done; // it stops at its next chunk (and never throws)
     while (this.#indexer.running) await this.#indexer.running.catch(() => undefined);
     await this.#saves.idle();
-    await scaleWritten(this.#flat);
+    await scaleWritten(this.#settings);
   }
 }

@@ -69,6 +69,11 @@ const REMOVE_BATCH = 256;
  */
 const STORED_BATCH = 8192;
 const ARRIVING_BATCH = 2048;
+/**
+ * Once the graph has caught up after this many inserts since the last trim (a bulk load, in batches each
+ * too small for the backend's own trim), the heap is trimmed: glibc keeps what the inserts freed otherwise.
+ */
+const TRIM_AFTER_INSERTS = 50_000;
 
 export class BackgroundIndexer {
   readonly #host: IndexerHost;
@@ -88,6 +93,8 @@ export class BackgroundIndexer {
   #offThreadBuilds = 0;
   /** Graphs rebuilt from the live vectors alone and swapped in so far (vectors/compaction.ts). */
   #compactions = 0;
+  /** Vectors inserted since the heap was last trimmed (TRIM_AFTER_INSERTS). */
+  #insertedSinceTrim = 0;
   /** Set while a compaction runs (searches then let the event loop turn: CollectionVectors.turnDue). */
   #compacting = false;
   /** Vectors committed in the current one-second window, and in the one before (the arrival rate). */
@@ -199,6 +206,11 @@ export class BackgroundIndexer {
         await yieldToEventLoop();
       }
       if (onProgress && total >= 10_000) onProgress(progress());
+      this.#insertedSinceTrim += done;
+      if (this.#insertedSinceTrim >= TRIM_AFTER_INSERTS && host.pendingAdds().size === 0) {
+        this.#insertedSinceTrim = 0;
+        trimHeap();
+      }
       // The graph is complete: the save runs beside later work (close waits for it), not inside it.
       if (!host.closed() && host.saves.due(host.size()) && !host.saves.busy) host.saveSnapshot().catch((error: unknown) => this.#fail(error));
     } catch (error) {

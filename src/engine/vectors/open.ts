@@ -5,8 +5,8 @@
  */
 import { VectorDbError } from '../../errors/index.js';
 import type { KvStore } from '../../storage/index.js';
-import { collectionBackend, createVectorIndex, createVectorRows, loadVectorIndex, loadVectorIndexFile, type VectorRows, type IndexParams, type VectorIndex } from '../../vector-index/index.js';
-import { quantizationOf } from './scale-record.js';
+import { adoptRows, collectionBackend, createVectorIndex, createVectorRows, loadVectorIndex, loadVectorIndexFile, type VectorRows, type IndexParams, type VectorIndex } from '../../vector-index/index.js';
+import { int8Options, quantizationOf } from './scale-record.js';
 import type { VectorSettings } from './settings.js';
 import { readAllVectorValues, readVectorKeys, readVectorValues } from './records.js';
 import { graphFilePath, readSnapshotGraph, readSnapshotTable, streamSnapshotGraph, type SnapshotMeta } from './snapshot.js';
@@ -136,9 +136,20 @@ export async function newGraph(settings: VectorSettings, capacity: number, rows?
   });
 }
 
-/** The rows the collection keeps its vectors in (vector-rows.ts), for the graphs it builds; sized for `capacity`. */
-export function newRows(settings: VectorSettings, capacity: number): VectorRows {
-  return createVectorRows({ dimension: settings.dimension, metric: settings.metric, backend: collectionBackend(settings.backend, quantizationOf(settings)), capacity });
+/**
+ * The rows the collection keeps its vectors in (vector-rows.ts), for the graphs it builds; sized for
+ * `capacity`. An int8 collection's hold codes (scale-record.ts: its kept scale, its exact reader).
+ */
+export async function newRows(kv: KvStore, settings: VectorSettings, capacity: number): Promise<VectorRows> {
+  const int8 = await int8Options(kv, settings);
+  return createVectorRows({ dimension: settings.dimension, metric: settings.metric, backend: collectionBackend(settings.backend, quantizationOf(settings)), capacity, ...(int8 === undefined ? {} : { int8 }) });
+}
+
+/** A loaded graph whose rows (a native-rows file's) cannot hold the collection's quantization is dropped: rebuilt. */
+async function withRowsAdopted(kv: KvStore, settings: VectorSettings, graph: VectorIndex): Promise<VectorIndex | undefined> {
+  if (graph.rows === undefined || adoptRows(graph.rows, await int8Options(kv, settings))) return graph;
+  graph.dispose();
+  return undefined;
 }
 
 /** The saved graph, or undefined when it is incomplete or cannot be used (wrong backend, damaged). */
@@ -153,7 +164,8 @@ export async function loadGraph(kv: KvStore, settings: VectorSettings, meta: Sna
       if (path === undefined) return undefined;
       const started = settings.prefetch?.take(settings.name, meta.file, meta.fileBytes, settings);
       const head = readSnapshotGraph(kv, settings.cid, meta).then((bytes) => bytes ?? Promise.reject(VectorDbError.of('VECTOR_INDEX_INCOMPATIBLE', { reason: 'the snapshot head is incomplete', backend: 'saved', collection: settings.name })));
-      return { graph: await loadVectorIndexFile(head, path, options, meta.fileBytes, started), labelLimit: meta.labelLimit };
+      const graph = await withRowsAdopted(kv, settings, await loadVectorIndexFile(head, path, options, meta.fileBytes, started));
+      return graph === undefined ? undefined : { graph, labelLimit: meta.labelLimit };
     }
     const graph = await loadVectorIndex(streamSnapshotGraph(kv, settings.cid, meta), options);
     return { graph, labelLimit: meta.labelLimit };

@@ -13,7 +13,6 @@ import { LateKeys } from './late-keys.js';
 import { LateValues } from './late-values.js';
 import { loadGraph, loadLiveVectors, newGraph, newRows, type LiveRecords } from './open.js';
 import { readVectorKeys, readVectorValues } from './records.js';
-import { newFlatStore, quantizationOf } from './scale-record.js';
 import type { VectorSettings } from './settings.js';
 import { readSnapshotMeta, removeGraphFiles } from './snapshot.js';
 
@@ -59,8 +58,7 @@ export async function openVectors<T>(kv: KvStore, settings: VectorSettings, crea
   const early = meta?.file !== undefined ? loadGraph(kv, settings, meta).catch(() => undefined) : undefined;
   // Sized for the highest label saved at once: growing copies the norms.
   const rowsCapacity = Math.max(1024, meta?.labelLimit ?? 0);
-  // An int8 collection keeps codes in a FlatVectorStore (with its kept scale); the others, the backend's rows.
-  const newCollectionRows = async (): Promise<VectorRows> => (quantizationOf(settings) === 'int8' ? newFlatStore(kv, settings, rowsCapacity) : newRows(settings, rowsCapacity));
+  const newCollectionRows = (): Promise<VectorRows> => newRows(kv, settings, rowsCapacity);
   if (early !== undefined && kv.syncReads) {
     // While hnswlib reads the graph, the keys it may lack are read: those at or past the snapshot's
     // coveredBelow (every key, for a snapshot saved before it was kept).

@@ -1,12 +1,13 @@
 /**
- * The flat store of an int8 collection (quantization 'int8'): its trained scale kept in `vquant:<cid>` so that
- * a reopen codes every vector as before and answers the same, and its exact values read from the vector
- * records (records.ts) on the calling thread. Where reads cannot be synchronous (a browser's IndexedDB),
- * the store keeps float32 rows, as an unquantized one does.
+ * The int8 rows of a collection (quantization 'int8'): its trained scale kept in `vquant:<cid>` so that a
+ * reopen codes every vector as before and answers the same, and its exact values read from the vector
+ * records (records.ts) on the calling thread. The rows are the backend's (createVectorRows: the native
+ * addon's, or a FlatVectorStore). Where reads cannot be synchronous (a browser's IndexedDB), the rows stay
+ * float32, as an unquantized collection's do.
  */
 import type { KvStore } from '../../storage/index.js';
 import { keys } from '../../storage/index.js';
-import { FlatVectorStore, Int8Scale, type Quantization } from '../../vector-index/index.js';
+import { Int8Scale, type Int8RowsOptions, type Quantization } from '../../vector-index/index.js';
 import { readVectorValuesSync } from './records.js';
 import type { VectorSettings } from './settings.js';
 
@@ -15,35 +16,30 @@ export function quantizationOf(settings: VectorSettings): Quantization {
   return settings.options.vector?.index?.quantization ?? 'none';
 }
 
-/**
- * A new flat store for the collection's vectors, of `capacity` rows: int8 with the kept scale when there is
- * one (and the store reads synchronously), else trained from its first vectors and kept when trained.
- */
-/** The write of a store's trained scale, while under way (close waits for it). */
-const scaleWrites = new WeakMap<object, Promise<void>>();
+/** The write of a collection's trained scale, while under way (close waits for it), by its settings. */
+const scaleWrites = new WeakMap<VectorSettings, Promise<void>>();
 
-/** Resolves once the trained scale of `flat` (if any) is written. */
-export async function scaleWritten(flat: object): Promise<void> {
-  await scaleWrites.get(flat);
+/** Resolves once the trained scale of the collection of `settings` (if any) is written. */
+export async function scaleWritten(settings: VectorSettings): Promise<void> {
+  await scaleWrites.get(settings);
 }
 
-export async function newFlatStore(kv: KvStore, settings: VectorSettings, capacity: number): Promise<FlatVectorStore> {
-  const { cid, dimension, metric } = settings;
-  if (quantizationOf(settings) !== 'int8' || !kv.syncReads) return new FlatVectorStore({ dimension, metric, capacity });
+/**
+ * The int8 options of the collection's rows (undefined: float32 rows): the kept scale if there is one
+ * (else the rows train it from their first vectors, and it is kept when trained), and the exact reader.
+ */
+export async function int8Options(kv: KvStore, settings: VectorSettings): Promise<Int8RowsOptions | undefined> {
+  const { cid, dimension } = settings;
+  if (quantizationOf(settings) !== 'int8' || !kv.syncReads) return undefined;
   const stored = await kv.get(keys.vectorScaleKey(cid));
   const scale = stored === undefined ? undefined : Int8Scale.fromBytes(stored, dimension);
-  const flat: FlatVectorStore = new FlatVectorStore({
-    dimension,
-    metric,
-    capacity,
-    quantization: 'int8',
+  return {
     exact: (labels) => readVectorValuesSync(kv, cid, labels, dimension),
     ...(scale !== undefined ? { scale } : {}),
     onTrained: (trained) => {
       // Not in a document's batch: the scale is trained as a write is applied. Should it be lost (a crash
       // first, a failed write), the next open trains again from the first vectors then stored.
-      scaleWrites.set(flat, kv.batch([{ type: 'put', key: keys.vectorScaleKey(cid), value: trained.toBytes() }]).catch(() => undefined));
+      scaleWrites.set(settings, kv.batch([{ type: 'put', key: keys.vectorScaleKey(cid), value: trained.toBytes() }]).catch(() => undefined));
     },
-  });
-  return flat;
+  };
 }
