@@ -69,6 +69,12 @@ const REMOVE_BATCH = 256;
  */
 const STORED_BATCH = 8192;
 const ARRIVING_BATCH = 2048;
+/**
+ * Once the graph has caught up after indexing this many vectors since the last trim (a bulk load), the heap
+ * is trimmed (malloc_trim, off the JS thread): what the load freed (LevelDB's flushed memtables and write
+ * batches, the grown arrays' old buffers) otherwise stays with glibc as free memory counted in RSS.
+ */
+const TRIM_AFTER_INDEXED = 50_000;
 
 export class BackgroundIndexer {
   readonly #host: IndexerHost;
@@ -94,6 +100,8 @@ export class BackgroundIndexer {
   #addsThisSecond = 0;
   #addsLastSecond = 0;
   #secondStarted = 0;
+  /** Vectors indexed since the heap was last trimmed (TRIM_AFTER_INDEXED). */
+  #indexedSinceTrim = 0;
 
   constructor(host: IndexerHost) {
     this.#host = host;
@@ -199,8 +207,18 @@ export class BackgroundIndexer {
         await yieldToEventLoop();
       }
       if (onProgress && total >= 10_000) onProgress(progress());
-      // The graph is complete: the save runs beside later work (close waits for it), not inside it.
-      if (!host.closed() && host.saves.due(host.size()) && !host.saves.busy) host.saveSnapshot().catch((error: unknown) => this.#fail(error));
+      this.#indexedSinceTrim += done;
+      const trim = !host.closed() && this.#indexedSinceTrim >= TRIM_AFTER_INDEXED;
+      if (trim) this.#indexedSinceTrim = 0;
+      // The graph is complete: the save runs beside later work (close waits for it), not inside it; the trim after it.
+      if (!host.closed() && host.saves.due(host.size()) && !host.saves.busy) {
+        host
+          .saveSnapshot()
+          .then(() => trim && trimHeap())
+          .catch((error: unknown) => this.#fail(error));
+      } else if (trim) {
+        trimHeap();
+      }
     } catch (error) {
       this.#fail(error);
     }
