@@ -93,6 +93,12 @@ async function memoryBreakdown(db) {
   const out = { rssMb: rssMb(), byMapping: rssByMapping(), v8: v8Split(), malloc: glibcMalloc() };
   if (db === undefined) return out;
   out.cachedMb = Math.round((db.cachedBytes / MB) * 10) / 10;
+  // The trim first: summarizing the heap snapshot parses a large JSON (its memory lingers in V8 and glibc).
+  if (BACKEND === 'native-rows') {
+    await createRequire(distUrl)(fileURLToPath(new URL('../native/build/vectordb_native.node', distUrl))).mallocTrim();
+    out.rssAfterTrimMb = rssMb();
+    out.byMappingAfterTrim = rssByMapping();
+  }
   const file = path.join(tmpdir(), `bulk-load-${process.pid}.heapsnapshot`);
   try {
     heapSnapshot(file);
@@ -101,12 +107,6 @@ async function memoryBreakdown(db) {
     out.heapGroups = groups.slice(0, 20).map((g) => `${g.key}: ${g.count} / ${(g.bytes / MB).toFixed(2)} MB`);
   } finally {
     rmSync(file, { force: true });
-  }
-  global.gc?.();
-  if (BACKEND === 'native-rows') {
-    await createRequire(distUrl)(fileURLToPath(new URL('../native/build/vectordb_native.node', distUrl))).mallocTrim();
-    out.rssAfterTrimMb = rssMb();
-    out.mallocAfterTrim = glibcMalloc();
   }
   return out;
 }
