@@ -1,17 +1,18 @@
 /**
  * Document keys by label and labels by document key in typed storage (for labels.ts), instead of a JS
- * string and a Map entry per document: every live key's UTF-8 bytes in one growing arena, each after a
- * varint of its length (one byte below 64 bytes), its place there by label (labels are dense from 0 and
- * never reused), and an open-addressing hash table of labels keyed by the key's bytes. 4 bytes per label
- * ever handed out, plus the key's bytes + 1 and 5-11 bytes of hash table per live key (a Map entry and a
- * string cost about 100 bytes of V8 heap per document). Keys are decoded to strings only when asked for
- * (a search's hits).
+ * string and a Map entry per document: every live key's UTF-8 bytes in one growing arena, its place there
+ * by label (labels are dense from 0 and never reused), and an open-addressing hash table of labels keyed
+ * by the key's bytes. About 8 bytes per label ever handed out, plus the key's bytes and 4-8 bytes of hash
+ * table per live key (a Map entry and a string cost about 100 bytes of V8 heap per document). Keys are
+ * decoded to strings only when asked for (a search's hits).
  */
 
 const EMPTY = -1;
 const TOMBSTONE = -2;
 /** Labels live in an Int32Array: 2^31 labels handed out (every vector change takes one) is the table's limit. */
 const MAX_LABEL = 0x7fff_ffff;
+/** Flag in `#length` for a key with bytes past ASCII (decoded by TextDecoder, not char by char). */
+const WIDE = 0x8000_0000;
 /**
  * Keys decoded lately, by label modulo this (a search's hits are decoded once each, ~150 ns, and the same
  * hits come back query after query).
@@ -64,15 +65,9 @@ export class KeyTable implements LabelLookup {
   #arenaUsed = 0;
   /** Arena bytes of keys no longer held (reclaimed by #compactArena). */
   #deadBytes = 0;
-  /**
-   * By label: where its key's entry starts in the arena, + 1 (0: it holds none). An entry is a varint of
-   * (byte length << 1 | 1 when the key has bytes past ASCII), then the key's bytes.
-   */
-  #at = new Uint32Array(0);
-  /** Where the key located last (#locate) starts in the arena, its byte length, and whether it is wide. */
-  #from = 0;
-  #byteLength = 0;
-  #wide = false;
+  /** By label: where its key starts in the arena, and its byte length + 1 (| WIDE); 0 when it holds none. */
+  #start = new Uint32Array(0);
+  #length = new Uint32Array(0);
   /** Labels by hash of their key; EMPTY or TOMBSTONE where none. Its length is a power of two. */
   #slots = new Int32Array(16).fill(EMPTY);
   /** Slots that are not EMPTY (keys and tombstones): the probe chains' load. */
@@ -90,21 +85,23 @@ export class KeyTable implements LabelLookup {
 
   /** Bytes of typed storage held (stats, benchmarks). */
   get bytes(): number {
-    return this.#arena.byteLength + this.#at.byteLength + this.#slots.byteLength;
+    return this.#arena.byteLength + this.#start.byteLength + this.#length.byteLength + this.#slots.byteLength;
   }
 
   /** Whether `label` holds a key. */
   holds(label: number): boolean {
-    return label < this.#at.length && this.#at[label] !== 0;
+    return label < this.#length.length && this.#length[label] !== 0;
   }
 
   /** The key `label` holds, or undefined. */
   keyOf(label: number): string | undefined {
-    if (!this.holds(label)) return undefined;
+    if (label >= this.#length.length) return undefined;
+    const length = this.#length[label]!;
+    if (length === 0) return undefined;
     const cached = label & (RECENT - 1);
     if (this.#recentLabels[cached] === label) return this.#recentKeys[cached];
-    this.#locate(label);
-    const key = decoder.decode(this.#arena.subarray(this.#from, this.#from + this.#byteLength));
+    const start = this.#start[label]!;
+    const key = decoder.decode(this.#arena.subarray(start, start + (length & ~WIDE) - 1));
     this.#recentLabels[cached] = label;
     this.#recentKeys[cached] = key;
     return key;
@@ -135,8 +132,10 @@ export class KeyTable implements LabelLookup {
     if (!this.holds(label)) return;
     const slots = this.#slots;
     const mask = slots.length - 1;
-    const entryBytes = this.#locate(label);
-    for (let i = hashBytes(this.#arena, this.#from, this.#from + this.#byteLength) & mask; ; i = (i + 1) & mask) {
+    const start = this.#start[label]!;
+    const length = this.#length[label]!;
+    const byteLength = (length & ~WIDE) - 1;
+    for (let i = hashBytes(this.#arena, start, start + byteLength) & mask; ; i = (i + 1) & mask) {
       const at = slots[i]!;
       if (at === EMPTY) break;
       if (at === label) {
@@ -145,22 +144,23 @@ export class KeyTable implements LabelLookup {
         break;
       }
     }
-    this.#at[label] = 0;
+    this.#length[label] = 0;
     if (this.#recentLabels[label & (RECENT - 1)] === label) this.#recentLabels[label & (RECENT - 1)] = -1;
-    this.#deadBytes += entryBytes;
+    this.#deadBytes += byteLength;
     if (this.#deadBytes > 65_536 && this.#deadBytes * 2 > this.#arenaUsed) this.#compactArena();
   }
 
   /** Labels below `limit` hold keys soon (a load): their places are allocated at once. */
   reserve(limit: number): void {
-    if (limit > this.#at.length) this.#growLabels(limit);
+    if (limit > this.#length.length) this.#growLabels(limit);
   }
 
   clear(): void {
     this.#arena = new Uint8Array(4096);
     this.#arenaUsed = 0;
     this.#deadBytes = 0;
-    this.#at = new Uint32Array(0);
+    this.#start = new Uint32Array(0);
+    this.#length = new Uint32Array(0);
     this.#slots = new Int32Array(16).fill(EMPTY);
     this.#filled = 0;
     this.#size = 0;
@@ -170,7 +170,7 @@ export class KeyTable implements LabelLookup {
   /** The labels that hold keys, ascending. */
   *labels(): IterableIterator<number> {
     // Read afresh at each step: the arrays are replaced as labels are added.
-    for (let label = 0; label < this.#at.length; label++) if (this.#at[label] !== 0) yield label;
+    for (let label = 0; label < this.#length.length; label++) if (this.#length[label] !== 0) yield label;
   }
 
   /** The labels that hold keys, ascending (as a Map's values). */
@@ -184,7 +184,8 @@ export class KeyTable implements LabelLookup {
     copy.#arena = this.#arena.slice(0, Math.max(16, this.#arenaUsed));
     copy.#arenaUsed = this.#arenaUsed;
     copy.#deadBytes = this.#deadBytes;
-    copy.#at = this.#at.slice();
+    copy.#start = this.#start.slice();
+    copy.#length = this.#length.slice();
     copy.#slots = this.#slots.slice();
     copy.#filled = this.#filled;
     copy.#size = this.#size;
@@ -193,10 +194,10 @@ export class KeyTable implements LabelLookup {
 
   /** Whether `label`'s key is the probe's. */
   #equals(label: number, probe: Probe): boolean {
-    this.#locate(label);
-    if (this.#byteLength !== probe.byteLength || this.#wide !== (probe.wide !== undefined)) return false;
+    const length = this.#length[label]!;
+    if ((length & ~WIDE) - 1 !== probe.byteLength || ((length & WIDE) !== 0) !== (probe.wide !== undefined)) return false;
     const arena = this.#arena;
-    const start = this.#from;
+    const start = this.#start[label]!;
     if (probe.wide !== undefined) {
       for (let i = 0; i < probe.byteLength; i++) if (arena[start + i] !== probe.wide[i]) return false;
       return true;
@@ -243,8 +244,8 @@ export class KeyTable implements LabelLookup {
     const mask = capacity - 1;
     for (const label of old) {
       if (label < 0) continue;
-      this.#locate(label);
-      let i = hashBytes(this.#arena, this.#from, this.#from + this.#byteLength) & mask;
+      const start = this.#start[label]!;
+      let i = hashBytes(this.#arena, start, start + (this.#length[label]! & ~WIDE) - 1) & mask;
       while (slots[i] !== EMPTY) i = (i + 1) & mask;
       slots[i] = label;
     }
@@ -255,62 +256,42 @@ export class KeyTable implements LabelLookup {
   /** Writes the probe's key bytes for `label`. */
   #store(label: number, probe: Probe): void {
     if (!(label >= 0 && label <= MAX_LABEL)) throw new RangeError(`vector label ${label} is beyond the key table's ${MAX_LABEL}`);
-    if (label >= this.#at.length) this.#growLabels(label + 1);
-    // The varint of (byte length << 1 | wide): 7 bits a byte, low first.
-    let head = probe.byteLength * 2 + (probe.wide === undefined ? 0 : 1);
-    let headBytes = 1;
-    for (let rest = head; rest >= 0x80; rest = Math.floor(rest / 128)) headBytes++;
-    const need = this.#arenaUsed + headBytes + probe.byteLength;
+    if (label >= this.#length.length) this.#growLabels(label + 1);
+    const need = this.#arenaUsed + probe.byteLength;
     if (need > this.#arena.length) {
       const arena = new Uint8Array(Math.max(need, Math.ceil(this.#arena.length * 1.5)));
       arena.set(this.#arena.subarray(0, this.#arenaUsed));
       this.#arena = arena;
     }
-    const arena = this.#arena;
-    this.#at[label] = this.#arenaUsed + 1;
-    let at = this.#arenaUsed;
-    for (; head >= 0x80; head = Math.floor(head / 128)) arena[at++] = (head % 128) | 0x80;
-    arena[at++] = head;
-    if (probe.wide !== undefined) arena.set(probe.wide, at);
-    else for (let i = 0; i < probe.byteLength; i++) arena[at + i] = probe.key.charCodeAt(i);
+    const at = this.#arenaUsed;
+    if (probe.wide !== undefined) this.#arena.set(probe.wide, at);
+    else for (let i = 0; i < probe.byteLength; i++) this.#arena[at + i] = probe.key.charCodeAt(i);
     this.#arenaUsed = need;
-  }
-
-  /** Reads the head of `label`'s entry (it holds a key) into #from, #byteLength and #wide; the entry's bytes. */
-  #locate(label: number): number {
-    const arena = this.#arena;
-    const start = this.#at[label]! - 1;
-    let at = start;
-    let head = 0;
-    let scale = 1;
-    for (let byte = arena[at++]!; ; byte = arena[at++]!) {
-      head += (byte & 0x7f) * scale;
-      if (byte < 0x80) break;
-      scale *= 128;
-    }
-    this.#wide = head % 2 === 1;
-    this.#byteLength = Math.floor(head / 2);
-    this.#from = at;
-    return at - start + this.#byteLength;
+    this.#start[label] = at;
+    this.#length[label] = (probe.byteLength + 1) | (probe.wide === undefined ? 0 : WIDE);
   }
 
   #growLabels(limit: number): void {
-    const at = new Uint32Array(Math.max(limit, Math.ceil(this.#at.length * 1.5), 1024));
-    at.set(this.#at);
-    this.#at = at;
+    const size = Math.max(limit, Math.ceil(this.#length.length * 1.5), 1024);
+    const start = new Uint32Array(size);
+    start.set(this.#start);
+    const length = new Uint32Array(size);
+    length.set(this.#length);
+    this.#start = start;
+    this.#length = length;
   }
 
   /** Rewrites the arena with only the keys held, in label order. */
   #compactArena(): void {
     const arena = new Uint8Array(Math.max(4096, this.#arenaUsed - this.#deadBytes));
     let used = 0;
-    const at = this.#at;
-    for (let label = 0; label < at.length; label++) {
-      if (at[label] === 0) continue;
-      const start = at[label]! - 1;
-      const bytes = this.#locate(label);
+    const length = this.#length;
+    for (let label = 0; label < length.length; label++) {
+      if (length[label] === 0) continue;
+      const start = this.#start[label]!;
+      const bytes = (length[label]! & ~WIDE) - 1;
       arena.set(this.#arena.subarray(start, start + bytes), used);
-      at[label] = used + 1;
+      this.#start[label] = used;
       used += bytes;
     }
     this.#arena = arena;
