@@ -312,4 +312,29 @@ describe('HitCache', () => {
     expect(found).toBe(cache.size);
     expect(cache.get(1e6)).toBeUndefined();
   });
+
+  it('holds 4 bytes per label however few bodies it keeps, and reuses the entries of dropped bodies', () => {
+    // Room for about 50 bodies: a bulk load of 20,000 labels keeps the newest and allocates no more entries.
+    const cache = newCache(50 * (20 + 256), 1 << 10);
+    for (let label = 0; label < 20_000; label++) cache.fillWritten(label, `k${label}`, JSON.stringify({ _id: label }).padEnd(20));
+    expect(cache.size).toBeGreaterThan(40);
+    expect(cache.size).toBeLessThanOrEqual(50);
+    const { labelBytes, entries } = cache.footprint;
+    expect(labelBytes).toBeGreaterThanOrEqual(4 * 20_000);
+    expect(labelBytes).toBeLessThanOrEqual(4 * 1.5 * 20_000);
+    expect(entries).toBeLessThanOrEqual(51);
+    expect(cache.peek(19_999)?.key).toBe('k19999');
+    expect(cache.peek(0)).toBeUndefined();
+    // Replacing and dropping bodies reuses entries: none are added while the count stays within the budget.
+    for (let round = 0; round < 100; round++) {
+      const label = 19_990 + (round % 10);
+      if (round % 3 === 0) cache.invalidate(label);
+      else cache.fill(label, `r${round}`, { round }, 20);
+    }
+    expect(cache.footprint.entries).toBeLessThanOrEqual(entries + 1);
+    expect(cache.get(19_998)?.doc).toEqual({ round: 98 }); // its last round
+    expect(cache.get(19_999)).toBeUndefined(); // dropped in round 99, its last
+    cache.clear();
+    expect(cache.footprint).toEqual({ labelBytes: 0, entries: 0 });
+  });
 });

@@ -14,13 +14,13 @@
  * updates, user code holding results); `peek` lends the body itself to a caller that copies what it
  * keeps (find's projection).
  *
- * Entries sit in arrays indexed by label (labels are dense: the collection numbers its vectors), not a
- * Map: a search's hits are scattered over the collection, so each lookup is a cache miss or several,
- * and a hash table adds two (measured: 10 cold lookups 2.5-4.3 us through a Map, 0.6-1.4 us by index).
- * A label's body and key sit side by side in one array (its cost and stamp in others, read only by writes)
- * rather than in an object per entry: a hit reads both from the array itself, one dependent memory load
- * fewer per hit (with the other changes of issue 31's command path, 2-3 us less a 10-hit query at 20k x 128:
- * bench/find-vector-bench.js --same-graph).
+ * Entries sit in arrays of their own, not an object each, and a label finds its entry through one typed
+ * array by label (labels are dense: the collection numbers its vectors), not a Map: a search's hits are
+ * scattered over the collection, so each lookup is a cache miss or several, and a hash table adds two
+ * (measured: 10 cold lookups 2.5-4.3 us through a Map, 0.6-1.4 us by index). That array is the cache's only
+ * memory per label ever handed out, 4 bytes (issue 31: arrays of JS values by label cost 32 bytes a document
+ * however few bodies were cached); the rest is per cached body, bounded by the budget. An entry's body and
+ * key sit side by side in one array, so a hit reads both from one cache line.
  * Past the budget, the bodies cached first go first (a hit does not move its entry).
  */
 import { copyJson, type Document } from '../../query/json.js';
@@ -47,25 +47,32 @@ export class WrittenHits {
   }
 }
 
+/** `#entryOf`'s value for a label without a cached body. */
+const NONE = -1;
+
 export class HitCache {
   readonly #maxCost: number;
   readonly #maxBodyBytes: number;
   readonly #parse: (text: string) => Document;
+  /** By label: the entry holding its body, or NONE. */
+  #entryOf = new Int32Array(0);
   /**
-   * By label, two slots each: at 2 x label the parsed body, or its JSON text (as stored) until the first hit
-   * parses it (undefined: none); at 2 x label + 1 its document key. Side by side, a hit finds both in one
-   * cache line.
+   * By entry, two slots each: at 2 x entry the parsed body, or its JSON text (as stored) until the first hit
+   * parses it (undefined: the entry is free); at 2 x entry + 1 its document key.
    */
   #slots: (Document | string | undefined)[] = [];
-  /** By label: what the cached body counts against the budget. */
+  /** By entry: its label, what its body counts against the budget, and its place in `#order` (-1: free). */
+  #labels: number[] = [];
   #costs: number[] = [];
-  /** By label: the number of the `#set` that stored the body now cached (tells a queued entry from its successor). */
-  #stamps: number[] = [];
-  /** Labels in the order their bodies came, with the stamp each had, oldest from `#head` (some replaced or dropped since). */
-  #orderLabels: number[] = [];
-  #orderStamps: number[] = [];
+  #queuedAt: number[] = [];
+  /** Entries free for reuse. */
+  #free: number[] = [];
+  /**
+   * Entries in the order their bodies came, oldest from `#head`; a place whose entry was dropped or reused
+   * since is not the entry's `#queuedAt`, and is skipped.
+   */
+  #order: number[] = [];
   #head = 0;
-  #nextStamp = 0;
   #cost = 0;
   #size = 0;
 
@@ -88,6 +95,11 @@ export class HitCache {
     return this.#cost;
   }
 
+  /** What the cache holds beyond the bodies (tests): bytes of the array by label, and entries allocated (used or free). */
+  get footprint(): { labelBytes: number; entries: number } {
+    return { labelBytes: this.#entryOf.byteLength, entries: this.#labels.length };
+  }
+
   /** The key and a copy of the body cached for `label`, if any. */
   get(label: number): StoredDocument | undefined {
     const entry = this.peek(label);
@@ -96,9 +108,10 @@ export class HitCache {
 
   /** As `get`, but the cached body itself: the caller must not change it (nor hand it out unchanged). */
   peek(label: number): StoredDocument | undefined {
-    const at = 2 * label;
-    let doc = at < this.#slots.length ? this.#slots[at] : undefined;
-    if (doc === undefined) return undefined;
+    const entry = label < this.#entryOf.length ? this.#entryOf[label]! : NONE;
+    if (entry === NONE) return undefined;
+    const at = 2 * entry;
+    let doc = this.#slots[at]!;
     if (typeof doc === 'string') this.#slots[at] = doc = this.#parse(doc);
     return { key: this.#slots[at + 1] as string, doc };
   }
@@ -157,20 +170,25 @@ export class HitCache {
 
   /** Drops the body of a label whose document a committed write changed. */
   invalidate(label: number): void {
-    const at = 2 * label;
-    if (at >= this.#slots.length || this.#slots[at] === undefined) return;
-    this.#slots[at] = undefined;
-    this.#slots[at + 1] = undefined;
-    this.#cost -= this.#costs[label]!;
+    const entry = label < this.#entryOf.length ? this.#entryOf[label]! : NONE;
+    if (entry === NONE) return;
+    this.#entryOf[label] = NONE;
+    this.#slots[2 * entry] = undefined;
+    this.#slots[2 * entry + 1] = undefined;
+    this.#queuedAt[entry] = -1;
+    this.#free.push(entry);
+    this.#cost -= this.#costs[entry]!;
     this.#size--;
   }
 
   clear(): void {
+    this.#entryOf = new Int32Array(0);
     this.#slots = [];
+    this.#labels = [];
     this.#costs = [];
-    this.#stamps = [];
-    this.#orderLabels = [];
-    this.#orderStamps = [];
+    this.#queuedAt = [];
+    this.#free = [];
+    this.#order = [];
     this.#head = 0;
     this.#cost = 0;
     this.#size = 0;
@@ -178,47 +196,56 @@ export class HitCache {
 
   #set(label: number, key: string, doc: Document | string, cost: number): void {
     this.invalidate(label);
-    // Grown a slot at a time (labels come in increasing order): an array grown by index could turn sparse.
-    while (this.#costs.length <= label) {
+    if (label >= this.#entryOf.length) this.#growLabels(label + 1);
+    let entry = this.#free.pop();
+    if (entry === undefined) {
+      entry = this.#labels.length;
       this.#slots.push(undefined, undefined);
+      this.#labels.push(0);
       this.#costs.push(0);
-      this.#stamps.push(0);
+      this.#queuedAt.push(-1);
     }
-    const stamp = ++this.#nextStamp;
-    this.#slots[2 * label] = doc;
-    this.#slots[2 * label + 1] = key;
-    this.#costs[label] = cost;
-    this.#stamps[label] = stamp;
-    this.#orderLabels.push(label);
-    this.#orderStamps.push(stamp);
+    this.#slots[2 * entry] = doc;
+    this.#slots[2 * entry + 1] = key;
+    this.#labels[entry] = label;
+    this.#costs[entry] = cost;
+    this.#queuedAt[entry] = this.#order.length;
+    this.#order.push(entry);
+    this.#entryOf[label] = entry;
     this.#cost += cost;
     this.#size++;
-    while (this.#cost > this.#maxCost && this.#head < this.#orderLabels.length) {
+    while (this.#cost > this.#maxCost && this.#head < this.#order.length) {
       const oldest = this.#head++;
-      if (this.#isCurrent(oldest)) this.invalidate(this.#orderLabels[oldest]!);
+      const queued = this.#order[oldest]!;
+      if (this.#queuedAt[queued] === oldest) this.invalidate(this.#labels[queued]!);
     }
-    // The queue also holds entries replaced or dropped since: rebuilt once those outnumber the live ones.
-    if (this.#orderLabels.length - this.#head > 2 * this.#size + 1024) this.#compactOrder(true);
-    else if (this.#head > 1024 && this.#head * 2 > this.#orderLabels.length) this.#compactOrder(false);
+    // The queue also holds places of entries dropped or reused since: rebuilt once those outnumber the live ones.
+    if (this.#order.length - this.#head > 2 * this.#size + 1024) this.#compactOrder(true);
+    else if (this.#head > 1024 && this.#head * 2 > this.#order.length) this.#compactOrder(false);
   }
 
-  /** Whether the queue's entry at `at` is the body its label has cached now. */
-  #isCurrent(at: number): boolean {
-    const label = this.#orderLabels[at]!;
-    return this.#slots[2 * label] !== undefined && this.#stamps[label] === this.#orderStamps[at];
+  /** Room by label for labels below `limit` (grown by half at least: labels come in increasing order). */
+  #growLabels(limit: number): void {
+    const grown = new Int32Array(Math.max(limit, Math.ceil(this.#entryOf.length * 1.5), 1024)).fill(NONE);
+    grown.set(this.#entryOf);
+    this.#entryOf = grown;
   }
 
-  /** Drops the queue's consumed head (and, with `live`, the entries replaced or dropped since). */
+  /**
+   * Drops the queue's consumed head (and, with `live`, the places of entries dropped or reused since),
+   * moving each queued entry's `#queuedAt` with its place.
+   */
   #compactOrder(live: boolean): void {
-    const labels: number[] = [];
-    const stamps: number[] = [];
-    for (let at = this.#head; at < this.#orderLabels.length; at++) {
-      if (live && !this.#isCurrent(at)) continue;
-      labels.push(this.#orderLabels[at]!);
-      stamps.push(this.#orderStamps[at]!);
+    const order: number[] = [];
+    for (let at = this.#head; at < this.#order.length; at++) {
+      const entry = this.#order[at]!;
+      const current = this.#queuedAt[entry] === at;
+      if (!current && live) continue;
+      // A place that is not current keeps pointing elsewhere: every place moves by the same amount, or is dropped.
+      if (current) this.#queuedAt[entry] = order.length;
+      order.push(entry);
     }
-    this.#orderLabels = labels;
-    this.#orderStamps = stamps;
+    this.#order = order;
     this.#head = 0;
   }
 }

@@ -70,10 +70,11 @@ const REMOVE_BATCH = 256;
 const STORED_BATCH = 8192;
 const ARRIVING_BATCH = 2048;
 /**
- * Once the graph has caught up after this many inserts since the last trim (a bulk load, in batches each
- * too small for the backend's own trim), the heap is trimmed: glibc keeps what the inserts freed otherwise.
+ * Once the graph has caught up after indexing this many vectors since the last trim (a bulk load), the heap
+ * is trimmed (malloc_trim, off the JS thread): what the load freed (LevelDB's flushed memtables and write
+ * batches, the grown arrays' old buffers) otherwise stays with glibc as free memory counted in RSS.
  */
-const TRIM_AFTER_INSERTS = 50_000;
+const TRIM_AFTER_INDEXED = 50_000;
 
 export class BackgroundIndexer {
   readonly #host: IndexerHost;
@@ -93,14 +94,14 @@ export class BackgroundIndexer {
   #offThreadBuilds = 0;
   /** Graphs rebuilt from the live vectors alone and swapped in so far (vectors/compaction.ts). */
   #compactions = 0;
-  /** Vectors inserted since the heap was last trimmed (TRIM_AFTER_INSERTS). */
-  #insertedSinceTrim = 0;
   /** Set while a compaction runs (searches then let the event loop turn: CollectionVectors.turnDue). */
   #compacting = false;
   /** Vectors committed in the current one-second window, and in the one before (the arrival rate). */
   #addsThisSecond = 0;
   #addsLastSecond = 0;
   #secondStarted = 0;
+  /** Vectors indexed since the heap was last trimmed (TRIM_AFTER_INDEXED). */
+  #indexedSinceTrim = 0;
 
   constructor(host: IndexerHost) {
     this.#host = host;
@@ -206,13 +207,18 @@ export class BackgroundIndexer {
         await yieldToEventLoop();
       }
       if (onProgress && total >= 10_000) onProgress(progress());
-      this.#insertedSinceTrim += done;
-      if (this.#insertedSinceTrim >= TRIM_AFTER_INSERTS && host.pendingAdds().size === 0) {
-        this.#insertedSinceTrim = 0;
+      this.#indexedSinceTrim += done;
+      const trim = !host.closed() && this.#indexedSinceTrim >= TRIM_AFTER_INDEXED;
+      if (trim) this.#indexedSinceTrim = 0;
+      // The graph is complete: the save runs beside later work (close waits for it), not inside it; the trim after it.
+      if (!host.closed() && host.saves.due(host.size()) && !host.saves.busy) {
+        host
+          .saveSnapshot()
+          .then(() => trim && trimHeap())
+          .catch((error: unknown) => this.#fail(error));
+      } else if (trim) {
         trimHeap();
       }
-      // The graph is complete: the save runs beside later work (close waits for it), not inside it.
-      if (!host.closed() && host.saves.due(host.size()) && !host.saves.busy) host.saveSnapshot().catch((error: unknown) => this.#fail(error));
     } catch (error) {
       this.#fail(error);
     }
