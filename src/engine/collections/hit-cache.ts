@@ -119,24 +119,31 @@ export class HitCache {
   /**
    * `peek` (with `shared`, else `get`) of every hit's label, into `found` at the hit's position; positions
    * with nothing cached are left as they are. In passes, each a loop of loads that do not wait on one
-   * another: every slot, then every body's header, then the entries. A search's hits lie anywhere in
+   * another: every label's entry, then every body's header, then the results. A search's hits lie anywhere in
    * memory, so nearly each load is a cache miss: one after another, a hit's body waited on its slot and the
    * next hit on both (measured: the body's first read was most of a query's JavaScript besides the search).
    */
   lookUp(hits: readonly { readonly label: number }[], found: (StoredDocument | null)[], shared: boolean): void {
+    const entryOf = this.#entryOf;
     const slots = this.#slots;
     const n = hits.length;
-    const bodies = new Array<Document | string | undefined>(n);
+    const entries = new Int32Array(n);
     for (let i = 0; i < n; i++) {
-      const at = 2 * hits[i]!.label;
-      bodies[i] = at < slots.length ? slots[at] : undefined;
+      const label = hits[i]!.label;
+      entries[i] = label < entryOf.length ? entryOf[label]! : NONE;
     }
+    const bodies = new Array<Document | string | undefined>(n);
     let texts = 0;
-    for (let i = 0; i < n; i++) if (typeof bodies[i] === 'string') texts++;
+    for (let i = 0; i < n; i++) {
+      const entry = entries[i]!;
+      const body = entry === NONE ? undefined : slots[2 * entry];
+      bodies[i] = body;
+      if (typeof body === 'string') texts++;
+    }
     for (let i = 0; i < n; i++) {
       const body = bodies[i];
       if (body === undefined) continue;
-      const at = 2 * hits[i]!.label;
+      const at = 2 * entries[i]!;
       let doc: Document;
       if (texts > 0 && typeof body === 'string') slots[at] = doc = this.#parse(body);
       else doc = body as Document;
