@@ -79,6 +79,16 @@ export class NativeRowStore implements VectorRows {
     return this.rows.used * this.dimension * (this.rows.int8 ? 1 : 4);
   }
 
+  /** Values coded into int8 rows since open (stats; a graph file's int8 rows are copied, not coded, so not counted). */
+  get codedValues(): number {
+    return this.rows.codedValues;
+  }
+
+  /** Of those, the values outside the scale's range, clamped to its ends (stats). */
+  get clampedValues(): number {
+    return this.rows.clampedValues;
+  }
+
   /** The scale of the rows' int8 codes (undefined while they are float32). */
   get scale(): Int8Scale | undefined {
     if (this.#scale === undefined && this.rows.int8) {
