@@ -1,13 +1,15 @@
 /**
  * Runs every shared suite (test/suite/) in-process: each test gets a fresh database in a temporary
- * directory from embeddedFactory. test/http/shared-suites.test.ts runs the same suites over a real HTTP server.
+ * directory from embeddedFactory (the int8 suite again on flatRowsFactory). test/http/shared-suites.test.ts runs the same suites over a real HTTP server.
  * Below them, the few behaviours only an embedded client can have (it knows its database's limits).
  */
 import { describe, expect, it } from 'vitest';
-import { embeddedFactory } from './support/factory.js';
-import { allSuites } from './suite/index.js';
+import { embeddedFactory, flatRowsFactory } from './support/factory.js';
+import { allSuites, vectorQuantizationSuite } from './suite/index.js';
 
 allSuites(embeddedFactory);
+// int8 rows are the native addon's under 'auto' when it is built: the FlatVectorStore's are checked too.
+vectorQuantizationSuite(flatRowsFactory);
 
 describe('embedded only: the client follows the limits its database was opened with', () => {
   it('insertMany without chunkSize chunks by the database insertMany limit', async () => {

@@ -64,6 +64,11 @@ class RowStore {
   const std::vector<float>& loStep() const { return loStep_; }
   float loLo() const { return loLo_; }
 
+  /** Values coded into int8 rows since this store was made (stats): at quantize (live rows), then every write. */
+  uint64_t codedValues() const { return coded_.load(std::memory_order_relaxed); }
+  /** Of those, the values outside the scale's range, clamped to its ends (stats: drift from the trained range). */
+  uint64_t clampedValues() const { return clamped_.load(std::memory_order_relaxed); }
+
   /** Async graph work reading the rows (insert, save, load): quantize waits until there is none. */
   std::atomic<int> readers{0};
 
@@ -105,12 +110,14 @@ class RowStore {
    * int8-rows.ts Int8Rows.encode's code of a value, computed the same way (float64, Math.round: halves up,
    * then clamped to 0..255): the same codes bit for bit.
    */
-  static inline uint8_t codeOf(float v, float lo, float step) {
+  static inline uint8_t codeOf(float v, float lo, float step) { return clampCode(roundedCode(v, lo, step)); }
+  /** A value's code before clamping (Math.round of float64: halves up); outside 0..255, the value is clamped. */
+  static inline double roundedCode(float v, float lo, float step) {
     double x = (static_cast<double>(v) - static_cast<double>(lo)) / static_cast<double>(step);
     double q = std::floor(x);
-    if (x - q >= 0.5) q += 1;
-    return static_cast<uint8_t>(q < 0 ? 0 : q > 255 ? 255 : q);
+    return x - q >= 0.5 ? q + 1 : q;
   }
+  static inline uint8_t clampCode(double q) { return static_cast<uint8_t>(q < 0 ? 0 : q > 255 ? 255 : q); }
 
   /**
    * Makes the rows int8 codes of this scale: every row written so far is coded from its float32 values
@@ -146,7 +153,8 @@ class RowStore {
       char* data = coded[b];
       for (uint64_t i = 0; i < rows && first + i < used_; i++) {
         const float* values = reinterpret_cast<const float*>(blocks_[b] + i * stride_);
-        encode(data + i * codeStride, values, values[dim_]);
+        // Freed rows are coded too (they may be reused) but not counted: the stats count live vectors' values.
+        encode(data + i * codeStride, values, values[dim_], refs_[first + i] > 0);
       }
       std::free(blocks_[b]);
       blocks_[b] = data;
@@ -190,12 +198,20 @@ class RowStore {
  private:
   inline float* tail(uint32_t r) const { return reinterpret_cast<float*>(bytes(r) + ((dim_ + 3) & ~3u)); }
 
-  void encode(char* dst, const float* values, float inv) {
+  /** Codes a row; `counted`: into the stats' coded and clamped values (a graph file's load may run it off the JS thread). */
+  void encode(char* dst, const float* values, float inv, bool counted = true) {
     uint8_t* c = reinterpret_cast<uint8_t*>(dst);
     double cross = 0;
+    uint64_t clamped = 0;
     for (uint32_t d = 0; d < dim_; d++) {
-      c[d] = codeOf(values[d], lo_[d], step_[d]);
+      const double q = roundedCode(values[d], lo_[d], step_[d]);
+      if (q < 0 || q > 255) clamped++;
+      c[d] = clampCode(q);
       cross += static_cast<double>(loStep_[d]) * c[d];
+    }
+    if (counted) {
+      coded_.fetch_add(dim_, std::memory_order_relaxed);
+      if (clamped > 0) clamped_.fetch_add(clamped, std::memory_order_relaxed);
     }
     for (uint32_t d = dim_; d < ((dim_ + 3) & ~3u); d++) c[d] = 0;
     float* t = reinterpret_cast<float*>(dst + ((dim_ + 3) & ~3u));
@@ -216,6 +232,7 @@ class RowStore {
   bool int8_ = false;
   std::vector<float> lo_, step_, w_, loStep_;
   float loLo_ = 0;
+  std::atomic<uint64_t> coded_{0}, clamped_{0};
   char* blocks_[kBlocks] = {};
   unsigned allocatedBlocks_ = 0;
   uint64_t capacity_ = 0;

@@ -24,7 +24,9 @@ class Rows : public Napi::ObjectWrap<Rows> {
                         InstanceMethod("quantize", &Rows::Quantize), InstanceMethod("scale", &Rows::Scale),
                         InstanceMethod("readCodes", &Rows::ReadCodes), InstanceAccessor("int8", &Rows::Int8, nullptr),
                         InstanceAccessor("kernel", &Rows::Kernel, nullptr),
-                        InstanceAccessor("used", &Rows::Used, nullptr), InstanceAccessor("free", &Rows::Free, nullptr)});
+                        InstanceAccessor("used", &Rows::Used, nullptr), InstanceAccessor("free", &Rows::Free, nullptr),
+                        InstanceAccessor("codedValues", &Rows::CodedValues, nullptr),
+                        InstanceAccessor("clampedValues", &Rows::ClampedValues, nullptr)});
   }
 
   Rows(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Rows>(info) {
@@ -204,6 +206,9 @@ class Rows : public Napi::ObjectWrap<Rows> {
 
   Napi::Value Used(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->used()); }
   Napi::Value Free(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), store_->freeCount()); }
+  /** The int8 coding's counters (stats): values coded, and of those clamped (row_store.h). */
+  Napi::Value CodedValues(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(store_->codedValues())); }
+  Napi::Value ClampedValues(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(store_->clampedValues())); }
 
   std::shared_ptr<RowStore> store_;
 };

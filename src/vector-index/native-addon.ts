@@ -36,6 +36,9 @@ export interface AddonRows {
   readonly kernel: string;
   readonly used: number;
   readonly free: number;
+  /** Values coded into int8 rows since the rows were made (at quantize: live rows'; then every write), and of those clamped. */
+  readonly codedValues: number;
+  readonly clampedValues: number;
 }
 
 /** An hnswlib graph over a row store (native/src/addon.cc Graph); its labels are HnswIndex's slots. */

@@ -31,7 +31,10 @@ export interface NativeInt8Options {
   exact: ExactReader;
   /** A scale trained before (kept by the engine): the codes mean what they meant before a reopen. */
   scale?: Int8Scale;
-  /** Called once, when this store trains its scale (the engine keeps it). */
+  /**
+   * Called once with the scale the engine is to keep: when this store trains it, or when its rows are codes
+   * of a scale it was not given (a graph file's, its kept record lost): the engine keeps it again.
+   */
   onTrained?: (scale: Int8Scale) => void;
 }
 
@@ -79,6 +82,16 @@ export class NativeRowStore implements VectorRows {
     return this.rows.used * this.dimension * (this.rows.int8 ? 1 : 4);
   }
 
+  /** Values coded into int8 rows since open (stats; a graph file's int8 rows are copied, not coded, so not counted). */
+  get codedValues(): number {
+    return this.rows.codedValues;
+  }
+
+  /** Of those, the values outside the scale's range, clamped to its ends (stats). */
+  get clampedValues(): number {
+    return this.rows.clampedValues;
+  }
+
   /** The scale of the rows' int8 codes (undefined while they are float32). */
   get scale(): Int8Scale | undefined {
     if (this.#scale === undefined && this.rows.int8) {
@@ -92,12 +105,14 @@ export class NativeRowStore implements VectorRows {
   /**
    * Makes this an int8 store: its rows become codes of `scale` (or of the scale trained once enough vectors
    * are stored) as soon as no graph reads them. False, and nothing changed, when its rows are codes of
-   * another scale already (a graph file's): the caller rebuilds.
+   * another scale already (a graph file's): the caller rebuilds. Rows that are codes when no scale is given
+   * (the kept one lost) keep theirs, handed to onTrained to be kept again: it is the scale they were coded with.
    */
   useInt8(options: NativeInt8Options): boolean {
     const held = this.scale;
     if (held !== undefined && options.scale !== undefined && !sameBytes(held.toBytes(), options.scale.toBytes())) return false;
     this.#int8 = { exact: new ExactValues(options.exact), pending: held === undefined ? options.scale : undefined, onTrained: options.onTrained };
+    if (held !== undefined && options.scale === undefined) options.onTrained?.(held);
     this.quantizeIfDue();
     return true;
   }

@@ -5,13 +5,15 @@
  * each backend (the native ones answer from their graph file before the values are read: they are coded as
  * they arrive; native-rows' file holds the codes and the graph over them). A write after the reopen is found
  * too. An int8 collection made on hnswlib-node reopens on native-rows: its graph is rebuilt over int8 rows
- * in the background, with the same answers. Also: a collection below the training size keeps float32 rows
- * and answers exactly.
+ * in the background, with the same answers. A native-rows collection whose kept scale record was lost
+ * (deleted with the database closed) answers alike from its graph file's codes and has the record written
+ * again, with the file's scale. Also: a collection below the training size keeps float32 rows and answers exactly.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { VectorDB, type VectorDBCollection } from '../../src/index.js';
 import { nativeLoads } from '../support/native.js';
 import { nativeRowsAvailable } from '../../src/vector-index/native-rows-backend.js';
+import { KvStore } from '../../src/storage/index.js';
 import { tempDir } from '../support/temp.js';
 import { clustered, row } from '../vector-index/data.js';
 
@@ -21,6 +23,7 @@ const N = 1100;
 const DELETED = 200;
 const ALL = clustered(77, N + 10, DIM, 8, 0.5, true);
 const QUERIES = Array.from({ length: 10 }, (_, q) => Array.from(row(ALL, N + q, DIM)));
+const DOCS = Array.from({ length: N }, (_, i) => ({ _id: i, group: i % 10, $vector: Array.from(row(ALL, i, DIM)) }));
 
 const open: VectorDB[] = [];
 afterEach(async () => {
@@ -51,8 +54,7 @@ describe('int8 collection reopened', () => {
       const dir = tempDir();
       let db = await connect(dir, backend);
       let collection = await db.createCollection({ name: 'q', options: { vector: { dimension: DIM, metric: 'cosine', index: { quantization: 'int8' } } } });
-      const docs = Array.from({ length: N }, (_, i) => ({ _id: i, group: i % 10, $vector: Array.from(row(ALL, i, DIM)) }));
-      await collection.insertMany(docs, { chunkSize: 100 });
+      await collection.insertMany(DOCS, { chunkSize: 100 });
       await collection.deleteMany({ _id: { $lt: DELETED } });
       await collection.waitForIndex();
       expect((await collection.stats()).vector?.flatRowsAs).toBe('int8');
@@ -78,10 +80,7 @@ describe('int8 collection reopened', () => {
     const dir = tempDir();
     let db = await connect(dir, 'native');
     let collection = await db.createCollection({ name: 'q', options: { vector: { dimension: DIM, metric: 'cosine', index: { quantization: 'int8' } } } });
-    await collection.insertMany(
-      Array.from({ length: N }, (_, i) => ({ _id: i, group: i % 10, $vector: Array.from(row(ALL, i, DIM)) })),
-      { chunkSize: 100 },
-    );
+    await collection.insertMany(DOCS, { chunkSize: 100 });
     await collection.waitForIndex();
     expect((await collection.stats()).vector).toMatchObject({ backend: 'native', flatRowsAs: 'int8' });
     const before = await answers(collection);
@@ -98,6 +97,43 @@ describe('int8 collection reopened', () => {
     collection = await db.collection('q');
     expect((await collection.stats()).vector).toMatchObject({ backend: 'native-rows', flatRowsAs: 'int8' });
     expect(await answers(collection)).toEqual(before);
+  });
+
+  it.skipIf(!nativeRowsAvailable())('native-rows, the scale record lost: the graph file keeps the scale, the record is written again', async () => {
+    const dir = tempDir();
+    let db = await connect(dir, 'native-rows');
+    let collection = await db.createCollection({ name: 'q', options: { vector: { dimension: DIM, metric: 'cosine', index: { quantization: 'int8' } } } });
+    await collection.insertMany(DOCS, { chunkSize: 100 });
+    await collection.waitForIndex();
+    const before = await answers(collection);
+    await db.close();
+
+    // The database closed: its only scale record goes.
+    const range = { gte: 'vquant:', lt: 'vquant;' };
+    const scaleRecords = async () => {
+      const kv = await KvStore.open(dir);
+      try {
+        const found: [string, Uint8Array][] = [];
+        for await (const entry of kv.entries(range)) found.push(entry);
+        return found;
+      } finally {
+        await kv.close();
+      }
+    };
+    const kept = await scaleRecords();
+    expect(kept).toHaveLength(1);
+    const kv = await KvStore.open(dir);
+    await kv.batch([{ type: 'del', key: kept[0]![0] }]);
+    await kv.close();
+    expect(await scaleRecords()).toEqual([]);
+
+    db = await connect(dir, 'native-rows');
+    collection = await db.collection('q');
+    expect((await collection.stats()).vector).toMatchObject({ backend: 'native-rows', flatRowsAs: 'int8', vectors: N });
+    expect(await answers(collection)).toEqual(before);
+    await db.close();
+    // Written again, byte for byte the scale the graph file's codes were made with.
+    expect(await scaleRecords()).toEqual(kept);
   });
 
   it('below the training size the rows stay float32 and searches are exact', async () => {

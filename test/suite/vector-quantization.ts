@@ -95,6 +95,8 @@ export function vectorQuantizationSuite(factory: DbFactory): void {
       const trained = 1100; // past the training size: every row is coded (the few after the first 1,024 may clamp a value)
       await insertAll(ctx.db, 'drift', LABELS.slice(0, trained).map((i) => ({ _id: i, $vector: Array.from(row(DATA, i, DIM)) })), 100);
       const collection = await ctx.db.collection('drift');
+      // The addon's rows are coded once the graph's inserts leave them (FlatVectorStore's at once).
+      await collection.waitForIndex();
       const vectorStats = async () => (await collection.stats()).vector!;
       const base = await vectorStats();
       expect(base).toMatchObject({ flatRowsAs: 'int8', codedValues: trained * DIM, quantizationDrift: false });

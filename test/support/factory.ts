@@ -30,6 +30,20 @@ export const embeddedFactory: DbFactory = {
   },
 };
 
+/**
+ * As embeddedFactory, with vectorBackend 'wasm': collections keep their vectors in a FlatVectorStore (int8
+ * ones too), where 'auto' puts them in the native addon's rows when it is built (suites on both row stores).
+ */
+export const flatRowsFactory: DbFactory = {
+  name: 'embedded, flat rows',
+  async create(options = {}) {
+    const dir = tempDir();
+    const db = new VectorDB('test-token', dir, undefined, { vectorBackend: 'wasm', ...(options.limits ? { limits: options.limits } : {}) });
+    await db.connect();
+    return { db, dir, close: () => db.close() };
+  },
+};
+
 let memoryDatabases = 0;
 
 export const memoryFactory: DbFactory = {

@@ -1,6 +1,7 @@
 /**
  * The native addon's int8 rows (native-rows.ts useInt8, native/src/row_store.h): codes equal to
- * int8-rows.ts's code for code (clamped values and halves included); an int8 graph's shortlist, ranked
+ * int8-rows.ts's code for code (clamped values and halves included), and the stats' coded and clamped
+ * counts equal to FlatVectorStore's; an int8 graph's shortlist, ranked
  * exactly, reaching recall@10 >= 0.95 against the exact float32 scan for each metric; exact scans and
  * rescoring equal to FlatVectorStore int8's; the scale trained at INT8_TRAINING_ROWS as FlatVectorStore
  * trains it; the int8 graph file round trip (scale recorded, another scale refused). Skipped without the addon.
@@ -54,6 +55,9 @@ describe.skipIf(addon === null)('native int8 rows', () => {
       expect(codes).toEqual(ts.codesOf(i));
     }
     expect(ts.clamped).toBeGreaterThan(0);
+    // The stats' counters: every value coded, and the clamped ones counted as int8-rows.ts counts them.
+    expect(store.codedValues).toBe((n + 1) * DIM);
+    expect(store.clampedValues).toBe(ts.clamped);
     expect(store.rowBytes).toBe((n + 1) * DIM);
   });
 
@@ -67,7 +71,11 @@ describe.skipIf(addon === null)('native int8 rows', () => {
       store.set(i, row(data, i, DIM));
       flat.set(i, row(data, i, DIM));
     }
+    // Stored again: the native store's old row is freed (coded at training, but not counted).
+    store.set(3, row(data, 3, DIM));
+    flat.set(3, row(data, 3, DIM));
     expect(store.rowsAs).toBe('float32');
+    expect(store.codedValues).toBe(0);
     store.set(INT8_TRAINING_ROWS - 1, row(data, INT8_TRAINING_ROWS - 1, DIM));
     flat.set(INT8_TRAINING_ROWS - 1, row(data, INT8_TRAINING_ROWS - 1, DIM));
     expect(store.rowsAs).toBe('int8');
@@ -80,6 +88,16 @@ describe.skipIf(addon === null)('native int8 rows', () => {
     expect(codes).toEqual(ts.codesOf(0));
     // Values come from the reader now: the rows hold no float32 copy.
     expect(Array.from(store.get(17)!)).toEqual(Array.from(row(data, 17, DIM)));
+    // The stats' counters agree with FlatVectorStore's: the live rows coded at training, then each write.
+    expect(store.codedValues).toBe(INT8_TRAINING_ROWS * DIM);
+    const outlier = new Float32Array(DIM).fill(0.01);
+    outlier[0] = 5; // past every trained range (unit vectors): clamped
+    outlier[1] = -5;
+    store.set(INT8_TRAINING_ROWS, outlier);
+    flat.set(INT8_TRAINING_ROWS, outlier);
+    expect({ coded: store.codedValues, clamped: store.clampedValues }).toEqual({ coded: flat.codedValues, clamped: flat.clampedValues });
+    expect(store.codedValues).toBe((INT8_TRAINING_ROWS + 1) * DIM);
+    expect(store.clampedValues).toBeGreaterThanOrEqual(2);
   });
 
   for (const metric of METRICS) {

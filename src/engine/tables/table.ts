@@ -3,11 +3,12 @@
  * primary key, partition, index or scan (planned in tables/plan.ts), sorts, vector sorts on indexed vector
  * columns, updates and deletes by full primary key. Writes run under the table's mutex and land as one
  * atomic batch each. Inputs are parsed JSON; outputs are stored rows (the command layer shapes the wire form).
+ * Its vector indexes (opening them, the vector sort) are table-vectors.ts's.
  */
 import { VectorDbError } from '../../errors/index.js';
 import type { JsonObject, JsonValue } from '../../query/json.js';
 import { keys, type KvStore } from '../../storage/index.js';
-import { CollectionVectors } from '../vectors/collection-vectors.js';
+import type { CollectionVectors } from '../vectors/collection-vectors.js';
 import type { EngineSettings } from '../settings.js';
 import { Mutex } from '../mutex.js';
 import { decodePageState, encodePageState } from '../page-state.js';
@@ -19,8 +20,9 @@ import { TableStore, type RowChange, type StoredRow } from './store.js';
 import { ValueProblem, coerceValue } from './values.js';
 import { lexicalSort } from './lexical-sort.js';
 import type { TextIndex } from './text-postings.js';
+import { TableVectors } from './table-vectors.js';
 import { pullFromCollection, pushToCollection, type CollectionColumn } from './list-set-map-edit.js';
-import type { FoundRow, RowOutcome, RowPage, RowSelect, RowSort, RowUpdate } from './types.js';
+import type { FoundRow, RowOutcome, RowPage, RowSelect, RowUpdate } from './types.js';
 
 export type { FoundRow, RowOutcome, RowPage, RowSelect, RowSort, RowUpdate } from './types.js';
 
@@ -29,18 +31,16 @@ export class Table {
   readonly types: TypeLookup;
   readonly #store: TableStore;
   readonly #settings: EngineSettings;
-  readonly #kv: KvStore;
   readonly #mutex = new Mutex();
-  /** Vector index name -> its loaded vectors. */
-  readonly #vectors = new Map<string, Promise<CollectionVectors>>();
+  readonly #vectors: TableVectors;
   #dropped = false;
 
   constructor(kv: KvStore, record: TableRecord, settings: EngineSettings, types: TypeLookup) {
     this.#record = record;
-    this.#kv = kv;
     this.#settings = settings;
     this.types = types;
     this.#store = new TableStore(kv, record.tid, () => this.#record);
+    this.#vectors = new TableVectors(kv, settings, this.#store, () => this.#record);
   }
 
   /** @internal The rows underneath (verify and repair read them as stored). */
@@ -116,7 +116,7 @@ export class Table {
         }
       }
       // One batch: a later insert of the same key overwrote the earlier change's result already.
-      await this.#store.write(collapse(changes), await this.#allVectors());
+      await this.#store.write(collapse(changes), await this.#vectors.all());
       return outcomes;
     });
   }
@@ -162,7 +162,7 @@ export class Table {
       written = before === null || JSON.stringify(before) !== JSON.stringify(after);
       const live = rowIsLive(after, record);
       if (before === null && !live) return { matched: false, modified: false, created: false };
-      if (written) await this.#store.write([{ key, before, after: live ? after : null }], await this.#allVectors());
+      if (written) await this.#store.write([{ key, before, after: live ? after : null }], await this.#vectors.all());
       return { matched: before !== null, modified: written, created: before === null };
     });
   }
@@ -173,7 +173,7 @@ export class Table {
       const key = this.#store.rowKeyOf(keyRow);
       const before = await this.#store.get(key);
       if (before === null) return false;
-      await this.#store.write([{ key, before, after: null }], await this.#allVectors());
+      await this.#store.write([{ key, before, after: null }], await this.#vectors.all());
       return true;
     });
   }
@@ -183,13 +183,13 @@ export class Table {
     return this.#write(async () => {
       if (filter.kind === 'all' && filter.parts.length === 0) {
         await this.#store.clear();
-        for (const vectors of this.#vectors.values()) await (await vectors).reset();
+        await this.#vectors.reset();
         return;
       }
       const victims: RowChange[] = [];
       // (The write mutex is held: a text index a $match plan needs is made ready here, not queued behind it.)
       for await (const { key, row } of this.#matching(filter, this.#plan(filter, true))) victims.push({ key, before: row, after: null });
-      for (let i = 0; i < victims.length; i += 256) await this.#store.write(victims.slice(i, i + 256), await this.#allVectors());
+      for (let i = 0; i < victims.length; i += 256) await this.#store.write(victims.slice(i, i + 256), await this.#vectors.all());
     });
   }
 
@@ -204,7 +204,7 @@ export class Table {
     this.#checkLive();
     const plan = this.#plan(request.filter);
     const { sort } = request;
-    if (sort.kind === 'vector') return { rows: await this.#vectorSelect(request, sort), nextPageState: null, warnings: plan.warnings };
+    if (sort.kind === 'vector') return { rows: await this.#vectors.select(request, sort, (filter) => this.#matching(filter)), nextPageState: null, warnings: plan.warnings };
     if (sort.kind === 'lexical') {
       const index = this.#record.indexes.find((i) => i.kind === 'text' && i.column === sort.column)!;
       const text = await this.#textIndex(index);
@@ -261,86 +261,26 @@ export class Table {
     for await (const found of plan.rows(afterKey)) if (matchesRow(filter, found.row, this.#record)) yield found;
   }
 
-  async #vectorSelect(request: RowSelect, sort: Extract<RowSort, { kind: 'vector' }>): Promise<FoundRow[]> {
-    const index = this.#record.indexes.find((i) => i.kind === 'vector' && i.column === sort.column);
-    if (!index) throw VectorDbError.of('VECTOR_SORT_NOT_INDEXED', { keyspace: this.#record.keyspace, table: this.#record.name, column: sort.column });
-    const vectors = await this.#vectorsOf(index);
-    const k = Math.min(request.limit ?? this.limits.pageSize, this.limits.maxVectorSearchLimit);
-    const unfiltered = request.filter.kind === 'all' && request.filter.parts.length === 0;
-    let allowed: Set<number> | undefined;
-    if (!unfiltered) {
-      allowed = new Set();
-      for await (const { key } of this.#matching(request.filter)) {
-        const label = vectors.labelOf(key);
-        if (label !== undefined) allowed.add(label);
-      }
-    }
-    const turn = vectors.turnDue();
-    if (turn !== undefined) await turn;
-    const hits = vectors.search(sort.vector, k, allowed, undefined, request.withSimilarity ?? true);
-    const rows = await this.#store.getMany(hits.map((hit) => vectors.keyOf(hit.label) ?? ''));
-    const found: FoundRow[] = [];
-    hits.forEach((hit, i) => {
-      const row = rows[i];
-      if (row) found.push({ key: vectors.keyOf(hit.label)!, row, similarity: hit.score });
-    });
-    return found;
-  }
-
   // ---- vectors ------------------------------------------------------------------------------
 
-  #vectorsOf(index: TableIndex): Promise<CollectionVectors> {
-    let pending = this.#vectors.get(index.name);
-    if (!pending) {
-      const type = this.#record.columns[index.column];
-      if (type?.type !== 'vector' || index.vid === undefined) throw new Error(`index ${index.name} is not a vector index`);
-      const metric = index.metric ?? 'cosine';
-      pending = CollectionVectors.open(this.#kv, {
-        name: `${this.#record.keyspace}.${this.#record.name}.${index.column}`,
-        cid: index.vid,
-        dimension: type.dimension,
-        metric,
-        options: { vector: { dimension: type.dimension, metric, sourceModel: index.sourceModel ?? 'other' } },
-        backend: this.#settings.vectorBackend,
-        onProgress: this.#settings.onProgress,
-      });
-      pending.catch(() => this.#vectors.delete(index.name));
-      this.#vectors.set(index.name, pending);
-    }
-    return pending;
-  }
-
   /** Each vector index with its vectors, loaded (stats). */
-  async vectorIndexes(): Promise<{ index: TableIndex; vectors: CollectionVectors }[]> {
-    const indexes = this.#record.indexes.filter((index) => index.kind === 'vector');
-    return Promise.all(indexes.map(async (index) => ({ index, vectors: await this.#vectorsOf(index) })));
-  }
-
-  /** Every vector index's vectors, loaded (a write must stage records for each). */
-  async #allVectors(): Promise<Map<string, CollectionVectors>> {
-    const out = new Map<string, CollectionVectors>();
-    for (const index of this.#record.indexes) if (index.kind === 'vector') out.set(index.column, await this.#vectorsOf(index));
-    return out;
+  vectorIndexes(): Promise<{ index: TableIndex; vectors: CollectionVectors }[]> {
+    return this.#vectors.indexes();
   }
 
   /** Builds a new vector index from the stored rows (createVectorIndex on a table with rows). */
   async fileVectorIndex(index: TableIndex): Promise<void> {
-    const vectors = await this.#vectorsOf(index);
-    const changes: RowChange[] = [];
-    for await (const { key, row } of this.#store.scan()) if (row[index.column] !== undefined) changes.push({ key, before: row, after: row });
-    for (let i = 0; i < changes.length; i += 256) await this.#store.write(changes.slice(i, i + 256), new Map([[index.column, vectors]]));
+    await this.#vectors.file(index);
   }
 
   /** Stops a dropped vector index (its records are cleared by the catalog). */
   async closeVectorIndex(name: string): Promise<void> {
-    const pending = this.#vectors.get(name);
-    this.#vectors.delete(name);
-    if (pending) await (await pending.catch(() => undefined))?.close(false);
+    await this.#vectors.closeIndex(name);
   }
 
   /** Waits until every vector is in its graph (tests, benchmarks). */
   async waitForIndexes(): Promise<void> {
-    for (const vectors of (await this.#allVectors()).values()) await vectors.waitForIndex();
+    for (const vectors of (await this.#vectors.all()).values()) await vectors.waitForIndex();
   }
 
   async #write<T>(fn: () => Promise<T>): Promise<T> {
@@ -358,10 +298,7 @@ export class Table {
   /** Finishes writes, then saves the vector snapshots (unless dropped). */
   async close(): Promise<void> {
     await this.#mutex.run(async () => undefined);
-    for (const [name, pending] of [...this.#vectors]) {
-      this.#vectors.delete(name);
-      await (await pending.catch(() => undefined))?.close(!this.#dropped);
-    }
+    await this.#vectors.closeAll(!this.#dropped);
   }
 
   /** The primary key values of a stored row, in key order. */

@@ -38,7 +38,8 @@ export async function int8Options(kv: KvStore, settings: VectorSettings): Promis
     ...(scale !== undefined ? { scale } : {}),
     onTrained: (trained) => {
       // Not in a document's batch: the scale is trained as a write is applied. Should it be lost (a crash
-      // first, a failed write), the next open trains again from the first vectors then stored.
+      // first, a failed write), the next open trains again from the first vectors then stored; unless a
+      // native-rows graph file holds codes of it: the rows then hand it here again and it is rewritten.
       scaleWrites.set(settings, kv.batch([{ type: 'put', key: keys.vectorScaleKey(cid), value: trained.toBytes() }]).catch(() => undefined));
     },
   };
