@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 #include "graph_file.h"
+#include "graph_search.h"
 #include "rows_binding.h"
 
 namespace {
@@ -81,7 +82,8 @@ class Graph : public Napi::ObjectWrap<Graph> {
     return DefineClass(env, "Graph",
                        {InstanceMethod("add", &Graph::Add), InstanceMethod("addAsync", &Graph::AddAsync),
                         InstanceMethod("replace", &Graph::Replace), InstanceMethod("markDelete", &Graph::MarkDelete),
-                        InstanceMethod("search", &Graph::Search), InstanceMethod("resize", &Graph::Resize),
+                        InstanceMethod("search", &Graph::Search<false>),
+                        InstanceMethod("searchHnswlib", &Graph::Search<true>), InstanceMethod("resize", &Graph::Resize),
                         InstanceMethod("count", &Graph::Count), InstanceMethod("capacity", &Graph::Capacity),
                         InstanceMethod("rowOf", &Graph::RowOf), InstanceMethod("elements", &Graph::Elements),
                         InstanceMethod("save", &Graph::Save),
@@ -238,8 +240,10 @@ class Graph : public Napi::ObjectWrap<Graph> {
   /**
    * search(query: Float32Array, k, ef, filter, outSlots: Uint32Array, outDistances: Float32Array): the
    * hits nearest first; how many. `filter`: undefined, a Uint8Array by slot, or a function of the slot.
-   * Runs beside an insert in flight (hnswlib searches while it inserts).
+   * Runs beside an insert in flight (hnswlib searches while it inserts). Our search (graph_search.h);
+   * searchHnswlib, with the same arguments, is hnswlib's own searchKnn (tests compare the two).
    */
+  template <bool hnswlibs>
   Napi::Value Search(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     Hnsw& g = h(env);
@@ -272,15 +276,17 @@ class Graph : public Napi::ObjectWrap<Graph> {
     std::priority_queue<std::pair<float, hnswlib::labeltype>> result;
     Napi::Value filter = info[3];
     try {
+      vdb::GraphSearch ours(g, rows, q, core_.space->get_dist_func_param());
+      auto knn = [&](hnswlib::BaseFilterFunctor* f) { return hnswlibs ? g.searchKnn(&q, k, f) : ours.knn(k, f); };
       if (filter.IsFunction()) {
         CallbackFilter f(env, filter.As<Napi::Function>());
-        result = g.searchKnn(&q, k, &f);
+        result = knn(&f);
         if (f.failed_) return Napi::Value();
       } else if (filter.IsTypedArray()) {
         BytesFilter f(typedData<uint8_t>(filter, "filter"), lengthOf(filter));
-        result = g.searchKnn(&q, k, &f);
+        result = knn(&f);
       } else {
-        result = g.searchKnn(&q, k);
+        result = knn(nullptr);
       }
     } catch (const Napi::Error&) {
       throw;

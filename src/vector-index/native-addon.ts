@@ -49,6 +49,8 @@ export interface AddonGraph {
   markDelete(slot: number): void;
   /** The hits into the out arrays, nearest first; how many. `filter`: bytes by slot, or a predicate on the slot. */
   search(query: Float32Array, k: number, ef: number, filter: Uint8Array | ((slot: number) => boolean) | undefined, outSlots: Uint32Array, outDistances: Float32Array): number;
+  /** search's arguments, through hnswlib's own searchKnn (search is ours, native/src/graph_search.h): for tests. */
+  searchHnswlib(query: Float32Array, k: number, ef: number, filter: Uint8Array | ((slot: number) => boolean) | undefined, outSlots: Uint32Array, outDistances: Float32Array): number;
   resize(n: number): boolean;
   count(): number;
   capacity(): number;

@@ -1,0 +1,154 @@
+// Our search over an addon graph: hnswlib's searchKnn step for step (greedy walk down the upper layers,
+// then the base layer with ef, the same heaps fed in the same order: the same hits and distances), but
+// it prefetches what the distance actually reads. hnswlib prefetches a neighbour's element data, which
+// here is only its 4-byte row id; the row itself (row_store.h) would be a cache miss per distance. So a
+// node's neighbours go in three passes: their element data prefetched, then (the unvisited ones) their
+// rows prefetched, then the distances, in list order. Inserts stay hnswlib's.
+#pragma once
+#include <algorithm>
+#include <limits>
+#include <queue>
+#include <stdexcept>
+#include <vector>
+#include "graph_file.h"
+
+#if defined(__SSE__) || defined(_M_X64) || defined(__x86_64__)
+#include <xmmintrin.h>
+#define VDB_PREFETCH(p) _mm_prefetch(reinterpret_cast<const char*>(p), _MM_HINT_T0)
+#elif defined(__GNUC__)
+#define VDB_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define VDB_PREFETCH(p) ((void)(p))
+#endif
+
+namespace vdb {
+
+class GraphSearch {
+ public:
+  using Hit = std::pair<float, hnswlib::tableint>;
+  using Heap = std::priority_queue<Hit, std::vector<Hit>, Hnsw::CompareByFirst>;
+
+  GraphSearch(const Hnsw& g, const RowStore& rows, const QueryRef& q, const void* spaceParam)
+      : g_(g), rows_(rows), q_(q), param_(spaceParam) {
+    // The first cache lines of a row: the rest follows the hardware's own prefetch of a stream.
+    lines_ = std::min<size_t>((rows.stride() + 63) / 64 + 1, 8);
+  }
+
+  /** hnswlib's searchKnn(query, k, filter) with the graph's ef_: nearest last, as hnswlib returns them. */
+  std::priority_queue<std::pair<float, hnswlib::labeltype>> knn(size_t k, hnswlib::BaseFilterFunctor* filter) {
+    std::priority_queue<std::pair<float, hnswlib::labeltype>> result;
+    if (g_.cur_element_count == 0) return result;
+    hnswlib::tableint current = g_.enterpoint_node_;
+    float currentDist = distance(g_.enterpoint_node_);
+    for (int level = g_.maxlevel_; level > 0; level--) {
+      bool changed = true;
+      while (changed) {
+        changed = false;
+        const unsigned* list = reinterpret_cast<const unsigned*>(g_.get_linklist(current, level));
+        size_t n = neighbours(list);
+        for (size_t i = 0; i < n; i++) {
+          if (ids_[i] > g_.max_elements_) throw std::runtime_error("cand error");
+          prefetchElement(ids_[i]);
+        }
+        for (size_t i = 0; i < n; i++) prefetchRow(ids_[i]);
+        for (size_t i = 0; i < n; i++) {
+          float d = distance(ids_[i]);
+          if (d < currentDist) {
+            currentDist = d;
+            current = ids_[i];
+            changed = true;
+          }
+        }
+      }
+    }
+    size_t ef = std::max(g_.ef_, k);
+    Heap top = filter == nullptr && g_.num_deleted_ == 0 ? baseLayer<true>(current, ef, nullptr) : baseLayer<false>(current, ef, filter);
+    while (top.size() > k) top.pop();
+    while (!top.empty()) {
+      result.push(std::pair<float, hnswlib::labeltype>(top.top().first, g_.getExternalLabel(top.top().second)));
+      top.pop();
+    }
+    return result;
+  }
+
+ private:
+  /** hnswlib's searchBaseLayerST without a stop condition; `bare`: no deleted element and no filter. */
+  template <bool bare>
+  Heap baseLayer(hnswlib::tableint entry, size_t ef, hnswlib::BaseFilterFunctor* filter) {
+    hnswlib::VisitedList* vl = g_.visited_list_pool_->getFreeVisitedList();
+    hnswlib::vl_type* visited = vl->mass;
+    const hnswlib::vl_type tag = vl->curV;
+    Heap top, candidates;
+    float lowerBound;
+    if (bare || (!g_.isMarkedDeleted(entry) && (filter == nullptr || (*filter)(g_.getExternalLabel(entry))))) {
+      float d = distance(entry);
+      lowerBound = d;
+      top.emplace(d, entry);
+      candidates.emplace(-d, entry);
+    } else {
+      lowerBound = std::numeric_limits<float>::max();
+      candidates.emplace(-lowerBound, entry);
+    }
+    visited[entry] = tag;
+    while (!candidates.empty()) {
+      Hit next = candidates.top();
+      float candidateDist = -next.first;
+      if (bare ? candidateDist > lowerBound : candidateDist > lowerBound && top.size() == ef) break;
+      candidates.pop();
+      const unsigned* list = reinterpret_cast<const unsigned*>(g_.get_linklist0(next.second));
+      size_t n = neighbours(list);
+      for (size_t i = 0; i < n; i++) {
+        VDB_PREFETCH(visited + ids_[i]);
+        prefetchElement(ids_[i]);
+      }
+      // The unvisited ones, in list order, marked now as hnswlib marks them before their distance.
+      size_t fresh = 0;
+      for (size_t i = 0; i < n; i++) {
+        hnswlib::tableint id = ids_[i];
+        if (visited[id] == tag) continue;
+        visited[id] = tag;
+        ids_[fresh++] = id;
+        prefetchRow(id);
+      }
+      for (size_t i = 0; i < fresh; i++) {
+        hnswlib::tableint id = ids_[i];
+        float d = distance(id);
+        if (top.size() < ef || lowerBound > d) {
+          candidates.emplace(-d, id);
+          VDB_PREFETCH(g_.get_linklist0(candidates.top().second));
+          if (bare || (!g_.isMarkedDeleted(id) && (filter == nullptr || (*filter)(g_.getExternalLabel(id))))) top.emplace(d, id);
+          while (top.size() > ef) top.pop();
+          if (!top.empty()) lowerBound = top.top().first;
+        }
+      }
+    }
+    g_.visited_list_pool_->releaseVisitedList(vl);
+    return top;
+  }
+
+  /** Copies a link list's ids (at most maxM0_: an insert may be writing it) into ids_; how many. */
+  size_t neighbours(const unsigned* list) {
+    size_t n = std::min<size_t>(g_.getListCount(const_cast<unsigned*>(list)), g_.maxM0_);
+    ids_.resize(std::max<size_t>(ids_.size(), g_.maxM0_));
+    for (size_t i = 0; i < n; i++) ids_[i] = list[i + 1];
+    return n;
+  }
+
+  inline void prefetchElement(hnswlib::tableint id) const { VDB_PREFETCH(g_.getDataByInternalId(id)); }
+
+  inline void prefetchRow(hnswlib::tableint id) const {
+    const char* row = rows_.bytes(elementRow(g_, id));
+    for (size_t line = 0; line < lines_; line++) VDB_PREFETCH(row + 64 * line);
+  }
+
+  inline float distance(hnswlib::tableint id) const { return RowSpace::distance(&q_, g_.getDataByInternalId(id), param_); }
+
+  const Hnsw& g_;
+  const RowStore& rows_;
+  const QueryRef& q_;
+  const void* param_;
+  size_t lines_;
+  std::vector<hnswlib::tableint> ids_;
+};
+
+}  // namespace vdb
