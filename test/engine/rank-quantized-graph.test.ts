@@ -3,7 +3,8 @@
  * more hits than asked are taken from it (shortlistSize(k)) and ranked again exactly from the stored values
  * (FlatVectorStore.exactTopOf), so a graph whose own order is off still answers the exact top k. A float32
  * graph's hits are taken as they are. The graph here is a stand-in that returns every vector in a scrambled
- * order with noisy scores; the store and labels are the real ones.
+ * order with noisy scores; the store and labels are the real ones. A search asking for every vector is
+ * ranked exactly, without the graph (which may have left some unreachable).
  */
 import { describe, expect, it } from 'vitest';
 import { rankLabels, type RankSource } from '../../src/engine/vectors/rank.js';
@@ -65,5 +66,23 @@ describe('rankLabels with a quantized graph', () => {
     const query = row(DATA, 3, DIM);
     expect(rankLabels(from, query, 10, undefined, undefined)).toHaveLength(10);
     expect(asked).toEqual([10]);
+  });
+});
+
+describe('rankLabels asked for every vector', () => {
+  it('scans them all exactly, not the graph: a vector the graph cannot reach is still found', () => {
+    const asked: number[] = [];
+    const graph = noisyGraph(false, asked);
+    // This graph cannot reach the last 40 vectors.
+    const missing = { ...graph, search: (query: Float32Array, k: number) => graph.search(query, k).filter((hit) => hit.label < N - 40) } as VectorIndex;
+    const from = source(missing);
+    const query = row(DATA, 5, DIM);
+    const got = rankLabels(from, query, N, undefined, undefined);
+    expect(got.map((hit) => hit.label)).toEqual(from.flat.exactSearch(query, N).map((hit) => hit.label));
+    expect(got).toHaveLength(N);
+    expect(asked).toEqual([]);
+    // Fewer than all: the graph answers.
+    expect(rankLabels(from, query, N - 1, undefined, undefined).length).toBeLessThan(N - 1);
+    expect(asked).toEqual([N - 1]);
   });
 });

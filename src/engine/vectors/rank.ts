@@ -1,7 +1,8 @@
 /**
- * How a search ranks a collection's live labels: a small filter's candidates by exact scan, else the
- * graph (widened for a filter, checked for labels gone while the keys are read after open), with what
- * the graph lacks scanned exactly and merged in. Reads the vectors' state; changes none of it.
+ * How a search ranks a collection's live labels: a small filter's candidates, or every label when all are
+ * asked for, by exact scan; else the graph (widened for a filter, checked for labels gone while the keys
+ * are read after open), with what the graph lacks scanned exactly and merged in. Reads the vectors'
+ * state; changes none of it.
  */
 import { shortlistSize, type ScoredLabel, type VectorIndex, type VectorRows } from '../../vector-index/index.js';
 import type { VectorLabels } from './labels.js';
@@ -32,7 +33,9 @@ export function rankLabels(from: RankSource, query: Float32Array, k: number, all
     from.ensureValues(allowed.labels ?? allowed);
     return from.flat.exactSearch(query, k, allowed.labels ?? allowed);
   }
-  if (from.graph.size === 0) {
+  // A search asking for every live vector (or a graph still empty) ranks them all exactly: an HNSW graph
+  // may leave a few elements unreachable, and a scan of at most k vectors costs less than reading k hits.
+  if (from.graph.size === 0 || (allowed === undefined && k >= total)) {
     from.ensureValues(allowed ?? from.labels.labels());
     return from.flat.exactSearch(query, k, allowed);
   }
