@@ -11,7 +11,7 @@ import { VectorDbError } from '../errors/vectordb-error.js';
 import { graphFileRead, HNSW_SEED, type GraphFileRead, type HnswDriver, type HnswDriverFactory, type IndexIdentity, type SlotHits } from './backend-types.js';
 import { IndexFormatError, type BackendBytes, type IndexHeader } from './index-format.js';
 import type { Metric } from './metric.js';
-import { insertThreads, loadNativeAddon, nativeRowsUnavailable, trimHeap, type AddonGraph, type NativeAddon } from './native-addon.js';
+import { insertThreads, loadNativeAddon, nativeRowsUnavailable, type AddonGraph, type NativeAddon } from './native-addon.js';
 import { NativeRowStore } from './native-rows.js';
 import { bytesThroughFile, fileOfBytes } from './temp-file.js';
 import type { VectorRows } from './vector-rows.js';
@@ -19,8 +19,6 @@ import type { VectorRows } from './vector-rows.js';
 export const NATIVE_ROWS_LIBRARY = 'vectordb-native 1 (hnswlib of hnswlib-node)';
 /** Row ids and slots stop below the id that marks a query (native/src/row_space.h). */
 const MAX_ELEMENTS = 0xffff_fffe;
-/** Inserts this large and up trim the heap afterwards (glibc keeps what the build freed). */
-const TRIM_AFTER = 50_000;
 
 export function nativeRowsAvailable(): boolean {
   return loadNativeAddon() !== null;
@@ -151,7 +149,6 @@ class NativeRowsDriver implements HnswDriver {
       if (this.busy === inserting) this.busy = undefined;
       this.rows.quantizeIfDue(); // an int8 store whose scale came while the rows were read
     }
-    if (labels.length >= TRIM_AFTER) trimHeap();
   }
 
   search(query: Float32Array, k: number, ef: number, filter: ((slot: number) => boolean) | undefined): SlotHits {
