@@ -5,6 +5,7 @@
  * the values (float32 rows in a WebAssembly memory or a plain array, or int8 codes) and grows both together.
  */
 import { collectLabelRows, LabelSlots, SeenRows } from './label-slots.js';
+import { grownTo } from '../platform/typed-arrays.js';
 
 /**
  * The label -> row array stays dense (4 bytes a label) while labels span up to this many per live row:
@@ -150,18 +151,10 @@ export class FlatRowTable {
 
   /** Grows the per-row arrays to `next` rows (the store grows its values alongside). */
   grow(next: number): void {
-    const sqNorms = new Float64Array(next);
-    sqNorms.set(this.#sqNorms);
-    const invNorms = new Float64Array(next);
-    invNorms.set(this.#invNorms);
-    const present = new Uint8Array(next);
-    present.set(this.#present);
-    const labelOfRow = new Uint32Array(next);
-    labelOfRow.set(this.#labelOfRow);
-    this.#sqNorms = sqNorms;
-    this.#invNorms = invNorms;
-    this.#present = present;
-    this.#labelOfRow = labelOfRow;
+    this.#sqNorms = grownTo(this.#sqNorms, next);
+    this.#invNorms = grownTo(this.#invNorms, next);
+    this.#present = grownTo(this.#present, next);
+    this.#labelOfRow = grownTo(this.#labelOfRow, next);
     this.#slots = next;
   }
 }

@@ -10,6 +10,7 @@
  * again from the exact values read through its ExactReader, as FlatVectorStore's int8 mode does.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
+import { grownTo } from '../platform/typed-arrays.js';
 import { approximateShortlist, bestFirstAsDecimals, ExactValues, exactTopK, type ExactReader, type ScoredLabel } from './exact-rescore.js';
 import { INT8_TRAINING_ROWS } from './flat-store.js';
 import { Int8Scale } from './int8-rows.js';
@@ -208,12 +209,8 @@ export class NativeRowStore implements VectorRows {
 
   #grow(need: number): void {
     const next = Math.max(need, Math.ceil(this.#sqNorms.length * 1.5));
-    const sq = new Float64Array(next);
-    sq.set(this.#sqNorms);
-    const labels = new Uint32Array(next);
-    labels.set(this.#labelOfRow);
-    this.#sqNorms = sq;
-    this.#labelOfRow = labels;
+    this.#sqNorms = grownTo(this.#sqNorms, next);
+    this.#labelOfRow = grownTo(this.#labelOfRow, next);
   }
 
   get(label: number): Float32Array | undefined {

@@ -25,6 +25,7 @@
  */
 import { copyJson, type Document } from '../../query/json.js';
 import type { StoredDocument } from './types.js';
+import { grownTo } from '../../platform/typed-arrays.js';
 
 /** A rough per-entry cost beyond the body's JSON bytes (array slots, queue slots, object headers). */
 const ENTRY_OVERHEAD = 256;
@@ -233,9 +234,8 @@ export class HitCache {
 
   /** Room by label for labels below `limit` (grown by half at least: labels come in increasing order). */
   #growLabels(limit: number): void {
-    const grown = new Int32Array(Math.max(limit, Math.ceil(this.#entryOf.length * 1.5), 1024)).fill(NONE);
-    grown.set(this.#entryOf);
-    this.#entryOf = grown;
+    const had = this.#entryOf.length;
+    this.#entryOf = grownTo(this.#entryOf, Math.max(limit, Math.ceil(had * 1.5), 1024)).fill(NONE, had);
   }
 
   /**

@@ -6,6 +6,7 @@
  * table per live key (a Map entry and a string cost about 100 bytes of V8 heap per document). Keys are
  * decoded to strings only when asked for (a search's hits).
  */
+import { grownTo } from '../../platform/typed-arrays.js';
 
 const EMPTY = -1;
 const TOMBSTONE = -2;
@@ -273,12 +274,8 @@ export class KeyTable implements LabelLookup {
 
   #growLabels(limit: number): void {
     const size = Math.max(limit, Math.ceil(this.#length.length * 1.5), 1024);
-    const start = new Uint32Array(size);
-    start.set(this.#start);
-    const length = new Uint32Array(size);
-    length.set(this.#length);
-    this.#start = start;
-    this.#length = length;
+    this.#start = grownTo(this.#start, size);
+    this.#length = grownTo(this.#length, size);
   }
 
   /** Rewrites the arena with only the keys held, in label order. */
