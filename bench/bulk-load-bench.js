@@ -2,13 +2,16 @@
 // acknowledged, time to searchable by the graph: waitForIndex resolved, the event loop's longest
 // stall meanwhile, RSS, bytes on disk) and reopening it in a fresh process (time to the first answer,
 // RSS), against hnswlib-node building the same vectors alone (build time, RSS, index file size,
-// readIndex + first search in a fresh process). Each phase runs in its own child process.
+// readIndex + first search in a fresh process). Each phase runs in its own child process. When the reopen
+// runs, so does the query phase in the reopened child (bench/lib/bulk-queries.js): an efSearch sweep
+// (recall@10 against exact ground truth, QPS) and filtered queries at 1 % and 10 %; --no-queries skips it.
 // Run after `npm run build`: node bench/bulk-load-bench.js [--n 100000] [--dim 128] [--batch 100]
 // [--backend native|native-rows|wasm] [--systems raw,ours] [--rounds 1] [--ids number|uuid] [--dist <dir>]
+// [--no-queries] [--queries 200] [--query-ms 1000]
 // With --rounds R the systems run interleaved (each round in the other order) and the figures are
 // medians; the load average is printed beside them (the machine may be shared).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +22,7 @@ import { mixture, row, sample } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
 import { glibcMalloc, heapSnapshot, rssByMapping, v8Split } from './lib/memory-probe.js';
 import { summarizeHeap } from './lib/heap-summary.js';
+import { categoryFields, DATA, EFS, FILTERS, K, measureQueries, queryRows, sweepTable, writeGroundTruth } from './lib/bulk-queries.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -39,13 +43,21 @@ const dir = arg('--dir', undefined);
 const BREAKDOWN = args.includes('--breakdown');
 /** --no-reopen: the load only (memory work: the reopen phase is left out). */
 const REOPEN = !args.includes('--no-reopen');
+/**
+ * The query phase (in the reopened children; --no-queries: without it, and the documents carry no category
+ * fields, as before it). --queries: how many truth queries; --query-ms: each QPS burst's length.
+ */
+const QUERIES = REOPEN && !args.includes('--no-queries');
+const QUERY_COUNT = Number(arg('--queries', 200));
+const QUERY_MS = Number(arg('--query-ms', 1000));
+const truthFile = arg('--truth', undefined);
 const MB = 1024 * 1024;
 const KS = 'default_keyspace';
 const target = { keyspace: KS, collection: 'vectors' };
 
 /** The same seeded clustered unit vectors in every process. */
 function dataset() {
-  return sample(mixture(7, DIM, 50), 11, N + 1, 0.35);
+  return sample(mixture(DATA.mixSeed, DIM, DATA.clusters), DATA.seed, N + 1, DATA.spread);
 }
 
 const rssMb = () => Math.round(process.memoryUsage().rss / MB);
@@ -103,6 +115,40 @@ async function memoryBreakdown(db) {
   return out;
 }
 
+const queryOptions = { dim: DIM, truthFile, queries: QUERY_COUNT, burstMs: QUERY_MS };
+/** Document id -> row number (numeric ids are the row; UUID-shaped ones end with it). */
+const rowOfId = (id) => (typeof id === 'number' ? id : Number(id.slice(-12)));
+
+/**
+ * Our query phase, through the client users use (the directory reopened by VectorDB once the engine's timed
+ * reopen has closed it): `findVector` and `db.command` find with a `$vector` sort, each with the per-query
+ * `efSearch`; filtered at the collection's default efSearch (ours picks its own strategy by selectivity).
+ */
+async function oursQueries() {
+  const { VectorDB } = await import(new URL('index.js', distUrl).href);
+  const client = new VectorDB('bench', dir, undefined, { vectorBackend: BACKEND });
+  const collection = await client.collection('vectors');
+  await collection.waitForIndex();
+  let efSearch;
+  const setEf = (ef) => {
+    efSearch = ef;
+  };
+  const options = (filter) => ({ limit: K, projection: { _id: 1 }, ...(efSearch === undefined ? {} : { efSearch }), ...(filter ? { filter: { [filter.field]: filter.value } } : {}) });
+  const findVector = { setEf, search: async (vector, filter) => (await collection.findVector(vector, options(filter))).map((d) => rowOfId(d._id)) };
+  const command = {
+    setEf,
+    search: async (vector, filter) => {
+      const { filter: where, projection, ...rest } = options(filter);
+      const r = await client.command({ find: { ...(where ? { filter: where } : {}), sort: { $vector: Array.from(vector) }, projection, options: rest } }, { collection: 'vectors' });
+      if (r.errors) throw new Error(JSON.stringify(r.errors[0]));
+      return r.data.documents.map((d) => rowOfId(d._id));
+    },
+  };
+  const out = await measureQueries({ findVector, command }, { ...queryOptions, filteredEfs: [undefined] });
+  await client.close();
+  return out;
+}
+
 const roles = {
   async 'raw-build'() {
     const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
@@ -133,7 +179,19 @@ const roles = {
     await index.readIndex(path.join(dir, 'index.bin'));
     index.setEf(128);
     index.searchKnn(query, 10);
-    return { firstAnswerMs: performance.now() - t0, firstAnswerCpuMs: cpuMs(cpu0), rssMb: rssMb(), rssSplit: rssSplitMb() };
+    const opened = { firstAnswerMs: performance.now() - t0, firstAnswerCpuMs: cpuMs(cpu0), rssMb: rssMb(), rssSplit: rssSplitMb() };
+    if (!QUERIES) return opened;
+    // A user's filter callback reads the label's metadata: here a label -> category array per field.
+    const categories = Object.fromEntries(FILTERS.map(({ field, cats }) => [field, Uint8Array.from({ length: N }, (_, i) => i % cats)]));
+    const raw = {
+      setEf: (ef) => index.setEf(ef),
+      search: (vector, filter) => {
+        const of = filter && categories[filter.field];
+        return index.searchKnn(Array.from(vector), K, filter && ((label) => of[label] === filter.value)).neighbors;
+      },
+    };
+    // Filtered: from hnswlib's default ef (10) up the sweep until recall 0.99.
+    return { ...opened, queries: (await measureQueries({ raw }, { ...queryOptions, filteredEfs: EFS })).raw };
   },
   async 'ours-build'() {
     const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
@@ -152,7 +210,7 @@ const roles = {
       const made = performance.now();
       const madeCpu = process.cpuUsage();
       const documents = [];
-      for (let j = i; j < Math.min(N, i + BATCH); j++) documents.push({ _id: idOf(j), $vector: Array.from(row(data, j, DIM)) });
+      for (let j = i; j < Math.min(N, i + BATCH); j++) documents.push({ _id: idOf(j), ...(QUERIES ? categoryFields(j) : {}), $vector: Array.from(row(data, j, DIM)) });
       docsMs += performance.now() - made;
       docsCpuMs += cpuMs(madeCpu);
       const r = await executeCommand(db, { insertMany: { documents } }, target);
@@ -223,7 +281,8 @@ const roles = {
     const rssAfterGc = rssMb();
     const rssSplit = rssSplitMb();
     await db.close();
-    return { rssSplit, firstAnswerMs, firstAnswerCpuMs, graphReadyMs, allLoadedMs, rssAtFirstAnswerMb: rssAtFirstAnswer, rssMb: rss, rssAfterGcMb: rssAfterGc, heapMb: Math.round(heapUsed / MB), externalMb: Math.round(external / MB), arrayBuffersMb: Math.round(arrayBuffers / MB) };
+    const queries = QUERIES ? await oursQueries() : undefined;
+    return { queries, rssSplit, firstAnswerMs, firstAnswerCpuMs, graphReadyMs, allLoadedMs, rssAtFirstAnswerMb: rssAtFirstAnswer, rssMb: rss, rssAfterGcMb: rssAfterGc, heapMb: Math.round(heapUsed / MB), externalMb: Math.round(external / MB), arrayBuffersMb: Math.round(arrayBuffers / MB) };
   },
 };
 
@@ -235,7 +294,8 @@ if (role !== undefined) {
 
 const self = fileURLToPath(import.meta.url);
 function child(name, at) {
-  const passOn = ['--n', N, '--dim', DIM, '--batch', BATCH, '--backend', BACKEND, '--ids', IDS, ...(dist ? ['--dist', dist] : []), ...(BREAKDOWN ? ['--breakdown'] : [])].map(String);
+  const queryArgs = QUERIES ? ['--queries', QUERY_COUNT, '--query-ms', QUERY_MS, '--truth', truthAt] : ['--no-queries'];
+  const passOn = ['--n', N, '--dim', DIM, '--batch', BATCH, '--backend', BACKEND, '--ids', IDS, ...(dist ? ['--dist', dist] : []), ...(BREAKDOWN ? ['--breakdown'] : []), ...queryArgs].map(String);
   const out = execFileSync(process.execPath, ['--expose-gc', self, '--role', name, '--dir', at, ...passOn], { encoding: 'utf8', maxBuffer: 64 * MB, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   return JSON.parse(line.slice(7));
@@ -245,12 +305,23 @@ const s = (ms) => (ms / 1000).toFixed(1);
 /** The median of each number over the rounds' results (objects of the same shape). */
 function medians(list) {
   const first = list[0];
+  if (Array.isArray(first)) return first.map((_, i) => medians(list.map((r) => r[i])));
   if (typeof first === 'number') return [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)];
   if (first === null || typeof first !== 'object') return first;
   return Object.fromEntries(Object.keys(first).map((key) => [key, medians(list.map((r) => r[key]))]));
 }
 
 console.log(`bulk load: ${N} x ${DIM}, cosine, M 16 / efConstruction 200, insertMany of ${BATCH}, backend ${BACKEND}, ${IDS} ids, ${ROUNDS} round(s)`);
+// Ground truth once, before the builds: the data regenerated row by row, only the running top 10s kept.
+const truthDir = QUERIES ? mkdtempSync(path.join(tmpdir(), 'vdb-bulk-truth-')) : undefined;
+const truthAt = QUERIES ? path.join(truthDir, 'truth.json') : undefined;
+process.on('exit', () => truthDir && rmSync(truthDir, { recursive: true, force: true }));
+if (QUERIES) {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  writeGroundTruth(truthAt, N, DIM, QUERY_COUNT);
+  console.log(`ground truth: exact top ${K} of ${QUERY_COUNT} queries, unfiltered and ${FILTERS.map((f) => f.label).join(' / ')}, in ${s(performance.now() - t0)} s (CPU ${s(cpuMs(cpu0))} s)`);
+}
 const rounds = Object.fromEntries(SYSTEMS.map((system) => [system, []]));
 const loads = [];
 for (let round = 0; round < ROUNDS; round++) {
@@ -290,8 +361,15 @@ if (raw && ours) {
     ['RSS reopened, graph loaded (MB)', ours.open.rssMb, raw.open.rssMb],
     ['of which anonymous / file pages mapped in (MB)', `${ours.open.rssSplit.anonMb} / ${ours.open.rssSplit.fileMb}`, `${raw.open.rssSplit.anonMb} / ${raw.open.rssSplit.fileMb}`],
   );
+  const queries = QUERIES ? queryRows(ours.open.queries, raw.open.queries) : undefined;
+  // The query rows: ours, then raw, the ratio ours / raw in the ours cell.
+  for (const [what, mine, theirs, ratio] of queries?.rows ?? []) rows.push([what, `${mine}; ${ratio}`, theirs]);
   console.log('\n| | ours | raw hnswlib-node |\n|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  if (QUERIES) console.log(`\nrecall@10 (${QUERY_COUNT} queries) and wall QPS (unseen queries, ${QUERY_MS} ms a point) per efSearch:\n${sweepTable(ours.open.queries, raw.open.queries)}`);
+  const resultsDir = new URL('results/', import.meta.url);
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(new URL('bulk-load-bench.json', resultsDir), JSON.stringify({ n: N, dim: DIM, backend: BACKEND, ids: IDS, batch: BATCH, rounds: ROUNDS, results, queries: queries?.summary }, null, 2));
   const rawGc = raw.build.rssAfterGcMb ?? raw.build.rssMb;
   const reopenRatio = REOPEN ? `; reopen / raw: ${(ours.open.firstAnswerMs / raw.open.firstAnswerMs).toFixed(2)}x` : '';
   const withoutCaches = ours.build.cachedMb == null ? '' : `, without the body caches ${((ours.build.rssAfterGcMb - ours.build.cachedMb) / rawGc).toFixed(2)}x (target <= 1.5x)`;

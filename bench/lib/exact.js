@@ -57,3 +57,71 @@ export function recallOf(found, truth) {
   for (const x of found) if (t.has(x)) hit++;
   return hit / truth.length;
 }
+
+/**
+ * Exact top k of many queries (`count` rows of `queries`) over `n` rows that arrive one at a time
+ * (`nextRow()` returns the next, e.g. vector-data.js's sampleStream: nothing n-sized is held), for several
+ * lists at once: list l keeps, for query q, the best rows i whose `lists[l].rowKey(i)` equals
+ * `lists[l].queryKey(q)` (a category filter; `{ rowKey: () => 0, queryKey: () => 0 }` is unfiltered). Every
+ * row's score against every query is computed once, 4 queries a pass over the row. Returns `[l][q]`: the
+ * rows, best first (ties: smaller row), as exactTopK.
+ */
+export function streamedTopK(queries, count, dim, n, nextRow, k, lists) {
+  const scores = new Float64Array(count);
+  const tops = lists.map(({ queryKey }) => {
+    const byKey = new Map();
+    for (let q = 0; q < count; q++) {
+      const key = queryKey(q);
+      if (!byKey.has(key)) byKey.set(key, []);
+      byKey.get(key).push(q);
+    }
+    for (const [key, qs] of byKey) byKey.set(key, Int32Array.from(qs));
+    return { byKey, ids: new Int32Array(count * k).fill(-1), best: new Float64Array(count * k).fill(-Infinity), worst: new Float64Array(count).fill(-Infinity) };
+  });
+  for (let i = 0; i < n; i++) {
+    const row = nextRow();
+    let q = 0;
+    for (; q + 3 < count; q += 4) {
+      const o0 = q * dim;
+      const o1 = o0 + dim;
+      const o2 = o1 + dim;
+      const o3 = o2 + dim;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let j = 0; j < dim; j++) {
+        const x = row[j];
+        s0 += x * queries[o0 + j];
+        s1 += x * queries[o1 + j];
+        s2 += x * queries[o2 + j];
+        s3 += x * queries[o3 + j];
+      }
+      scores[q] = s0;
+      scores[q + 1] = s1;
+      scores[q + 2] = s2;
+      scores[q + 3] = s3;
+    }
+    for (; q < count; q++) scores[q] = dotAt(row, queries, q * dim, dim);
+    for (let l = 0; l < lists.length; l++) {
+      const top = tops[l];
+      const qs = top.byKey.get(lists[l].rowKey(i));
+      if (qs === undefined) continue;
+      for (const qq of qs) {
+        const s = scores[qq];
+        if (s <= top.worst[qq]) continue; // strictly better only: an earlier (smaller) row keeps a tie
+        const base = qq * k;
+        let p = k - 1;
+        while (p > 0 && top.best[base + p - 1] < s) {
+          top.best[base + p] = top.best[base + p - 1];
+          top.ids[base + p] = top.ids[base + p - 1];
+          p--;
+        }
+        top.best[base + p] = s;
+        top.ids[base + p] = i;
+        top.worst[qq] = top.best[base + k - 1];
+      }
+    }
+  }
+  return tops.map((top) => Array.from({ length: count }, (_, q) => Array.from(top.ids.subarray(q * k, (q + 1) * k)).filter((x) => x >= 0)));
+}

@@ -50,23 +50,32 @@ export function mixture(seed, dim, clusters) {
 }
 
 export function sample(mix, seed, n, spread) {
+  const out = new Float32Array(n * mix.dim);
+  const next = sampleStream(mix, seed, spread);
+  for (let i = 0; i < n; i++) next(out.subarray(i * mix.dim, (i + 1) * mix.dim));
+  return out;
+}
+
+/**
+ * The rows of `sample(mix, seed, n, spread)` one at a time, the same values in the same order: `next(out)`
+ * writes the next row into `out` (a Float32Array of dim). For data too large to hold (1M x 384 is 1.5 GB).
+ */
+export function sampleStream(mix, seed, spread) {
   const { dim, clusters, centres } = mix;
   const rand = rng(seed);
   const g = gaussian(rand);
-  const out = new Float32Array(n * dim);
-  for (let i = 0; i < n; i++) {
+  return (out) => {
     const c = Math.floor(rand() * clusters) * dim;
-    const off = i * dim;
     let sq = 0;
     for (let j = 0; j < dim; j++) {
       const v = centres[c + j] + g() * spread;
-      out[off + j] = v;
+      out[j] = v;
       sq += v * v;
     }
     const inv = 1 / Math.sqrt(sq);
-    for (let j = 0; j < dim; j++) out[off + j] *= inv;
-  }
-  return out;
+    for (let j = 0; j < dim; j++) out[j] *= inv;
+    return out;
+  };
 }
 
 /** bucket[i] in 0..999, exactly n/1000 rows per bucket (n a multiple of 1000), in seeded random order. */
