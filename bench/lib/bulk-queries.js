@@ -85,13 +85,15 @@ export async function measureQueries(systems, { dim, truthFile, queries: count, 
   await quiet();
   const names = Object.keys(systems);
   const out = Object.fromEntries(names.map((name) => [name, { sweep: [], filtered: {} }]));
-  // Warm-ups of a burst's length first, twice each in turn (the code paths compiled, the caches touched).
-  for (let i = 0; i < 2; i++) for (const name of names) await point(systems[name], EFS[0]);
-  for (const ef of EFS) for (const name of names) out[name].sweep.push(await point(systems[name], ef));
+  // Warm-ups of a burst's length first, three each in turn (the code paths compiled, the caches touched).
+  for (let i = 0; i < 3; i++) for (const name of names) await point(systems[name], EFS[0]);
+  // Each point's systems in turn, who goes first alternating (none is always first after another's burst).
+  const turn = (i) => (i % 2 === 0 ? names : [...names].reverse());
+  for (const [i, ef] of EFS.entries()) for (const name of turn(i)) out[name].sweep.push(await point(systems[name], ef));
   for (const filter of FILTERS) {
     for (const name of names) out[name].filtered[filter.field] = [];
-    for (const ef of filteredEfs) {
-      const going = names.filter((name) => (out[name].filtered[filter.field].at(-1)?.recall ?? 0) < 0.99);
+    for (const [i, ef] of filteredEfs.entries()) {
+      const going = turn(i).filter((name) => (out[name].filtered[filter.field].at(-1)?.recall ?? 0) < 0.99);
       if (going.length === 0) break;
       for (const name of going) out[name].filtered[filter.field].push(await point(systems[name], ef, filter));
     }
