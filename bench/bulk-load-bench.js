@@ -7,7 +7,7 @@
 // (recall@10 against exact ground truth, QPS) and filtered queries at 1 % and 10 %; --no-queries skips it.
 // Run after `npm run build`: node bench/bulk-load-bench.js [--n 100000] [--dim 128] [--batch 100]
 // [--backend native|native-rows|wasm] [--systems raw,ours] [--rounds 1] [--ids number|uuid] [--dist <dir>]
-// [--no-queries] [--queries 200] [--query-ms 1000]
+// [--no-queries] [--queries 200] [--query-ms 1000] [--ef-construction 200]
 // With --rounds R the systems run interleaved (each round in the other order) and the figures are
 // medians; the load average is printed beside them (the machine may be shared).
 import { execFileSync } from 'node:child_process';
@@ -18,7 +18,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { diskBytes } from './lib/disk.js';
-import { mixture, row, sample } from './lib/vector-data.js';
+import { mixture, row, sample, sampleStream } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
 import { glibcMalloc, heapSnapshot, rssByMapping, v8Split } from './lib/memory-probe.js';
 import { summarizeHeap } from './lib/heap-summary.js';
@@ -29,6 +29,8 @@ const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) +
 const N = Number(arg('--n', 100_000));
 const DIM = Number(arg('--dim', 128));
 const BATCH = Number(arg('--batch', 100));
+/** Both systems' efConstruction (memory does not depend on it: a low one measures a large size's memory sooner). */
+const EF_CONSTRUCTION = Number(arg('--ef-construction', 200));
 const BACKEND = arg('--backend', 'native');
 const SYSTEMS = arg('--systems', 'raw,ours').split(',');
 const ROUNDS = Number(arg('--rounds', 1));
@@ -58,6 +60,14 @@ const target = { keyspace: KS, collection: 'vectors' };
 /** The same seeded clustered unit vectors in every process. */
 function dataset() {
   return sample(mixture(DATA.mixSeed, DIM, DATA.clusters), DATA.seed, N + 1, DATA.spread);
+}
+
+/** Row N (the reopen's query), generated without holding the rows before it: RSS reopened is the index's alone. */
+function reopenQuery() {
+  const next = sampleStream(mixture(DATA.mixSeed, DIM, DATA.clusters), DATA.seed, DATA.spread);
+  const out = new Float32Array(DIM);
+  for (let i = 0; i <= N; i++) next(out);
+  return Array.from(out);
 }
 
 const rssMb = () => Math.round(process.memoryUsage().rss / MB);
@@ -157,7 +167,7 @@ const roles = {
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const index = new HierarchicalNSW('cosine', DIM);
-    index.initIndex(N, 16, 200, 100);
+    index.initIndex(N, 16, EF_CONSTRUCTION, 100);
     for (let i = 0; i < N; i++) index.addPoint(Array.from(row(data, i, DIM)), i);
     const buildMs = performance.now() - t0;
     const buildCpuMs = cpuMs(cpu0);
@@ -172,7 +182,7 @@ const roles = {
   },
   async 'raw-open'() {
     const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
-    const query = Array.from(row(dataset(), N, DIM));
+    const query = reopenQuery();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const index = new HierarchicalNSW('cosine', DIM);
@@ -198,7 +208,7 @@ const roles = {
     const { Database } = await import(new URL('engine/database.js', distUrl).href);
     const data = dataset();
     const db = await Database.open(dir, { limits: { maxInsertManyDocuments: BATCH }, vectorBackend: BACKEND });
-    await executeCommand(db, { createCollection: { name: 'vectors', options: { vector: { dimension: DIM, metric: 'cosine' } } } }, { keyspace: KS });
+    await executeCommand(db, { createCollection: { name: 'vectors', options: { vector: { dimension: DIM, metric: 'cosine', ...(EF_CONSTRUCTION === 200 ? {} : { index: { efConstruction: EF_CONSTRUCTION } }) } } } }, { keyspace: KS });
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     // Documents are made batch by batch and that time is left out: the load measures the database.
@@ -252,7 +262,7 @@ const roles = {
   async 'ours-open'() {
     const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
     const { Database } = await import(new URL('engine/database.js', distUrl).href);
-    const query = Array.from(row(dataset(), N, DIM));
+    const query = reopenQuery();
     // Module loading is not timed (raw's opens with hnswlib-node loaded): what the package loads at its first open is loaded here.
     const require = createRequire(distUrl);
     require('classic-level');
@@ -295,7 +305,7 @@ if (role !== undefined) {
 const self = fileURLToPath(import.meta.url);
 function child(name, at) {
   const queryArgs = QUERIES ? ['--queries', QUERY_COUNT, '--query-ms', QUERY_MS, '--truth', truthAt] : ['--no-queries'];
-  const passOn = ['--n', N, '--dim', DIM, '--batch', BATCH, '--backend', BACKEND, '--ids', IDS, ...(dist ? ['--dist', dist] : []), ...(BREAKDOWN ? ['--breakdown'] : []), ...queryArgs].map(String);
+  const passOn = ['--n', N, '--dim', DIM, '--batch', BATCH, '--ef-construction', EF_CONSTRUCTION, '--backend', BACKEND, '--ids', IDS, ...(dist ? ['--dist', dist] : []), ...(BREAKDOWN ? ['--breakdown'] : []), ...queryArgs].map(String);
   const out = execFileSync(process.execPath, ['--expose-gc', self, '--role', name, '--dir', at, ...passOn], { encoding: 'utf8', maxBuffer: 64 * MB, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   return JSON.parse(line.slice(7));
@@ -311,7 +321,7 @@ function medians(list) {
   return Object.fromEntries(Object.keys(first).map((key) => [key, medians(list.map((r) => r[key]))]));
 }
 
-console.log(`bulk load: ${N} x ${DIM}, cosine, M 16 / efConstruction 200, insertMany of ${BATCH}, backend ${BACKEND}, ${IDS} ids, ${ROUNDS} round(s)`);
+console.log(`bulk load: ${N} x ${DIM}, cosine, M 16 / efConstruction ${EF_CONSTRUCTION}, insertMany of ${BATCH}, backend ${BACKEND}, ${IDS} ids, ${ROUNDS} round(s)`);
 // Ground truth once, before the builds: the data regenerated row by row, only the running top 10s kept.
 const truthDir = QUERIES ? mkdtempSync(path.join(tmpdir(), 'vdb-bulk-truth-')) : undefined;
 const truthAt = QUERIES ? path.join(truthDir, 'truth.json') : undefined;
