@@ -14,7 +14,6 @@ export interface ScoredLabel {
   score: number;
 }
 
-/** The float32 values of labels (undefined where a label has none): a few point reads. */
 /**
  * Rescored hits best first, each rescored hit's float32 `$similarity` then given as its shortest decimal
  * (float32 scores order as their decimals do: sort first, then convert). Sorts and changes `hits` in place.
@@ -26,7 +25,12 @@ export function bestFirstAsDecimals(hits: ScoredLabel[], rescored: (label: numbe
   return hits;
 }
 
-export type ExactReader = (labels: readonly number[]) => (Float32Array | undefined)[];
+/**
+ * The float32 values of labels (undefined where a label has none): a few point reads. Given `into` (room
+ * for every label's values), a reader may decode label i's values into it at i x dimension and answer
+ * views of it: no allocation per vector (ExactValues.shortlist hands it its own buffer).
+ */
+export type ExactReader = (labels: readonly number[], into?: Float32Array) => (Float32Array | undefined)[];
 
 /**
  * How many candidates an approximate ranking hands to the exact one for `k` results: 2x was enough for the
@@ -58,30 +62,83 @@ export function approximateShortlist(metric: Metric, query: ArrayLike<number>, r
  */
 export function exactTopK(metric: Metric, query: ArrayLike<number>, labels: readonly number[], k: number, read: ExactReader): ScoredLabel[] {
   const unique = [...new Set(labels)];
-  const values = read(unique);
   const dim = query.length;
+  const rows = roomIn(scratch, unique.length * dim, (buffer) => (scratch = buffer));
+  const values = read(unique, rows);
+  // The values, packed at the front of `rows` (a reader that took `into` left them in place).
   const kept: number[] = [];
-  const rows = new Float32Array(unique.length * dim);
   values.forEach((vector, i) => {
     if (vector === undefined) return;
-    rows.set(vector, kept.length * dim);
+    const at = kept.length * dim;
+    if (vector.buffer !== rows.buffer || vector.byteOffset !== rows.byteOffset + at * 4) rows.set(vector, at);
     kept.push(unique[i]!);
   });
   const n = kept.length;
   const index = new Uint32Array(n);
   const sqNorms = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    index[i] = i;
-    // Summed as the flat store sums a row's norm when it is stored (validate.ts checkVector): the same scores.
-    let sq = 0;
-    for (let j = i * dim, end = j + dim; j < end; j++) sq += rows[j]! * rows[j]!;
-    sqNorms[i] = sq;
-  }
+  for (let i = 0; i < n; i++) index[i] = i;
+  sequentialSquaredNorms(rows, dim, n, sqNorms);
   const q = Float64Array.from(query);
   const dots = new Float64Array(n);
   dotRows(q, rows, dim, index, n, dots);
   return selectTopK(metric, squaredNorm(q, 0, dim), dots, sqNorms, index, n, Math.floor(k), Uint32Array.from(kept)).map((r) => ({ label: r.row, score: r.score }));
 }
+
+/**
+ * out[i] = the squared norm of row i of `rows` summed in order, as the flat store sums a row's norm when it is
+ * stored (validate.ts checkVector): the same scores. Four rows at a time: each sum is a chain of dependent
+ * float64 additions, and four chains side by side run in about the time of one.
+ */
+function sequentialSquaredNorms(rows: Float32Array, dim: number, n: number, out: Float64Array): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o0 = i * dim;
+    const o1 = o0 + dim;
+    const o2 = o1 + dim;
+    const o3 = o2 + dim;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let j = 0; j < dim; j++) {
+      const a = rows[o0 + j]!;
+      const b = rows[o1 + j]!;
+      const c = rows[o2 + j]!;
+      const d = rows[o3 + j]!;
+      s0 += a * a;
+      s1 += b * b;
+      s2 += c * c;
+      s3 += d * d;
+    }
+    out[i] = s0;
+    out[i + 1] = s1;
+    out[i + 2] = s2;
+    out[i + 3] = s3;
+  }
+  for (; i < n; i++) {
+    let sq = 0;
+    for (let j = i * dim, end = j + dim; j < end; j++) sq += rows[j]! * rows[j]!;
+    out[i] = sq;
+  }
+}
+
+/** Buffers of at most this many values (1 MiB) are kept for the next call; a larger shortlist's are not. */
+const KEPT_VALUES = 2 ** 18;
+
+/**
+ * `length` values of `kept` when it has room, else of a new buffer (`keep` is told of it when small enough to
+ * keep): a Float32Array of a shortlist's values (46 KB at 30 x 384) lives outside V8's heap, and allocating
+ * one per search cost more than ranking it.
+ */
+function roomIn(kept: Float32Array, length: number, keep: (buffer: Float32Array) => void): Float32Array {
+  if (kept.length >= length) return kept.subarray(0, length);
+  const buffer = new Float32Array(length <= KEPT_VALUES ? Math.min(Math.max(length, 2 * kept.length), KEPT_VALUES) : length);
+  if (buffer.length <= KEPT_VALUES) keep(buffer);
+  return buffer.subarray(0, length);
+}
+
+/** The rows exactTopK ranks, kept between calls: used only within one call (nothing keeps a view of it). */
+let scratch: Float32Array = new Float32Array(0);
 
 /**
  * A quantized store's way to its exact values: the reader, and the values read for the last shortlist (its
@@ -90,6 +147,8 @@ export function exactTopK(metric: Metric, query: ArrayLike<number>, labels: read
 export class ExactValues {
   readonly #read: ExactReader;
   #recent = new Map<number, Float32Array>();
+  /** Where the last shortlist's values were decoded (#recent holds views of it), reused by the next. */
+  #values: Float32Array = new Float32Array(0);
 
   constructor(read: ExactReader) {
     this.#read = read;
@@ -105,8 +164,9 @@ export class ExactValues {
   }
 
   /** Reads the values of `labels`, kept until the next shortlist's read. */
-  readonly shortlist: ExactReader = (labels) => {
-    const values = this.#read(labels);
+  readonly shortlist: ExactReader = (labels, into) => {
+    // Decoded into this store's own buffer, not `into` (exactTopK's scratch, shared): #recent outlives the call.
+    const values = this.#read(labels, into === undefined ? undefined : roomIn(this.#values, into.length, (buffer) => (this.#values = buffer)));
     this.#recent = new Map();
     values.forEach((vector, i) => {
       if (vector !== undefined) this.#recent.set(labels[i]!, vector);
