@@ -63,7 +63,7 @@ export function approximateShortlist(metric: Metric, query: ArrayLike<number>, r
 export function exactTopK(metric: Metric, query: ArrayLike<number>, labels: readonly number[], k: number, read: ExactReader): ScoredLabel[] {
   const unique = [...new Set(labels)];
   const dim = query.length;
-  const rows = roomIn(scratch, unique.length * dim, (buffer) => (scratch = buffer));
+  const rows = scratchFor(unique.length * dim);
   const values = read(unique, rows);
   // The values, packed at the front of `rows` (a reader that took `into` left them in place).
   const kept: number[] = [];
@@ -126,29 +126,33 @@ function sequentialSquaredNorms(rows: Float32Array, dim: number, n: number, out:
 const KEPT_VALUES = 2 ** 18;
 
 /**
- * `length` values of `kept` when it has room, else of a new buffer (`keep` is told of it when small enough to
- * keep): a Float32Array of a shortlist's values (46 KB at 30 x 384) lives outside V8's heap, and allocating
- * one per search cost more than ranking it.
+ * The rows exactTopK ranks, kept between calls (used only within one call: nothing keeps a view of it): a
+ * Float32Array of a shortlist's values (46 KB at 30 x 384) lives outside V8's heap, and allocating one per
+ * search cost more than ranking it.
  */
-function roomIn(kept: Float32Array, length: number, keep: (buffer: Float32Array) => void): Float32Array {
-  if (kept.length >= length) return kept.subarray(0, length);
-  const buffer = new Float32Array(length <= KEPT_VALUES ? Math.min(Math.max(length, 2 * kept.length), KEPT_VALUES) : length);
-  if (buffer.length <= KEPT_VALUES) keep(buffer);
-  return buffer.subarray(0, length);
-}
-
-/** The rows exactTopK ranks, kept between calls: used only within one call (nothing keeps a view of it). */
 let scratch: Float32Array = new Float32Array(0);
+
+/** `length` values of the scratch, grown as needed (beyond KEPT_VALUES, a buffer for this call only). */
+function scratchFor(length: number): Float32Array {
+  if (scratch.length >= length) return scratch.subarray(0, length);
+  if (length > KEPT_VALUES) return new Float32Array(length);
+  scratch = new Float32Array(Math.min(Math.max(length, 2 * scratch.length), KEPT_VALUES));
+  return scratch.subarray(0, length);
+}
 
 /**
  * A quantized store's way to its exact values: the reader, and the values read for the last shortlist (its
- * hits' rescore and `$vector` reads then need no second read). Forget a label when its vector changes.
+ * hits' rescore and `$vector` reads then need no second read, and the next shortlist reads only the labels
+ * this one lacked: a repeated query, or a search's next round, reads nothing again). Forget a label when its
+ * vector changes.
  */
 export class ExactValues {
   readonly #read: ExactReader;
   #recent = new Map<number, Float32Array>();
-  /** Where the last shortlist's values were decoded (#recent holds views of it), reused by the next. */
+  /** Where the last shortlist's values were decoded (#recent holds views of it). */
   #values: Float32Array = new Float32Array(0);
+  /** The other buffer: the next shortlist's values go there while #recent's are copied from this one. */
+  #spare: Float32Array = new Float32Array(0);
 
   constructor(read: ExactReader) {
     this.#read = read;
@@ -163,16 +167,63 @@ export class ExactValues {
     this.#recent.delete(label);
   }
 
-  /** Reads the values of `labels`, kept until the next shortlist's read. */
+  /**
+   * The values of `labels`, kept until the next shortlist's: those the last shortlist held are copied from it,
+   * the rest read. With `into` (its length tells the room wanted) they are decoded into this store's own
+   * buffers, not into `into` (exactTopK's scratch, shared): #recent outlives the call.
+   */
   readonly shortlist: ExactReader = (labels, into) => {
-    // Decoded into this store's own buffer, not `into` (exactTopK's scratch, shared): #recent outlives the call.
-    const values = this.#read(labels, into === undefined ? undefined : roomIn(this.#values, into.length, (buffer) => (this.#values = buffer)));
+    if (into === undefined || labels.length === 0) return this.#keep(labels, this.#read(labels));
+    const dim = into.length / labels.length;
+    const target = this.#room(into.length);
+    const missing: number[] = [];
+    const values: (Float32Array | undefined)[] = labels.map((label, i) => {
+      const known = this.#recent.get(label);
+      if (known === undefined) {
+        missing.push(i);
+        return undefined;
+      }
+      const view = target.subarray(i * dim, (i + 1) * dim);
+      view.set(known);
+      return view;
+    });
+    if (missing.length === labels.length) return this.#swap(labels, this.#read(labels, target));
+    if (missing.length > 0) {
+      // The few not held: read on their own and copied to their place.
+      const read = this.#read(missing.map((i) => labels[i]!));
+      missing.forEach((i, j) => {
+        const vector = read[j];
+        if (vector === undefined) return;
+        const view = target.subarray(i * dim, (i + 1) * dim);
+        view.set(vector);
+        values[i] = view;
+      });
+    }
+    return this.#swap(labels, values);
+  };
+
+  /** `length` values of the spare buffer, grown as needed. */
+  #room(length: number): Float32Array {
+    const spare = this.#spare;
+    if (spare.length < length) this.#spare = new Float32Array(length <= KEPT_VALUES ? Math.min(Math.max(length, 2 * spare.length), KEPT_VALUES) : length);
+    return this.#spare.subarray(0, length);
+  }
+
+  /** Makes the spare buffer, just filled, the current one (#recent then holds views of it); a large old one goes. */
+  #swap(labels: readonly number[], values: (Float32Array | undefined)[]): (Float32Array | undefined)[] {
+    const filled = this.#spare;
+    this.#spare = this.#values.length > KEPT_VALUES ? new Float32Array(0) : this.#values;
+    this.#values = filled;
+    return this.#keep(labels, values);
+  }
+
+  #keep(labels: readonly number[], values: (Float32Array | undefined)[]): (Float32Array | undefined)[] {
     this.#recent = new Map();
     values.forEach((vector, i) => {
       if (vector !== undefined) this.#recent.set(labels[i]!, vector);
     });
     return values;
-  };
+  }
 
   /**
    * FlatVectorStore.rescore from exact values: each stored hit's Data API `$similarity` (float32), best first;

@@ -73,19 +73,23 @@ describe.skipIf(!nativeRowsAvailable())('int8 graph search, rescored exactly', (
     expect(misranked).toBeGreaterThan(Q / 2);
   });
 
-  it('reads the shortlist\'s stored vectors once each, and none again for $similarity', async () => {
+  it('reads the shortlist\'s stored vectors once each, none the last shortlist held, none again for $similarity', async () => {
     const collection = await int8Collection();
+    const search = vi.spyOn(HnswIndex.prototype, 'search');
     const spy = spyVectorReads();
-    for (let q = 0; q < 5; q++) {
+    let before = new Set<number>();
+    const order = [0, 1, 2, 3, 3, 4, 1];
+    for (const [at, q] of order.entries()) {
       const found = await collection.findVector(queryOf(q), { limit: K, includeSimilarity: true, projection: { _id: 1 } });
-      expect(found).toHaveLength(K);
-      const reads = spy.reads();
-      expect(reads).toHaveLength(shortlistSize(K));
-      expect(new Set(reads).size).toBe(reads.length);
-      // The hits are among the records read: their $similarity came from those values.
-      const readLabels = new Set(reads.map((key) => Number.parseInt(key.slice(key.lastIndexOf('\0') + 1), 16)));
-      for (const doc of found) expect(readLabels.has(doc._id as number)).toBe(true);
-      // And the scores are those of the stored vectors (float32 $similarity against the float64 one).
+      const shortlist = (search.mock.results.at(-1)!.value as { label: number }[]).map((hit) => hit.label);
+      expect(shortlist).toHaveLength(shortlistSize(K));
+      const read = spy.reads().map((key) => Number.parseInt(key.slice(key.lastIndexOf('\0') + 1), 16));
+      // Exactly the shortlist's labels the previous shortlist lacked, each once (a repeated query: none).
+      expect(read.sort((a, b) => a - b)).toEqual(shortlist.filter((label) => !before.has(label)).sort((a, b) => a - b));
+      if (at > 0 && order[at - 1] === q) expect(read).toEqual([]);
+      else expect(read.length).toBeGreaterThan(0);
+      before = new Set(shortlist);
+      // The answer and its scores are those of the stored vectors (float32 $similarity against the float64 one).
       const exact = naiveTopK('cosine', queryOf(q), ALL, DIM, LABELS, K);
       expect(found.map((doc) => doc._id)).toEqual(exact.map((hit) => hit.label));
       found.forEach((doc, i) => expect(doc.$similarity).toBeCloseTo(exact[i]!.score, 6));
