@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { diskBytes } from './lib/disk.js';
 import { exactTopK, recallOf } from './lib/exact.js';
-import { buckets, mixture, sample, row } from './lib/vector-data.js';
+import { buckets, insertBucketed, mixture, sample, row } from './lib/vector-data.js';
 import { freshDist, privateDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
@@ -110,15 +110,7 @@ async function child(mode, distDir, truthFile) {
     const loop = monitorEventLoopDelay({ resolution: 10 });
     const started = performance.now();
     loop.enable();
-    {
-      const vectors = data();
-      const bucket = buckets(SEED + 3, N);
-      for (let from = 0; from < N; from += 1000) {
-        const docs = [];
-        for (let i = from; i < Math.min(N, from + 1000); i++) docs.push({ _id: i, bucket: bucket[i], $vector: Array.from(row(vectors, i, DIM)) });
-        await collection.insertMany(docs, { chunkSize: 1000 });
-      }
-    } // the data goes out of scope: the GC below frees it
+    await insertBucketed(collection, data(), buckets(SEED + 3, N), N, DIM); // the data is not kept: the GC below frees it
     await collection.waitForIndex();
     const loadMs = performance.now() - started;
     loop.disable();

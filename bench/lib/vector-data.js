@@ -96,6 +96,18 @@ export function buckets(seed, n) {
   return out;
 }
 
+/**
+ * Inserts the first `n` rows of `vectors` into a collection (the client's) as documents `{ _id: i, bucket:
+ * bucket[i], $vector }`, through insertMany of 1,000.
+ */
+export async function insertBucketed(collection, vectors, bucket, n, dim) {
+  for (let from = 0; from < n; from += 1000) {
+    const docs = [];
+    for (let i = from; i < Math.min(n, from + 1000); i++) docs.push({ _id: i, bucket: bucket[i], $vector: Array.from(row(vectors, i, dim)) });
+    await collection.insertMany(docs, { chunkSize: 1000 });
+  }
+}
+
 /** One dataset: vectors, queries, buckets. */
 export function makeDataset(spec) {
   const mix = mixture(spec.seed, spec.dim, spec.clusters);

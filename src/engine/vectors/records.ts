@@ -13,10 +13,11 @@ export interface VectorRecord {
   readonly vector: Float32Array;
 }
 
-export function decodeVectorValues(bytes: Uint8Array, dimension: number): Float32Array {
-  const vector = new Float32Array(dimension);
+/** A record's values: a new array, or a view of `into` at `offset` (values) they are copied to. */
+export function decodeVectorValues(bytes: Uint8Array, dimension: number, into?: Float32Array, offset = 0): Float32Array {
+  const vector = into === undefined ? new Float32Array(dimension) : into.subarray(offset, offset + dimension);
   // Copy: the value's offset need not be float-aligned.
-  new Uint8Array(vector.buffer).set(bytes.subarray(0, dimension * 4));
+  new Uint8Array(vector.buffer, vector.byteOffset, dimension * 4).set(bytes.subarray(0, dimension * 4));
   return vector;
 }
 
@@ -53,9 +54,12 @@ export async function readVectorValues(kv: KvStore, cid: number, labels: readonl
   return out;
 }
 
-/** As readVectorValues, on the calling thread (KvStore.syncReads): a few labels wanted by synchronous code. */
-export function readVectorValuesSync(kv: KvStore, cid: number, labels: readonly number[], dimension: number): (Float32Array | undefined)[] {
-  return kv.getManySync(labels.map((label) => keys.vectorValuesKey(cid, label))).map((value) => (value === undefined ? undefined : decodeVectorValues(value, dimension)));
+/**
+ * As readVectorValues, on the calling thread (KvStore.syncReads): a few labels wanted by synchronous code.
+ * With `into` (labels.length x dimension values), label i's values are decoded into it and answered as views.
+ */
+export function readVectorValuesSync(kv: KvStore, cid: number, labels: readonly number[], dimension: number, into?: Float32Array): (Float32Array | undefined)[] {
+  return kv.getManySync(labels.map((label) => keys.vectorValuesKey(cid, label))).map((value, i) => (value === undefined ? undefined : decodeVectorValues(value, dimension, into, i * dimension)));
 }
 
 /**

@@ -34,7 +34,7 @@ export async function int8Options(kv: KvStore, settings: VectorSettings): Promis
   const stored = await kv.get(keys.vectorScaleKey(cid));
   const scale = stored === undefined ? undefined : Int8Scale.fromBytes(stored, dimension);
   return {
-    exact: (labels) => readVectorValuesSync(kv, cid, labels, dimension),
+    exact: (labels, into) => readVectorValuesSync(kv, cid, labels, dimension, into),
     ...(scale !== undefined ? { scale } : {}),
     onTrained: (trained) => {
       // Not in a document's batch: the scale is trained as a write is applied. Should it be lost (a crash
