@@ -143,10 +143,10 @@ export class SeenRows {
 
 /**
  * Fills `out` with the rows `slots` gives the labels of `list` (absent labels skipped, each row once), up
- * to out.length; how many. `rows`: an upper bound of the row ids, for `seen`. The one collecting loop of
- * the exact scans (FlatRowTable, NativeRowStore).
+ * to out.length, and `labelsOut` (when given, as long as `out`) with their labels; how many. `rows`: an
+ * upper bound of the row ids, for `seen`. The one collecting loop of the exact scans (FlatRowTable, NativeRowStore).
  */
-export function collectLabelRows(slots: LabelSlots, list: ArrayLike<number>, out: Uint32Array, seen: SeenRows, rows: number): number {
+export function collectLabelRows(slots: LabelSlots, list: ArrayLike<number>, out: Uint32Array, seen: SeenRows, rows: number, labelsOut?: Uint32Array): number {
   let n = 0;
   const dense = slots.dense;
   // Ascending without repeats (every stored label, the postings' sets): no repeat to look for.
@@ -159,15 +159,19 @@ export function collectLabelRows(slots: LabelSlots, list: ArrayLike<number>, out
       const label = list[i] as number;
       if (label >= 0 && label < limit) {
         const row = dense[label] as number;
-        if (row !== NO_SLOT) out[n++] = row;
+        if (row === NO_SLOT) continue;
+        if (labelsOut !== undefined) labelsOut[n] = label;
+        out[n++] = row;
       }
     }
     return n;
   }
   if (!ascending) seen.begin(rows);
   for (let i = 0; i < list.length && n < out.length; i++) {
-    const row = slots.get(list[i] as number);
+    const label = list[i] as number;
+    const row = slots.get(label);
     if (row === undefined || (!ascending && !seen.first(row))) continue;
+    if (labelsOut !== undefined) labelsOut[n] = label;
     out[n++] = row;
   }
   return n;
