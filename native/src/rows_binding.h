@@ -20,7 +20,7 @@ class Rows : public Napi::ObjectWrap<Rows> {
                         InstanceMethod("writeMany", &Rows::WriteMany), InstanceMethod("ref", &Rows::Ref),
                         InstanceMethod("unref", &Rows::Unref), InstanceMethod("read", &Rows::Read),
                         InstanceMethod("dots", &Rows::Dots), InstanceMethod("refs", &Rows::Refs),
-                        InstanceMethod("squaredNorms", &Rows::SquaredNorms), InstanceMethod("refMany", &Rows::RefMany),
+                        InstanceMethod("refMany", &Rows::RefMany),
                         InstanceMethod("quantize", &Rows::Quantize), InstanceMethod("scale", &Rows::Scale),
                         InstanceMethod("readCodes", &Rows::ReadCodes), InstanceAccessor("int8", &Rows::Int8, nullptr),
                         InstanceAccessor("kernel", &Rows::Kernel, nullptr),
@@ -163,19 +163,6 @@ class Rows : public Napi::ObjectWrap<Rows> {
   double int8SquaredNorm(uint32_t row) const {
     double inv = store_->invNorm(row);
     return inv > 0 ? 1.0 / (inv * inv) : 0;
-  }
-
-  /** squaredNorms(rows, n, out: Float64Array): each row's squared norm, summed in order as validate.ts's checkVector sums it. */
-  Napi::Value SquaredNorms(const Napi::CallbackInfo& info) {
-    const uint32_t dim = store_->dim();
-    uint32_t n = u32(info[1]);
-    const uint32_t* rows = typedData<uint32_t>(info[0], "rows", n);
-    double* out = typedData<double>(info[2], "out", n);
-    for (uint32_t i = 0; i < n; i++) {
-      store_->check(rows[i]);
-      out[i] = store_->int8() ? int8SquaredNorm(rows[i]) : squaredNorm(store_->row(rows[i]), dim);
-    }
-    return info.Env().Undefined();
   }
 
   /**
