@@ -20,7 +20,7 @@ class Rows : public Napi::ObjectWrap<Rows> {
                         InstanceMethod("writeMany", &Rows::WriteMany), InstanceMethod("ref", &Rows::Ref),
                         InstanceMethod("unref", &Rows::Unref), InstanceMethod("read", &Rows::Read),
                         InstanceMethod("dots", &Rows::Dots), InstanceMethod("refs", &Rows::Refs),
-                        InstanceMethod("squaredNorms", &Rows::SquaredNorms), InstanceMethod("refMany", &Rows::RefMany),
+                        InstanceMethod("refMany", &Rows::RefMany),
                         InstanceMethod("quantize", &Rows::Quantize), InstanceMethod("scale", &Rows::Scale),
                         InstanceMethod("readCodes", &Rows::ReadCodes), InstanceAccessor("int8", &Rows::Int8, nullptr),
                         InstanceAccessor("kernel", &Rows::Kernel, nullptr),
@@ -94,9 +94,12 @@ class Rows : public Napi::ObjectWrap<Rows> {
   }
 
   /**
-   * dots(query: Float64Array, rows: Uint32Array, n, out: Float64Array): float64 dot products of the query
-   * with rows[0..n), summed in the order FlatVectorStore's WebAssembly kernel (asm/kernels.ts dotRows) sums
-   * them: four running sums by j % 4, joined as (s0 + s2) + (s1 + s3), then the tail. The scores agree bit for bit.
+   * dots(query: Float64Array, rows: Uint32Array, n, out: Float64Array, norms?: Float64Array): float64 dot
+   * products of the query with rows[0..n), summed in the order FlatVectorStore's WebAssembly kernel
+   * (asm/kernels.ts dotRows) sums them: four running sums by j % 4, joined as (s0 + s2) + (s1 + s3), then
+   * the tail. The scores agree bit for bit. With `norms`, each row's squared norm too, summed in order as
+   * validate.ts's checkVector sums it (so an exact scan needs no norms kept by row on the JS side); the
+   * rows go four at a time so that their four in-order sums overlap (one alone would be a chain of dim adds).
    */
   Napi::Value Dots(const Napi::CallbackInfo& info) {
     const uint32_t dim = store_->dim();
@@ -104,49 +107,62 @@ class Rows : public Napi::ObjectWrap<Rows> {
     uint32_t n = u32(info[2]);
     const uint32_t* rows = typedData<uint32_t>(info[1], "rows", n);
     double* out = typedData<double>(info[3], "out", n);
+    double* norms = info.Length() > 4 && !info[4].IsUndefined() ? typedData<double>(info[4], "norms", n) : nullptr;
+    for (uint32_t i = 0; i < n; i++) store_->check(rows[i]);
     if (store_->int8()) {
       int8Dots(q, rows, n, out);
+      if (norms != nullptr) for (uint32_t i = 0; i < n; i++) norms[i] = int8SquaredNorm(rows[i]);
       return info.Env().Undefined();
     }
-    for (uint32_t i = 0; i < n; i++) {
-      store_->check(rows[i]);
-      const float* r = store_->row(rows[i]);
-      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      const uint32_t end4 = dim & ~3u;
-      uint32_t j = 0;
-      for (; j < end4; j += 4) {
-        s0 += static_cast<double>(r[j]) * q[j];
-        s1 += static_cast<double>(r[j + 1]) * q[j + 1];
-        s2 += static_cast<double>(r[j + 2]) * q[j + 2];
-        s3 += static_cast<double>(r[j + 3]) * q[j + 3];
+    uint32_t i = 0;
+    if (norms != nullptr) {
+      for (; i + 4 <= n; i += 4) {
+        const float* r[4] = {store_->row(rows[i]), store_->row(rows[i + 1]), store_->row(rows[i + 2]), store_->row(rows[i + 3])};
+        double sq[4] = {0, 0, 0, 0};
+        for (uint32_t j = 0; j < dim; j++) {
+          for (int k = 0; k < 4; k++) sq[k] += static_cast<double>(r[k][j]) * r[k][j];
+        }
+        for (int k = 0; k < 4; k++) {
+          out[i + k] = dot(q, r[k], dim);
+          norms[i + k] = sq[k];
+        }
       }
-      double s = (s0 + s2) + (s1 + s3);
-      for (; j < dim; j++) s += q[j] * static_cast<double>(r[j]);
-      out[i] = s;
+    }
+    for (; i < n; i++) {
+      const float* r = store_->row(rows[i]);
+      out[i] = dot(q, r, dim);
+      if (norms != nullptr) norms[i] = squaredNorm(r, dim);
     }
     return info.Env().Undefined();
   }
 
-  /** squaredNorms(rows, n, out: Float64Array): each row's squared norm, summed in order as validate.ts's checkVector sums it. */
-  Napi::Value SquaredNorms(const Napi::CallbackInfo& info) {
-    const uint32_t dim = store_->dim();
-    uint32_t n = u32(info[1]);
-    const uint32_t* rows = typedData<uint32_t>(info[0], "rows", n);
-    double* out = typedData<double>(info[2], "out", n);
-    for (uint32_t i = 0; i < n; i++) {
-      store_->check(rows[i]);
-      if (store_->int8()) {
-        // No values to sum: the square of the norm kept beside the codes (it ranks a shortlist only).
-        double inv = store_->invNorm(rows[i]);
-        out[i] = inv > 0 ? 1.0 / (inv * inv) : 0;
-        continue;
-      }
-      const float* r = store_->row(rows[i]);
-      double s = 0;
-      for (uint32_t j = 0; j < dim; j++) s += static_cast<double>(r[j]) * r[j];
-      out[i] = s;
+  /** The float64 dot product of `dots`, in its order. */
+  static double dot(const double* q, const float* r, uint32_t dim) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    const uint32_t end4 = dim & ~3u;
+    uint32_t j = 0;
+    for (; j < end4; j += 4) {
+      s0 += static_cast<double>(r[j]) * q[j];
+      s1 += static_cast<double>(r[j + 1]) * q[j + 1];
+      s2 += static_cast<double>(r[j + 2]) * q[j + 2];
+      s3 += static_cast<double>(r[j + 3]) * q[j + 3];
     }
-    return info.Env().Undefined();
+    double s = (s0 + s2) + (s1 + s3);
+    for (; j < dim; j++) s += q[j] * static_cast<double>(r[j]);
+    return s;
+  }
+
+  /** A float32 row's squared norm, summed in order (checkVector's order). */
+  static double squaredNorm(const float* r, uint32_t dim) {
+    double s = 0;
+    for (uint32_t j = 0; j < dim; j++) s += static_cast<double>(r[j]) * r[j];
+    return s;
+  }
+
+  /** An int8 row has no values to sum: the square of the norm kept beside its codes (it ranks a shortlist only). */
+  double int8SquaredNorm(uint32_t row) const {
+    double inv = store_->invNorm(row);
+    return inv > 0 ? 1.0 / (inv * inv) : 0;
   }
 
   /**
@@ -164,7 +180,6 @@ class Rows : public Napi::ObjectWrap<Rows> {
     }
     const vdb::int8k::Kernels& k = vdb::int8k::kernels();
     for (uint32_t i = 0; i < n; i++) {
-      store_->check(rows[i]);
       out[i] = base + k.dot(qs.data(), store_->codes(rows[i]), nullptr, dim);
     }
   }

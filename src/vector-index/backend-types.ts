@@ -48,6 +48,11 @@ export interface HnswDriver {
   /** Grows max elements; false when memory ran out (the index is unchanged and usable). */
   tryResize(n: number): boolean;
   /**
+   * Whether tryResize grows the graph's large blocks in place (native hnswlib: glibc's realloc of a large
+   * block remaps its pages, no copy) rather than copying them (wasm): the slot table then grows in small steps.
+   */
+  readonly resizesInPlace?: boolean;
+  /**
    * Inserts rows `rows[i]` of `vectors` as new slots `slots[i]`; `labels[i]` is the label of row
    * rows[i] (a backend over the engine's rows inserts the row it already holds for that label).
    */

@@ -5,8 +5,10 @@
  * table in step and plans room. No I/O and no backend specifics here.
  */
 import { HEADROOM, type HnswDriver } from './backend-types.js';
+import { grownLength } from '../platform/typed-arrays.js';
 import { LabelSlots } from './label-slots.js';
 
+/** Growth of a driver whose resize copies the graph (wasm): by half, few copies. */
 const GROWTH = 1.5;
 /** Deleted slots are recycled (slow) once they outnumber live ones and this floor. */
 const RECYCLE_FLOOR = 1024;
@@ -180,11 +182,14 @@ export class HnswSlotTable {
     this.#live = new Uint8Array(0);
   }
 
-  /** Grows toward `need` (by 1.5x when possible); returns the capacity reached, maybe unchanged. */
+  /**
+   * Grows toward `need` (by half when possible; by grownLength's step when the driver resizes in place:
+   * hnswlib's lock and level of each unused slot are memory in use); returns the capacity reached, maybe unchanged.
+   */
   private grow(driver: HnswDriver, need: number): number {
     const cap = driver.capacity();
     const limit = driver.capacityLimit();
-    const target = Math.min(limit, Math.max(need, Math.ceil(cap * GROWTH)));
+    const target = Math.min(limit, driver.resizesInPlace === true ? grownLength(cap, need) : Math.max(need, Math.ceil(cap * GROWTH)));
     // Smaller steps after a failure: a fragmented wasm heap may still fit a smaller block.
     const tries = [...new Set([target, Math.ceil((target + need) / 2), Math.min(need, limit)])].filter((t) => t > cap && t <= limit);
     tries.sort((a, b) => b - a);

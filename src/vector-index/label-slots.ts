@@ -4,6 +4,7 @@
  * index of 100k fills it in a fraction of a Map's time, and each lookup is one load instead of a hash
  * probe. A label far past the others (labels go up to 2^32 - 1) moves everything into a Map for good.
  */
+import { grownLength, grownTo } from '../platform/typed-arrays.js';
 
 /** Dense while the highest label stays below this many times the entries (plus a floor), by default. */
 const DENSE_FACTOR = 4;
@@ -71,9 +72,8 @@ export class LabelSlots {
         this.#toSparse().set(label, slot);
         return;
       }
-      const grown = new Int32Array(Math.max(label + 1, dense.length * 2, 1024)).fill(NONE);
-      grown.set(dense);
-      this.#dense = dense = grown;
+      const had = dense.length;
+      this.#dense = dense = grownTo(dense, grownLength(had, Math.max(label + 1, 1024))).fill(NONE, had);
     }
     if (dense[label] === NONE) this.#size++;
     dense[label] = slot;
@@ -124,7 +124,7 @@ export class SeenRows {
   /** Starts a pass over rows below `rows`; first() then tells a row's first sighting in it. */
   begin(rows: number): void {
     if (this.#stamps.length < rows) {
-      this.#stamps = new Uint32Array(Math.max(rows, Math.ceil(this.#stamps.length * 1.5)));
+      this.#stamps = new Uint32Array(grownLength(this.#stamps.length, rows));
       this.#generation = 0;
     }
     this.#generation = (this.#generation + 1) >>> 0;
@@ -143,10 +143,10 @@ export class SeenRows {
 
 /**
  * Fills `out` with the rows `slots` gives the labels of `list` (absent labels skipped, each row once), up
- * to out.length; how many. `rows`: an upper bound of the row ids, for `seen`. The one collecting loop of
- * the exact scans (FlatRowTable, NativeRowStore).
+ * to out.length, and `labelsOut` (when given, as long as `out`) with their labels; how many. `rows`: an
+ * upper bound of the row ids, for `seen`. The one collecting loop of the exact scans (FlatRowTable, NativeRowStore).
  */
-export function collectLabelRows(slots: LabelSlots, list: ArrayLike<number>, out: Uint32Array, seen: SeenRows, rows: number): number {
+export function collectLabelRows(slots: LabelSlots, list: ArrayLike<number>, out: Uint32Array, seen: SeenRows, rows: number, labelsOut?: Uint32Array): number {
   let n = 0;
   const dense = slots.dense;
   // Ascending without repeats (every stored label, the postings' sets): no repeat to look for.
@@ -159,15 +159,19 @@ export function collectLabelRows(slots: LabelSlots, list: ArrayLike<number>, out
       const label = list[i] as number;
       if (label >= 0 && label < limit) {
         const row = dense[label] as number;
-        if (row !== NO_SLOT) out[n++] = row;
+        if (row === NO_SLOT) continue;
+        if (labelsOut !== undefined) labelsOut[n] = label;
+        out[n++] = row;
       }
     }
     return n;
   }
   if (!ascending) seen.begin(rows);
   for (let i = 0; i < list.length && n < out.length; i++) {
-    const row = slots.get(list[i] as number);
+    const label = list[i] as number;
+    const row = slots.get(label);
     if (row === undefined || (!ascending && !seen.first(row))) continue;
+    if (labelsOut !== undefined) labelsOut[n] = label;
     out[n++] = row;
   }
   return n;

@@ -21,9 +21,12 @@ export interface AddonRows {
   unref(row: number): void;
   refs(row: number): number;
   read(row: number, out: Float32Array, offset: number): void;
-  /** Float64 dot products of `query` with rows[0..n), summed as FlatVectorStore's WebAssembly kernel sums them (int8 rows: approximate, from the codes). */
-  dots(query: Float64Array, rows: Uint32Array, n: number, out: Float64Array): void;
-  squaredNorms(rows: Uint32Array, n: number, out: Float64Array): void;
+  /**
+   * Float64 dot products of `query` with rows[0..n), summed as FlatVectorStore's WebAssembly kernel sums them
+   * (int8 rows: approximate, from the codes); with `norms`, each row's squared norm too: float32 rows' summed
+   * in order as checkVector sums it, int8 rows' from the inverse norm kept beside the codes.
+   */
+  dots(query: Float64Array, rows: Uint32Array, n: number, out: Float64Array, norms?: Float64Array): void;
   /** Makes the rows int8 codes of this scale (those written so far coded from their values); false while a graph reads them, or when already int8. */
   quantize(lo: Float32Array, step: Float32Array): boolean;
   /** The int8 rows' scale into the arrays; false for float32 rows. */

@@ -89,6 +89,7 @@ const NATIVE_MAX_ELEMENTS = 0xffff_ffff;
 
 class NativeDriver implements HnswDriver {
   readonly library = library();
+  readonly resizesInPlace = true;
   private h: NativeHnsw | null;
   private maxElements: number;
   private ef = -1;

@@ -43,6 +43,7 @@ export function newNativeRowStore(dimension: number, metric: Metric): NativeRowS
 
 class NativeRowsDriver implements HnswDriver {
   readonly library = NATIVE_ROWS_LIBRARY;
+  readonly resizesInPlace = true;
   readonly rows: NativeRowStore;
   private graph: AddonGraph | null;
   private readonly outSlots: Uint32Array;

@@ -3,14 +3,14 @@
  * the one copy of each vector: the graph (native-rows-backend.ts) inserts a label's row as it is, and a
  * row stays until neither a label nor a graph element refers to it (a replaced or deleted label's row
  * lives on while the graph still reads it). Exact scans sum float64 dot products in the addon in the
- * order FlatVectorStore's WebAssembly kernel does and rank them with the same selectTopK: the same hits
- * and scores. An int8 store (useInt8: quantization 'int8') holds float32 rows until its scale is known
+ * order FlatVectorStore's WebAssembly kernel does, and each candidate's squared norm in the order
+ * checkVector does (read from its row, not kept by row here), and rank them with the same selectTopK: the
+ * same hits and scores. An int8 store (useInt8: quantization 'int8') holds float32 rows until its scale is known
  * (kept from before, or trained from the first INT8_TRAINING_ROWS vectors as FlatVectorStore trains it),
  * then int8 codes only: its scans and the graph's searches rank on the codes, and a shortlist is ranked
  * again from the exact values read through its ExactReader, as FlatVectorStore's int8 mode does.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { grownTo } from '../platform/typed-arrays.js';
 import { approximateShortlist, bestFirstAsDecimals, ExactValues, exactTopK, type ExactReader, type ScoredLabel } from './exact-rescore.js';
 import { INT8_TRAINING_ROWS } from './flat-store.js';
 import { Int8Scale } from './int8-rows.js';
@@ -52,9 +52,6 @@ export class NativeRowStore implements VectorRows {
   /** The addon's rows (graphs over this store read them too). */
   readonly rows: AddonRows;
   readonly #rowOf = new LabelSlots(LABELS_PER_ROW);
-  /** By row: squared norm (float64, as checkVector sums it) and the label it holds, for exact scans. */
-  #sqNorms = new Float64Array(1024);
-  #labelOfRow = new Uint32Array(1024);
   #one = new Uint32Array(1);
   readonly #seen = new SeenRows();
   #int8: Int8State | undefined;
@@ -156,12 +153,12 @@ export class NativeRowStore implements VectorRows {
 
   set(label: number, vector: ArrayLike<number>): void {
     checkLabel(label);
-    const sq = checkVector(vector, this.dimension, this.metric);
+    checkVector(vector, this.dimension, this.metric);
     const values = vector instanceof Float32Array ? vector : Float32Array.from(vector);
     // A new row even for a stored label: a graph may still read the old one.
     const row = this.rows.take();
     this.rows.write(row, values, 0);
-    this.#hold(label, row, sq);
+    this.#hold(label, row);
     this.quantizeIfDue();
   }
 
@@ -169,14 +166,13 @@ export class NativeRowStore implements VectorRows {
     const dim = this.dimension;
     const n = labels.length;
     if (values.length !== n * dim) throw VectorDbError.of('UNEXPECTED_SERVER_ERROR', { reason: `setRows: ${n} labels but ${values.length / dim} rows` });
-    const norms = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       checkLabel(labels[i] as number);
-      norms[i] = checkVector(values, dim, this.metric, 'vector', i * dim, false);
+      checkVector(values, dim, this.metric, 'vector', i * dim, false);
     }
     const at = new Uint32Array(n);
     this.rows.writeMany(values, n, at);
-    for (let i = 0; i < n; i++) this.#hold(labels[i] as number, at[i] as number, norms[i] as number);
+    for (let i = 0; i < n; i++) this.#hold(labels[i] as number, at[i] as number);
     this.quantizeIfDue();
   }
 
@@ -190,27 +186,16 @@ export class NativeRowStore implements VectorRows {
     for (let i = 0; i < n; i++) if (!this.#rowOf.has(labels[i] as number)) taken[m++] = i;
     const adopted = new Uint32Array(m);
     for (let j = 0; j < m; j++) adopted[j] = rows[taken[j] as number] as number;
-    const norms = new Float64Array(m);
-    this.rows.squaredNorms(adopted, m, norms);
     this.rows.refMany(adopted, m);
-    for (let j = 0; j < m; j++) this.#hold(labels[taken[j] as number] as number, adopted[j] as number, norms[j] as number);
+    for (let j = 0; j < m; j++) this.#hold(labels[taken[j] as number] as number, adopted[j] as number);
   }
 
   /** Records that `label` now holds `row` (one reference, taken by the caller), dropping its old row's. */
-  #hold(label: number, row: number, sq: number): void {
-    if (row >= this.#sqNorms.length) this.#grow(row + 1);
+  #hold(label: number, row: number): void {
     const old = this.#rowOf.get(label);
     this.#rowOf.set(label, row);
-    this.#sqNorms[row] = sq;
-    this.#labelOfRow[row] = label;
     this.#int8?.exact.forget(label);
     if (old !== undefined) this.rows.unref(old);
-  }
-
-  #grow(need: number): void {
-    const next = Math.max(need, Math.ceil(this.#sqNorms.length * 1.5));
-    this.#sqNorms = grownTo(this.#sqNorms, next);
-    this.#labelOfRow = grownTo(this.#labelOfRow, next);
   }
 
   get(label: number): Float32Array | undefined {
@@ -258,25 +243,33 @@ export class NativeRowStore implements VectorRows {
   exactSearch(query: ArrayLike<number>, k: number, candidates?: Iterable<number>): ScoredLabel[] {
     checkVector(query, this.dimension, this.metric, 'query vector');
     if (!(k >= 1) || this.size === 0) return [];
-    const rows = this.#collectRows(candidates);
+    const { rows, labels } = this.#collectRows(candidates);
+    const n = rows.length;
     const q = Float64Array.from(query);
     const top = Math.floor(k);
+    // Norms and labels by candidate, not by row: selectTopK reads them through the candidates' indexes.
+    const index = indexes(n);
+    const norms = new Float64Array(this.metric === 'dot_product' ? 0 : n);
+    const wanted = norms.length > 0 ? norms : undefined;
     if (this.rows.int8) {
-      // The codes rank the rows; the best shortlistSize(k) are ranked exactly.
-      const shortlist = approximateShortlist(this.metric, q, rows, rows.length, top, this.#sqNorms, this.#labelOfRow, (r, n, out) => this.rows.dots(q, r, n, out));
+      // The codes rank the rows; the best shortlistSize(k) are ranked exactly. The dots callback fills
+      // `norms` too, before approximateShortlist's ranking reads them (and it ranks only after the dots).
+      const shortlist = approximateShortlist(this.metric, q, index, n, top, norms, labels, (_, m, out) => this.rows.dots(q, rows, m, out, wanted));
       return this.exactTopOf(query, shortlist, top);
     }
-    const dots = new Float64Array(rows.length);
-    this.rows.dots(q, rows, rows.length, dots);
-    const hits = selectTopK(this.metric, squaredNorm(q, 0, this.dimension), dots, this.#sqNorms, rows, rows.length, top, this.#labelOfRow);
+    const dots = new Float64Array(n);
+    this.rows.dots(q, rows, n, dots, wanted);
+    const hits = selectTopK(this.metric, squaredNorm(q, 0, this.dimension), dots, norms, index, n, top, labels);
     return hits.map((r) => ({ label: r.row, score: r.score }));
   }
 
-  /** The rows of the stored labels of `candidates` (each once), or of every stored label. */
-  #collectRows(candidates: Iterable<number> | undefined): Uint32Array {
+  /** The rows of the stored labels of `candidates` (each once), or of every stored label, and their labels. */
+  #collectRows(candidates: Iterable<number> | undefined): { rows: Uint32Array; labels: Uint32Array } {
     const list = candidates === undefined ? this.#rowOf.labels() : Array.isArray(candidates) || candidates instanceof Uint32Array ? (candidates as ArrayLike<number>) : Array.from(candidates);
-    const out = new Uint32Array(list.length);
-    return out.subarray(0, collectLabelRows(this.#rowOf, list, out, this.#seen, this.rows.used));
+    const rows = new Uint32Array(list.length);
+    const labels = new Uint32Array(list.length);
+    const n = collectLabelRows(this.#rowOf, list, rows, this.#seen, this.rows.used, labels);
+    return { rows: rows.subarray(0, n), labels: labels.subarray(0, n) };
   }
 
   rescore(query: ArrayLike<number>, hits: readonly ScoredLabel[]): ScoredLabel[] {
@@ -301,6 +294,13 @@ export class NativeRowStore implements VectorRows {
     this.#one[0] = row;
     return this.#one;
   }
+}
+
+/** 0, 1, ..., n - 1 (made per scan: an array kept for the largest scan would stay that large). */
+function indexes(n: number): Uint32Array {
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -3,6 +3,7 @@
  * array), for a label far past the others (moved into a Map), and across reserve, delete and clear.
  */
 import { describe, expect, it } from 'vitest';
+import { grownLength, LARGE_LENGTH } from '../../src/platform/typed-arrays.js';
 import { LabelSlots, NO_SLOT } from '../../src/vector-index/label-slots.js';
 
 /** Applies the same operations to LabelSlots and a Map and compares them after each. */
@@ -83,5 +84,31 @@ describe('LabelSlots', () => {
     expect(wide.labels()).toEqual(want);
     narrow.set(7, 5000);
     expect(narrow.labels()).toEqual([0, 7, ...want.slice(1)]);
+  });
+
+  it('grows past LARGE_LENGTH by an eighth, keeping every slot and leaving the new room absent', () => {
+    const slots = new LabelSlots();
+    const top = 3 * LARGE_LENGTH;
+    for (let label = 0; label < top; label += 3) slots.set(label, label + 1);
+    const dense = slots.dense!;
+    // At most an eighth of room past the highest label (the slack stays small), at least the label itself.
+    expect(dense.length).toBeGreaterThan(top - 3);
+    expect(dense.length).toBeLessThanOrEqual(Math.ceil((top - 2) * 1.125) + 1);
+    let wrong = 0;
+    for (let label = 0; label < dense.length; label++) if (dense[label] !== (label % 3 === 0 && label < top ? label + 1 : NO_SLOT)) wrong++;
+    expect(wrong).toBe(0);
+    expect(slots.size).toBe(top / 3);
+  });
+});
+
+describe('grownLength', () => {
+  it('by half below LARGE_LENGTH, by an eighth from it, never below what is needed', () => {
+    for (const length of [0, 1, 1000, LARGE_LENGTH - 1, LARGE_LENGTH, 10 * LARGE_LENGTH + 7]) {
+      const grown = grownLength(length, length + 1);
+      const step = grown - length;
+      if (length < LARGE_LENGTH) expect(step).toBe(Math.max(1, Math.ceil(length / 2)));
+      else expect(step).toBe(Math.ceil(length / 8));
+      expect(grownLength(length, length + 5 * step)).toBe(length + 5 * step);
+    }
   });
 });

@@ -14,6 +14,7 @@ import { FlatVectorStore } from '../../src/vector-index/flat-store.js';
 import { METRICS, type Metric } from '../../src/vector-index/metric.js';
 import { loadNativeAddon, type NativeAddon } from '../../src/vector-index/native-addon.js';
 import { NativeRowStore } from '../../src/vector-index/native-rows.js';
+import { checkVector } from '../../src/vector-index/validate.js';
 import { clustered, naiveTopK, row } from './data.js';
 
 const addon = loadNativeAddon();
@@ -123,6 +124,48 @@ describe.skipIf(addon === null)('native addon', () => {
     expect([...rows.labels()]).toEqual([...flat.labels()]);
     expect(rows.get(labels[3]!)).toEqual(flat.get(labels[3]!));
     expect(rows.has(labels[9]!)).toBe(false);
+  });
+
+  it('dots with norms: each row\'s squared norm summed as checkVector sums it, bit for bit, in blocks of four and the rest', () => {
+    const dim = 33; // odd: the dot product's tail too
+    const n = 23; // five blocks of four and three rows alone
+    const data = clustered(21, n, dim);
+    const rows = new NativeRowStore(a, dim, 'euclidean');
+    rows.setRows(Array.from({ length: n }, (_, i) => i), data);
+    const picked = Uint32Array.from({ length: n }, (_, i) => rows.rowOf((i * 7) % n)!); // not in row order
+    const q = Float64Array.from(row(clustered(22, 1, dim), 0, dim));
+    const dots = new Float64Array(n);
+    const withNorms = new Float64Array(n);
+    const norms = new Float64Array(n);
+    rows.rows.dots(q, picked, n, dots);
+    rows.rows.dots(q, picked, n, withNorms, norms);
+    expect(withNorms).toEqual(dots);
+    for (let i = 0; i < n; i++) {
+      const label = (i * 7) % n;
+      expect(norms[i]).toBe(checkVector(row(data, label, dim), dim, 'euclidean'));
+    }
+  });
+
+  it.each(METRICS)('%s: exact scans over adopted rows and unordered candidate lists give FlatVectorStore\'s hits', (metric) => {
+    const n = 300;
+    const data = clustered(13, n, DIM, 8, 0.3, metric === 'dot_product');
+    const labels = Array.from({ length: n }, (_, i) => 3 * i + 1);
+    const flat = new FlatVectorStore({ dimension: DIM, metric });
+    flat.setRows(labels, data);
+    // Rows written first (as a graph file's read writes them), then adopted by their labels.
+    const rows = new NativeRowStore(a, DIM, metric);
+    const written = new Uint32Array(n);
+    rows.rows.writeMany(data, n, written);
+    rows.adopt(labels, written, n);
+    for (let i = 0; i < n; i++) rows.rows.unref(written[i]!); // the adopting store's reference is the one left
+    const qs = clustered(14, 5, DIM);
+    for (let i = 0; i < 5; i++) {
+      const q = row(qs, i, DIM);
+      expect(rows.exactSearch(q, 10)).toEqual(flat.exactSearch(q, 10));
+      // Descending, with repeats and labels never stored: each stored label once.
+      const some = [...labels.filter((_, j) => j % 4 === i % 4).reverse(), labels[8]!, 2, labels[8]!];
+      expect(rows.exactSearch(q, 7, some)).toEqual(flat.exactSearch(q, 7, some));
+    }
   });
 
   it('filters by bytes per slot or by a callback; rows live while a graph element reads them', async () => {

@@ -25,7 +25,7 @@
  */
 import { copyJson, type Document } from '../../query/json.js';
 import type { StoredDocument } from './types.js';
-import { grownTo } from '../../platform/typed-arrays.js';
+import { grownLength, grownTo } from '../../platform/typed-arrays.js';
 
 /** A rough per-entry cost beyond the body's JSON bytes (array slots, queue slots, object headers). */
 const ENTRY_OVERHEAD = 256;
@@ -232,10 +232,10 @@ export class HitCache {
     else if (this.#head > 1024 && this.#head * 2 > this.#order.length) this.#compactOrder(false);
   }
 
-  /** Room by label for labels below `limit` (grown by half at least: labels come in increasing order). */
+  /** Room by label for labels below `limit` (grown by grownLength's step at least: labels come in increasing order). */
   #growLabels(limit: number): void {
     const had = this.#entryOf.length;
-    this.#entryOf = grownTo(this.#entryOf, Math.max(limit, Math.ceil(had * 1.5), 1024)).fill(NONE, had);
+    this.#entryOf = grownTo(this.#entryOf, grownLength(had, Math.max(limit, 1024))).fill(NONE, had);
   }
 
   /**

@@ -6,7 +6,7 @@
  * table per live key (a Map entry and a string cost about 100 bytes of V8 heap per document). Keys are
  * decoded to strings only when asked for (a search's hits).
  */
-import { grownTo } from '../../platform/typed-arrays.js';
+import { grownLength, grownTo } from '../../platform/typed-arrays.js';
 
 const EMPTY = -1;
 const TOMBSTONE = -2;
@@ -260,7 +260,7 @@ export class KeyTable implements LabelLookup {
     if (label >= this.#length.length) this.#growLabels(label + 1);
     const need = this.#arenaUsed + probe.byteLength;
     if (need > this.#arena.length) {
-      const arena = new Uint8Array(Math.max(need, Math.ceil(this.#arena.length * 1.5)));
+      const arena = new Uint8Array(grownLength(this.#arena.length, need));
       arena.set(this.#arena.subarray(0, this.#arenaUsed));
       this.#arena = arena;
     }
@@ -273,7 +273,7 @@ export class KeyTable implements LabelLookup {
   }
 
   #growLabels(limit: number): void {
-    const size = Math.max(limit, Math.ceil(this.#length.length * 1.5), 1024);
+    const size = grownLength(this.#length.length, Math.max(limit, 1024));
     this.#start = grownTo(this.#start, size);
     this.#length = grownTo(this.#length, size);
   }
