@@ -6,10 +6,12 @@
  * against the exact top 10. Float32 rows: the two build the same graph (the first round checks it link for
  * link on a sample of slots). `--int8`: the rows are int8 codes (scale from the data), and a third build,
  * ours given the float32 values (asymmetric candidate searches), is timed too; recall is also given as the
- * share of the exact top 10 within the graph's best 30 (what the engine ranks exactly).
+ * share of the exact top 10 within the graph's best 30 (what the engine ranks exactly), and beside them that
+ * of a graph of the same vectors as float32 rows (not timed). Data: bench/lib/vector-data.js's unit vectors
+ * around `--clusters` centres with `--spread` (quantization-memory.js's are 50 and 0.35).
  *
  *   node bench/graph-insert-bench.js [--n 100000] [--dim 128] [--rounds 3] [--m 16] [--ef-construction 200]
- *     [--ef 128] [--queries 200] [--int8] [--dist <dir>]
+ *     [--ef 128] [--queries 200] [--clusters 100] [--spread 1.0] [--int8] [--dist <dir>]
  */
 import { exactTopK, recallOf } from './lib/exact.js';
 import { nativeGraphRows } from './lib/native-graph-rows.js';
@@ -29,14 +31,16 @@ const EF_CONSTRUCTION = Number(option('--ef-construction', 200));
 const EF = Number(option('--ef', 128));
 const Q = Number(option('--queries', 200));
 const INT8 = args.includes('--int8');
+const CLUSTERS = Number(option('--clusters', 100));
+const SPREAD = Number(option('--spread', 1.0));
 const DIST = freshDist(option('--dist', undefined));
 const K = 10;
 const SHORTLIST = 3 * K;
 
 const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
-const mix = mixture(2030, DIM, 100);
-const vectors = sample(mix, 2031, N, 1.0);
-const queries = sample(mix, 2032, Q, 1.0);
+const mix = mixture(2030, DIM, CLUSTERS);
+const vectors = sample(mix, 2031, N, SPREAD);
+const queries = sample(mix, 2032, Q, SPREAD);
 const { addon, rows, ids } = await nativeGraphRows(DIST, vectors, DIM, INT8);
 const slots = Uint32Array.from({ length: N }, (_, i) => i);
 
@@ -102,6 +106,14 @@ for (let round = 0; round < ROUNDS; round++) {
   ratios.push(got.hnswlib / got.ours);
 }
 const recalls = Object.fromEntries(Object.entries(last).map(([name, graph]) => [name, recall(graph)]));
+if (INT8) {
+  // The same vectors as float32 rows, built by our insert once: what the int8 graphs would reach without codes.
+  const float32 = await nativeGraphRows(DIST, vectors, DIM, false);
+  const graph = new addon.Graph(float32.rows, N, M, EF_CONSTRUCTION, 100);
+  graph.add(slots, float32.ids, N);
+  recalls.float32Rows = recall(graph);
+  graph.dispose();
+}
 console.log(
   JSON.stringify({
     n: N,

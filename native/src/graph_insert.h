@@ -102,7 +102,7 @@ class GraphInsert {
    * the query than to every one kept before it. Candidates are taken in the order hnswlib's queue of them
    * pops (distance, then the larger id first).
    */
-  void select(Heap& candidates, size_t m) {
+  void select(const GraphSearch& walk, Heap& candidates, size_t m) {
     if (candidates.size() < m) return;
     order_.clear();
     while (!candidates.empty()) {
@@ -113,8 +113,13 @@ class GraphInsert {
       return a.first < b.first || (a.first == b.first && a.second > b.second);
     });
     kept_.clear();
-    for (const GraphSearch::Hit& c : order_) {
+    // The next candidates' rows are fetched while this one is compared (the walk read them, long ago).
+    if (order_.size() > 1) walk.prefetchElement(order_[1].second);
+    for (size_t i = 0; i < order_.size(); i++) {
       if (kept_.size() >= m) break;
+      const GraphSearch::Hit& c = order_[i];
+      if (i + 2 < order_.size()) walk.prefetchElement(order_[i + 2].second);
+      if (i + 1 < order_.size()) walk.prefetchRow(order_[i + 1].second);
       bool good = true;
       for (const GraphSearch::Hit& k : kept_) {
         if (between(k.second, c.second) < c.first) {
@@ -130,7 +135,7 @@ class GraphInsert {
   /** hnswlib's mutuallyConnectNewElement for a new element: its links on `level`, and theirs back; the nearest linked. */
   hnswlib::tableint connect(GraphSearch& walk, hnswlib::tableint cur, Heap& candidates, int level) {
     const size_t maxLinks = level > 0 ? g_.maxM_ : g_.maxM0_;
-    select(candidates, g_.M_);
+    select(walk, candidates, g_.M_);
     if (candidates.size() > g_.M_) throw std::runtime_error("Should be not be more than M_ candidates returned by the heuristic");
     std::vector<hnswlib::tableint> chosen;
     chosen.reserve(g_.M_);
@@ -166,7 +171,7 @@ class GraphInsert {
       Heap pool;
       pool.emplace(between(cur, other), cur);
       for (size_t j = 0; j < count; j++) pool.emplace(between(links[j], other), links[j]);
-      select(pool, maxLinks);
+      select(walk, pool, maxLinks);
       size_t n = 0;
       while (!pool.empty()) {
         links[n++] = pool.top().second;

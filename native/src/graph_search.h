@@ -154,6 +154,8 @@ class GraphSearch {
     for (size_t line = 0; line < lines_; line++) VDB_PREFETCH(row + 64 * line);
   }
 
+  inline void prefetchElement(hnswlib::tableint id) const { VDB_PREFETCH(g_.getDataByInternalId(id)); }
+
  private:
   /** Copies an element's link list on a layer (at most maxM0_ ids: an insert may be writing it) into ids_; how many. */
   size_t neighbours(hnswlib::tableint id, int level) {
@@ -164,8 +166,6 @@ class GraphSearch {
     for (size_t i = 0; i < n; i++) ids_[i] = list[i + 1];
     return n;
   }
-
-  inline void prefetchElement(hnswlib::tableint id) const { VDB_PREFETCH(g_.getDataByInternalId(id)); }
 
   Hnsw& g_;
   const RowStore& rows_;
