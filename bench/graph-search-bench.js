@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import { mixture, sample } from './lib/vector-data.js';
+import { nativeGraphRows } from './lib/native-graph-rows.js';
 import { freshDist } from './lib/private-dist.js';
 
 const args = process.argv.slice(2);
@@ -27,11 +28,7 @@ const DIST = freshDist(option('--dist', undefined));
 const K = 10;
 const POOL = 20_000;
 
-const { loadNativeAddon } = await import(new URL('vector-index/native-addon.js', DIST));
-const { NativeRowStore } = await import(new URL('vector-index/native-rows.js', DIST));
 const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
-const addon = loadNativeAddon();
-if (addon === null) throw new Error('the native addon does not load: build it (npm run build:native)');
 
 const mix = mixture(2020, DIM, 100);
 const vectors = sample(mix, 2021, N, 1.0);
@@ -39,18 +36,7 @@ const pool = sample(mix, 2022, POOL, 1.0);
 const query = (i) => pool.subarray((i % POOL) * DIM, ((i % POOL) + 1) * DIM);
 const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
 
-const rows = new NativeRowStore(addon, DIM, 'cosine').rows;
-if (INT8) {
-  const lo = new Float32Array(DIM).fill(Infinity);
-  const hi = new Float32Array(DIM).fill(-Infinity);
-  for (let i = 0; i < vectors.length; i++) {
-    lo[i % DIM] = Math.min(lo[i % DIM], vectors[i]);
-    hi[i % DIM] = Math.max(hi[i % DIM], vectors[i]);
-  }
-  rows.quantize(lo, hi.map((h, d) => (h - lo[d]) / 255));
-}
-const ids = new Uint32Array(N);
-rows.writeMany(vectors, N, ids);
+const { addon, rows, ids } = await nativeGraphRows(DIST, vectors, DIM, INT8);
 const graph = new addon.Graph(rows, N, 16, 200, 100);
 let started = performance.now();
 await graph.addAsync(Uint32Array.from({ length: N }, (_, i) => i), ids, N, 2);

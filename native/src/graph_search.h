@@ -1,12 +1,14 @@
-// Our search over an addon graph: hnswlib's searchKnn step for step (greedy walk down the upper layers,
-// then the base layer with ef, the same heaps fed in the same order: the same hits and distances), but
-// it prefetches what the distance actually reads. hnswlib prefetches a neighbour's element data, which
-// here is only its 4-byte row id; the row itself (row_store.h) would be a cache miss per distance. So a
-// node's neighbours go in three passes: their element data prefetched, then (the unvisited ones) their
-// rows prefetched, then the distances, in list order. Inserts stay hnswlib's.
+// Our walk over an addon graph: hnswlib's searchKnn step for step (greedy walk down the upper layers, then
+// the base layer with ef, the same heaps fed in the same order: the same hits and distances), and the same
+// two steps as an insert takes them (graph_insert.h: any layer, link lists read under their locks), but it
+// prefetches what the distance actually reads. hnswlib prefetches a neighbour's element data, which here
+// is only its 4-byte row id; the row itself (row_store.h) would be a cache miss per distance. So a node's
+// neighbours go in three passes: their element data prefetched, then (the unvisited ones) their rows
+// prefetched, then the distances, in list order.
 #pragma once
 #include <algorithm>
 #include <limits>
+#include <mutex>
 #include <queue>
 #include <stdexcept>
 #include <vector>
@@ -28,24 +30,41 @@ class GraphSearch {
   using Hit = std::pair<float, hnswlib::tableint>;
   using Heap = std::priority_queue<Hit, std::vector<Hit>, Hnsw::CompareByFirst>;
 
-  GraphSearch(const Hnsw& g, const RowStore& rows, const QueryRef& q, const void* spaceParam)
-      : g_(g), rows_(rows), q_(q), param_(spaceParam) {
+  /**
+   * `query`: a QueryRef (a search's, or an insert's float values) or a row id (an insert's row); `locked`:
+   * each link list is copied under its lock (an insert: other inserts write them meanwhile).
+   */
+  GraphSearch(Hnsw& g, const RowStore& rows, const void* query, const void* spaceParam, bool locked = false)
+      : g_(g), rows_(rows), q_(query), param_(spaceParam), locked_(locked) {
     // The first cache lines of a row: the rest follows the hardware's own prefetch of a stream.
     lines_ = std::min<size_t>((rows.stride() + 63) / 64 + 1, 8);
+    ids_.resize(g.maxM0_);
   }
 
   /** hnswlib's searchKnn(query, k, filter) with the graph's ef_: nearest last, as hnswlib returns them. */
   std::priority_queue<std::pair<float, hnswlib::labeltype>> knn(size_t k, hnswlib::BaseFilterFunctor* filter) {
     std::priority_queue<std::pair<float, hnswlib::labeltype>> result;
     if (g_.cur_element_count == 0) return result;
-    hnswlib::tableint current = g_.enterpoint_node_;
-    float currentDist = distance(g_.enterpoint_node_);
-    for (int level = g_.maxlevel_; level > 0; level--) {
+    hnswlib::tableint current = descend(g_.enterpoint_node_, g_.maxlevel_, 1);
+    size_t ef = std::max(g_.ef_, k);
+    Heap top = filter == nullptr && g_.num_deleted_ == 0 ? layer<true>(current, ef, 0, nullptr) : layer<false>(current, ef, 0, filter);
+    while (top.size() > k) top.pop();
+    while (!top.empty()) {
+      result.push(std::pair<float, hnswlib::labeltype>(top.top().first, g_.getExternalLabel(top.top().second)));
+      top.pop();
+    }
+    return result;
+  }
+
+  /** The greedy walk from `entry` down the layers `from` to `to` (inclusive): the closest element it reaches. */
+  hnswlib::tableint descend(hnswlib::tableint entry, int from, int to) {
+    hnswlib::tableint current = entry;
+    float currentDist = distance(entry);
+    for (int level = from; level >= to; level--) {
       bool changed = true;
       while (changed) {
         changed = false;
-        const unsigned* list = reinterpret_cast<const unsigned*>(g_.get_linklist(current, level));
-        size_t n = neighbours(list);
+        size_t n = neighbours(current, level);
         for (size_t i = 0; i < n; i++) {
           if (ids_[i] > g_.max_elements_) throw std::runtime_error("cand error");
           prefetchElement(ids_[i]);
@@ -61,20 +80,16 @@ class GraphSearch {
         }
       }
     }
-    size_t ef = std::max(g_.ef_, k);
-    Heap top = filter == nullptr && g_.num_deleted_ == 0 ? baseLayer<true>(current, ef, nullptr) : baseLayer<false>(current, ef, filter);
-    while (top.size() > k) top.pop();
-    while (!top.empty()) {
-      result.push(std::pair<float, hnswlib::labeltype>(top.top().first, g_.getExternalLabel(top.top().second)));
-      top.pop();
-    }
-    return result;
+    return current;
   }
 
- private:
-  /** hnswlib's searchBaseLayerST without a stop condition; `bare`: no deleted element and no filter. */
+  /**
+   * hnswlib's searchBaseLayerST (a search, filter or none) or searchBaseLayer (an insert, no filter) on
+   * one layer, without a stop condition; `bare`: no deleted element and no filter (the stop on the heap's
+   * size then never decides: while it is short of ef every candidate is in it).
+   */
   template <bool bare>
-  Heap baseLayer(hnswlib::tableint entry, size_t ef, hnswlib::BaseFilterFunctor* filter) {
+  Heap layer(hnswlib::tableint entry, size_t ef, int level, hnswlib::BaseFilterFunctor* filter) {
     hnswlib::VisitedList* vl = g_.visited_list_pool_->getFreeVisitedList();
     hnswlib::vl_type* visited = vl->mass;
     const hnswlib::vl_type tag = vl->curV;
@@ -95,8 +110,7 @@ class GraphSearch {
       float candidateDist = -next.first;
       if (bare ? candidateDist > lowerBound : candidateDist > lowerBound && top.size() == ef) break;
       candidates.pop();
-      const unsigned* list = reinterpret_cast<const unsigned*>(g_.get_linklist0(next.second));
-      size_t n = neighbours(list);
+      size_t n = neighbours(next.second, level);
       for (size_t i = 0; i < n; i++) {
         VDB_PREFETCH(visited + ids_[i]);
         prefetchElement(ids_[i]);
@@ -115,7 +129,7 @@ class GraphSearch {
         float d = distance(id);
         if (top.size() < ef || lowerBound > d) {
           candidates.emplace(-d, id);
-          VDB_PREFETCH(g_.get_linklist0(candidates.top().second));
+          VDB_PREFETCH(g_.get_linklist_at_level(candidates.top().second, level));
           if (bare || (!g_.isMarkedDeleted(id) && (filter == nullptr || (*filter)(g_.getExternalLabel(id))))) top.emplace(d, id);
           while (top.size() > ef) top.pop();
           if (!top.empty()) lowerBound = top.top().first;
@@ -126,27 +140,38 @@ class GraphSearch {
     return top;
   }
 
-  /** Copies a link list's ids (at most maxM0_: an insert may be writing it) into ids_; how many. */
-  size_t neighbours(const unsigned* list) {
-    size_t n = std::min<size_t>(g_.getListCount(const_cast<unsigned*>(list)), g_.maxM0_);
-    ids_.resize(std::max<size_t>(ids_.size(), g_.maxM0_));
-    for (size_t i = 0; i < n; i++) ids_[i] = list[i + 1];
-    return n;
-  }
+  /** The query's distance to an element (the query first, as hnswlib passes it). */
+  inline float distance(hnswlib::tableint id) const { return RowSpace::distance(q_, g_.getDataByInternalId(id), param_); }
 
-  inline void prefetchElement(hnswlib::tableint id) const { VDB_PREFETCH(g_.getDataByInternalId(id)); }
+  /** Prefetches the rows of elements ids[0..n): their element data (the row ids), then the rows' first lines. */
+  void prefetchRows(const hnswlib::tableint* ids, size_t n) const {
+    for (size_t i = 0; i < n; i++) prefetchElement(ids[i]);
+    for (size_t i = 0; i < n; i++) prefetchRow(ids[i]);
+  }
 
   inline void prefetchRow(hnswlib::tableint id) const {
     const char* row = rows_.bytes(elementRow(g_, id));
     for (size_t line = 0; line < lines_; line++) VDB_PREFETCH(row + 64 * line);
   }
 
-  inline float distance(hnswlib::tableint id) const { return RowSpace::distance(&q_, g_.getDataByInternalId(id), param_); }
+  inline void prefetchElement(hnswlib::tableint id) const { VDB_PREFETCH(g_.getDataByInternalId(id)); }
 
-  const Hnsw& g_;
+ private:
+  /** Copies an element's link list on a layer (at most maxM0_ ids: an insert may be writing it) into ids_; how many. */
+  size_t neighbours(hnswlib::tableint id, int level) {
+    std::unique_lock<std::mutex> lock(g_.link_list_locks_[id], std::defer_lock);
+    if (locked_) lock.lock();
+    const unsigned* list = g_.get_linklist_at_level(id, level);
+    size_t n = std::min<size_t>(g_.getListCount(const_cast<unsigned*>(list)), g_.maxM0_);
+    for (size_t i = 0; i < n; i++) ids_[i] = list[i + 1];
+    return n;
+  }
+
+  Hnsw& g_;
   const RowStore& rows_;
-  const QueryRef& q_;
+  const void* q_;
   const void* param_;
+  const bool locked_;
   size_t lines_;
   std::vector<hnswlib::tableint> ids_;
 };

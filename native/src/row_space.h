@@ -1,11 +1,13 @@
 // hnswlib's space over the row store: an element's data is its 4-byte row id, and the distance reads the
 // rows. Float32 rows: hnswlib's own kernels (L2Space, InnerProductSpace: SSE/AVX where hnswlib uses them).
-// Int8 rows (int8_kernels.h): a search's float query against a row's codes (asymmetric: the query keeps its
-// precision, prepared once per search for the scale), an insert's row against another row's codes
-// (symmetric: both are rows, so both are codes). A search passes a QueryRef instead of a row id: its first
-// 4 bytes are kQueryId, which no row id reaches. Which format the rows are in is read per distance: a
+// Int8 rows (int8_kernels.h): float values against a row's codes (asymmetric: the values keep their
+// precision, prepared once for the scale: a search's query, or an insert's new row when its values are at
+// hand, graph_insert.h), or a row against another row's codes (symmetric: both are codes). Float values
+// come as a QueryRef instead of a row id: its first 4 bytes are kQueryId, which no row id reaches. Which format the rows are in is read per distance: a
 // store quantized after a graph was built over its float rows goes on with the same graph.
 #pragma once
+#include <cmath>
+#include <vector>
 #include "hnswlib.h"
 #include "int8_kernels.h"
 #include "row_store.h"
@@ -21,6 +23,40 @@ struct QueryRef {
   /** Int8 rows: the query prepared for the scale (q x step for dot products, q - lo for L2), and q . lo. */
   const float* prepared = nullptr;
   float base = 0;
+};
+
+/**
+ * Float32 values made a QueryRef for the store's rows: their inverse norm (cosine), and with int8 rows the
+ * values prepared for the scale. A search's query, and an insert's new row (asymmetric against codes).
+ */
+class FloatQuery {
+ public:
+  FloatQuery(const RowStore& rows, const float* values) {
+    ref_.values = values;
+    const uint32_t dim = rows.dim();
+    if (rows.metric() == Metric::Cosine) {
+      double sq = 0;
+      for (uint32_t i = 0; i < dim; i++) sq += static_cast<double>(values[i]) * values[i];
+      ref_.invNorm = sq > 0 ? static_cast<float>(1.0 / std::sqrt(sq)) : 0.0f;
+    }
+    if (!rows.int8()) return;
+    prepared_.resize(dim);
+    double base = 0;
+    for (uint32_t i = 0; i < dim; i++) {
+      prepared_[i] = rows.metric() == Metric::L2 ? values[i] - rows.lo()[i] : values[i] * rows.step()[i];
+      base += static_cast<double>(values[i]) * rows.lo()[i];
+    }
+    ref_.prepared = prepared_.data();
+    ref_.base = static_cast<float>(base);
+  }
+  FloatQuery(const FloatQuery&) = delete;
+  FloatQuery& operator=(const FloatQuery&) = delete;
+
+  const QueryRef& ref() const { return ref_; }
+
+ private:
+  QueryRef ref_;
+  std::vector<float> prepared_;
 };
 
 struct SpaceParam {

@@ -46,8 +46,14 @@ export interface AddonRows {
 
 /** An hnswlib graph over a row store (native/src/addon.cc Graph); its labels are HnswIndex's slots. */
 export interface AddonGraph {
-  add(slots: Uint32Array, rows: Uint32Array, n: number): void;
-  addAsync(slots: Uint32Array, rows: Uint32Array, n: number, threads: number): Promise<number>;
+  /**
+   * Inserts rows[i] as slots[i] by our insert (native/src/graph_insert.h). `values` (n x dimension): the rows'
+   * float32 values; over int8 rows the insert then compares them with the codes (asymmetric, as a search).
+   */
+  add(slots: Uint32Array, rows: Uint32Array, n: number, values?: Float32Array): void;
+  /** add's first three arguments, through hnswlib's own addPoint: for tests and benches. */
+  addHnswlib(slots: Uint32Array, rows: Uint32Array, n: number): void;
+  addAsync(slots: Uint32Array, rows: Uint32Array, n: number, threads: number, values?: Float32Array): Promise<number>;
   replace(slot: number, row: number): void;
   markDelete(slot: number): void;
   /** The hits into the out arrays, nearest first; how many. `filter`: bytes by slot, or a predicate on the slot. */
@@ -59,6 +65,8 @@ export interface AddonGraph {
   capacity(): number;
   rowOf(slot: number): number;
   elements(outSlots: Uint32Array, outRows: Uint32Array): number;
+  /** The slots a slot's element links to on `level` into `out` (room for 2M), in list order; how many, or -1. */
+  links(slot: number, level: number, out: Uint32Array): number;
   save(file: string): Promise<number>;
   load(file: string, maxElements: number, fileBytes: number | undefined): Promise<number>;
   dispose(): void;

@@ -103,12 +103,24 @@ class NativeRowsDriver implements HnswDriver {
     const rowIds = new Uint32Array(rows.length);
     for (let j = 0; j < rows.length; j++) rowIds[j] = this.rowFor(labels?.[rows[j] as number], vectors, (rows[j] as number) * dim, fresh);
     try {
-      graph.add(Uint32Array.from(slots), rowIds, rows.length);
+      graph.add(Uint32Array.from(slots), rowIds, rows.length, this.insertValues(vectors, rows));
     } catch (e) {
       throw failure('addPoint', e);
     } finally {
       for (const row of fresh) this.rows.rows.unref(row);
     }
+  }
+
+  /**
+   * Over int8 rows, the new rows' float32 values (n x dimension) when they are at hand, which the graph's
+   * insert compares with the codes (asymmetric, as a search); undefined over float32 rows (the rows are the values).
+   */
+  private insertValues(vectors: Float32Array, rows: readonly number[]): Float32Array | undefined {
+    if (!this.rows.rows.int8) return undefined;
+    const dim = this.rows.dimension;
+    const values = new Float32Array(rows.length * dim);
+    rows.forEach((r, j) => values.set(vectors.subarray(r * dim, (r + 1) * dim), j * dim));
+    return values;
   }
 
   replaceDeleted(slot: number, vectors: Float32Array, row: number, label?: number): void {
@@ -140,6 +152,8 @@ class NativeRowsDriver implements HnswDriver {
       if (row === undefined) throw failure('addStored', new Error(`label ${labels[i]} has no stored vector`));
       rowIds[i] = row;
     }
+    // No float values over int8 rows here: they would be point reads of the stored vectors on the event loop,
+    // for a graph measured no better within noise (bench/README.md, graph-insert-bench.js).
     const inserting = graph.addAsync(Uint32Array.from(slots), rowIds, labels.length, Math.max(1, Math.floor(threads)));
     this.busy = inserting;
     try {

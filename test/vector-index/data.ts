@@ -60,3 +60,14 @@ export function naiveTopK(
   all.sort((a, b) => b.score - a.score || a.label - b.label);
   return all.slice(0, k);
 }
+
+/** An int8 scale spanning the data (row-major, `dim` values a row): each dimension's min, and (max - min) / 255. */
+export function int8ScaleOf(data: Float32Array, dim: number): { lo: Float32Array; step: Float32Array } {
+  const lo = new Float32Array(dim).fill(Infinity);
+  const hi = new Float32Array(dim).fill(-Infinity);
+  for (let i = 0; i < data.length; i++) {
+    lo[i % dim] = Math.min(lo[i % dim]!, data[i]!);
+    hi[i % dim] = Math.max(hi[i % dim]!, data[i]!);
+  }
+  return { lo, step: hi.map((h, d) => (h - lo[d]!) / 255) };
+}

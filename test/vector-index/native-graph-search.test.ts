@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { METRICS } from '../../src/vector-index/metric.js';
 import { loadNativeAddon, type AddonGraph } from '../../src/vector-index/native-addon.js';
 import { NativeRowStore } from '../../src/vector-index/native-rows.js';
-import { clustered, row } from './data.js';
+import { clustered, int8ScaleOf, row } from './data.js';
 
 const addon = loadNativeAddon();
 const DIM = 24;
@@ -38,13 +38,8 @@ describe.skipIf(addon === null)('the addon graph search', () => {
       const data = clustered(31, N, DIM, 12, 0.3, metric === 'dot_product');
       const rows = new NativeRowStore(a, DIM, metric).rows;
       if (rowsAs === 'int8') {
-        const lo = new Float32Array(DIM).fill(Infinity);
-        const hi = new Float32Array(DIM).fill(-Infinity);
-        for (let i = 0; i < data.length; i++) {
-          lo[i % DIM] = Math.min(lo[i % DIM]!, data[i]!);
-          hi[i % DIM] = Math.max(hi[i % DIM]!, data[i]!);
-        }
-        expect(rows.quantize(lo, hi.map((h, d) => (h - lo[d]!) / 255))).toBe(true);
+        const { lo, step } = int8ScaleOf(data, DIM);
+        expect(rows.quantize(lo, step)).toBe(true);
       }
       const ids = new Uint32Array(N);
       rows.writeMany(data, N, ids);

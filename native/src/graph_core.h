@@ -1,0 +1,80 @@
+// What a graph binding holds (GraphCore: the row store, its space, the hnswlib graph, the busy count) and
+// the async work on it (GraphWork: an insert, a save or a load off the JS thread, settling a promise).
+// Shared by graph_binding.h and the bindings it delegates to (graph_search_binding.h, graph_file_binding.h).
+#pragma once
+#include <atomic>
+#include <memory>
+#include "graph_file.h"
+#include "rows_binding.h"
+
+namespace {
+
+using vdb::Hnsw;
+using vdb::RowSpace;
+
+struct GraphCore {
+  std::shared_ptr<RowStore> rows;
+  std::unique_ptr<RowSpace> space;
+  std::unique_ptr<Hnsw> h;
+  /** Set while async work uses the graph: changes are refused (the JS side orders them anyway). */
+  std::atomic<int> busy{0};
+
+  Hnsw& graph(const Napi::Env& env) {
+    if (!h) throw Napi::Error::New(env, "the graph was disposed");
+    return *h;
+  }
+  /** The graph, when no async work uses it (else an error). */
+  Hnsw& idle(const Napi::Env& env) {
+    Hnsw& g = graph(env);
+    if (busy.load() > 0) throw Napi::Error::New(env, "the graph is busy (an insert or a save runs)");
+    return g;
+  }
+
+  /** Drops the references the graph's elements hold on rows, and the graph. */
+  void release() {
+    if (!h) return;
+    for (size_t i = 0; i < h->cur_element_count; i++) rows->unref(vdb::elementRow(*h, static_cast<hnswlib::tableint>(i)));
+    h.reset();
+  }
+};
+
+/**
+ * Async work on a graph: holds the graph's JS object and marks the graph busy (changes refused) and its rows
+ * read (no quantize) until it settles its promise; subclasses do the work in Execute and say what it resolves to.
+ */
+class GraphWork : public Napi::AsyncWorker {
+ public:
+  GraphWork(Napi::Env env, Napi::Object self, GraphCore& core)
+      : Napi::AsyncWorker(env), core_(core), self_(Napi::Persistent(self)), deferred_(Napi::Promise::Deferred::New(env)) {
+    core_.busy++;
+    core_.rows->readers++;
+  }
+  Napi::Promise promise() { return deferred_.Promise(); }
+
+ protected:
+  /** Runs on the JS thread once the work is done, before the promise settles. */
+  virtual void finished(bool ok) {}
+  virtual double result() const = 0;
+  void OnOK() override {
+    release();
+    finished(true);
+    deferred_.Resolve(Napi::Number::New(Env(), result()));
+  }
+  void OnError(const Napi::Error& e) override {
+    release();
+    finished(false);
+    deferred_.Reject(e.Value());
+  }
+  GraphCore& core_;
+
+ private:
+  void release() {
+    core_.rows->readers--;
+    core_.busy--;
+    self_.Reset();
+  }
+  Napi::ObjectReference self_;
+  Napi::Promise::Deferred deferred_;
+};
+
+}  // namespace
