@@ -37,12 +37,16 @@ class Graph : public Napi::ObjectWrap<Graph> {
     size_t maxElements = u32(info[1]);
     try {
       core_.h = std::make_unique<Hnsw>(core_.space.get(), maxElements, u32(info[2]), u32(info[3]), u32(info[4]));
+      adviseLevel0(*core_.h);
     } catch (const std::exception& e) {
       throw Napi::Error::New(info.Env(), e.what());
     }
   }
 
   ~Graph() { core_.release(); }
+
+  /** hnswlib's level-0 block (every element's links and row id, read by each step of a walk) in huge pages. */
+  static void adviseLevel0(Hnsw& g) { vdb::adviseHugePages(g.data_level0_memory_, g.max_elements_ * g.size_data_per_element_); }
 
  private:
   /** The new rows' float32 values for an insert over int8 rows (n x dim, argument `at`), else null. */
@@ -183,6 +187,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
     Hnsw& g = core_.idle(info.Env());
     try {
       g.resizeIndex(u32(info[0]));
+      adviseLevel0(g);
     } catch (const std::exception&) {
       return Napi::Boolean::New(info.Env(), false);
     }

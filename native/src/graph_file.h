@@ -141,7 +141,7 @@ inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::s
   h.fstdistfunc_ = space.get_dist_func();
   h.dist_func_param_ = space.get_dist_func_param();
   const size_t count = h.cur_element_count;
-  h.data_level0_memory_ = static_cast<char*>(std::malloc(maxE * h.size_data_per_element_));
+  h.data_level0_memory_ = static_cast<char*>(vdb::allocLarge(maxE * h.size_data_per_element_));
   if (h.data_level0_memory_ == nullptr) throw std::bad_alloc();
   in.read(h.data_level0_memory_, count * h.size_data_per_element_);
   h.size_links_per_element_ = h.maxM_ * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);

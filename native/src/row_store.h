@@ -14,6 +14,7 @@
 #include <new>
 #include <stdexcept>
 #include <vector>
+#include "huge_pages.h"
 
 namespace vdb {
 
@@ -130,7 +131,7 @@ class RowStore {
     // Every code block first: should one fail, the float rows are left as they were.
     char* coded[kBlocks] = {};
     for (unsigned b = 0; b < allocatedBlocks_; b++) {
-      coded[b] = static_cast<char*>(std::malloc((uint64_t(1) << (kBaseLog + b)) * codeStride));
+      coded[b] = static_cast<char*>(allocLarge((uint64_t(1) << (kBaseLog + b)) * codeStride));
       if (coded[b] == nullptr) {
         for (unsigned c = 0; c < b; c++) std::free(coded[c]);
         throw std::bad_alloc();
@@ -187,7 +188,7 @@ class RowStore {
       unsigned b = allocatedBlocks_;
       if (b >= kBlocks) throw std::runtime_error("row store full");
       uint64_t rows = uint64_t(1) << (kBaseLog + b);
-      char* data = static_cast<char*>(std::malloc(rows * stride_));
+      char* data = static_cast<char*>(allocLarge(rows * stride_));
       if (data == nullptr) throw std::bad_alloc();
       blocks_[b] = data;
       allocatedBlocks_++;
