@@ -19,12 +19,8 @@ import { startProfile } from './lib/cpu-profile.js';
 import { exactTopK, recallOf } from './lib/exact.js';
 import { mixture, sample } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
+import { option } from './lib/args.js';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : fallback;
-};
 const N = Number(option('--n', 20_000));
 const DIM = Number(option('--dim', 384));
 const ROUNDS = Number(option('--rounds', 5));

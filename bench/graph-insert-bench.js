@@ -17,12 +17,9 @@ import { exactTopK, recallOf } from './lib/exact.js';
 import { nativeGraphRows } from './lib/native-graph-rows.js';
 import { freshDist } from './lib/private-dist.js';
 import { mixture, row, sample } from './lib/vector-data.js';
+import { option } from './lib/args.js';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : fallback;
-};
 const N = Number(option('--n', 100_000));
 const DIM = Number(option('--dim', 128));
 const ROUNDS = Number(option('--rounds', 3));

@@ -12,12 +12,9 @@ import { createRequire } from 'node:module';
 import { mixture, sample } from './lib/vector-data.js';
 import { nativeGraphRows } from './lib/native-graph-rows.js';
 import { freshDist } from './lib/private-dist.js';
+import { option } from './lib/args.js';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : fallback;
-};
 const N = Number(option('--n', 20_000));
 const DIM = Number(option('--dim', 128));
 const EF = Number(option('--ef', 20));
