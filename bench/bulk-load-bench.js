@@ -7,7 +7,7 @@
 // (recall@10 against exact ground truth, QPS) and filtered queries at 1 % and 10 %; --no-queries skips it.
 // Run after `npm run build`: node bench/bulk-load-bench.js [--n 100000] [--dim 128] [--batch 100]
 // [--backend native|native-rows|wasm] [--systems raw,ours] [--rounds 1] [--ids number|uuid] [--dist <dir>]
-// [--no-queries] [--queries 200] [--query-ms 1000] [--ef-construction 200]
+// [--no-queries] [--queries 200] [--query-ms 1000] [--ef-construction 200] [--quantization int8]
 // With --rounds R the systems run interleaved (each round in the other order) and the figures are
 // medians; the load average is printed beside them (the machine may be shared).
 import { execFileSync } from 'node:child_process';
@@ -31,6 +31,8 @@ const DIM = Number(arg('--dim', 128));
 const BATCH = Number(arg('--batch', 100));
 /** Both systems' efConstruction (memory does not depend on it: a low one measures a large size's memory sooner). */
 const EF_CONSTRUCTION = Number(arg('--ef-construction', 200));
+/** Ours: `vector.index.quantization` ('int8': the graph over int8 codes, hits ranked again exactly). */
+const QUANTIZATION = arg('--quantization', undefined);
 const BACKEND = arg('--backend', 'native');
 const SYSTEMS = arg('--systems', 'raw,ours').split(',');
 const ROUNDS = Number(arg('--rounds', 1));
@@ -159,6 +161,12 @@ async function oursQueries() {
   return out;
 }
 
+/** Ours: the collection's `vector.index` options the bench was given (none: the defaults). */
+function indexOptions() {
+  const index = { ...(EF_CONSTRUCTION === 200 ? {} : { efConstruction: EF_CONSTRUCTION }), ...(QUANTIZATION ? { quantization: QUANTIZATION } : {}) };
+  return Object.keys(index).length === 0 ? {} : { index };
+}
+
 const roles = {
   async 'raw-build'() {
     const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
@@ -208,7 +216,7 @@ const roles = {
     const { Database } = await import(new URL('engine/database.js', distUrl).href);
     const data = dataset();
     const db = await Database.open(dir, { limits: { maxInsertManyDocuments: BATCH }, vectorBackend: BACKEND });
-    await executeCommand(db, { createCollection: { name: 'vectors', options: { vector: { dimension: DIM, metric: 'cosine', ...(EF_CONSTRUCTION === 200 ? {} : { index: { efConstruction: EF_CONSTRUCTION } }) } } } }, { keyspace: KS });
+    await executeCommand(db, { createCollection: { name: 'vectors', options: { vector: { dimension: DIM, metric: 'cosine', ...indexOptions() } } } }, { keyspace: KS });
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     // Documents are made batch by batch and that time is left out: the load measures the database.
@@ -321,7 +329,7 @@ function medians(list) {
   return Object.fromEntries(Object.keys(first).map((key) => [key, medians(list.map((r) => r[key]))]));
 }
 
-console.log(`bulk load: ${N} x ${DIM}, cosine, M 16 / efConstruction ${EF_CONSTRUCTION}, insertMany of ${BATCH}, backend ${BACKEND}, ${IDS} ids, ${ROUNDS} round(s)`);
+console.log(`bulk load: ${N} x ${DIM}, cosine, M 16 / efConstruction ${EF_CONSTRUCTION}, insertMany of ${BATCH}, backend ${BACKEND}${QUANTIZATION ? `, ours quantized ${QUANTIZATION}` : ''}, ${IDS} ids, ${ROUNDS} round(s)`);
 // Ground truth once, before the builds: the data regenerated row by row, only the running top 10s kept.
 const truthDir = QUERIES ? mkdtempSync(path.join(tmpdir(), 'vdb-bulk-truth-')) : undefined;
 const truthAt = QUERIES ? path.join(truthDir, 'truth.json') : undefined;
