@@ -3,8 +3,9 @@
 // stall meanwhile, RSS, bytes on disk) and reopening it in a fresh process (time to the first answer,
 // RSS), against hnswlib-node building the same vectors alone (build time, RSS, index file size,
 // readIndex + first search in a fresh process). Each phase runs in its own child process. When the reopen
-// runs, so does the query phase in the reopened child (bench/lib/bulk-queries.js): an efSearch sweep
-// (recall@10 against exact ground truth, QPS) and filtered queries at 1 % and 10 %; --no-queries skips it.
+// runs, so does the query phase (bench/lib/bulk-queries.js), in one more child holding both systems, their
+// points alternating: an efSearch sweep (recall@10 against exact ground truth, QPS) and filtered queries at
+// 1 % and 10 %; --no-queries skips it.
 // Run after `npm run build`: node bench/bulk-load-bench.js [--n 100000] [--dim 128] [--batch 100]
 // [--backend native|native-rows|wasm] [--systems raw,ours] [--rounds 1] [--ids number|uuid] [--dist <dir>]
 // [--no-queries] [--queries 200] [--query-ms 1000] [--ef-construction 200] [--quantization int8]
@@ -43,6 +44,9 @@ const dist = arg('--dist', undefined);
 const distUrl = freshDist(dist === undefined ? undefined : path.resolve(dist));
 const role = arg('--role', undefined);
 const dir = arg('--dir', undefined);
+/** The query child's directories, one per system built (raw's index file, ours' database). */
+const rawDir = arg('--raw-dir', undefined);
+const oursDir = arg('--ours-dir', undefined);
 /** --breakdown: what RSS after the load is made of (bench/lib/memory-probe.js), and a heap snapshot's largest groups. */
 const BREAKDOWN = args.includes('--breakdown');
 /** --no-reopen: the load only (memory work: the reopen phase is left out). */
@@ -132,13 +136,13 @@ const queryOptions = { dim: DIM, truthFile, queries: QUERY_COUNT, burstMs: QUERY
 const rowOfId = (id) => (typeof id === 'number' ? id : Number(id.slice(-12)));
 
 /**
- * Our query phase, through the client users use (the directory reopened by VectorDB once the engine's timed
- * reopen has closed it): `findVector` and `db.command` find with a `$vector` sort, each with the per-query
- * `efSearch`; filtered at the collection's default efSearch (ours picks its own strategy by selectivity).
+ * Our systems for the query phase, through the client users use: `findVector` and `db.command` find with a
+ * `$vector` sort, each with the per-query `efSearch`; filtered at the collection's default efSearch (ours
+ * picks its own strategy by selectivity).
  */
-async function oursQueries() {
+async function oursSystems() {
   const { VectorDB } = await import(new URL('index.js', distUrl).href);
-  const client = new VectorDB('bench', dir, undefined, { vectorBackend: BACKEND });
+  const client = new VectorDB('bench', oursDir, undefined, { vectorBackend: BACKEND });
   const collection = await client.collection('vectors');
   await collection.waitForIndex();
   let efSearch;
@@ -156,9 +160,25 @@ async function oursQueries() {
       return r.data.documents.map((d) => rowOfId(d._id));
     },
   };
-  const out = await measureQueries({ findVector, command }, { ...queryOptions, filteredEfs: [undefined] });
-  await client.close();
-  return out;
+  return { systems: { findVector, command }, close: () => client.close() };
+}
+
+/** Raw's system for the query phase: its index file read back, a filter callback as a user's would be. */
+async function rawSystem() {
+  const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
+  const index = new HierarchicalNSW('cosine', DIM);
+  await index.readIndex(path.join(rawDir, 'index.bin'));
+  // A user's filter callback reads the label's metadata: here a label -> category array per field.
+  const categories = Object.fromEntries(FILTERS.map(({ field, cats }) => [field, Uint8Array.from({ length: N }, (_, i) => i % cats)]));
+  return {
+    setEf: (ef) => index.setEf(ef),
+    search: (vector, filter) => {
+      const of = filter && categories[filter.field];
+      return index.searchKnn(Array.from(vector), K, filter && ((label) => of[label] === filter.value)).neighbors;
+    },
+    // Filtered: from hnswlib's default ef (10) up the sweep until recall 0.99.
+    filteredEfs: EFS,
+  };
 }
 
 /** Ours: the collection's `vector.index` options the bench was given (none: the defaults). */
@@ -197,19 +217,7 @@ const roles = {
     await index.readIndex(path.join(dir, 'index.bin'));
     index.setEf(128);
     index.searchKnn(query, 10);
-    const opened = { firstAnswerMs: performance.now() - t0, firstAnswerCpuMs: cpuMs(cpu0), rssMb: rssMb(), rssSplit: rssSplitMb() };
-    if (!QUERIES) return opened;
-    // A user's filter callback reads the label's metadata: here a label -> category array per field.
-    const categories = Object.fromEntries(FILTERS.map(({ field, cats }) => [field, Uint8Array.from({ length: N }, (_, i) => i % cats)]));
-    const raw = {
-      setEf: (ef) => index.setEf(ef),
-      search: (vector, filter) => {
-        const of = filter && categories[filter.field];
-        return index.searchKnn(Array.from(vector), K, filter && ((label) => of[label] === filter.value)).neighbors;
-      },
-    };
-    // Filtered: from hnswlib's default ef (10) up the sweep until recall 0.99.
-    return { ...opened, queries: (await measureQueries({ raw }, { ...queryOptions, filteredEfs: EFS })).raw };
+    return { firstAnswerMs: performance.now() - t0, firstAnswerCpuMs: cpuMs(cpu0), rssMb: rssMb(), rssSplit: rssSplitMb() };
   },
   async 'ours-build'() {
     const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
@@ -299,8 +307,15 @@ const roles = {
     const rssAfterGc = rssMb();
     const rssSplit = rssSplitMb();
     await db.close();
-    const queries = QUERIES ? await oursQueries() : undefined;
-    return { queries, rssSplit, firstAnswerMs, firstAnswerCpuMs, graphReadyMs, allLoadedMs, rssAtFirstAnswerMb: rssAtFirstAnswer, rssMb: rss, rssAfterGcMb: rssAfterGc, heapMb: Math.round(heapUsed / MB), externalMb: Math.round(external / MB), arrayBuffersMb: Math.round(arrayBuffers / MB) };
+    return { rssSplit, firstAnswerMs, firstAnswerCpuMs, graphReadyMs, allLoadedMs, rssAtFirstAnswerMb: rssAtFirstAnswer, rssMb: rss, rssAfterGcMb: rssAfterGc, heapMb: Math.round(heapUsed / MB), externalMb: Math.round(external / MB), arrayBuffersMb: Math.round(arrayBuffers / MB) };
+  },
+  /** Every system built this round, reopened in one process: their query points alternate (the same load for all). */
+  async queries() {
+    const ours = oursDir === undefined ? undefined : await oursSystems();
+    const systems = { ...(rawDir === undefined ? {} : { raw: await rawSystem() }), ...ours?.systems };
+    const out = await measureQueries(systems, queryOptions);
+    await ours?.close();
+    return { raw: out.raw, ours: ours && Object.fromEntries(Object.keys(ours.systems).map((api) => [api, out[api]])) };
   },
 };
 
@@ -311,10 +326,11 @@ if (role !== undefined) {
 }
 
 const self = fileURLToPath(import.meta.url);
-function child(name, at) {
+/** Runs role `name` in a child process; `dirs`: its directory arguments (`['--dir', at]`). */
+function child(name, dirs) {
   const queryArgs = QUERIES ? ['--queries', QUERY_COUNT, '--query-ms', QUERY_MS, '--truth', truthAt] : ['--no-queries'];
-  const passOn = ['--n', N, '--dim', DIM, '--batch', BATCH, '--ef-construction', EF_CONSTRUCTION, '--backend', BACKEND, '--ids', IDS, ...(dist ? ['--dist', dist] : []), ...(BREAKDOWN ? ['--breakdown'] : []), ...queryArgs].map(String);
-  const out = execFileSync(process.execPath, ['--expose-gc', self, '--role', name, '--dir', at, ...passOn], { encoding: 'utf8', maxBuffer: 64 * MB, stdio: ['ignore', 'pipe', 'inherit'] });
+  const passOn = ['--n', N, '--dim', DIM, '--batch', BATCH, '--ef-construction', EF_CONSTRUCTION, '--backend', BACKEND, '--ids', IDS, ...(QUANTIZATION ? ['--quantization', QUANTIZATION] : []), ...(dist ? ['--dist', dist] : []), ...(BREAKDOWN ? ['--breakdown'] : []), ...queryArgs].map(String);
+  const out = execFileSync(process.execPath, ['--expose-gc', self, '--role', name, ...dirs, ...passOn], { encoding: 'utf8', maxBuffer: 64 * MB, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   return JSON.parse(line.slice(7));
 }
@@ -344,19 +360,26 @@ const rounds = Object.fromEntries(SYSTEMS.map((system) => [system, []]));
 const loads = [];
 for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? SYSTEMS : [...SYSTEMS].reverse();
-  for (const system of order) {
-    const at = mkdtempSync(path.join(tmpdir(), `vdb-bulk-${system}-`));
-    try {
+  const dirs = {};
+  try {
+    for (const system of order) {
+      const at = (dirs[system] = mkdtempSync(path.join(tmpdir(), `vdb-bulk-${system}-`)));
       loads.push(loadavg()[0]);
-      const build = child(`${system}-build`, at);
+      const build = child(`${system}-build`, ['--dir', at]);
       // What the build wrote is flushed first: the kernel's writeback of it slowed a reopen right after.
       if (process.platform !== 'win32') execFileSync('sync');
-      const open = REOPEN ? child(`${system}-open`, at) : undefined;
+      const open = REOPEN ? child(`${system}-open`, ['--dir', at]) : undefined;
       rounds[system].push({ build, open });
       console.log(`${system} (round ${round + 1}, load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify({ build, open })}`);
-    } finally {
-      rmSync(at, { recursive: true, force: true });
     }
+    if (QUERIES) {
+      const queries = child('queries', Object.entries(dirs).flatMap(([system, at]) => [`--${system}-dir`, at]));
+      if (queries.raw) rounds.raw.at(-1).open.queries = queries.raw;
+      if (queries.ours) rounds.ours.at(-1).open.queries = queries.ours;
+      console.log(`queries (round ${round + 1}, load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify(queries)}`);
+    }
+  } finally {
+    for (const at of Object.values(dirs)) rmSync(at, { recursive: true, force: true });
   }
 }
 const results = Object.fromEntries(SYSTEMS.map((system) => [system, medians(rounds[system])]));

@@ -1,6 +1,6 @@
 /**
  * The query phase of bulk-load-bench.js (issue 31's query goals at 1M): exact ground truth streamed from the
- * seeded generator (the parent's, once), then in each reopened child an efSearch sweep (recall@10 on the
+ * seeded generator (the parent's, once), then in one child holding every system an efSearch sweep (recall@10 on the
  * truth queries, QPS on unseen queries after a warm-up) and filtered queries at 1 % and 10 %, and finally the
  * summary rows (first ef reaching a recall, the QPS ratio at equal recall). Queries come from the data's
  * mixture with other seeds, never from the data.
@@ -42,13 +42,13 @@ export function writeGroundTruth(file, n, dim, count) {
 
 /**
  * The queries of one process's systems (`{ name: system }`), interleaved point by point (each ef, each
- * filter: every system in turn). `system.setEf(ef)` (undefined: its default) and `system.search(vector,
- * filter)` (filter `{ field, value }` or undefined) returning row numbers. Returns, per name,
+ * filter: every system in turn), so that a shared machine's load weighs on all alike. `system.setEf(ef)`
+ * (undefined: its default) and `system.search(vector, filter)` (filter `{ field, value }` or undefined)
+ * returning row numbers; `system.filteredEfs`: the efs it tries filtered, in order, stopping at its first
+ * reaching recall 0.99 (default [undefined]: its default only). Returns, per name,
  * { sweep: [{ ef, recall, qps, cpuQps }], filtered: { [field]: [{ ef, recall, qps, cpuQps }] } }.
- * `filteredEfs`: the efs to try filtered, in order, each system stopping at its first reaching recall 0.99
- * ([undefined]: the systems' default only).
  */
-export async function measureQueries(systems, { dim, truthFile, queries: count, burstMs, filteredEfs }) {
+export async function measureQueries(systems, { dim, truthFile, queries: count, burstMs }) {
   const truth = JSON.parse(readFileSync(truthFile, 'utf8'));
   const truthVectors = truthQueries(dim, count);
   const vectorOf = (q) => truthVectors.subarray(q * dim, (q + 1) * dim);
@@ -92,10 +92,11 @@ export async function measureQueries(systems, { dim, truthFile, queries: count, 
   for (const [i, ef] of EFS.entries()) for (const name of turn(i)) out[name].sweep.push(await point(systems[name], ef));
   for (const filter of FILTERS) {
     for (const name of names) out[name].filtered[filter.field] = [];
-    for (const [i, ef] of filteredEfs.entries()) {
-      const going = turn(i).filter((name) => (out[name].filtered[filter.field].at(-1)?.recall ?? 0) < 0.99);
+    const efsOf = (name) => systems[name].filteredEfs ?? [undefined];
+    for (let i = 0; ; i++) {
+      const going = turn(i).filter((name) => i < efsOf(name).length && (out[name].filtered[filter.field].at(-1)?.recall ?? 0) < 0.99);
       if (going.length === 0) break;
-      for (const name of going) out[name].filtered[filter.field].push(await point(systems[name], ef, filter));
+      for (const name of going) out[name].filtered[filter.field].push(await point(systems[name], efsOf(name)[i], filter));
     }
   }
   return out;
