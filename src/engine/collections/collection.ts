@@ -207,7 +207,7 @@ export class Collection {
       postings: this.#vectorState.postings,
       lexicalMatch: this.#from.lexicalMatch,
     });
-    // Most searches answer at once (every hit in the hit cache): no await, no microtask turn.
+    // Most searches answer at once (hits cached or read synchronously): no await, no microtask turn.
     return { documents: Array.isArray(documents) ? documents : await documents, nextPageState: null };
   }
 

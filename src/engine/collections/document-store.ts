@@ -154,7 +154,9 @@ export class DocumentStore {
    * the document is gone or no longer has the vector the hit found (it changed after the search).
    * Recent hits come from the hit cache; `labelKeys` names the documents of the others. `shared`: the
    * bodies may be the cache's own (no copy): the caller must not change them, and copies what it keeps.
-   * When every hit is cached the answer comes at once, not as a promise (no turn of the microtask queue).
+   * The answer comes at once, not as a promise (no turn of the microtask queue), when every hit is cached or the
+   * store reads the others at once (LevelDB in Node, a page of hits): in a collection larger than the hit cache
+   * most searches read some.
    */
   getHits(hits: readonly { readonly label: number }[], labelKeys: LabelKeys, shared = false): (StoredDocument | null)[] | Promise<(StoredDocument | null)[]> {
     const generation = this.#generation;
@@ -167,11 +169,16 @@ export class DocumentStore {
       const key = labelKeys.keyOf(label);
       if (key !== undefined) missed.push({ at: i, label, key });
     }
-    return missed.length === 0 ? found : this.#readHits(found, missed, generation, shared);
+    if (missed.length === 0) return found;
+    const docKeys = missed.map((miss) => this.#docPrefix + miss.key);
+    // Read at once where the store can (LevelDB in Node): the search then answers without an await.
+    const values = this.#kv.getManyNow(docKeys);
+    if (values !== undefined) return this.#keepHits(found, missed, values, generation, shared);
+    return this.#kv.getMany(docKeys).then((read) => this.#keepHits(found, missed, read, generation, shared));
   }
 
-  async #readHits(found: (StoredDocument | null)[], missed: readonly MissedHit[], generation: number, shared: boolean): Promise<(StoredDocument | null)[]> {
-    const values = await this.#kv.getMany(missed.map((miss) => this.#docPrefix + miss.key));
+  /** Puts the bodies read for the missed hits into `found`, and keeps them in the hit cache. */
+  #keepHits(found: (StoredDocument | null)[], missed: readonly MissedHit[], values: readonly (Uint8Array | undefined)[], generation: number, shared: boolean): (StoredDocument | null)[] {
     for (let j = 0; j < missed.length; j++) {
       const { at, label, key } = missed[j]!;
       const value = values[j];

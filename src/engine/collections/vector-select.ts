@@ -82,8 +82,8 @@ export class CandidateCache {
 
 /**
  * The k documents nearest to the query among those the filter matches, best first, with similarity: an
- * array when nothing had to be awaited (an unfiltered or one-equality search whose hits were all in the hit
- * cache, the common case), else a promise. An async function would cost a promise and a microtask turn a query.
+ * array when nothing had to be awaited (an unfiltered or one-equality search whose hits were in the hit
+ * cache or read at once, the common case), else a promise. An async function would cost a promise and a microtask turn a query.
  */
 export function selectByVector(request: VectorSelectRequest): FoundDocument[] | Promise<FoundDocument[]> {
   const turn = request.vectors.turnDue();
