@@ -2,8 +2,11 @@
  * How rank.ts ranks a filtered search: a filter letting few vectors through is scanned exactly, a larger one
  * goes through the graph with the filter. "Few" is a fraction of the collection, but never more than a fixed
  * number of rows: in a large collection a 10 % filter means 100,000 rows read from anywhere in memory per
- * query, which the graph's walk beats (1M x 128: 28 queries a second scanned). The store and labels are real;
- * the graph is a stand-in that answers the exact filtered top k and records how it was asked.
+ * query, which the graph's walk beats (1M x 128: 28 queries a second scanned). The graph is asked at the query's
+ * efSearch, filter or not, and a graph that filters by bytes gets the allowed labels (their liveness checked while
+ * it still holds deleted ones) when marking them costs less than the calls back. The store and labels are real;
+ * the graph is a stand-in over its own copy of the vectors that answers the exact filtered top k and records how
+ * it was asked.
  */
 import { describe, expect, it } from 'vitest';
 import { byteFilterPays, filterScansExactly, rankLabels, type RankSource } from '../../src/engine/vectors/rank.js';
