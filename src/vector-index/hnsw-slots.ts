@@ -7,6 +7,7 @@
 import { HEADROOM, type HnswDriver } from './backend-types.js';
 import { grownLength } from '../platform/typed-arrays.js';
 import { LabelSlots } from './label-slots.js';
+import type { AllowedLabels } from './index-types.js';
 
 /** Growth of a driver whose resize copies the graph (wasm): by half, few copies. */
 const GROWTH = 1.5;
@@ -104,7 +105,7 @@ export class HnswSlotTable {
    * Sets `out[slot]` to 1 for the live slot of each of `labels` that `check` accepts (every one without
    * it); labels without a live slot (deleted, replaced: their old slot is dead) are skipped.
    */
-  markSlots(labels: Iterable<number> & { readonly labels?: Uint32Array }, out: Uint8Array, check?: (label: number) => boolean): void {
+  markSlots(labels: AllowedLabels, out: Uint8Array, check?: (label: number) => boolean): void {
     const dense = this.#slotOf.dense;
     const list = labels.labels;
     if (dense === undefined || list === undefined) {
