@@ -73,6 +73,8 @@ export interface HnswDriver {
   restored?(slotLabels: Uint32Array, live: Uint8Array): void;
   markDeleted(slots: readonly number[]): void;
   search(query: Float32Array, k: number, ef: number, filter: ((slot: number) => boolean) | undefined): SlotHits;
+  /** As search, only slots whose byte in `allowed` is non-zero (slots past its end are not) as hits (native-rows). */
+  searchBytes?(query: Float32Array, k: number, ef: number, allowed: Uint8Array): SlotHits;
   /**
    * hnswlib's bytes; `onWritten` runs right after hnswlib wrote them (the snapshot point). The graph
    * must not change until the promise settles: the native backend writes on a worker thread.

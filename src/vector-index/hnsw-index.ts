@@ -5,13 +5,14 @@
  * No I/O and no backend specifics here.
  */
 import { VectorDbError } from '../errors/vectordb-error.js';
-import { HEADROOM, HNSW_SEED, type HnswDriver, type IndexIdentity } from './backend-types.js';
+import { HEADROOM, HNSW_SEED, type HnswDriver, type IndexIdentity, type SlotHits } from './backend-types.js';
 import { encodeIndexHead, type BackendName } from './index-format.js';
 import type { IndexParams, PieceSink, SearchOptions, VectorIndex } from './index-types.js';
 import type { ScoredLabel } from './exact-rescore.js';
 import { scoreFromHnswDistance, type Metric } from './metric.js';
 import { checkLabel, checkVector, invalid } from './validate.js';
 import { HnswSlotTable, type SlotSnapshot } from './hnsw-slots.js';
+import { guardedSlotFilter, SlotBytes } from './slot-filter.js';
 import type { VectorRows } from './vector-rows.js';
 
 const byScoreThenLabel = (a: ScoredLabel, b: ScoredLabel): number => b.score - a.score || a.label - b.label;
@@ -42,6 +43,8 @@ export class HnswIndex implements VectorIndex {
   private saving = 0;
   /** A parallel insert in flight (addStored): no other change, and saves wait for it. */
   private inserting: Promise<void> | undefined;
+  /** The byte filter filtered searches build (drivers with searchBytes). */
+  private readonly slotBytes = new SlotBytes();
 
   private constructor(identity: IndexIdentity, driver: HnswDriver, table: HnswSlotTable) {
     this.backend = identity.backend;
@@ -93,6 +96,11 @@ export class HnswIndex implements VectorIndex {
   /** Whether the graph ranks on int8 codes (native-rows over an int8 store, once its scale is set). */
   get quantized(): boolean {
     return this.driver?.quantized === true;
+  }
+
+  /** Whether a search's `allowed` labels become a byte per slot (drivers with searchBytes: native-rows). */
+  get filtersByBytes(): boolean {
+    return this.driver?.searchBytes !== undefined;
   }
 
   /** Whether addStored works here (the native-rows backend). */
@@ -237,24 +245,17 @@ export class HnswIndex implements VectorIndex {
     const kk = Math.min(Math.floor(k), this.size);
     if (kk === 0) return [];
     const ef = Math.max(kk, Math.floor(options.ef ?? this.params.efSearch));
-    const filter = options.filter;
+    const { filter, allowed } = options;
     const labels = this.table.labels;
-    // A throw must not unwind through hnswlib's C++ frames: record it, stop accepting, rethrow after.
-    let filterError: { error: unknown } | undefined;
-    const slotFilter =
-      filter === undefined
-        ? undefined
-        : (slot: number): boolean => {
-            if (filterError !== undefined) return false;
-            try {
-              return filter(labels[slot] as number) === true;
-            } catch (error) {
-              filterError = { error };
-              return false;
-            }
-          };
-    const hits = driver.search(query, kk, ef, slotFilter);
-    if (filterError !== undefined) throw filterError.error;
+    let hits: SlotHits;
+    if (allowed !== undefined && driver.searchBytes !== undefined) {
+      hits = driver.searchBytes(query, kk, ef, this.slotBytes.of(this.table, allowed, filter));
+    } else {
+      const accept = allowed === undefined ? filter : filter === undefined ? (label: number) => allowed.has(label) : (label: number) => allowed.has(label) && filter(label);
+      const guarded = accept === undefined ? undefined : guardedSlotFilter(labels, accept);
+      hits = driver.search(query, kk, ef, guarded?.filter);
+      guarded?.rethrow();
+    }
     const live = this.table.live;
     const out: ScoredLabel[] = [];
     const count = hits.count ?? hits.slots.length;

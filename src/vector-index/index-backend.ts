@@ -26,7 +26,7 @@ import { invalid, checkDimension } from './validate.js';
 import { wasmDriverFactory } from './wasm-backend.js';
 
 export { readIndexHeader, type BackendName, type IndexHeader };
-export type { IndexParams, SearchOptions, VectorIndex } from './index-types.js';
+export type { AllowedLabels, IndexParams, SearchOptions, VectorIndex } from './index-types.js';
 
 /** Chosen for recall@10 >= 0.95 on hard (clustered, high intrinsic dimension) data; see bench/. */
 export const DEFAULT_PARAMS: Readonly<Required<IndexParams>> = Object.freeze({ M: 16, efConstruction: 200, efSearch: 128 });

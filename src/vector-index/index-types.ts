@@ -13,8 +13,25 @@ export type PieceSink = (piece: Uint8Array) => Promise<void>;
 export interface SearchOptions {
   /** Candidate list size for this query (default: the index's efSearch); raised to k when smaller. */
   ef?: number;
-  /** Only labels for which this returns true can be results (called once per visited graph node). */
+  /**
+   * Only labels for which this returns true can be results: called once per visited graph node, or with
+   * `allowed`, once per label of it (when the index marks their slots as bytes, see `filtersByBytes`).
+   */
   filter?: (label: number) => boolean;
+  /**
+   * Only these labels can be results (and of them, those `filter` accepts). An index that `filtersByBytes`
+   * marks their slots in a byte per slot, which its graph reads without calling back into JS; another
+   * asks `allowed.has` per visited node.
+   */
+  allowed?: AllowedLabels;
+}
+
+/** A search's allowed labels (the engine's LabelFilter): a Set, or a sorted array kept as `labels`. */
+export interface AllowedLabels extends Iterable<number> {
+  readonly size: number;
+  has(label: number): boolean;
+  /** The labels as one array, when the set keeps them so (read without an iterator). */
+  readonly labels?: Uint32Array;
 }
 
 export interface VectorIndex {
@@ -32,6 +49,11 @@ export interface VectorIndex {
    * them again exactly (VectorRows.exactTopOf): a native-rows graph over int8 rows. hnswlib's own hold float32.
    */
   readonly quantized?: boolean;
+  /**
+   * Whether `search` reads `allowed` as a byte per slot, built once per search, instead of a JS call per
+   * visited node (the native-rows backend): the engine weighs the build against the calls (rank.ts).
+   */
+  readonly filtersByBytes?: boolean;
   /** The parameters in force (from the stored header after a load). */
   readonly params: Readonly<Required<IndexParams>>;
   has(label: number): boolean;

@@ -20,6 +20,7 @@ export {
   nativeBackendAvailable,
   readIndexHeader,
   startGraphFileRead,
+  type AllowedLabels,
   type BackendChoice,
   type BackendName,
   type CreateVectorIndexOptions,

@@ -166,7 +166,12 @@ class NativeRowsDriver implements HnswDriver {
     }
   }
 
-  search(query: Float32Array, k: number, ef: number, filter: ((slot: number) => boolean) | undefined): SlotHits {
+  searchBytes(query: Float32Array, k: number, ef: number, allowed: Uint8Array): SlotHits {
+    return this.search(query, k, ef, allowed);
+  }
+
+  /** The addon's search, which takes a byte per slot as well as a predicate (native/src/graph_search_binding.h). */
+  search(query: Float32Array, k: number, ef: number, filter: Uint8Array | ((slot: number) => boolean) | undefined): SlotHits {
     const graph = this.handle();
     const slots = k <= this.outSlots.length ? this.outSlots : new Uint32Array(k);
     const distances = k <= this.outDistances.length ? this.outDistances : new Float32Array(k);

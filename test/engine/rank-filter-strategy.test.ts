@@ -2,14 +2,18 @@
  * How rank.ts ranks a filtered search: a filter letting few vectors through is scanned exactly, a larger one
  * goes through the graph with the filter. "Few" is a fraction of the collection, but never more than a fixed
  * number of rows: in a large collection a 10 % filter means 100,000 rows read from anywhere in memory per
- * query, which the graph's walk beats (1M x 128: 28 queries a second scanned). The store and labels are real;
- * the graph is a stand-in that answers the exact filtered top k and records how it was asked.
+ * query, which the graph's walk beats (1M x 128: 28 queries a second scanned). The graph is asked at the query's
+ * efSearch, filter or not, and a graph that filters by bytes gets the allowed labels (their liveness checked while
+ * it still holds deleted ones) when marking them costs less than the calls back. The store and labels are real;
+ * the graph is a stand-in over its own copy of the vectors that answers the exact filtered top k and records how
+ * it was asked.
  */
 import { describe, expect, it } from 'vitest';
-import { filterScansExactly, rankLabels, type RankSource } from '../../src/engine/vectors/rank.js';
+import { byteFilterPays, filterScansExactly, rankLabels, type RankSource } from '../../src/engine/vectors/rank.js';
 import { VectorLabels } from '../../src/engine/vectors/labels.js';
 import type { LabelFilter } from '../../src/engine/vectors/settings.js';
-import { FlatVectorStore, type ScoredLabel, type VectorIndex } from '../../src/vector-index/index.js';
+import type { LateKeys } from '../../src/engine/vectors/late-keys.js';
+import { FlatVectorStore, type ScoredLabel, type SearchOptions, type VectorIndex } from '../../src/vector-index/index.js';
 import { clustered, row } from '../vector-index/data.js';
 
 const DIM = 4;
@@ -21,9 +25,18 @@ interface Asked {
   filtered: boolean;
 }
 
-function source(asked: Asked[]): RankSource {
+/** How the graph was asked besides k and filtered: its ef, and whether the labels came as `allowed` (bytes). */
+interface AskedHow extends Asked {
+  ef: number | undefined;
+  bytes: boolean;
+}
+
+function source(asked: Asked[], filtersByBytes = false): RankSource {
   const flat = new FlatVectorStore({ dimension: DIM, metric: 'dot_product' });
   flat.setRows(Uint32Array.from({ length: N }, (_, i) => i), DATA);
+  // The graph's own vectors: a label deleted from `flat` stays there until the graph catches up (pendingRemoves).
+  const held = new FlatVectorStore({ dimension: DIM, metric: 'dot_product' });
+  held.setRows(Uint32Array.from({ length: N }, (_, i) => i), DATA);
   const labels = new VectorLabels();
   for (let label = 0; label < N; label++) labels.set(label, `k${label}`);
   const graph = {
@@ -31,10 +44,13 @@ function source(asked: Asked[]): RankSource {
     quantized: false,
     params: { M: 16, efConstruction: 200, efSearch: 64 },
     has: () => true,
-    search(query: Float32Array, k: number, options: { filter?: (label: number) => boolean } = {}): ScoredLabel[] {
-      asked.push({ k, filtered: options.filter !== undefined });
-      const allowed = Array.from({ length: N }, (_, i) => i).filter((label) => options.filter?.(label) ?? true);
-      return flat.exactSearch(query, k, allowed);
+    filtersByBytes,
+    search(query: Float32Array, k: number, options: SearchOptions = {}): ScoredLabel[] {
+      const how = filtersByBytes ? { ef: options.ef, bytes: options.allowed !== undefined } : {};
+      asked.push({ k, filtered: options.filter !== undefined || options.allowed !== undefined, ...how });
+      // As the index: the allowed labels (its bytes) that `filter` accepts, or those `filter` accepts.
+      const allowed = Array.from({ length: N }, (_, i) => i).filter((label) => (options.allowed?.has(label) ?? true) && (options.filter?.(label) ?? true));
+      return held.exactSearch(query, k, allowed);
     },
   } as unknown as VectorIndex;
   return { size: N, graph, labels, pendingAdds: new Set(), pendingRemoves: 0, flat, ensureValues: () => undefined };
@@ -75,5 +91,52 @@ describe('rank.ts: exact scan or graph for a filtered search', () => {
     expect(asked).toEqual([{ k: 10, filtered: true }]);
     expect(walked.map((hit) => hit.label)).toEqual(from.flat.exactSearch(query, 10, wider.labels).map((hit) => hit.label));
     expect(walked.every((hit) => hit.label % 7 === 1)).toBe(true);
+  });
+
+  it('hands a graph that filters by bytes the allowed labels when their marking costs less than the calls back', () => {
+    // 1M x 128 at the default ef 128: a 2 % and a 10 % filter as bytes; half the collection, or a 10 % filter
+    // at ef 16 (few checks), through the callback.
+    expect(byteFilterPays(20_000, 1_000_000, 128)).toBe(true);
+    expect(byteFilterPays(100_000, 1_000_000, 128)).toBe(true);
+    expect(byteFilterPays(500_000, 1_000_000, 128)).toBe(false);
+    expect(byteFilterPays(100_000, 1_000_000, 16)).toBe(false);
+    expect(byteFilterPays(20_000, 200_000, 16)).toBe(true);
+
+    const asked: AskedHow[] = [];
+    const from = source(asked, true);
+    const allowed = everyNth(5, 2); // 16,000 labels: 20 %, the graph's
+    const query = row(DATA, 23, DIM);
+    const exact = from.flat.exactSearch(query, 10, allowed.labels).map((hit) => hit.label);
+    // Not widened: the graph asked at the collection's efSearch (64), as unfiltered.
+    expect(rankLabels(from, query, 10, allowed, undefined).map((hit) => hit.label)).toEqual(exact);
+    expect(rankLabels(from, query, 10, everyNth(1), undefined).map((hit) => hit.label)).toEqual(from.flat.exactSearch(query, 10).map((hit) => hit.label));
+    expect(rankLabels(from, query, 10, undefined, 40).map((hit) => hit.label)).toEqual(from.flat.exactSearch(query, 10).map((hit) => hit.label));
+    expect(asked).toEqual([
+      { k: 10, filtered: true, ef: 64, bytes: true },
+      { k: 10, filtered: true, ef: 64, bytes: false },
+      { k: 10, filtered: false, ef: 40, bytes: false },
+    ]);
+  });
+
+  it('checks the liveness of a byte filter\'s labels while the graph still holds deleted ones, and calls back while keys are read late', () => {
+    const asked: AskedHow[] = [];
+    const base = source(asked, true);
+    const allowed = everyNth(5, 2);
+    const query = row(DATA, 23, DIM);
+    const nearest = base.flat.exactSearch(query, 10, allowed.labels).map((hit) => hit.label);
+    // The nearest three are gone from the labels and the flat store, not yet from the graph (pendingRemoves).
+    for (const label of nearest.slice(0, 3)) {
+      base.labels.delete(label);
+      (base.flat as FlatVectorStore).delete(label);
+    }
+    const pending = { ...base, pendingRemoves: 3 };
+    const answer = rankLabels(pending, query, 10, allowed, undefined).map((hit) => hit.label);
+    expect(answer).toEqual(base.flat.exactSearch(query, 10, allowed.labels).map((hit) => hit.label));
+    expect(answer.some((label) => nearest.slice(0, 3).includes(label))).toBe(false);
+    expect(asked.at(-1)).toEqual({ k: 10, filtered: true, ef: 64, bytes: true });
+
+    base.labels.readLate({ keyOf: () => undefined } as unknown as LateKeys);
+    expect(rankLabels(pending, query, 10, allowed, undefined).map((hit) => hit.label)).toEqual(answer);
+    expect(asked.at(-1)).toEqual({ k: 10, filtered: true, ef: 64, bytes: false });
   });
 });

@@ -3,7 +3,7 @@
  * kind: the settings, the definition's vector part, a search's label filter and the indexing progress.
  * Types only, shared by the files of vectors/ and by the wings above them.
  */
-import type { BackendChoice, Quantization } from '../../vector-index/index.js';
+import type { AllowedLabels, BackendChoice, Quantization } from '../../vector-index/index.js';
 import type { Metric } from '../../vector-index/metric.js';
 import type { VectorProgress } from '../progress.js';
 import type { GraphPrefetch } from './graph-prefetch.js';
@@ -35,13 +35,8 @@ export interface IndexProgress {
   readonly pendingVectors: number;
 }
 
-/** A filter's candidate labels as a search takes them (a Set, or the postings' sorted LabelSet). */
-export interface LabelFilter extends Iterable<number> {
-  readonly size: number;
-  has(label: number): boolean;
-  /** The labels as one array, when the set keeps them so (an exact scan then needs no iterator). */
-  readonly labels?: Uint32Array;
-}
+/** A filter's candidate labels as a search takes them (a Set, or the postings' sorted LabelSet): the graph's allowed labels. */
+export type LabelFilter = AllowedLabels;
 
 export interface VectorSettings {
   readonly name: string;
