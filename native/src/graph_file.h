@@ -113,8 +113,10 @@ inline std::vector<float> readGraphScale(const std::string& path, uint32_t dim) 
 /**
  * Loads a graph file into `h` (empty, made over `space`), with room for `maxElements`; its rows go into
  * rows firstRow.. (taken by the caller: only they are written here, so the JS thread may use the store).
+ * `allocLevel0(bytes)` gives its level-0 block (graph_growth.h's Level0Block, which then frees it).
  */
-inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::string& path, const FileHead& head, uint32_t firstRow, size_t maxElements) {
+template <typename AllocLevel0>
+inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::string& path, const FileHead& head, uint32_t firstRow, size_t maxElements, AllocLevel0&& allocLevel0) {
   std::ifstream in(path, std::ios::binary);
   if (!in.is_open()) throw std::runtime_error("cannot open " + path);
   in.seekg(sizeof(FileHead) + scaleBytes(head.version, head.dim));
@@ -141,7 +143,7 @@ inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::s
   h.fstdistfunc_ = space.get_dist_func();
   h.dist_func_param_ = space.get_dist_func_param();
   const size_t count = h.cur_element_count;
-  h.data_level0_memory_ = static_cast<char*>(vdb::allocLarge(maxE * h.size_data_per_element_));
+  h.data_level0_memory_ = allocLevel0(maxE * h.size_data_per_element_);
   if (h.data_level0_memory_ == nullptr) throw std::bad_alloc();
   in.read(h.data_level0_memory_, count * h.size_data_per_element_);
   h.size_links_per_element_ = h.maxM_ * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);

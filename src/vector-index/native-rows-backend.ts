@@ -82,6 +82,19 @@ class NativeRowsDriver implements HnswDriver {
     return this.handle().resize(n);
   }
 
+  /** The capacity whose tables are being made or are ready (one at a time: a resize takes them). */
+  private preparing: { capacity: number; done: Promise<void> } | undefined;
+
+  prepareResize(capacity: number): Promise<void> {
+    if (this.preparing?.capacity !== capacity) {
+      const done = Promise.resolve()
+        .then(() => this.handle().prepareResize(capacity))
+        .then(() => undefined);
+      this.preparing = { capacity, done };
+    }
+    return this.preparing.done;
+  }
+
   /**
    * The row holding the vector at `at` of `vectors` for `label`: the store's own when it holds the label
    * (a label's vector never changes), else a fresh row written now (`fresh`: its reference to drop once
