@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createVectorIndex } from '../../src/vector-index/index.js';
+import type { Metric } from '../../src/vector-index/metric.js';
 import { loadNativeAddon, type AddonGraph } from '../../src/vector-index/native-addon.js';
 import { NativeRowStore } from '../../src/vector-index/native-rows.js';
 import { clustered, row } from './data.js';
@@ -40,13 +41,19 @@ function stateOf(graph: AddonGraph, n: number, queries: Float32Array): unknown {
 describe.skipIf(addon === null)('native-rows graph growth in place', () => {
   const a = addon!;
 
-  it('resizes, prepared or not, keep every element, its links and the answers; inserts go on after each', async () => {
-    const n = 2400;
-    const data = clustered(21, n, DIM);
-    const queries = clustered(22, 20, DIM);
-    const store = new NativeRowStore(a, DIM, 'cosine');
+  /** `n` seeded vectors written to a fresh store of `metric`: the store, the vectors and their rows. */
+  function stored(seed: number, n: number, metric: Metric) {
+    const data = clustered(seed, n, DIM);
+    const store = new NativeRowStore(a, DIM, metric);
     const rows = new Uint32Array(n);
     store.rows.writeMany(data, n, rows);
+    return { data, store, rows };
+  }
+
+  it('resizes, prepared or not, keep every element, its links and the answers; inserts go on after each', async () => {
+    const n = 2400;
+    const { data, store, rows } = stored(21, n, 'cosine');
+    const queries = clustered(22, 20, DIM);
     const graph = new a.Graph(store.rows, 100, 16, 100, 100);
     let added = 0;
     let capacity = 100;
@@ -90,11 +97,8 @@ describe.skipIf(addon === null)('native-rows graph growth in place', () => {
     const dir = await mkdtemp(join(tmpdir(), 'vdb-growth-'));
     try {
       const n = 1500;
-      const data = clustered(23, n, DIM);
+      const { store, rows } = stored(23, n, 'euclidean');
       const queries = clustered(24, 10, DIM);
-      const store = new NativeRowStore(a, DIM, 'euclidean');
-      const rows = new Uint32Array(n);
-      store.rows.writeMany(data, n, rows);
       const graph = new a.Graph(store.rows, n + 1, 16, 100, 100);
       await graph.addAsync(Uint32Array.from({ length: n }, (_, i) => i), rows, n, 2);
       const file = join(dir, 'g.hnsw');
