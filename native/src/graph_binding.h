@@ -22,7 +22,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
                         InstanceMethod("addAsync", &Graph::AddAsync), InstanceMethod("replace", &Graph::Replace),
                         InstanceMethod("markDelete", &Graph::MarkDelete), InstanceMethod("search", &Graph::Search<false>),
                         InstanceMethod("searchHnswlib", &Graph::Search<true>), InstanceMethod("resize", &Graph::Resize),
-                        InstanceMethod("prepareResize", &Graph::PrepareResize),
+                        InstanceMethod("prepareResize", &Graph::PrepareResize), InstanceMethod("dropPrepared", &Graph::DropPrepared),
                         InstanceMethod("count", &Graph::Count), InstanceMethod("capacity", &Graph::Capacity),
                         InstanceMethod("rowOf", &Graph::RowOf), InstanceMethod("elements", &Graph::Elements),
                         InstanceMethod("links", &Graph::Links), InstanceMethod("save", &Graph::Save),
@@ -187,23 +187,42 @@ class Graph : public Napi::ObjectWrap<Graph> {
    */
   Napi::Value Resize(const Napi::CallbackInfo& info) {
     Hnsw& g = core_.idle(info.Env());
+    std::unique_ptr<vdb::GrowthTables> retired;
     try {
-      vdb::growGraph(g, core_.level0, core_.prepared, core_.retired, u32(info[0]));
+      vdb::growGraph(g, core_.level0, core_.prepared, retired, u32(info[0]));
     } catch (const std::exception&) {
       return Napi::Boolean::New(info.Env(), false);
     }
+    drop(info.Env(), std::move(retired));
     return Napi::Boolean::New(info.Env(), true);
   }
 
-  /** Makes the per-element tables of a capacity on a libuv thread, and frees the ones a resize swapped out there. */
+  /** Frees tables on a libuv thread (tens of MB: freeing them is not the JS thread's work). */
+  class DropWork : public Napi::AsyncWorker {
+   public:
+    DropWork(Napi::Env env, std::unique_ptr<vdb::GrowthTables> tables) : Napi::AsyncWorker(env), tables_(std::move(tables)) {}
+    void Execute() override { tables_.reset(); }
+
+   private:
+    std::unique_ptr<vdb::GrowthTables> tables_;
+  };
+  static void drop(Napi::Env env, std::unique_ptr<vdb::GrowthTables> tables) {
+    if (tables) (new DropWork(env, std::move(tables)))->Queue();
+  }
+
+  /** dropPrepared(): frees the tables prepareResize made and no resize took (off the JS thread). */
+  Napi::Value DropPrepared(const Napi::CallbackInfo& info) {
+    drop(info.Env(), std::move(core_.prepared));
+    return info.Env().Undefined();
+  }
+
+  /** Makes the per-element tables of a capacity on a libuv thread. */
   class PrepareWork : public Napi::AsyncWorker {
    public:
     PrepareWork(Napi::Env env, Napi::Object self, GraphCore& core, size_t capacity)
-        : Napi::AsyncWorker(env), core_(core), self_(Napi::Persistent(self)), deferred_(Napi::Promise::Deferred::New(env)),
-          capacity_(capacity), retired_(std::move(core.retired)) {}
+        : Napi::AsyncWorker(env), core_(core), self_(Napi::Persistent(self)), deferred_(Napi::Promise::Deferred::New(env)), capacity_(capacity) {}
     Napi::Promise promise() { return deferred_.Promise(); }
     void Execute() override {
-      retired_.reset();
       try {
         tables_ = vdb::GrowthTables::make(capacity_);
       } catch (const std::exception& e) {
@@ -211,6 +230,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
       }
     }
     void OnOK() override {
+      drop(Env(), std::move(core_.prepared));  // made for another capacity
       core_.prepared = std::move(tables_);
       self_.Reset();
       deferred_.Resolve(Napi::Number::New(Env(), static_cast<double>(capacity_)));
@@ -225,7 +245,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
     Napi::ObjectReference self_;
     Napi::Promise::Deferred deferred_;
     size_t capacity_;
-    std::unique_ptr<vdb::GrowthTables> retired_, tables_;
+    std::unique_ptr<vdb::GrowthTables> tables_;
   };
 
   /**

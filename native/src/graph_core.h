@@ -20,8 +20,8 @@ struct GraphCore {
   std::unique_ptr<Hnsw> h;
   /** h's level-0 block (h never frees or reallocs it: see release and Graph.resize). */
   vdb::Level0Block level0;
-  /** Per-element tables made off the JS thread for the next resize (Graph.prepareResize), and the last ones swapped out. */
-  std::unique_ptr<vdb::GrowthTables> prepared, retired;
+  /** Per-element tables made off the JS thread for the next resize (Graph.prepareResize). */
+  std::unique_ptr<vdb::GrowthTables> prepared;
   /** Set while async work uses the graph: changes are refused (the JS side orders them anyway). */
   std::atomic<int> busy{0};
 

@@ -5,7 +5,8 @@
 // of that range usable in place (nothing moves: no copy, and no reader ever sees it change); the tables
 // hnswlib keeps per element (locks, levels, upper-layer link pointers, the visited list) are made for the
 // next capacity off the JS thread beforehand (GrowthTables, by Graph.prepareResize), so a resize leaves the
-// JS thread a copy of 12 bytes an element and pointer swaps. What a resize swaps out is freed off it too.
+// JS thread a copy of 12 bytes an element and pointer swaps. What a resize swaps out is freed off it too
+// (graph_binding.h), and tables made for a growth that did not come are dropped once the graph caught up.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -59,6 +59,8 @@ export interface HnswDriver {
    * leaves tryResize doing it all.
    */
   prepareResize?(capacity: number): Promise<void>;
+  /** Frees what prepareResize made that no resize took (the growth did not come: a load ended). */
+  releaseSpare?(): void;
   /**
    * Inserts rows `rows[i]` of `vectors` as new slots `slots[i]`; `labels[i]` is the label of row
    * rows[i] (a backend over the engine's rows inserts the row it already holds for that label).

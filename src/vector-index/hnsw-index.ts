@@ -147,6 +147,10 @@ export class HnswIndex implements VectorIndex {
     for (let j = 0; j < unique.length; j++) table.setLive(first + j, unique[j] as number);
   }
 
+  releaseSpare(): void {
+    this.driver?.releaseSpare?.();
+  }
+
   /**
    * Settles once the resize that `n` more fresh slots would need is quick (its tables made off the JS thread,
    * by a driver that can: native-rows), at once when none is due; never rejects (the resize then does it all).

@@ -64,6 +64,8 @@ export interface AddonGraph {
   resize(n: number): boolean;
   /** Makes the tables resize(capacity) swaps in, off the JS thread: resize(capacity) is quick once it settles. */
   prepareResize(capacity: number): Promise<number>;
+  /** Frees (off the JS thread) the tables prepareResize made that no resize took. */
+  dropPrepared(): void;
   count(): number;
   capacity(): number;
   rowOf(slot: number): number;

@@ -95,6 +95,11 @@ class NativeRowsDriver implements HnswDriver {
     return this.preparing.done;
   }
 
+  releaseSpare(): void {
+    this.preparing = undefined;
+    this.graph?.dropPrepared();
+  }
+
   /**
    * The row holding the vector at `at` of `vectors` for `label`: the store's own when it holds the label
    * (a label's vector never changes), else a fresh row written now (`fresh`: its reference to drop once

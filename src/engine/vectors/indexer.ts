@@ -208,6 +208,8 @@ export class BackgroundIndexer {
         await yieldToEventLoop();
       }
       if (onProgress && total >= 10_000) onProgress(progress());
+      // Caught up: what was made ahead for the graph's next growth waits for a load that may not come.
+      if (!host.closed()) host.graph().releaseSpare?.();
       this.#indexedSinceTrim += done;
       const trim = !host.closed() && this.#indexedSinceTrim >= TRIM_AFTER_INDEXED;
       if (trim) this.#indexedSinceTrim = 0;
