@@ -2,8 +2,9 @@
  * Names what stalled the event loop (issue 31): a timer notes every window in which the loop did not turn
  * for more than `thresholdMs`, V8's sampling profiler (bench/lib/cpu-profile.js) records what the main
  * thread ran, and each long window is reported with the stacks sampled inside it and the GCs that ran in
- * it, and (Linux) how long the JS thread ran in it and waited for a core (/proc/thread-self/schedstat): a
- * window the thread spent waiting, or sampled "(idle)", was the scheduler of a busy machine, not our code.
+ * it, and (Linux) how long the JS thread ran in it, waited for a core and slept, with its major page faults
+ * (/proc/thread-self/schedstat and stat): a window the thread spent waiting, or sampled "(idle)", was the
+ * scheduler of a busy machine, and one it slept through with major faults, the disk; not our code's work.
  */
 import { openSync, readSync } from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
@@ -12,18 +13,26 @@ import { startProfile } from './cpu-profile.js';
 /** Monotonic microseconds: the clock V8's profile timestamps use (CLOCK_MONOTONIC on Linux, as uv_hrtime). */
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-/** The calling thread's time on a core and waiting for one, in microseconds (undefined without schedstat). */
+/**
+ * The calling thread's time on a core and waiting for one, in microseconds, and its major page faults (reads
+ * from disk: a mapped file's page, or memory swapped out); undefined without /proc's schedstat.
+ */
 function schedClock() {
   let fd;
+  let statFd;
   try {
     fd = openSync('/proc/thread-self/schedstat', 'r');
+    statFd = openSync('/proc/thread-self/stat', 'r');
   } catch {
     return () => undefined;
   }
-  const buf = Buffer.alloc(128);
+  const buf = Buffer.alloc(1024);
   return () => {
     const [ran, waited] = buf.toString('latin1', 0, readSync(fd, buf, 0, buf.length, 0)).split(' ').map(Number);
-    return { ranUs: ran / 1000, waitedUs: waited / 1000 };
+    const stat = buf.toString('latin1', 0, readSync(statFd, buf, 0, buf.length, 0));
+    // Fields after the command's closing parenthesis: state is field 3, majflt field 12.
+    const majorFaults = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[9]);
+    return { ranUs: ran / 1000, waitedUs: waited / 1000, majorFaults };
   };
 }
 
@@ -45,7 +54,9 @@ export async function startStallTrace({ thresholdMs = 50, tickMs = 5, keep = 10,
   const timer = setInterval(() => {
     const now = nowUs();
     const at = sched();
-    if (now - last > (thresholdMs + tickMs) * 1000) stalls.push({ fromUs: last, toUs: now, ranUs: at && at.ranUs - lastSched.ranUs, waitedUs: at && at.waitedUs - lastSched.waitedUs });
+    if (now - last > (thresholdMs + tickMs) * 1000) {
+      stalls.push({ fromUs: last, toUs: now, ranUs: at && at.ranUs - lastSched.ranUs, waitedUs: at && at.waitedUs - lastSched.waitedUs, majorFaults: at && at.majorFaults - lastSched.majorFaults });
+    }
     last = now;
     lastSched = at;
   }, tickMs);
@@ -103,7 +114,8 @@ function describe(stall, cpu, gcs, t0Us) {
   return {
     ms: ms(stall.toUs - stall.fromUs),
     atMs: ms(stall.fromUs - t0Us),
-    ...(stall.ranUs === undefined ? {} : { ranMs: ms(stall.ranUs), waitedForCoreMs: ms(stall.waitedUs) }),
+    // Neither on a core nor waiting for one: asleep (disk reads, page faults, a lock).
+    ...(stall.ranUs === undefined ? {} : { ranMs: ms(stall.ranUs), waitedForCoreMs: ms(stall.waitedUs), asleepMs: ms(stall.toUs - stall.fromUs - stall.ranUs - stall.waitedUs), majorFaults: stall.majorFaults }),
     sampledMs: ms(sampledUs),
     stacks: [...stacks.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([key, us]) => `${ms(us)} ms: ${key}`),
     gcs: gcs.filter((g) => g.fromUs < stall.toUs && g.fromUs + g.ms * 1000 > stall.fromUs).map((g) => `${g.kind} ${g.ms.toFixed(0)} ms`),
