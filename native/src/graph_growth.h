@@ -62,6 +62,8 @@ class Level0Block {
       // Huge-page aligned, so the kernel can back it with 2 MiB pages (huge_pages.h).
       data_ = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(at) + kHugePage - 1) & ~(uintptr_t(kHugePage) - 1));
       reserved_ = want;
+      // Advised once for the whole range: commits in small steps would leave the 2 MiB pages across their ends out.
+      adviseHugePages(data_, reserved_);
       if (commit(bytes)) return data_;
       release();
       return nullptr;
