@@ -6,6 +6,7 @@
 // whose members are public; the rows come back into fresh rows of the store and each element's data is
 // renumbered to them.
 #pragma once
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include "row_space.h"
@@ -124,7 +125,10 @@ inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::s
   get(in, h.max_elements_);
   get(in, h.cur_element_count);
   if (h.cur_element_count != head.count) throw std::runtime_error("the graph file is damaged");
-  size_t maxE = std::max(maxElements, static_cast<size_t>(h.cur_element_count));
+  // Room for the capacity the graph had when saved too (within reason: a damaged count must not ask for
+  // terabytes): its tables are then made here, off the JS thread, not by a resize on it (issue 31).
+  const size_t count0 = h.cur_element_count;
+  size_t maxE = std::max({maxElements, count0, std::min(h.max_elements_, count0 * 2 + 4096)});
   h.max_elements_ = maxE;
   get(in, h.size_data_per_element_);
   get(in, h.label_offset_);

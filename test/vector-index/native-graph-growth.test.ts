@@ -99,7 +99,7 @@ describe.skipIf(addon === null)('native-rows graph growth in place', () => {
     graph.dispose();
   });
 
-  it('a graph loaded from a file grows in place too, and frees its block at dispose', async () => {
+  it('a graph loaded from a file has the capacity it was saved with, grows in place too, and frees its block at dispose', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vdb-growth-'));
     try {
       const n = 1500;
@@ -107,11 +107,14 @@ describe.skipIf(addon === null)('native-rows graph growth in place', () => {
       const queries = clustered(24, 10, DIM);
       const graph = new a.Graph(store.rows, n + 1, 16, 100, 100);
       await graph.addAsync(Uint32Array.from({ length: n }, (_, i) => i), rows, n, 2);
+      expect(graph.resize(3 * n)).toBe(true);
       const file = join(dir, 'g.hnsw');
       const bytes = await graph.save(file);
       const other = new NativeRowStore(a, DIM, 'euclidean');
       const loaded = new a.Graph(other.rows, 1, 2, 1, 100);
       await loaded.load(file, n + 1, bytes);
+      // Loaded with the capacity it was saved with (its tables made on the loading thread), not only what was asked.
+      expect(loaded.capacity()).toBe(3 * n);
       const before = stateOf(loaded, n, queries);
       await loaded.prepareResize(4 * n);
       expect(loaded.resize(4 * n)).toBe(true);
