@@ -124,7 +124,7 @@ export class HnswIndex implements VectorIndex {
 
   private async addStoredNow(driver: HnswDriver, addStored: NonNullable<HnswDriver['addStored']>, unique: readonly number[], threads: number | undefined): Promise<void> {
     // A resize due now is quick once its tables are made off the JS thread (usually already, during the last insert).
-    await this.prepareGrowth(driver, unique.length);
+    await this.table.prepareGrowth(driver, unique.length);
     if (this.driver !== driver) return; // disposed meanwhile
     const table = this.table;
     if (!table.fitFresh(driver, unique.length)) throw this.capacityError(driver, unique.length);
@@ -142,23 +142,13 @@ export class HnswIndex implements VectorIndex {
     const slots = unique.map((_, j) => first + j);
     const inserted = addStored(unique, slots, threads);
     // The next batch's growth, if one of this size would not fit, prepared while this one inserts.
-    void this.prepareGrowth(driver, unique.length);
+    void this.table.prepareGrowth(driver, unique.length);
     await inserted;
     for (let j = 0; j < unique.length; j++) table.setLive(first + j, unique[j] as number);
   }
 
   releaseSpare(): void {
     this.driver?.releaseSpare?.();
-  }
-
-  /**
-   * Settles once the resize that `n` more fresh slots would need is quick (its tables made off the JS thread,
-   * by a driver that can: native-rows), at once when none is due; never rejects (the resize then does it all).
-   */
-  private prepareGrowth(driver: HnswDriver, n: number): Promise<void> {
-    const need = this.table.used + n + HEADROOM;
-    if (driver.prepareResize === undefined || need <= driver.capacity()) return Promise.resolve();
-    return driver.prepareResize(this.table.growthTarget(driver, need)).catch(() => undefined);
   }
 
   has(label: number): boolean {

@@ -182,8 +182,18 @@ export class HnswSlotTable {
     this.#live = new Uint8Array(0);
   }
 
+  /**
+   * Settles once the resize that `n` more fresh slots would need is quick (its tables made off the JS thread,
+   * by a driver that can: native-rows), at once when none is due; never rejects (the resize then does it all).
+   */
+  prepareGrowth(driver: HnswDriver, n: number): Promise<void> {
+    const need = this.#used + n + HEADROOM;
+    if (driver.prepareResize === undefined || need <= driver.capacity()) return Promise.resolve();
+    return driver.prepareResize(this.growthTarget(driver, need)).catch(() => undefined);
+  }
+
   /** The capacity a growth toward `need` asks for first (what a driver's prepareResize prepares). */
-  growthTarget(driver: HnswDriver, need: number): number {
+  private growthTarget(driver: HnswDriver, need: number): number {
     const cap = driver.capacity();
     return Math.min(driver.capacityLimit(), driver.resizesInPlace === true ? grownLength(cap, need) : Math.max(need, Math.ceil(cap * GROWTH)));
   }
