@@ -8,7 +8,9 @@
 // 1 % and 10 %; --no-queries skips it.
 // Run after `npm run build`: node bench/bulk-load-bench.js [--n 100000] [--dim 128] [--batch 100]
 // [--backend native|native-rows|wasm] [--systems raw,ours] [--rounds 1] [--ids number|uuid] [--dist <dir>]
-// [--no-queries] [--queries 200] [--query-ms 1000] [--ef-construction 200] [--quantization int8]
+// [--no-queries] [--queries 200] [--query-ms 1000] [--ef-construction 200] [--quantization int8] [--trace-stalls]
+// --trace-stalls: ours' load under V8's sampling profiler; the longest event-loop stalls (> 50 ms) are
+// printed with what the main thread ran in them and the GCs in them (bench/lib/stall-trace.js).
 // With --rounds R the systems run interleaved (each round in the other order) and the figures are
 // medians; the load average is printed beside them (the machine may be shared).
 import { execFileSync } from 'node:child_process';
@@ -23,6 +25,7 @@ import { mixture, row, sample, sampleStream } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
 import { glibcMalloc, heapSnapshot, rssByMapping, v8Split } from './lib/memory-probe.js';
 import { summarizeHeap } from './lib/heap-summary.js';
+import { startStallTrace } from './lib/stall-trace.js';
 import { categoryFields, DATA, EFS, FILTERS, K, measureQueries, queryRows, sweepTable, writeGroundTruth } from './lib/bulk-queries.js';
 
 const args = process.argv.slice(2);
@@ -49,6 +52,7 @@ const rawDir = arg('--raw-dir', undefined);
 const oursDir = arg('--ours-dir', undefined);
 /** --breakdown: what RSS after the load is made of (bench/lib/memory-probe.js), and a heap snapshot's largest groups. */
 const BREAKDOWN = args.includes('--breakdown');
+const TRACE_STALLS = args.includes('--trace-stalls');
 /** --no-reopen: the load only (memory work: the reopen phase is left out). */
 const REOPEN = !args.includes('--no-reopen');
 /**
@@ -225,6 +229,7 @@ const roles = {
     const data = dataset();
     const db = await Database.open(dir, { limits: { maxInsertManyDocuments: BATCH }, vectorBackend: BACKEND });
     await executeCommand(db, { createCollection: { name: 'vectors', options: { vector: { dimension: DIM, metric: 'cosine', ...indexOptions() } } } }, { keyspace: KS });
+    const trace = TRACE_STALLS ? await startStallTrace() : undefined;
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     // Documents are made batch by batch and that time is left out: the load measures the database.
@@ -249,6 +254,8 @@ const roles = {
     const searchableMs = performance.now() - t0 - docsMs;
     const searchableCpuMs = cpuMs(cpu0) - docsCpuMs;
     loop.disable();
+    const stalls = await trace?.stop();
+    if (stalls) process.stderr.write(`stalls > 50 ms: ${stalls.count}; the longest:\n${JSON.stringify(stalls.longest, null, 1)}\nthe longest by the JS thread's time on a core:\n${JSON.stringify(stalls.longestRan, null, 1)}\n`);
     const rss = rssMb();
     const rssAfterGc = await rssAfterGcMb();
     const rssSplit = rssSplitMb();
@@ -329,7 +336,7 @@ const self = fileURLToPath(import.meta.url);
 /** Runs role `name` in a child process; `dirs`: its directory arguments (`['--dir', at]`). */
 function child(name, dirs) {
   const queryArgs = QUERIES ? ['--queries', QUERY_COUNT, '--query-ms', QUERY_MS, '--truth', truthAt] : ['--no-queries'];
-  const passOn = ['--n', N, '--dim', DIM, '--batch', BATCH, '--ef-construction', EF_CONSTRUCTION, '--backend', BACKEND, '--ids', IDS, ...(QUANTIZATION ? ['--quantization', QUANTIZATION] : []), ...(dist ? ['--dist', dist] : []), ...(BREAKDOWN ? ['--breakdown'] : []), ...queryArgs].map(String);
+  const passOn = ['--n', N, '--dim', DIM, '--batch', BATCH, '--ef-construction', EF_CONSTRUCTION, '--backend', BACKEND, '--ids', IDS, ...(QUANTIZATION ? ['--quantization', QUANTIZATION] : []), ...(dist ? ['--dist', dist] : []), ...(BREAKDOWN ? ['--breakdown'] : []), ...(TRACE_STALLS ? ['--trace-stalls'] : []), ...queryArgs].map(String);
   const out = execFileSync(process.execPath, ['--expose-gc', self, '--role', name, ...dirs, ...passOn], { encoding: 'utf8', maxBuffer: 64 * MB, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   return JSON.parse(line.slice(7));

@@ -22,6 +22,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
                         InstanceMethod("addAsync", &Graph::AddAsync), InstanceMethod("replace", &Graph::Replace),
                         InstanceMethod("markDelete", &Graph::MarkDelete), InstanceMethod("search", &Graph::Search<false>),
                         InstanceMethod("searchHnswlib", &Graph::Search<true>), InstanceMethod("resize", &Graph::Resize),
+                        InstanceMethod("prepareResize", &Graph::PrepareResize), InstanceMethod("dropPrepared", &Graph::DropPrepared),
                         InstanceMethod("count", &Graph::Count), InstanceMethod("capacity", &Graph::Capacity),
                         InstanceMethod("rowOf", &Graph::RowOf), InstanceMethod("elements", &Graph::Elements),
                         InstanceMethod("links", &Graph::Links), InstanceMethod("save", &Graph::Save),
@@ -37,16 +38,13 @@ class Graph : public Napi::ObjectWrap<Graph> {
     size_t maxElements = u32(info[1]);
     try {
       core_.h = std::make_unique<Hnsw>(core_.space.get(), maxElements, u32(info[2]), u32(info[3]), u32(info[4]));
-      adviseLevel0(*core_.h);
+      core_.level0.adopt(*core_.h);
     } catch (const std::exception& e) {
       throw Napi::Error::New(info.Env(), e.what());
     }
   }
 
   ~Graph() { core_.release(); }
-
-  /** hnswlib's level-0 block (every element's links and row id, read by each step of a walk) in huge pages. */
-  static void adviseLevel0(Hnsw& g) { vdb::adviseHugePages(g.data_level0_memory_, g.max_elements_ * g.size_data_per_element_); }
 
  private:
   /** The new rows' float32 values for an insert over int8 rows (n x dim, argument `at`), else null. */
@@ -183,15 +181,83 @@ class Graph : public Napi::ObjectWrap<Graph> {
   template <bool hnswlibs>
   Napi::Value Search(const Napi::CallbackInfo& info) { return searchGraph<hnswlibs>(info, core_); }
 
+  /**
+   * resize(capacity): grows the graph in place (graph_growth.h): quick when prepareResize(capacity) has
+   * settled; false, the graph unchanged, when memory runs out.
+   */
   Napi::Value Resize(const Napi::CallbackInfo& info) {
     Hnsw& g = core_.idle(info.Env());
+    std::unique_ptr<vdb::GrowthTables> retired;
     try {
-      g.resizeIndex(u32(info[0]));
-      adviseLevel0(g);
+      vdb::growGraph(g, core_.level0, core_.prepared, retired, u32(info[0]));
     } catch (const std::exception&) {
       return Napi::Boolean::New(info.Env(), false);
     }
+    drop(info.Env(), std::move(retired));
     return Napi::Boolean::New(info.Env(), true);
+  }
+
+  /** Frees tables on a libuv thread (tens of MB: freeing them is not the JS thread's work). */
+  class DropWork : public Napi::AsyncWorker {
+   public:
+    DropWork(Napi::Env env, std::unique_ptr<vdb::GrowthTables> tables) : Napi::AsyncWorker(env), tables_(std::move(tables)) {}
+    void Execute() override { tables_.reset(); }
+
+   private:
+    std::unique_ptr<vdb::GrowthTables> tables_;
+  };
+  static void drop(Napi::Env env, std::unique_ptr<vdb::GrowthTables> tables) {
+    if (tables) (new DropWork(env, std::move(tables)))->Queue();
+  }
+
+  /** dropPrepared(): frees the tables prepareResize made and no resize took (off the JS thread). */
+  Napi::Value DropPrepared(const Napi::CallbackInfo& info) {
+    drop(info.Env(), std::move(core_.prepared));
+    return info.Env().Undefined();
+  }
+
+  /** Makes the per-element tables of a capacity on a libuv thread. */
+  class PrepareWork : public Napi::AsyncWorker {
+   public:
+    PrepareWork(Napi::Env env, Napi::Object self, GraphCore& core, size_t capacity)
+        : Napi::AsyncWorker(env), core_(core), self_(Napi::Persistent(self)), deferred_(Napi::Promise::Deferred::New(env)), capacity_(capacity) {}
+    Napi::Promise promise() { return deferred_.Promise(); }
+    void Execute() override {
+      try {
+        tables_ = vdb::GrowthTables::make(capacity_);
+      } catch (const std::exception& e) {
+        SetError(e.what());
+      }
+    }
+    void OnOK() override {
+      drop(Env(), std::move(core_.prepared));  // made for another capacity
+      core_.prepared = std::move(tables_);
+      self_.Reset();
+      deferred_.Resolve(Napi::Number::New(Env(), static_cast<double>(capacity_)));
+    }
+    void OnError(const Napi::Error& e) override {
+      self_.Reset();
+      deferred_.Reject(e.Value());
+    }
+
+   private:
+    GraphCore& core_;
+    Napi::ObjectReference self_;
+    Napi::Promise::Deferred deferred_;
+    size_t capacity_;
+    std::unique_ptr<vdb::GrowthTables> tables_;
+  };
+
+  /**
+   * prepareResize(capacity): makes what resize(capacity) needs besides the level-0 block off the JS thread
+   * (it reads nothing of the graph: inserts and searches go on); resolves once resize(capacity) is quick.
+   */
+  Napi::Value PrepareResize(const Napi::CallbackInfo& info) {
+    core_.graph(info.Env());
+    auto* work = new PrepareWork(info.Env(), info.This().As<Napi::Object>(), core_, u32(info[0]));
+    Napi::Promise p = work->promise();
+    work->Queue();
+    return p;
   }
 
   Napi::Value Count(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(core_.graph(info.Env()).cur_element_count)); }

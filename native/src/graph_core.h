@@ -1,10 +1,12 @@
-// What a graph binding holds (GraphCore: the row store, its space, the hnswlib graph, the busy count) and
+// What a graph binding holds (GraphCore: the row store, its space, the hnswlib graph and its level-0 block,
+// the tables of its next capacity (graph_growth.h), the busy count) and
 // the async work on it (GraphWork: an insert, a save or a load off the JS thread, settling a promise).
 // Shared by graph_binding.h and the bindings it delegates to (graph_search_binding.h, graph_file_binding.h).
 #pragma once
 #include <atomic>
 #include <memory>
 #include "graph_file.h"
+#include "graph_growth.h"
 #include "rows_binding.h"
 
 namespace {
@@ -16,6 +18,10 @@ struct GraphCore {
   std::shared_ptr<RowStore> rows;
   std::unique_ptr<RowSpace> space;
   std::unique_ptr<Hnsw> h;
+  /** h's level-0 block (h never frees or reallocs it: see release and Graph.resize). */
+  vdb::Level0Block level0;
+  /** Per-element tables made off the JS thread for the next resize (Graph.prepareResize). */
+  std::unique_ptr<vdb::GrowthTables> prepared;
   /** Set while async work uses the graph: changes are refused (the JS side orders them anyway). */
   std::atomic<int> busy{0};
 
@@ -34,6 +40,7 @@ struct GraphCore {
   void release() {
     if (!h) return;
     for (size_t i = 0; i < h->cur_element_count; i++) rows->unref(vdb::elementRow(*h, static_cast<hnswlib::tableint>(i)));
+    level0.releaseFrom(*h);
     h.reset();
   }
 };

@@ -6,6 +6,7 @@
 // whose members are public; the rows come back into fresh rows of the store and each element's data is
 // renumbered to them.
 #pragma once
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include "row_space.h"
@@ -113,8 +114,10 @@ inline std::vector<float> readGraphScale(const std::string& path, uint32_t dim) 
 /**
  * Loads a graph file into `h` (empty, made over `space`), with room for `maxElements`; its rows go into
  * rows firstRow.. (taken by the caller: only they are written here, so the JS thread may use the store).
+ * `allocLevel0(bytes)` gives its level-0 block (graph_growth.h's Level0Block, which then frees it).
  */
-inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::string& path, const FileHead& head, uint32_t firstRow, size_t maxElements) {
+template <typename AllocLevel0>
+inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::string& path, const FileHead& head, uint32_t firstRow, size_t maxElements, AllocLevel0&& allocLevel0) {
   std::ifstream in(path, std::ios::binary);
   if (!in.is_open()) throw std::runtime_error("cannot open " + path);
   in.seekg(sizeof(FileHead) + scaleBytes(head.version, head.dim));
@@ -122,7 +125,10 @@ inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::s
   get(in, h.max_elements_);
   get(in, h.cur_element_count);
   if (h.cur_element_count != head.count) throw std::runtime_error("the graph file is damaged");
-  size_t maxE = std::max(maxElements, static_cast<size_t>(h.cur_element_count));
+  // Room for the capacity the graph had when saved too (within reason: a damaged count must not ask for
+  // terabytes): its tables are then made here, off the JS thread, not by a resize on it (issue 31).
+  const size_t count0 = h.cur_element_count;
+  size_t maxE = std::max({maxElements, count0, std::min(h.max_elements_, count0 * 2 + 4096)});
   h.max_elements_ = maxE;
   get(in, h.size_data_per_element_);
   get(in, h.label_offset_);
@@ -141,7 +147,7 @@ inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::s
   h.fstdistfunc_ = space.get_dist_func();
   h.dist_func_param_ = space.get_dist_func_param();
   const size_t count = h.cur_element_count;
-  h.data_level0_memory_ = static_cast<char*>(vdb::allocLarge(maxE * h.size_data_per_element_));
+  h.data_level0_memory_ = allocLevel0(maxE * h.size_data_per_element_);
   if (h.data_level0_memory_ == nullptr) throw std::bad_alloc();
   in.read(h.data_level0_memory_, count * h.size_data_per_element_);
   h.size_links_per_element_ = h.maxM_ * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);

@@ -37,11 +37,15 @@ class LoadWork : public GraphWork {
  public:
   LoadWork(Napi::Env env, Napi::Object self, GraphCore& core, std::string path, vdb::FileHead head, uint32_t firstRow, size_t maxElements)
       : GraphWork(env, self, core), path_(std::move(path)), head_(head), firstRow_(firstRow), maxElements_(maxElements) {}
+  ~LoadWork() override {
+    if (loaded_) level0_.releaseFrom(*loaded_);  // hnswlib would free() it
+  }
   void Execute() override {
     try {
       loaded_ = std::make_unique<Hnsw>(core_.space.get());
-      vdb::loadGraphFile(*loaded_, *core_.space, *core_.rows, path_, head_, firstRow_, maxElements_);
+      vdb::loadGraphFile(*loaded_, *core_.space, *core_.rows, path_, head_, firstRow_, maxElements_, [this](size_t bytes) { return level0_.allocate(bytes); });
     } catch (const std::exception& e) {
+      if (loaded_) level0_.releaseFrom(*loaded_);
       loaded_.reset();
       SetError(e.what());
     }
@@ -52,6 +56,7 @@ class LoadWork : public GraphWork {
     if (ok) {
       core_.release();
       core_.h = std::move(loaded_);  // its elements hold the references taken for the fresh rows
+      core_.level0 = std::move(level0_);
     } else {
       for (uint64_t i = 0; i < head_.count; i++) core_.rows->unref(firstRow_ + static_cast<uint32_t>(i));
     }
@@ -62,6 +67,7 @@ class LoadWork : public GraphWork {
   uint32_t firstRow_;
   size_t maxElements_;
   std::unique_ptr<Hnsw> loaded_;
+  vdb::Level0Block level0_;
 };
 
 /**

@@ -48,10 +48,19 @@ export interface HnswDriver {
   /** Grows max elements; false when memory ran out (the index is unchanged and usable). */
   tryResize(n: number): boolean;
   /**
-   * Whether tryResize grows the graph's large blocks in place (native hnswlib: glibc's realloc of a large
-   * block remaps its pages, no copy) rather than copying them (wasm): the slot table then grows in small steps.
+   * Whether tryResize grows the graph's large blocks in place (native-rows: its level-0 block lies in a
+   * reserved address range, native/src/graph_growth.h) rather than copying them (wasm): the slot table then
+   * grows in small steps.
    */
   readonly resizesInPlace?: boolean;
+  /**
+   * Makes what tryResize(capacity) needs off the JS thread, so that it is then quick (native-rows: the
+   * graph's per-element tables, native/src/graph_growth.h); the graph may change meanwhile. A failure only
+   * leaves tryResize doing it all.
+   */
+  prepareResize?(capacity: number): Promise<void>;
+  /** Frees what prepareResize made that no resize took (the growth did not come: a load ended). */
+  releaseSpare?(): void;
   /**
    * Inserts rows `rows[i]` of `vectors` as new slots `slots[i]`; `labels[i]` is the label of row
    * rows[i] (a backend over the engine's rows inserts the row it already holds for that label).

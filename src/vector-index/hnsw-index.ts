@@ -120,6 +120,20 @@ export class HnswIndex implements VectorIndex {
     const unique = [...new Set(labels)];
     for (const label of unique) checkLabel(label);
     if (unique.length === 0) return;
+    // The index is busy from here (saves wait, changes throw): the growth prepared first belongs to the insert.
+    const inserting = this.addStoredNow(driver, addStored, unique, threads);
+    this.inserting = inserting;
+    try {
+      await inserting;
+    } finally {
+      this.inserting = undefined;
+    }
+  }
+
+  private async addStoredNow(driver: HnswDriver, addStored: NonNullable<HnswDriver['addStored']>, unique: readonly number[], threads: number | undefined): Promise<void> {
+    // A resize due now is quick once its tables are made off the JS thread (usually already, during the last insert).
+    await this.table.prepareGrowth(driver, unique.length);
+    if (this.driver !== driver) return; // disposed meanwhile
     const table = this.table;
     if (!table.fitFresh(driver, unique.length)) throw this.capacityError(driver, unique.length);
     const replaced: number[] = [];
@@ -134,14 +148,15 @@ export class HnswIndex implements VectorIndex {
     // Claimed now: a search meanwhile skips them (not live yet), and nothing else takes them.
     const first = table.claim(unique.length);
     const slots = unique.map((_, j) => first + j);
-    const inserting = addStored(unique, slots, threads);
-    this.inserting = inserting;
-    try {
-      await inserting;
-    } finally {
-      this.inserting = undefined;
-    }
+    const inserted = addStored(unique, slots, threads);
+    // The next batch's growth, if one of this size would not fit, prepared while this one inserts.
+    void this.table.prepareGrowth(driver, unique.length);
+    await inserted;
     for (let j = 0; j < unique.length; j++) table.setLive(first + j, unique[j] as number);
+  }
+
+  releaseSpare(): void {
+    this.driver?.releaseSpare?.();
   }
 
   has(label: number): boolean {

@@ -208,13 +208,29 @@ export class HnswSlotTable {
   }
 
   /**
+   * Settles once the resize that `n` more fresh slots would need is quick (its tables made off the JS thread,
+   * by a driver that can: native-rows), at once when none is due; never rejects (the resize then does it all).
+   */
+  prepareGrowth(driver: HnswDriver, n: number): Promise<void> {
+    const need = this.#used + n + HEADROOM;
+    if (driver.prepareResize === undefined || need <= driver.capacity()) return Promise.resolve();
+    return driver.prepareResize(this.growthTarget(driver, need)).catch(() => undefined);
+  }
+
+  /** The capacity a growth toward `need` asks for first (what a driver's prepareResize prepares). */
+  private growthTarget(driver: HnswDriver, need: number): number {
+    const cap = driver.capacity();
+    return Math.min(driver.capacityLimit(), driver.resizesInPlace === true ? grownLength(cap, need) : Math.max(need, Math.ceil(cap * GROWTH)));
+  }
+
+  /**
    * Grows toward `need` (by half when possible; by grownLength's step when the driver resizes in place:
    * hnswlib's lock and level of each unused slot are memory in use); returns the capacity reached, maybe unchanged.
    */
   private grow(driver: HnswDriver, need: number): number {
     const cap = driver.capacity();
     const limit = driver.capacityLimit();
-    const target = Math.min(limit, driver.resizesInPlace === true ? grownLength(cap, need) : Math.max(need, Math.ceil(cap * GROWTH)));
+    const target = this.growthTarget(driver, need);
     // Smaller steps after a failure: a fragmented wasm heap may still fit a smaller block.
     const tries = [...new Set([target, Math.ceil((target + need) / 2), Math.min(need, limit)])].filter((t) => t > cap && t <= limit);
     tries.sort((a, b) => b - a);

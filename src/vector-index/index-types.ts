@@ -97,6 +97,8 @@ export interface VectorIndex {
    * the index must not change until it settles, searches go on meanwhile.
    */
   addStored?(labels: readonly number[], threads?: number): Promise<void>;
+  /** Frees memory kept for a growth to come (native-rows: tables made ahead of a resize) once none is near. */
+  releaseSpare?(): void;
   /** Frees the index (wasm memory is returned to the shared heap); later calls throw. */
   dispose(): void;
 }

@@ -60,7 +60,12 @@ export interface AddonGraph {
   search(query: Float32Array, k: number, ef: number, filter: Uint8Array | ((slot: number) => boolean) | undefined, outSlots: Uint32Array, outDistances: Float32Array): number;
   /** search's arguments, through hnswlib's own searchKnn (search is ours, native/src/graph_search.h): for tests. */
   searchHnswlib(query: Float32Array, k: number, ef: number, filter: Uint8Array | ((slot: number) => boolean) | undefined, outSlots: Uint32Array, outDistances: Float32Array): number;
+  /** Grows the graph in place (native/src/graph_growth.h); false, unchanged, when memory runs out. */
   resize(n: number): boolean;
+  /** Makes the tables resize(capacity) swaps in, off the JS thread: resize(capacity) is quick once it settles. */
+  prepareResize(capacity: number): Promise<number>;
+  /** Frees (off the JS thread) the tables prepareResize made that no resize took. */
+  dropPrepared(): void;
   count(): number;
   capacity(): number;
   rowOf(slot: number): number;

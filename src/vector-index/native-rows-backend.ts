@@ -17,6 +17,8 @@ import { bytesThroughFile, fileOfBytes } from './temp-file.js';
 import type { VectorRows } from './vector-rows.js';
 
 export const NATIVE_ROWS_LIBRARY = 'vectordb-native 1 (hnswlib of hnswlib-node)';
+/** A new graph of more slots than this is made this small and grown (NativeRowsDriver.prepareResize). */
+const SMALL_GRAPH = 4096;
 /** Row ids and slots stop below the id that marks a query (native/src/row_space.h). */
 const MAX_ELEMENTS = 0xffff_fffe;
 
@@ -80,6 +82,24 @@ class NativeRowsDriver implements HnswDriver {
 
   tryResize(n: number): boolean {
     return this.handle().resize(n);
+  }
+
+  /** The capacity whose tables are being made or are ready (one at a time: a resize takes them). */
+  private preparing: { capacity: number; done: Promise<void> } | undefined;
+
+  prepareResize(capacity: number): Promise<void> {
+    if (this.preparing?.capacity !== capacity) {
+      const done = Promise.resolve()
+        .then(() => this.handle().prepareResize(capacity))
+        .then(() => undefined);
+      this.preparing = { capacity, done };
+    }
+    return this.preparing.done;
+  }
+
+  releaseSpare(): void {
+    this.preparing = undefined;
+    this.graph?.dropPrepared();
   }
 
   /**
@@ -253,11 +273,21 @@ export function nativeRowsDriverFactory(rows?: VectorRows): HnswDriverFactory {
       const addon = requireAddon();
       const store = storeFor(identity, rows);
       const { M, efConstruction } = identity.params;
+      const full = (e: unknown): VectorDbError =>
+        VectorDbError.of('VECTOR_INDEX_CAPACITY', { backend: NATIVE_ROWS_LIBRARY, collection: identity.name, max: capacity, dimension: identity.dimension, reason: `preallocating ${capacity} vectors failed (${String(e)})` });
       let graph: AddonGraph;
       try {
-        graph = new addon.Graph(store.rows, capacity, M, efConstruction, HNSW_SEED);
+        // Small, then grown to the capacity with its tables made off the JS thread (a compaction's graph at 1M: 50 MB of them).
+        graph = new addon.Graph(store.rows, Math.min(capacity, SMALL_GRAPH), M, efConstruction, HNSW_SEED);
       } catch (e) {
-        throw VectorDbError.of('VECTOR_INDEX_CAPACITY', { backend: NATIVE_ROWS_LIBRARY, collection: identity.name, max: capacity, dimension: identity.dimension, reason: `preallocating ${capacity} vectors failed (${String(e)})` });
+        throw full(e);
+      }
+      if (capacity > SMALL_GRAPH) {
+        await graph.prepareResize(capacity).catch(() => undefined);
+        if (!graph.resize(capacity)) {
+          graph.dispose();
+          throw full('out of memory');
+        }
       }
       return new NativeRowsDriver(graph, store);
     },

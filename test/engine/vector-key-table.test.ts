@@ -78,6 +78,53 @@ describe('KeyTable', () => {
     agree(table, model, keys);
   });
 
+  it('grows its hash table a step per write: every key is found while the old table drains, in copies too', () => {
+    const table = new KeyTable();
+    const model = new Model();
+    const keys: string[] = [];
+    let clones = 0;
+    for (let label = 0; label < 30_000; label++) {
+      const bytes = table.bytes;
+      if (label % 5 === 4) {
+        // A replaced vector: its key moves to the new label (from the old table, if it is still there).
+        const key = keys[random(keys.length)]!;
+        const old = model.byKey.get(key)!;
+        model.delete(old);
+        table.delete(old);
+        model.set(label, key);
+        table.set(label, key);
+      } else {
+        const key = `n${label}-${random(1000)}`;
+        keys.push(key);
+        model.set(label, key);
+        table.set(label, key);
+      }
+      if (label % 7 === 3) {
+        const gone = random(label + 1);
+        model.delete(gone);
+        table.delete(gone);
+      }
+      // Keys written long ago (in the draining table) and lately (in the new one) are all found.
+      for (let probe = 0; probe < 2; probe++) {
+        const key = keys[random(keys.length)]!;
+        expect(table.get(key)).toBe(model.byKey.get(key));
+      }
+      if (table.bytes - bytes >= 16_384 * 4) {
+        // A growth of a table past DRAIN_STEP slots began: a copy taken now drains on its own.
+        const copy = table.clone();
+        const frozen = new Map(model.byKey);
+        for (let more = 0; more < 50; more++) table.set(100_000 + label * 50 + more, `x${label}-${more}`);
+        expect(copy.size).toBe(frozen.size);
+        for (const [key, at] of frozen) expect(copy.get(key)).toBe(at);
+        for (let more = 0; more < 50; more++) model.set(100_000 + label * 50 + more, `x${label}-${more}`);
+        clones++;
+      }
+    }
+    expect(clones).toBeGreaterThanOrEqual(2);
+    expect(table.size).toBe(model.byKey.size);
+    for (const key of model.byKey.keys()) expect(table.get(key)).toBe(model.byKey.get(key));
+  });
+
   it('a key set for a second label maps to it; deleting the first keeps that', () => {
     const table = new KeyTable();
     table.set(0, 'nA');

@@ -8,6 +8,7 @@
  */
 import { VectorDbError } from '../../errors/index.js';
 import { yieldToEventLoop } from '../../platform/macrotask.js';
+import { DenseSet } from '../../platform/dense-set.js';
 import type { KvOperation, KvStore } from '../../storage/index.js';
 import type { VectorRows, IndexParams, ScoredLabel, VectorIndex } from '../../vector-index/index.js';
 import type { ChangeHook, DocumentChange } from '../changes.js';
@@ -37,7 +38,8 @@ export class CollectionVectors {
   readonly #flat: VectorRows;
   #graph: VectorIndex;
   /** Live labels not in the graph yet (replaced, not emptied, when a graph is swapped in). */
-  #pendingAdds = new Set<number>();
+  /** Labels not in the graph yet: a DenseSet, as a JS Set of a bulk load's rehashed on the event loop (issue 31). */
+  #pendingAdds = new DenseSet();
   /**
    * Set while the values are read after open (a graph file let the collection answer first): until they
    * are all there, a label may be live without values in the flat store, and #ensureValues reads them.
@@ -173,7 +175,7 @@ export class CollectionVectors {
     this.#graph = graph;
     const before = this.#pendingAdds.size;
     // A new set of the few left beats 100k deletes from the old one (on the event loop, in one go).
-    const left = new Set<number>();
+    const left = new DenseSet();
     for (const label of this.#pendingAdds) if (!graph.has(label)) left.add(label);
     this.#pendingAdds = left;
     this.#pendingRemoves = this.#staleInGraph();

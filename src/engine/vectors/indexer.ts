@@ -7,6 +7,7 @@
  */
 import { VectorDbError } from '../../errors/index.js';
 import { yieldToEventLoop } from '../../platform/macrotask.js';
+import type { DenseSet } from '../../platform/dense-set.js';
 import type { KvStore } from '../../storage/index.js';
 import { graphBuilderAvailable, trimHeap, type VectorRows, type VectorIndex } from '../../vector-index/index.js';
 import type { VectorProgress } from '../progress.js';
@@ -29,7 +30,7 @@ export interface IndexerHost {
   /** The graph searched now (replaced by swapGraph). */
   graph(): VectorIndex;
   /** Live labels not in the graph yet (a new set after each swap). */
-  pendingAdds(): Set<number>;
+  pendingAdds(): DenseSet;
   /** How many labels are gone from the flat store but still in the graph. */
   pendingRemoves(): number;
   /** Removes those labels from the graph, and forgets them. */
@@ -207,6 +208,8 @@ export class BackgroundIndexer {
         await yieldToEventLoop();
       }
       if (onProgress && total >= 10_000) onProgress(progress());
+      // Caught up: what was made ahead for the graph's next growth waits for a load that may not come.
+      if (!host.closed()) host.graph().releaseSpare?.();
       this.#indexedSinceTrim += done;
       const trim = !host.closed() && this.#indexedSinceTrim >= TRIM_AFTER_INDEXED;
       if (trim) this.#indexedSinceTrim = 0;

@@ -4,7 +4,9 @@
  * by label (labels are dense from 0 and never reused), and an open-addressing hash table of labels keyed
  * by the key's bytes. About 8 bytes per label ever handed out, plus the key's bytes and 4-8 bytes of hash
  * table per live key (a Map entry and a string cost about 100 bytes of V8 heap per document). Keys are
- * decoded to strings only when asked for (a search's hits).
+ * decoded to strings only when asked for (a search's hits). The hash table grows without a pause: the
+ * old one is drained into the new one a few thousand slots per write (rehashing 786k keys at once took
+ * 64 ms of the event loop during a bulk load of 1M, issue 31).
  */
 import { grownLength, grownTo } from '../../platform/typed-arrays.js';
 
@@ -19,6 +21,8 @@ const WIDE = 0x8000_0000;
  * hits come back query after query).
  */
 const RECENT = 1024;
+/** Slots of the old hash table moved into the new one per write while it drains (~0.3 ms). */
+const DRAIN_STEP = 4096;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -73,7 +77,10 @@ export class KeyTable implements LabelLookup {
   #slots = new Int32Array(16).fill(EMPTY);
   /** Slots that are not EMPTY (keys and tombstones): the probe chains' load. */
   #filled = 0;
-  /** Keys in the hash table. */
+  /** The hash table #slots replaced, while its keys move over (each key is in one of the two); its next slot to move. */
+  #draining: Int32Array | undefined;
+  #drainAt = 0;
+  /** Keys in the hash tables. */
   #size = 0;
   /** The keys decoded lately (keyOf): the label each slot holds (-1: none) and its key. */
   readonly #recentLabels = new Int32Array(RECENT).fill(-1);
@@ -86,7 +93,7 @@ export class KeyTable implements LabelLookup {
 
   /** Bytes of typed storage held (stats, benchmarks). */
   get bytes(): number {
-    return this.#arena.byteLength + this.#start.byteLength + this.#length.byteLength + this.#slots.byteLength;
+    return this.#arena.byteLength + this.#start.byteLength + this.#length.byteLength + this.#slots.byteLength + (this.#draining?.byteLength ?? 0);
   }
 
   /** Whether `label` holds a key. */
@@ -110,8 +117,12 @@ export class KeyTable implements LabelLookup {
 
   /** The label the hash table gives `docKey`, or undefined. */
   get(docKey: string): number | undefined {
-    const slot = this.#find(probeOf(docKey));
-    return slot < 0 ? undefined : this.#slots[slot]!;
+    const probe = probeOf(docKey);
+    const slot = this.#find(this.#slots, probe);
+    if (slot >= 0) return this.#slots[slot]!;
+    const old = this.#draining;
+    const at = old === undefined ? -1 : this.#find(old, probe);
+    return at < 0 ? undefined : old![at]!;
   }
 
   /** `label` holds `docKey`, and `docKey` maps to `label` (from another label it mapped to, if any). */
@@ -131,20 +142,12 @@ export class KeyTable implements LabelLookup {
   /** `label` holds no key; its key stops mapping to it (it may map to a newer label: then it keeps that). */
   delete(label: number): void {
     if (!this.holds(label)) return;
-    const slots = this.#slots;
-    const mask = slots.length - 1;
+    this.#drainStep();
     const start = this.#start[label]!;
     const length = this.#length[label]!;
     const byteLength = (length & ~WIDE) - 1;
-    for (let i = hashBytes(this.#arena, start, start + byteLength) & mask; ; i = (i + 1) & mask) {
-      const at = slots[i]!;
-      if (at === EMPTY) break;
-      if (at === label) {
-        slots[i] = TOMBSTONE;
-        this.#size--;
-        break;
-      }
-    }
+    const hash = hashBytes(this.#arena, start, start + byteLength);
+    if (!this.#unmap(this.#slots, hash, label) && this.#draining !== undefined) this.#unmap(this.#draining, hash, label);
     this.#length[label] = 0;
     if (this.#recentLabels[label & (RECENT - 1)] === label) this.#recentLabels[label & (RECENT - 1)] = -1;
     this.#deadBytes += byteLength;
@@ -164,6 +167,7 @@ export class KeyTable implements LabelLookup {
     this.#length = new Uint32Array(0);
     this.#slots = new Int32Array(16).fill(EMPTY);
     this.#filled = 0;
+    this.#draining = undefined;
     this.#size = 0;
     this.#recentLabels.fill(-1);
   }
@@ -189,6 +193,8 @@ export class KeyTable implements LabelLookup {
     copy.#length = this.#length.slice();
     copy.#slots = this.#slots.slice();
     copy.#filled = this.#filled;
+    copy.#draining = this.#draining?.slice();
+    copy.#drainAt = this.#drainAt;
     copy.#size = this.#size;
     return copy;
   }
@@ -208,9 +214,8 @@ export class KeyTable implements LabelLookup {
     return true;
   }
 
-  /** The hash slot whose label holds the probe's key, or -1. */
-  #find(probe: Probe): number {
-    const slots = this.#slots;
+  /** The slot of `slots` (a hash table) whose label holds the probe's key, or -1. */
+  #find(slots: Int32Array, probe: Probe): number {
     const mask = slots.length - 1;
     for (let i = probe.hash & mask; ; i = (i + 1) & mask) {
       const label = slots[i]!;
@@ -221,37 +226,73 @@ export class KeyTable implements LabelLookup {
 
   /** Points the probe's key at `label` (which holds it). */
   #map(probe: Probe, label: number): void {
-    const found = this.#find(probe);
+    this.#drainStep();
+    const found = this.#find(this.#slots, probe);
     if (found >= 0) {
       this.#slots[found] = label;
       return;
     }
+    if (this.#draining !== undefined) {
+      // Still in the old table: it moves to the new one now.
+      const at = this.#find(this.#draining, probe);
+      if (at >= 0) {
+        this.#draining[at] = TOMBSTONE;
+        this.#size--;
+      }
+    }
     if ((this.#filled + 1) * 4 > this.#slots.length * 3) this.#rehash();
-    const slots = this.#slots;
-    const mask = slots.length - 1;
-    let i = probe.hash & mask;
-    while (slots[i] !== EMPTY && slots[i] !== TOMBSTONE) i = (i + 1) & mask;
-    if (slots[i] === EMPTY) this.#filled++;
-    slots[i] = label;
+    this.#place(probe.hash, label);
     this.#size++;
   }
 
-  /** A table sized for twice the keys (tombstones dropped). */
+  /** Puts `label` into the first free slot of its hash's chain in #slots. */
+  #place(hash: number, label: number): void {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    let i = hash & mask;
+    while (slots[i] !== EMPTY && slots[i] !== TOMBSTONE) i = (i + 1) & mask;
+    if (slots[i] === EMPTY) this.#filled++;
+    slots[i] = label;
+  }
+
+  /** Removes `label` from its hash's chain in `slots`; whether it was there. */
+  #unmap(slots: Int32Array, hash: number, label: number): boolean {
+    const mask = slots.length - 1;
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
+      const at = slots[i]!;
+      if (at === EMPTY) return false;
+      if (at === label) {
+        slots[i] = TOMBSTONE;
+        this.#size--;
+        return true;
+      }
+    }
+  }
+
+  /** A new table sized for twice the keys, which the old one drains into (tombstones dropped). */
   #rehash(): void {
+    while (this.#draining !== undefined) this.#drainStep();
     let capacity = 16;
     while (capacity < (this.#size + 1) * 2) capacity *= 2;
-    const old = this.#slots;
-    const slots = new Int32Array(capacity).fill(EMPTY);
-    const mask = capacity - 1;
-    for (const label of old) {
+    this.#draining = this.#slots;
+    this.#drainAt = 0;
+    this.#slots = new Int32Array(capacity).fill(EMPTY);
+    this.#filled = 0;
+  }
+
+  /** Moves the keys of the next DRAIN_STEP slots of the draining table into #slots. */
+  #drainStep(): void {
+    const old = this.#draining;
+    if (old === undefined) return;
+    const end = Math.min(old.length, this.#drainAt + DRAIN_STEP);
+    for (let j = this.#drainAt; j < end; j++) {
+      const label = old[j]!;
       if (label < 0) continue;
       const start = this.#start[label]!;
-      let i = hashBytes(this.#arena, start, start + (this.#length[label]! & ~WIDE) - 1) & mask;
-      while (slots[i] !== EMPTY) i = (i + 1) & mask;
-      slots[i] = label;
+      this.#place(hashBytes(this.#arena, start, start + (this.#length[label]! & ~WIDE) - 1), label);
     }
-    this.#slots = slots;
-    this.#filled = this.#size;
+    this.#drainAt = end;
+    if (end === old.length) this.#draining = undefined;
   }
 
   /** Writes the probe's key bytes for `label`. */
