@@ -4,11 +4,18 @@
  * (`searchHnswlib`: the same hits, one cache miss more per distance), and raw hnswlib-node's searchKnn
  * over its own graph of the same vectors, in alternating bursts (same machine load), medians of the
  * per-round CPU time per query. One process, one graph: the two addon searches do the same work but for
- * the prefetch.
+ * the prefetch. `--systems ours,hnswlibOverOurRows` measures only those (an A/B of two builds skips raw's
+ * graph); `--graphs <dir>` keeps the built graphs there (ours: the addon's graph file; raw: hnswlib's
+ * index) and loads them in later runs of the same n, dim and rows, so that runs of two builds, alternating
+ * in separate processes, search the same graph without building it again (1M: minutes each).
  *
- *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--ef 20] [--rounds 7] [--burst-ms 300] [--int8] [--dist <dir>]
+ *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--ef 20] [--rounds 7] [--burst-ms 300] [--int8]
+ *     [--systems ours,hnswlibOverOurRows,raw] [--graphs <dir>] [--dist <dir>]
  */
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { mixture, sample } from './lib/vector-data.js';
 import { nativeGraphRows } from './lib/native-graph-rows.js';
 import { freshDist } from './lib/private-dist.js';
@@ -22,6 +29,8 @@ const ROUNDS = Number(option('--rounds', 7));
 const BURST_MS = Number(option('--burst-ms', 300));
 const INT8 = args.includes('--int8');
 const DIST = freshDist(option('--dist', undefined));
+const SYSTEMS = option('--systems', 'ours,hnswlibOverOurRows,raw').split(',');
+const GRAPHS = option('--graphs', undefined);
 const K = 10;
 const POOL = 20_000;
 
@@ -33,25 +42,59 @@ const pool = sample(mix, 2022, POOL, 1.0);
 const query = (i) => pool.subarray((i % POOL) * DIM, ((i % POOL) + 1) * DIM);
 const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
 
-const { addon, rows, ids } = await nativeGraphRows(DIST, vectors, DIM, INT8);
+/** The cached graph file `name` under --graphs (undefined without it), and whether it is there. */
+function cached(name) {
+  if (GRAPHS === undefined) return { file: undefined, found: false };
+  mkdirSync(GRAPHS, { recursive: true });
+  const file = join(GRAPHS, `${name}-n${N}-dim${DIM}${INT8 ? '-int8' : ''}.graph`);
+  return { file, found: existsSync(file) };
+}
+
+const ourFile = cached('ours');
+// A cached graph brings its rows: the store starts empty (an int8 file gives it its scale).
+const { addon, rows, ids } = await nativeGraphRows(DIST, ourFile.found ? new Float32Array(0) : vectors, DIM, INT8 && !ourFile.found);
 const graph = new addon.Graph(rows, N, 16, 200, 100);
 let started = performance.now();
-await graph.addAsync(Uint32Array.from({ length: N }, (_, i) => i), ids, N, 2);
-log(`addon graph built in ${(performance.now() - started).toFixed(0)} ms`);
-const raw = new HierarchicalNSW('cosine', DIM);
-raw.initIndex(N, 16, 200, 100);
-started = performance.now();
-for (let i = 0; i < N; i++) raw.addPoint(Array.from(vectors.subarray(i * DIM, (i + 1) * DIM)), i);
-raw.setEf(EF);
-log(`raw graph built in ${(performance.now() - started).toFixed(0)} ms`);
+if (ourFile.found) {
+  await graph.load(ourFile.file, N, statSync(ourFile.file).size);
+  log(`addon graph loaded in ${(performance.now() - started).toFixed(0)} ms`);
+} else {
+  await graph.addAsync(Uint32Array.from({ length: N }, (_, i) => i), ids, N, 2);
+  log(`addon graph built in ${(performance.now() - started).toFixed(0)} ms`);
+  if (ourFile.file !== undefined) {
+    await graph.save(`${ourFile.file}.tmp`);
+    renameSync(`${ourFile.file}.tmp`, ourFile.file);
+  }
+}
+let raw;
+if (SYSTEMS.includes('raw')) {
+  const rawFile = cached('raw');
+  raw = new HierarchicalNSW('cosine', DIM);
+  started = performance.now();
+  if (rawFile.found) {
+    raw.readIndexSync(rawFile.file);
+    log(`raw graph loaded in ${(performance.now() - started).toFixed(0)} ms`);
+  } else {
+    raw.initIndex(N, 16, 200, 100);
+    for (let i = 0; i < N; i++) raw.addPoint(Array.from(vectors.subarray(i * DIM, (i + 1) * DIM)), i);
+    log(`raw graph built in ${(performance.now() - started).toFixed(0)} ms`);
+    if (rawFile.file !== undefined) {
+      raw.writeIndexSync(`${rawFile.file}.tmp`);
+      renameSync(`${rawFile.file}.tmp`, rawFile.file);
+    }
+  }
+  raw.setEf(EF);
+}
 
 const slots = new Uint32Array(K);
 const dist = new Float32Array(K);
-const systems = {
+const allSystems = {
   ours: (q) => graph.search(query(q), K, EF, undefined, slots, dist),
   hnswlibOverOurRows: (q) => graph.searchHnswlib(query(q), K, EF, undefined, slots, dist),
   raw: (q) => raw.searchKnn(Array.from(query(q)), K),
 };
+const systems = Object.fromEntries(SYSTEMS.map((name) => [name, allSystems[name]]));
+if (Object.values(systems).some((search) => search === undefined)) throw new Error(`--systems: some of ${SYSTEMS} are not ${Object.keys(allSystems)}`);
 let next = 0;
 /** CPU microseconds per query over one burst. */
 function burst(search) {
@@ -71,7 +114,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const got = {};
   for (const name of order) got[name] = burst(systems[name]);
   for (const name of order) us[name].push(got[name]);
-  ratios.push(got.hnswlibOverOurRows / got.ours);
+  if (got.ours !== undefined && got.hnswlibOverOurRows !== undefined) ratios.push(got.hnswlibOverOurRows / got.ours);
 }
 const summary = Object.fromEntries(Object.entries(us).map(([name, xs]) => [name, Number(median(xs).toFixed(1))]));
-console.log(JSON.stringify({ n: N, dim: DIM, ef: EF, rows: INT8 ? 'int8' : 'float32', cpuUsPerQuery: summary, hnswlibOverOursMedianRatio: Number(median(ratios).toFixed(3)), rawOverOurs: Number((summary.raw / summary.ours).toFixed(3)) }));
+console.log(JSON.stringify({ n: N, dim: DIM, ef: EF, rows: INT8 ? 'int8' : 'float32', cpuUsPerQuery: summary, hnswlibOverOursMedianRatio: ratios.length > 0 ? Number(median(ratios).toFixed(3)) : undefined, rawOverOurs: summary.raw !== undefined && summary.ours !== undefined ? Number((summary.raw / summary.ours).toFixed(3)) : undefined, loadAverage: loadavg().map((l) => Number(l.toFixed(1))) }));

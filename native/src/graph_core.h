@@ -1,5 +1,6 @@
-// What a graph binding holds (GraphCore: the row store, its space, the hnswlib graph, the busy count) and
-// the async work on it (GraphWork: an insert, a save or a load off the JS thread, settling a promise).
+// What a graph binding holds (GraphCore: the row store, its space, the hnswlib graph and its elements' rows,
+// the busy count) and the async work on it (GraphWork: an insert, a save or a load off the JS thread,
+// settling a promise).
 // Shared by graph_binding.h and the bindings it delegates to (graph_search_binding.h, graph_file_binding.h).
 #pragma once
 #include <atomic>
@@ -16,6 +17,8 @@ struct GraphCore {
   std::shared_ptr<RowStore> rows;
   std::unique_ptr<RowSpace> space;
   std::unique_ptr<Hnsw> h;
+  /** Each element's row id, by internal id, in step with h's element data (element_rows.h). */
+  vdb::ElementRows elementRows;
   /** Set while async work uses the graph: changes are refused (the JS side orders them anyway). */
   std::atomic<int> busy{0};
 

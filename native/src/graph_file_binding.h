@@ -40,7 +40,7 @@ class LoadWork : public GraphWork {
   void Execute() override {
     try {
       loaded_ = std::make_unique<Hnsw>(core_.space.get());
-      vdb::loadGraphFile(*loaded_, *core_.space, *core_.rows, path_, head_, firstRow_, maxElements_);
+      vdb::loadGraphFile(*loaded_, loadedRows_, *core_.space, *core_.rows, path_, head_, firstRow_, maxElements_);
     } catch (const std::exception& e) {
       loaded_.reset();
       SetError(e.what());
@@ -52,6 +52,7 @@ class LoadWork : public GraphWork {
     if (ok) {
       core_.release();
       core_.h = std::move(loaded_);  // its elements hold the references taken for the fresh rows
+      core_.elementRows = std::move(loadedRows_);
     } else {
       for (uint64_t i = 0; i < head_.count; i++) core_.rows->unref(firstRow_ + static_cast<uint32_t>(i));
     }
@@ -62,6 +63,7 @@ class LoadWork : public GraphWork {
   uint32_t firstRow_;
   size_t maxElements_;
   std::unique_ptr<Hnsw> loaded_;
+  vdb::ElementRows loadedRows_;
 };
 
 /**

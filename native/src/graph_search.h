@@ -1,10 +1,11 @@
 // Our walk over an addon graph: hnswlib's searchKnn step for step (greedy walk down the upper layers, then
 // the base layer with ef, the same heaps fed in the same order: the same hits and distances), and the same
 // two steps as an insert takes them (graph_insert.h: any layer, link lists read under their locks), but it
-// prefetches what the distance actually reads. hnswlib prefetches a neighbour's element data, which here
-// is only its 4-byte row id; the row itself (row_store.h) would be a cache miss per distance. So a node's
-// neighbours go in three passes: their element data prefetched, then (the unvisited ones) their rows
-// prefetched, then the distances, in list order.
+// reads what the distance reads more directly. hnswlib reads a neighbour's element data, which here is only
+// its 4-byte row id, then the row (row_store.h): two dependent cache misses a distance at 1M. Ours reads the
+// row id from ElementRows (element_rows.h: 4 bytes an element, kept in the caches) and prefetches the row.
+// So a node's neighbours go in three passes: their visited marks and row ids prefetched, then (the
+// unvisited ones) their rows prefetched, then the distances, in list order.
 #pragma once
 #include <algorithm>
 #include <limits>
@@ -12,7 +13,8 @@
 #include <queue>
 #include <stdexcept>
 #include <vector>
-#include "graph_file.h"
+#include "element_rows.h"
+#include "row_space.h"
 
 #if defined(__SSE__) || defined(_M_X64) || defined(__x86_64__)
 #include <xmmintrin.h>
@@ -34,8 +36,8 @@ class GraphSearch {
    * `query`: a QueryRef (a search's, or an insert's float values) or a row id (an insert's row); `locked`:
    * each link list is copied under its lock (an insert: other inserts write them meanwhile).
    */
-  GraphSearch(Hnsw& g, const RowStore& rows, const void* query, const void* spaceParam, bool locked = false)
-      : g_(g), rows_(rows), q_(query), param_(spaceParam), locked_(locked) {
+  GraphSearch(Hnsw& g, const ElementRows& elementRows, const RowStore& rows, const void* query, const void* spaceParam, bool locked = false)
+      : g_(g), rowIds_(elementRows.ids()), rows_(rows), q_(query), param_(spaceParam), locked_(locked) {
     // The first cache lines of a row: the rest follows the hardware's own prefetch of a stream.
     lines_ = std::min<size_t>((rows.stride() + 63) / 64 + 1, 8);
     ids_.resize(g.maxM0_);
@@ -67,9 +69,8 @@ class GraphSearch {
         size_t n = neighbours(current, level);
         for (size_t i = 0; i < n; i++) {
           if (ids_[i] > g_.max_elements_) throw std::runtime_error("cand error");
-          prefetchElement(ids_[i]);
+          prefetchRow(ids_[i]);
         }
-        for (size_t i = 0; i < n; i++) prefetchRow(ids_[i]);
         for (size_t i = 0; i < n; i++) {
           float d = distance(ids_[i]);
           if (d < currentDist) {
@@ -113,7 +114,8 @@ class GraphSearch {
       size_t n = neighbours(next.second, level);
       for (size_t i = 0; i < n; i++) {
         VDB_PREFETCH(visited + ids_[i]);
-        prefetchElement(ids_[i]);
+        VDB_PREFETCH(rowIds_ + ids_[i]);
+        if (!bare) prefetchElement(ids_[i]);  // its label, read by a filter if it comes near
       }
       // The unvisited ones, in list order, marked now as hnswlib marks them before their distance.
       size_t fresh = 0;
@@ -141,16 +143,15 @@ class GraphSearch {
   }
 
   /** The query's distance to an element (the query first, as hnswlib passes it). */
-  inline float distance(hnswlib::tableint id) const { return RowSpace::distance(q_, g_.getDataByInternalId(id), param_); }
+  inline float distance(hnswlib::tableint id) const { return RowSpace::distance(q_, rowIds_ + id, param_); }
 
-  /** Prefetches the rows of elements ids[0..n): their element data (the row ids), then the rows' first lines. */
+  /** Prefetches the first lines of the rows of elements ids[0..n). */
   void prefetchRows(const hnswlib::tableint* ids, size_t n) const {
-    for (size_t i = 0; i < n; i++) prefetchElement(ids[i]);
     for (size_t i = 0; i < n; i++) prefetchRow(ids[i]);
   }
 
   inline void prefetchRow(hnswlib::tableint id) const {
-    const char* row = rows_.bytes(elementRow(g_, id));
+    const char* row = rows_.bytes(rowIds_[id]);
     for (size_t line = 0; line < lines_; line++) VDB_PREFETCH(row + 64 * line);
   }
 
@@ -168,6 +169,7 @@ class GraphSearch {
   }
 
   Hnsw& g_;
+  const uint32_t* const rowIds_;
   const RowStore& rows_;
   const void* q_;
   const void* param_;
