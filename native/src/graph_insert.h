@@ -3,8 +3,9 @@
 // label table's, each link list's, and the global one while the new element may become the entry point),
 // so it runs beside hnswlib's searches and markDelete and on several threads at once. Single-threaded it
 // builds the graph hnswlib builds, link for link. Two differences: the walks (graph_search.h) and the
-// replacement of a full neighbour's links read the row ids from ElementRows (element_rows.h: this insert
-// writes an element's row there and in its element data) and prefetch the rows they read; and
+// heuristic read the row ids from ElementRows (element_rows.h: this insert writes an element's row there
+// and in its element data), and the heuristic and the replacement of a full neighbour's links prefetch
+// the rows they read; and
 // over int8 rows, when the new row's float32 values are given, its candidate searches compare those values
 // with the codes (asymmetric, as searches do) where hnswlib compares codes with codes. The selection among
 // existing elements (the heuristic) stays on codes. A label already in the graph goes to hnswlib's update.

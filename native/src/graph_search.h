@@ -1,11 +1,12 @@
 // Our walk over an addon graph: hnswlib's searchKnn step for step (greedy walk down the upper layers, then
 // the base layer with ef, the same heaps fed in the same order: the same hits and distances), and the same
 // two steps as an insert takes them (graph_insert.h: any layer, link lists read under their locks), but it
-// reads what the distance reads more directly. hnswlib reads a neighbour's element data, which here is only
-// its 4-byte row id, then the row (row_store.h): two dependent cache misses a distance at 1M. Ours reads the
-// row id from ElementRows (element_rows.h: 4 bytes an element, kept in the caches) and prefetches the row.
-// So a node's neighbours go in three passes: their visited marks and row ids prefetched, then (the
-// unvisited ones) their rows prefetched, then the distances, in list order.
+// reads a neighbour's row id from ElementRows (element_rows.h: 4 bytes an element, kept in the caches)
+// where hnswlib reads its element data, which here is only that id: at 1M two dependent cache misses a
+// distance (the element data, then the row, row_store.h) become one. The loop is hnswlib's: the next
+// neighbour's visited mark and row id prefetched, no row prefetched (bench/README.md, graph-search-bench:
+// prefetching the rows of a node's neighbours before their distances paid at 20k, where the rows sit in
+// the last-level cache, and cost 7-16 % from 200k on, where they come from memory).
 #pragma once
 #include <algorithm>
 #include <limits>
@@ -69,9 +70,7 @@ class GraphSearch {
         size_t n = neighbours(current, level);
         for (size_t i = 0; i < n; i++) {
           if (ids_[i] > g_.max_elements_) throw std::runtime_error("cand error");
-          prefetchRow(ids_[i]);
-        }
-        for (size_t i = 0; i < n; i++) {
+          if (i + 1 < n) VDB_PREFETCH(rowIds_ + ids_[i + 1]);
           float d = distance(ids_[i]);
           if (d < currentDist) {
             currentDist = d;
@@ -112,22 +111,17 @@ class GraphSearch {
       if (bare ? candidateDist > lowerBound : candidateDist > lowerBound && top.size() == ef) break;
       candidates.pop();
       size_t n = neighbours(next.second, level);
+      if (n > 0) VDB_PREFETCH(visited + ids_[0]);
       for (size_t i = 0; i < n; i++) {
-        VDB_PREFETCH(visited + ids_[i]);
-        VDB_PREFETCH(rowIds_ + ids_[i]);
-        if (!bare) prefetchElement(ids_[i]);  // its label, read by a filter if it comes near
-      }
-      // The unvisited ones, in list order, marked now as hnswlib marks them before their distance.
-      size_t fresh = 0;
-      for (size_t i = 0; i < n; i++) {
+        // The next neighbour's mark and row id (and its label, which a filter reads if it comes near).
+        if (i + 1 < n) {
+          VDB_PREFETCH(visited + ids_[i + 1]);
+          VDB_PREFETCH(rowIds_ + ids_[i + 1]);
+          if (!bare) prefetchElement(ids_[i + 1]);
+        }
         hnswlib::tableint id = ids_[i];
         if (visited[id] == tag) continue;
         visited[id] = tag;
-        ids_[fresh++] = id;
-        prefetchRow(id);
-      }
-      for (size_t i = 0; i < fresh; i++) {
-        hnswlib::tableint id = ids_[i];
         float d = distance(id);
         if (top.size() < ef || lowerBound > d) {
           candidates.emplace(-d, id);
