@@ -1,18 +1,19 @@
 /**
  * The native addon's graph search alone (issue 31): on one graph of our addon, our search
- * (native/src/graph_search.h, prefetching the rows) against hnswlib's own searchKnn over the same graph
- * (`searchHnswlib`: the same hits, one cache miss more per distance), and raw hnswlib-node's searchKnn
- * over its own graph of the same vectors, in alternating bursts (same machine load), medians of the
- * per-round CPU time per query and of each system's per-round ratio to ours (`overOursMedianRatio`). One process, one graph: the two addon searches do the same work but for
- * the prefetch. `--systems ours,hnswlibOverOurRows` measures only those (an A/B of two builds skips raw's
- * graph); `--graphs <dir>` keeps the built graphs there (ours: the addon's graph file; raw: hnswlib's
- * index) and loads them in later runs of the same n, dim and rows, so that runs of two builds, alternating
- * in separate processes, search the same graph without building it again (1M: minutes each). `--also
- * <dir>,...`: other builds (dist/ beside its native/build/) whose addons each load the same graph into their
- * own row store, searched as `ours@<the build's folder>` in the same bursts (an A/B of builds in one process).
+ * (native/src/graph_search.h, reading each element's row id from its compact array) against hnswlib's own
+ * searchKnn over the same graph (`searchHnswlib`: the same hits, reading the row ids from hnswlib's element
+ * data), and raw hnswlib-node's searchKnn over its own graph of the same vectors, in alternating bursts (same
+ * machine load): medians of the per-round CPU time per query and of each system's per-round ratio to ours
+ * (`overOursMedianRatio`), and the load average. `--systems ours,hnswlibOverOurRows` measures only those (no
+ * raw graph to build); `--graphs <dir>` keeps the built graphs there (ours: the addon's graph file; raw:
+ * hnswlib's index) and loads them in later runs of the same n, dim, efConstruction and rows (1M: minutes
+ * of build each). `--also <dir>,...`: other builds (a folder holding dist/ and native/build/) whose addons
+ * each load the same graph file into their own row store, searched as `ours@<folder>` in the same bursts:
+ * an A/B of builds in one process, at the same load.
  *
- *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--ef 20] [--ef-construction 200] [--rounds 7] [--burst-ms 300] [--int8]
- *     [--systems ours,hnswlibOverOurRows,raw] [--graphs <dir>] [--also <dir>,...] [--dist <dir>]
+ *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--ef 20] [--ef-construction 200] [--rounds 7]
+ *     [--burst-ms 300] [--int8] [--systems ours,hnswlibOverOurRows,raw] [--graphs <dir>] [--also <dir>,...]
+ *     [--dist <dir>]
  */
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
