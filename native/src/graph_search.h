@@ -5,8 +5,9 @@
 // where hnswlib reads its element data, which here is only that id: at 1M two dependent cache misses a
 // distance (the element data, then the row, row_store.h) become one. The loop is hnswlib's: the next
 // neighbour's visited mark and row id prefetched, no row prefetched (bench/README.md, graph-search-bench:
-// prefetching the rows of a node's neighbours before their distances paid at 20k, where the rows sit in
-// the last-level cache, and cost 7-16 % from 200k on, where they come from memory).
+// prefetching the rows of a node's neighbours before their distances gained nothing over this loop at 20k,
+// where the rows sit in the last-level cache, and cost 10-20 % at 200k, where they come from memory). The
+// insert's heuristic still prefetches rows (prefetchRow): it reads them in an order known ahead.
 #pragma once
 #include <algorithm>
 #include <limits>
