@@ -1,14 +1,24 @@
 /**
  * The native addon's graph search alone (issue 31): on one graph of our addon, our search
- * (native/src/graph_search.h, prefetching the rows) against hnswlib's own searchKnn over the same graph
- * (`searchHnswlib`: the same hits, one cache miss more per distance), and raw hnswlib-node's searchKnn
- * over its own graph of the same vectors, in alternating bursts (same machine load), medians of the
- * per-round CPU time per query. One process, one graph: the two addon searches do the same work but for
- * the prefetch.
+ * (native/src/graph_search.h, reading each element's row id from its compact array) against hnswlib's own
+ * searchKnn over the same graph (`searchHnswlib`: the same hits, reading the row ids from hnswlib's element
+ * data), and raw hnswlib-node's searchKnn over its own graph of the same vectors, in alternating bursts (same
+ * machine load): medians of the per-round CPU time per query and of each system's per-round ratio to ours
+ * (`overOursMedianRatio`), and the load average. `--systems ours,hnswlibOverOurRows` measures only those (no
+ * raw graph to build); `--graphs <dir>` keeps the built graphs there (ours: the addon's graph file; raw:
+ * hnswlib's index) and loads them in later runs of the same n, dim, efConstruction and rows (1M: minutes
+ * of build each). `--also <dir>,...`: other builds (a folder holding dist/ and native/build/) whose addons
+ * each load the same graph file into their own row store, searched as `ours@<folder>` in the same bursts:
+ * an A/B of builds in one process, at the same load.
  *
- *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--ef 20] [--rounds 7] [--burst-ms 300] [--int8] [--dist <dir>]
+ *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--ef 20] [--ef-construction 200] [--rounds 7]
+ *     [--burst-ms 300] [--int8] [--systems ours,hnswlibOverOurRows,raw] [--graphs <dir>] [--also <dir>,...]
+ *     [--dist <dir>]
  */
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
+import { basename, dirname, join, resolve } from 'node:path';
 import { mixture, sample } from './lib/vector-data.js';
 import { nativeGraphRows } from './lib/native-graph-rows.js';
 import { freshDist } from './lib/private-dist.js';
@@ -18,10 +28,14 @@ const args = process.argv.slice(2);
 const N = Number(option('--n', 20_000));
 const DIM = Number(option('--dim', 128));
 const EF = Number(option('--ef', 20));
+const EF_CONSTRUCTION = Number(option('--ef-construction', 200));
 const ROUNDS = Number(option('--rounds', 7));
 const BURST_MS = Number(option('--burst-ms', 300));
 const INT8 = args.includes('--int8');
 const DIST = freshDist(option('--dist', undefined));
+const SYSTEMS = option('--systems', 'ours,hnswlibOverOurRows,raw').split(',');
+const GRAPHS = option('--graphs', undefined);
+const ALSO = (option('--also', undefined)?.split(',') ?? []).map((dir) => freshDist(dir));
 const K = 10;
 const POOL = 20_000;
 
@@ -33,25 +47,68 @@ const pool = sample(mix, 2022, POOL, 1.0);
 const query = (i) => pool.subarray((i % POOL) * DIM, ((i % POOL) + 1) * DIM);
 const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
 
-const { addon, rows, ids } = await nativeGraphRows(DIST, vectors, DIM, INT8);
-const graph = new addon.Graph(rows, N, 16, 200, 100);
+/** The cached graph file `name` under --graphs (undefined without it), and whether it is there. */
+function cached(name) {
+  if (GRAPHS === undefined) return { file: undefined, found: false };
+  mkdirSync(GRAPHS, { recursive: true });
+  const file = join(GRAPHS, `${name}-n${N}-dim${DIM}-efc${EF_CONSTRUCTION}${INT8 ? '-int8' : ''}.graph`);
+  return { file, found: existsSync(file) };
+}
+
+const ourFile = cached('ours');
+// A cached graph brings its rows: the store starts empty (an int8 file gives it its scale).
+const { addon, rows, ids } = await nativeGraphRows(DIST, ourFile.found ? new Float32Array(0) : vectors, DIM, INT8 && !ourFile.found);
+const graph = new addon.Graph(rows, N, 16, EF_CONSTRUCTION, 100);
 let started = performance.now();
-await graph.addAsync(Uint32Array.from({ length: N }, (_, i) => i), ids, N, 2);
-log(`addon graph built in ${(performance.now() - started).toFixed(0)} ms`);
-const raw = new HierarchicalNSW('cosine', DIM);
-raw.initIndex(N, 16, 200, 100);
-started = performance.now();
-for (let i = 0; i < N; i++) raw.addPoint(Array.from(vectors.subarray(i * DIM, (i + 1) * DIM)), i);
-raw.setEf(EF);
-log(`raw graph built in ${(performance.now() - started).toFixed(0)} ms`);
+if (ourFile.found) {
+  await graph.load(ourFile.file, N, statSync(ourFile.file).size);
+  log(`addon graph loaded in ${(performance.now() - started).toFixed(0)} ms`);
+} else {
+  await graph.addAsync(Uint32Array.from({ length: N }, (_, i) => i), ids, N, 2);
+  log(`addon graph built in ${(performance.now() - started).toFixed(0)} ms`);
+  if (ourFile.file !== undefined) {
+    await graph.save(`${ourFile.file}.tmp`);
+    renameSync(`${ourFile.file}.tmp`, ourFile.file);
+  }
+}
+const others = {};
+for (const dist of ALSO) {
+  if (ourFile.file === undefined) throw new Error('--also needs --graphs: the other builds load the same graph file');
+  const other = await nativeGraphRows(dist, new Float32Array(0), DIM, false);
+  const otherGraph = new other.addon.Graph(other.rows, N, 16, EF_CONSTRUCTION, 100);
+  await otherGraph.load(ourFile.file, N, statSync(ourFile.file).size);
+  others[`ours@${basename(dirname(resolve(new URL(dist).pathname)))}`] = otherGraph;
+}
+let raw;
+if (SYSTEMS.includes('raw')) {
+  const rawFile = cached('raw');
+  raw = new HierarchicalNSW('cosine', DIM);
+  started = performance.now();
+  if (rawFile.found) {
+    raw.readIndexSync(rawFile.file);
+    log(`raw graph loaded in ${(performance.now() - started).toFixed(0)} ms`);
+  } else {
+    raw.initIndex(N, 16, EF_CONSTRUCTION, 100);
+    for (let i = 0; i < N; i++) raw.addPoint(Array.from(vectors.subarray(i * DIM, (i + 1) * DIM)), i);
+    log(`raw graph built in ${(performance.now() - started).toFixed(0)} ms`);
+    if (rawFile.file !== undefined) {
+      raw.writeIndexSync(`${rawFile.file}.tmp`);
+      renameSync(`${rawFile.file}.tmp`, rawFile.file);
+    }
+  }
+  raw.setEf(EF);
+}
 
 const slots = new Uint32Array(K);
 const dist = new Float32Array(K);
-const systems = {
+const allSystems = {
   ours: (q) => graph.search(query(q), K, EF, undefined, slots, dist),
   hnswlibOverOurRows: (q) => graph.searchHnswlib(query(q), K, EF, undefined, slots, dist),
   raw: (q) => raw.searchKnn(Array.from(query(q)), K),
 };
+for (const [name, other] of Object.entries(others)) allSystems[name] = (q) => other.search(query(q), K, EF, undefined, slots, dist);
+const systems = Object.fromEntries([...SYSTEMS, ...Object.keys(others)].map((name) => [name, allSystems[name]]));
+if (Object.values(systems).some((search) => search === undefined)) throw new Error(`--systems: some of ${SYSTEMS} are not ${Object.keys(allSystems)}`);
 let next = 0;
 /** CPU microseconds per query over one burst. */
 function burst(search) {
@@ -65,13 +122,15 @@ function burst(search) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const search of Object.values(systems)) burst(search);
 const us = Object.fromEntries(Object.keys(systems).map((name) => [name, []]));
-const ratios = [];
+/** Each system's CPU time over ours, per round (the same load): their medians. */
+const ratios = Object.fromEntries(Object.keys(systems).filter((name) => name !== 'ours').map((name) => [name, []]));
 for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? Object.keys(systems) : Object.keys(systems).reverse();
   const got = {};
   for (const name of order) got[name] = burst(systems[name]);
   for (const name of order) us[name].push(got[name]);
-  ratios.push(got.hnswlibOverOurRows / got.ours);
+  if (got.ours !== undefined) for (const name of Object.keys(ratios)) ratios[name].push(got[name] / got.ours);
 }
 const summary = Object.fromEntries(Object.entries(us).map(([name, xs]) => [name, Number(median(xs).toFixed(1))]));
-console.log(JSON.stringify({ n: N, dim: DIM, ef: EF, rows: INT8 ? 'int8' : 'float32', cpuUsPerQuery: summary, hnswlibOverOursMedianRatio: Number(median(ratios).toFixed(3)), rawOverOurs: Number((summary.raw / summary.ours).toFixed(3)) }));
+const overOurs = Object.fromEntries(Object.entries(ratios).filter(([, xs]) => xs.length > 0).map(([name, xs]) => [name, Number(median(xs).toFixed(3))]));
+console.log(JSON.stringify({ n: N, dim: DIM, ef: EF, efConstruction: EF_CONSTRUCTION, rows: INT8 ? 'int8' : 'float32', cpuUsPerQuery: summary, overOursMedianRatio: overOurs, rawOverOurs: summary.raw !== undefined && summary.ours !== undefined ? Number((summary.raw / summary.ours).toFixed(3)) : undefined, loadAverage: loadavg().map((l) => Number(l.toFixed(1))) }));

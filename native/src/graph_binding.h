@@ -26,7 +26,8 @@ class Graph : public Napi::ObjectWrap<Graph> {
                         InstanceMethod("count", &Graph::Count), InstanceMethod("capacity", &Graph::Capacity),
                         InstanceMethod("rowOf", &Graph::RowOf), InstanceMethod("elements", &Graph::Elements),
                         InstanceMethod("links", &Graph::Links), InstanceMethod("save", &Graph::Save),
-                        InstanceMethod("load", &Graph::Load), InstanceMethod("dispose", &Graph::Dispose)});
+                        InstanceMethod("load", &Graph::Load), InstanceMethod("dispose", &Graph::Dispose),
+                        InstanceMethod("elementRowsOutOfStep", &Graph::ElementRowsOutOfStep)});
   }
 
   /** new Graph(rows, maxElements, M, efConstruction, seed) */
@@ -37,6 +38,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
     core_.space = std::make_unique<RowSpace>(core_.rows.get());
     size_t maxElements = u32(info[1]);
     try {
+      core_.elementRows.reserve(maxElements);
       core_.h = std::make_unique<Hnsw>(core_.space.get(), maxElements, u32(info[2]), u32(info[3]), u32(info[4]));
       core_.level0.adopt(*core_.h);
     } catch (const std::exception& e) {
@@ -65,14 +67,16 @@ class Graph : public Napi::ObjectWrap<Graph> {
     const uint32_t* slots = typedData<uint32_t>(info[0], "slots", n);
     const uint32_t* rows = typedData<uint32_t>(info[1], "rows", n);
     const float* values = hnswlibs ? nullptr : insertValues(info, 3, n);
-    vdb::GraphInsert ours(g, *core_.rows, core_.space->get_dist_func_param());
+    vdb::GraphInsert ours(g, core_.elementRows, *core_.rows, core_.space->get_dist_func_param());
     const uint32_t dim = core_.rows->dim();
     for (uint32_t i = 0; i < n; i++) {
       core_.rows->check(rows[i]);
       core_.rows->ref(rows[i]);
       try {
-        if (hnswlibs) g.addPoint(&rows[i], slots[i]);
-        else ours.add(&rows[i], slots[i], values == nullptr ? nullptr : values + static_cast<size_t>(i) * dim);
+        if (hnswlibs) {
+          g.addPoint(&rows[i], slots[i]);
+          core_.elementRows.adopt(g, slots[i]);
+        } else ours.add(&rows[i], slots[i], values == nullptr ? nullptr : values + static_cast<size_t>(i) * dim);
       } catch (const std::exception& e) {
         core_.rows->unref(rows[i]);
         throw Napi::Error::New(info.Env(), e.what());
@@ -94,7 +98,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
       std::mutex errorLock;
       std::string error;
       auto run = [&]() {
-        vdb::GraphInsert ours(g, *core_.rows, core_.space->get_dist_func_param());
+        vdb::GraphInsert ours(g, core_.elementRows, *core_.rows, core_.space->get_dist_func_param());
         for (size_t i = next++; i < slots_.size(); i = next++) {
           try {
             ours.add(&rows_[i], slots_[i], values_.empty() ? nullptr : values_.data() + i * dim);
@@ -160,6 +164,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
     try {
       g.unmarkDelete(slot);
       g.addPoint(&row, slot);
+      core_.elementRows.adopt(g, slot);
     } catch (const std::exception& e) {
       core_.rows->unref(row);
       throw Napi::Error::New(info.Env(), e.what());
@@ -189,6 +194,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
     Hnsw& g = core_.idle(info.Env());
     std::unique_ptr<vdb::GrowthTables> retired;
     try {
+      core_.elementRows.reserve(u32(info[0]));
       vdb::growGraph(g, core_.level0, core_.prepared, retired, u32(info[0]));
     } catch (const std::exception&) {
       return Napi::Boolean::New(info.Env(), false);
@@ -296,6 +302,11 @@ class Graph : public Napi::ObjectWrap<Graph> {
     size_t n = g.getListCount(const_cast<hnswlib::linklistsizeint*>(list));
     for (size_t i = 0; i < n; i++) out[i] = static_cast<uint32_t>(g.getExternalLabel(list[i + 1]));
     return Napi::Number::New(info.Env(), static_cast<double>(n));
+  }
+
+  /** elementRowsOutOfStep(): elements whose row id in ElementRows (our walks') is not their element data's (hnswlib's): 0 (tests). */
+  Napi::Value ElementRowsOutOfStep(const Napi::CallbackInfo& info) {
+    return Napi::Number::New(info.Env(), static_cast<double>(core_.elementRows.mismatches(core_.idle(info.Env()))));
   }
 
   Napi::Value Save(const Napi::CallbackInfo& info) { return saveGraph(info, core_); }

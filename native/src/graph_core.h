@@ -1,6 +1,6 @@
-// What a graph binding holds (GraphCore: the row store, its space, the hnswlib graph and its level-0 block,
-// the tables of its next capacity (graph_growth.h), the busy count) and
-// the async work on it (GraphWork: an insert, a save or a load off the JS thread, settling a promise).
+// What a graph binding holds (GraphCore: the row store, its space, the hnswlib graph, its elements' rows and
+// its level-0 block, the tables of its next capacity (graph_growth.h), the busy count) and the async work on
+// it (GraphWork: an insert, a save or a load off the JS thread, settling a promise).
 // Shared by graph_binding.h and the bindings it delegates to (graph_search_binding.h, graph_file_binding.h).
 #pragma once
 #include <atomic>
@@ -18,6 +18,8 @@ struct GraphCore {
   std::shared_ptr<RowStore> rows;
   std::unique_ptr<RowSpace> space;
   std::unique_ptr<Hnsw> h;
+  /** Each element's row id, by internal id, in step with h's element data (element_rows.h). */
+  vdb::ElementRows elementRows;
   /** h's level-0 block (h never frees or reallocs it: see release and Graph.resize). */
   vdb::Level0Block level0;
   /** Per-element tables made off the JS thread for the next resize (Graph.prepareResize). */

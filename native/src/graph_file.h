@@ -9,11 +9,10 @@
 #include <algorithm>
 #include <fstream>
 #include <string>
+#include "element_rows.h"
 #include "row_space.h"
 
 namespace vdb {
-
-using Hnsw = hnswlib::HierarchicalNSW<float>;
 
 static const char kMagic[8] = {'V', 'D', 'B', 'R', 'O', 'W', 'S', '1'};
 constexpr uint32_t kFloatVersion = 1;
@@ -39,10 +38,6 @@ template <typename T>
 static void put(std::ostream& out, const T& v) { out.write(reinterpret_cast<const char*>(&v), sizeof(T)); }
 template <typename T>
 static void get(std::istream& in, T& v) { in.read(reinterpret_cast<char*>(&v), sizeof(T)); }
-
-inline uint32_t elementRow(const Hnsw& h, hnswlib::tableint i) {
-  return *reinterpret_cast<const uint32_t*>(h.getDataByInternalId(i));
-}
 
 /** Writes the graph and its rows to `path`; the file's length. */
 inline uint64_t saveGraphFile(const Hnsw& h, const RowStore& rows, const std::string& path) {
@@ -112,12 +107,14 @@ inline std::vector<float> readGraphScale(const std::string& path, uint32_t dim) 
 }
 
 /**
- * Loads a graph file into `h` (empty, made over `space`), with room for `maxElements`; its rows go into
- * rows firstRow.. (taken by the caller: only they are written here, so the JS thread may use the store).
- * `allocLevel0(bytes)` gives its level-0 block (graph_growth.h's Level0Block, which then frees it).
+ * Loads a graph file into `h` (empty, made over `space`), with room for `maxElements`, and its elements'
+ * row ids into `elementRows` (fresh); its rows go into rows firstRow.. (taken by the caller: only they are
+ * written here, so the JS thread may use the store). `allocLevel0(bytes)` gives its level-0 block
+ * (graph_growth.h's Level0Block, which then frees it).
  */
 template <typename AllocLevel0>
-inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::string& path, const FileHead& head, uint32_t firstRow, size_t maxElements, AllocLevel0&& allocLevel0) {
+inline void loadGraphFile(Hnsw& h, ElementRows& elementRows, RowSpace& space, RowStore& rows, const std::string& path, const FileHead& head, uint32_t firstRow,
+                          size_t maxElements, AllocLevel0&& allocLevel0) {
   std::ifstream in(path, std::ios::binary);
   if (!in.is_open()) throw std::runtime_error("cannot open " + path);
   in.seekg(sizeof(FileHead) + scaleBytes(head.version, head.dim));
@@ -160,6 +157,7 @@ inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::s
   h.element_levels_ = std::vector<int>(maxE);
   h.revSize_ = 1.0 / h.mult_;
   h.ef_ = 10;
+  elementRows.reserve(maxE);
   for (size_t i = 0; i < count; i++) {
     h.label_lookup_[h.getExternalLabel(i)] = static_cast<hnswlib::tableint>(i);
     unsigned int size = 0;
@@ -175,7 +173,7 @@ inline void loadGraphFile(Hnsw& h, RowSpace& space, RowStore& rows, const std::s
       in.read(h.linkLists_[i], size);
     }
     // The element's row is renumbered to the fresh row its values go to.
-    *reinterpret_cast<uint32_t*>(h.getDataByInternalId(i)) = firstRow + static_cast<uint32_t>(i);
+    elementRows.set(h, static_cast<hnswlib::tableint>(i), firstRow + static_cast<uint32_t>(i));
     if (h.isMarkedDeleted(i)) h.num_deleted_ += 1;
   }
   // The rows in pieces of 4096 (one read each, not one a row): float32 ones are written (coded, into an

@@ -43,7 +43,7 @@ class LoadWork : public GraphWork {
   void Execute() override {
     try {
       loaded_ = std::make_unique<Hnsw>(core_.space.get());
-      vdb::loadGraphFile(*loaded_, *core_.space, *core_.rows, path_, head_, firstRow_, maxElements_, [this](size_t bytes) { return level0_.allocate(bytes); });
+      vdb::loadGraphFile(*loaded_, loadedRows_, *core_.space, *core_.rows, path_, head_, firstRow_, maxElements_, [this](size_t bytes) { return level0_.allocate(bytes); });
     } catch (const std::exception& e) {
       if (loaded_) level0_.releaseFrom(*loaded_);
       loaded_.reset();
@@ -57,6 +57,7 @@ class LoadWork : public GraphWork {
       core_.release();
       core_.h = std::move(loaded_);  // its elements hold the references taken for the fresh rows
       core_.level0 = std::move(level0_);
+      core_.elementRows = std::move(loadedRows_);
     } else {
       for (uint64_t i = 0; i < head_.count; i++) core_.rows->unref(firstRow_ + static_cast<uint32_t>(i));
     }
@@ -68,6 +69,7 @@ class LoadWork : public GraphWork {
   size_t maxElements_;
   std::unique_ptr<Hnsw> loaded_;
   vdb::Level0Block level0_;
+  vdb::ElementRows loadedRows_;
 };
 
 /**

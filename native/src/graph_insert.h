@@ -3,7 +3,9 @@
 // label table's, each link list's, and the global one while the new element may become the entry point),
 // so it runs beside hnswlib's searches and markDelete and on several threads at once. Single-threaded it
 // builds the graph hnswlib builds, link for link. Two differences: the walks (graph_search.h) and the
-// replacement of a full neighbour's links prefetch the rows they read, not just the 4-byte row ids; and
+// heuristic read the row ids from ElementRows (element_rows.h: this insert writes an element's row there
+// and in its element data), and the heuristic and the replacement of a full neighbour's links prefetch
+// the rows they read; and
 // over int8 rows, when the new row's float32 values are given, its candidate searches compare those values
 // with the codes (asymmetric, as searches do) where hnswlib compares codes with codes. The selection among
 // existing elements (the heuristic) stays on codes. A label already in the graph goes to hnswlib's update.
@@ -20,7 +22,8 @@ class GraphInsert {
  public:
   using Heap = GraphSearch::Heap;
 
-  GraphInsert(Hnsw& g, const RowStore& rows, const void* spaceParam) : g_(g), rows_(rows), param_(spaceParam) {}
+  GraphInsert(Hnsw& g, ElementRows& elementRows, const RowStore& rows, const void* spaceParam)
+      : g_(g), elementRows_(elementRows), rows_(rows), param_(spaceParam) {}
 
   /**
    * Inserts the element of `label` reading row `*row` (hnswlib's addPoint(row, label)). `values`: the row's
@@ -35,6 +38,7 @@ class GraphInsert {
         table.unlock();
         labelLock.unlock();  // hnswlib's addPoint takes it again
         g_.addPoint(row, label);
+        elementRows_.adopt(g_, label);
         return;
       }
       if (g_.cur_element_count >= g_.max_elements_) throw std::runtime_error("The number of elements exceeds the specified limit");
@@ -52,7 +56,7 @@ class GraphInsert {
 
     std::memset(g_.data_level0_memory_ + cur * g_.size_data_per_element_ + g_.offsetLevel0_, 0, g_.size_data_per_element_);
     std::memcpy(g_.getExternalLabeLp(cur), &label, sizeof(hnswlib::labeltype));
-    std::memcpy(g_.getDataByInternalId(cur), row, g_.data_size_);
+    elementRows_.set(g_, cur, *row);
     if (level > 0) {
       g_.linkLists_[cur] = static_cast<char*>(std::malloc(g_.size_links_per_element_ * level + 1));
       if (g_.linkLists_[cur] == nullptr) throw std::runtime_error("Not enough memory: addPoint failed to allocate linklist");
@@ -62,7 +66,7 @@ class GraphInsert {
     if (static_cast<int>(entry) != -1) {
       std::unique_ptr<FloatQuery> asymmetric;
       if (values != nullptr && rows_.int8()) asymmetric = std::make_unique<FloatQuery>(rows_, values);
-      GraphSearch walk(g_, rows_, asymmetric ? static_cast<const void*>(&asymmetric->ref()) : row, param_, true);
+      GraphSearch walk(g_, elementRows_, rows_, asymmetric ? static_cast<const void*>(&asymmetric->ref()) : row, param_, true);
       hnswlib::tableint current = entry;
       if (level < maxLevel) current = walk.descend(entry, maxLevel, level + 1);
       const bool entryDeleted = g_.isMarkedDeleted(entry);
@@ -94,7 +98,7 @@ class GraphInsert {
   }
 
   inline float between(hnswlib::tableint a, hnswlib::tableint b) const {
-    return RowSpace::distance(g_.getDataByInternalId(a), g_.getDataByInternalId(b), param_);
+    return RowSpace::distance(elementRows_.ids() + a, elementRows_.ids() + b, param_);
   }
 
   /**
@@ -113,12 +117,10 @@ class GraphInsert {
       return a.first < b.first || (a.first == b.first && a.second > b.second);
     });
     kept_.clear();
-    // The next candidates' rows are fetched while this one is compared (the walk read them, long ago).
-    if (order_.size() > 1) walk.prefetchElement(order_[1].second);
+    // The next candidate's row is fetched while this one is compared (the walk read it, long ago).
     for (size_t i = 0; i < order_.size(); i++) {
       if (kept_.size() >= m) break;
       const GraphSearch::Hit& c = order_[i];
-      if (i + 2 < order_.size()) walk.prefetchElement(order_[i + 2].second);
       if (i + 1 < order_.size()) walk.prefetchRow(order_[i + 1].second);
       bool good = true;
       for (const GraphSearch::Hit& k : kept_) {
@@ -183,6 +185,7 @@ class GraphInsert {
   }
 
   Hnsw& g_;
+  ElementRows& elementRows_;
   const RowStore& rows_;
   const void* param_;
   std::vector<GraphSearch::Hit> order_, kept_;

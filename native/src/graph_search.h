@@ -1,10 +1,13 @@
 // Our walk over an addon graph: hnswlib's searchKnn step for step (greedy walk down the upper layers, then
 // the base layer with ef, the same heaps fed in the same order: the same hits and distances), and the same
 // two steps as an insert takes them (graph_insert.h: any layer, link lists read under their locks), but it
-// prefetches what the distance actually reads. hnswlib prefetches a neighbour's element data, which here
-// is only its 4-byte row id; the row itself (row_store.h) would be a cache miss per distance. So a node's
-// neighbours go in three passes: their element data prefetched, then (the unvisited ones) their rows
-// prefetched, then the distances, in list order.
+// reads a neighbour's row id from ElementRows (element_rows.h: 4 bytes an element, kept in the caches)
+// where hnswlib reads its element data, which here is only that id: at 1M two dependent cache misses a
+// distance (the element data, then the row, row_store.h) become one. The loop is hnswlib's: the next
+// neighbour's visited mark and row id prefetched, no row prefetched (bench/README.md, graph-search-bench:
+// prefetching the rows of a node's neighbours before their distances gained nothing over this loop at 20k,
+// where the rows sit in the last-level cache, and cost 10-20 % at 200k, where they come from memory). The
+// insert's heuristic still prefetches rows (prefetchRow): it reads them in an order known ahead.
 #pragma once
 #include <algorithm>
 #include <limits>
@@ -12,7 +15,8 @@
 #include <queue>
 #include <stdexcept>
 #include <vector>
-#include "graph_file.h"
+#include "element_rows.h"
+#include "row_space.h"
 
 #if defined(__SSE__) || defined(_M_X64) || defined(__x86_64__)
 #include <xmmintrin.h>
@@ -34,8 +38,8 @@ class GraphSearch {
    * `query`: a QueryRef (a search's, or an insert's float values) or a row id (an insert's row); `locked`:
    * each link list is copied under its lock (an insert: other inserts write them meanwhile).
    */
-  GraphSearch(Hnsw& g, const RowStore& rows, const void* query, const void* spaceParam, bool locked = false)
-      : g_(g), rows_(rows), q_(query), param_(spaceParam), locked_(locked) {
+  GraphSearch(Hnsw& g, const ElementRows& elementRows, const RowStore& rows, const void* query, const void* spaceParam, bool locked = false)
+      : g_(g), rowIds_(elementRows.ids()), rows_(rows), q_(query), param_(spaceParam), locked_(locked) {
     // The first cache lines of a row: the rest follows the hardware's own prefetch of a stream.
     lines_ = std::min<size_t>((rows.stride() + 63) / 64 + 1, 8);
     ids_.resize(g.maxM0_);
@@ -67,10 +71,7 @@ class GraphSearch {
         size_t n = neighbours(current, level);
         for (size_t i = 0; i < n; i++) {
           if (ids_[i] > g_.max_elements_) throw std::runtime_error("cand error");
-          prefetchElement(ids_[i]);
-        }
-        for (size_t i = 0; i < n; i++) prefetchRow(ids_[i]);
-        for (size_t i = 0; i < n; i++) {
+          if (i + 1 < n) VDB_PREFETCH(rowIds_ + ids_[i + 1]);
           float d = distance(ids_[i]);
           if (d < currentDist) {
             currentDist = d;
@@ -111,21 +112,17 @@ class GraphSearch {
       if (bare ? candidateDist > lowerBound : candidateDist > lowerBound && top.size() == ef) break;
       candidates.pop();
       size_t n = neighbours(next.second, level);
+      if (n > 0) VDB_PREFETCH(visited + ids_[0]);
       for (size_t i = 0; i < n; i++) {
-        VDB_PREFETCH(visited + ids_[i]);
-        prefetchElement(ids_[i]);
-      }
-      // The unvisited ones, in list order, marked now as hnswlib marks them before their distance.
-      size_t fresh = 0;
-      for (size_t i = 0; i < n; i++) {
+        // The next neighbour's mark and row id (and its label, which a filter reads if it comes near).
+        if (i + 1 < n) {
+          VDB_PREFETCH(visited + ids_[i + 1]);
+          VDB_PREFETCH(rowIds_ + ids_[i + 1]);
+          if (!bare) prefetchElement(ids_[i + 1]);
+        }
         hnswlib::tableint id = ids_[i];
         if (visited[id] == tag) continue;
         visited[id] = tag;
-        ids_[fresh++] = id;
-        prefetchRow(id);
-      }
-      for (size_t i = 0; i < fresh; i++) {
-        hnswlib::tableint id = ids_[i];
         float d = distance(id);
         if (top.size() < ef || lowerBound > d) {
           candidates.emplace(-d, id);
@@ -141,16 +138,15 @@ class GraphSearch {
   }
 
   /** The query's distance to an element (the query first, as hnswlib passes it). */
-  inline float distance(hnswlib::tableint id) const { return RowSpace::distance(q_, g_.getDataByInternalId(id), param_); }
+  inline float distance(hnswlib::tableint id) const { return RowSpace::distance(q_, rowIds_ + id, param_); }
 
-  /** Prefetches the rows of elements ids[0..n): their element data (the row ids), then the rows' first lines. */
+  /** Prefetches the first lines of the rows of elements ids[0..n). */
   void prefetchRows(const hnswlib::tableint* ids, size_t n) const {
-    for (size_t i = 0; i < n; i++) prefetchElement(ids[i]);
     for (size_t i = 0; i < n; i++) prefetchRow(ids[i]);
   }
 
   inline void prefetchRow(hnswlib::tableint id) const {
-    const char* row = rows_.bytes(elementRow(g_, id));
+    const char* row = rows_.bytes(rowIds_[id]);
     for (size_t line = 0; line < lines_; line++) VDB_PREFETCH(row + 64 * line);
   }
 
@@ -168,6 +164,7 @@ class GraphSearch {
   }
 
   Hnsw& g_;
+  const uint32_t* const rowIds_;
   const RowStore& rows_;
   const void* q_;
   const void* param_;

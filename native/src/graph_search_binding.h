@@ -59,7 +59,7 @@ Napi::Value searchGraph(const Napi::CallbackInfo& info, GraphCore& core) {
   std::priority_queue<std::pair<float, hnswlib::labeltype>> result;
   Napi::Value filter = info[3];
   try {
-    vdb::GraphSearch ours(g, rows, q, core.space->get_dist_func_param());
+    vdb::GraphSearch ours(g, core.elementRows, rows, q, core.space->get_dist_func_param());
     auto knn = [&](hnswlib::BaseFilterFunctor* f) { return hnswlibs ? g.searchKnn(q, k, f) : ours.knn(k, f); };
     if (filter.IsFunction()) {
       CallbackFilter f(env, filter.As<Napi::Function>());
