@@ -7,12 +7,12 @@
  * (`overOursMedianRatio`), and the load average. `--systems ours,hnswlibOverOurRows` measures only those (no
  * raw graph to build); `--graphs <dir>` keeps the built graphs there (ours: the addon's graph file; raw:
  * hnswlib's index) and loads them in later runs of the same n, dim, efConstruction and rows (1M: minutes
- * of build each). `--also <dir>,...`: other builds (a folder holding dist/ and native/build/) whose addons
+ * of build each). `--also <dist>,...`: other builds (each a dist/ folder, its native/build/ beside it) whose addons
  * each load the same graph file into their own row store, searched as `ours@<folder>` in the same bursts:
  * an A/B of builds in one process, at the same load.
  *
  *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--ef 20] [--ef-construction 200] [--rounds 7]
- *     [--burst-ms 300] [--int8] [--systems ours,hnswlibOverOurRows,raw] [--graphs <dir>] [--also <dir>,...]
+ *     [--burst-ms 300] [--int8] [--systems ours,hnswlibOverOurRows,raw] [--graphs <dir>] [--also <dist>,...]
  *     [--dist <dir>]
  */
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
