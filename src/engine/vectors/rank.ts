@@ -2,8 +2,7 @@
  * How a search ranks a collection's live labels: a small filter's candidates, or every label when all are
  * asked for, by exact scan; else the graph (a filter as a byte per slot or a callback, whichever costs less;
  * checked for labels gone while the keys are read after open), with what the graph lacks scanned exactly and
- * merged in. Reads the vectors'
- * state; changes none of it.
+ * merged in. Reads the vectors' state; changes none of it.
  */
 import { shortlistSize, type ScoredLabel, type SearchOptions, type VectorIndex, type VectorRows } from '../../vector-index/index.js';
 import type { VectorLabels } from './labels.js';
