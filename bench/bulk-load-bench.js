@@ -14,7 +14,7 @@
 // With --rounds R the systems run interleaved (each round in the other order) and the figures are
 // medians; the load average is printed beside them (the machine may be shared).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,7 +26,8 @@ import { freshDist } from './lib/private-dist.js';
 import { glibcMalloc, heapSnapshot, rssByMapping, v8Split } from './lib/memory-probe.js';
 import { summarizeHeap } from './lib/heap-summary.js';
 import { startStallTrace } from './lib/stall-trace.js';
-import { categoryFields, DATA, EFS, FILTERS, K, measureQueries, queryRows, sweepTable, writeGroundTruth } from './lib/bulk-queries.js';
+import { categoryFields, DATA, EFS, FILTERS, K, measureQueries, writeGroundTruth } from './lib/bulk-queries.js';
+import { printBulkReport } from './lib/bulk-report.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -391,42 +392,4 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const results = Object.fromEntries(SYSTEMS.map((system) => [system, medians(rounds[system])]));
 console.log(`load average (1 min) at each start: ${loads.map((l) => l.toFixed(1)).join(', ')}; at the end ${loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
-const { raw, ours } = results;
-if (raw && ours) {
-  const rows = [
-    ['time to acknowledged (s)', s(ours.build.ackMs), '-'],
-    ['time to searchable by the graph (s)', s(ours.build.searchableMs), s(raw.build.buildMs)],
-    ['CPU time until searchable, all threads (s)', s(ours.build.searchableCpuMs), s(raw.build.buildCpuMs)],
-    ['longest event-loop stall during the load (ms)', ours.build.maxStallMs.toFixed(0), '-'],
-    ['RSS after the load (MB)', `${ours.build.rssMb} (after gc ${ours.build.rssAfterGcMb})`, `${raw.build.rssMb} (after gc ${raw.build.rssAfterGcMb ?? '-'})`],
-    ['of which bodies in the body caches (MB)', ours.build.cachedMb ?? '-', '-'],
-    ['of which anonymous / file pages mapped in (MB)', `${ours.build.rssSplit.anonMb} / ${ours.build.rssSplit.fileMb}`, `${raw.build.rssSplit.anonMb} / ${raw.build.rssSplit.fileMb}`],
-    ['bytes on disk (MB)', (ours.build.diskBytes / MB).toFixed(1), (raw.build.diskBytes / MB).toFixed(1)],
-  ];
-  if (REOPEN) rows.push(
-    ['reopen to first answer (ms)', ours.open.firstAnswerMs.toFixed(0), raw.open.firstAnswerMs.toFixed(0)],
-    ['CPU time to first answer, all threads (ms)', ours.open.firstAnswerCpuMs.toFixed(0), raw.open.firstAnswerCpuMs.toFixed(0)],
-    ['RSS reopened, graph loaded (MB)', ours.open.rssMb, raw.open.rssMb],
-    ['of which anonymous / file pages mapped in (MB)', `${ours.open.rssSplit.anonMb} / ${ours.open.rssSplit.fileMb}`, `${raw.open.rssSplit.anonMb} / ${raw.open.rssSplit.fileMb}`],
-  );
-  const queries = QUERIES ? queryRows(ours.open.queries, raw.open.queries) : undefined;
-  // The query rows: ours, then raw, the ratio ours / raw in the ours cell.
-  for (const [what, mine, theirs, ratio] of queries?.rows ?? []) rows.push([what, `${mine}; ${ratio}`, theirs]);
-  console.log('\n| | ours | raw hnswlib-node |\n|---|---|---|');
-  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
-  if (QUERIES) console.log(`\nrecall@10 (${QUERY_COUNT} queries) and wall QPS (unseen queries, ${QUERY_MS} ms a point) per efSearch:\n${sweepTable(ours.open.queries, raw.open.queries)}`);
-  const resultsDir = new URL('results/', import.meta.url);
-  mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(new URL('bulk-load-bench.json', resultsDir), JSON.stringify({ n: N, dim: DIM, backend: BACKEND, ids: IDS, batch: BATCH, rounds: ROUNDS, results, queries: queries?.summary }, null, 2));
-  const rawGc = raw.build.rssAfterGcMb ?? raw.build.rssMb;
-  const reopenRatio = REOPEN ? `; reopen / raw: ${(ours.open.firstAnswerMs / raw.open.firstAnswerMs).toFixed(2)}x` : '';
-  const withoutCaches = ours.build.cachedMb == null ? '' : `, without the body caches ${((ours.build.rssAfterGcMb - ours.build.cachedMb) / rawGc).toFixed(2)}x (target <= 1.5x)`;
-  // Issue 31's per-document figure: what RSS after GC holds beyond raw's, per document, and of it the second
-  // float32 copy of each vector (the flat store's rows) and the body caches.
-  const beyondRaw = ((ours.build.rssAfterGcMb - rawGc) * MB) / N;
-  const caches = ((ours.build.cachedMb ?? 0) * MB) / N;
-  // native-rows holds each vector once (the graph reads the collection's rows): no second copy.
-  const secondCopy = BACKEND === 'native-rows' ? 0 : DIM * 4;
-  console.log(`\nRSS after gc beyond raw's: ${beyondRaw.toFixed(0)} bytes a document, of which the second float32 copy ${secondCopy} and the body caches ${caches.toFixed(0)}: ${(beyondRaw - secondCopy - caches).toFixed(0)} else (target: <= 100)`);
-  console.log(`\nsearchable / raw build: ${(ours.build.searchableMs / raw.build.buildMs).toFixed(2)}x${reopenRatio}; RSS loaded after gc / raw's after gc: ${(ours.build.rssAfterGcMb / rawGc).toFixed(2)}x${withoutCaches}`);
-}
+if (results.raw && results.ours) printBulkReport(results, { n: N, dim: DIM, backend: BACKEND, ids: IDS, batch: BATCH, rounds: ROUNDS, reopen: REOPEN, queries: QUERIES ? { count: QUERY_COUNT, ms: QUERY_MS } : undefined });

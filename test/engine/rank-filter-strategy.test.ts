@@ -1,15 +1,14 @@
 /**
- * How rank.ts ranks a filtered search: a filter letting few vectors through is scanned exactly, a larger one
- * goes through the graph with the filter. "Few" is a fraction of the collection, but never more than a fixed
- * number of rows: in a large collection a 10 % filter means 100,000 rows read from anywhere in memory per
- * query, which the graph's walk beats (1M x 128: 28 queries a second scanned). The graph is asked at the query's
- * efSearch, filter or not, and a graph that filters by bytes gets the allowed labels (their liveness checked while
- * it still holds deleted ones) when marking them costs less than the calls back. The store and labels are real;
- * the graph is a stand-in over its own copy of the vectors that answers the exact filtered top k and records how
- * it was asked.
+ * How rank.ts ranks a filtered search (filterStrategy): by an exact scan of the allowed rows while that costs
+ * less than the graph's walk with the filter, which checks fewer elements the larger the filter; in a large
+ * collection a 10 % filter means 100,000 rows read from anywhere in memory per query, which the walk beats
+ * (1M x 128: 28 queries a second scanned). The graph is asked at the query's efSearch, filter or not, and a graph
+ * that filters by bytes gets the allowed labels (their liveness checked while it still holds deleted ones) when
+ * marking them costs less than the calls back. The store and labels are real; the graph is a stand-in over its
+ * own copy of the vectors that answers the exact filtered top k and records how it was asked.
  */
 import { describe, expect, it } from 'vitest';
-import { byteFilterPays, filterScansExactly, rankLabels, type RankSource } from '../../src/engine/vectors/rank.js';
+import { filterStrategy, rankLabels, type RankSource } from '../../src/engine/vectors/rank.js';
 import { VectorLabels } from '../../src/engine/vectors/labels.js';
 import type { LabelFilter } from '../../src/engine/vectors/settings.js';
 import type { LateKeys } from '../../src/engine/vectors/late-keys.js';
@@ -64,23 +63,33 @@ function everyNth(step: number, first = 0): LabelFilter {
 }
 
 describe('rank.ts: exact scan or graph for a filtered search', () => {
-  it('scans a filter exactly up to 15 % of the collection, capped at 10,000 rows, and always below 2,000', () => {
-    expect(filterScansExactly(1_500, 1_000_000)).toBe(true);
-    expect(filterScansExactly(10_000, 1_000_000)).toBe(true);
-    expect(filterScansExactly(10_001, 1_000_000)).toBe(false);
-    expect(filterScansExactly(100_000, 1_000_000)).toBe(false);
-    expect(filterScansExactly(9_000, 100_000)).toBe(true);
-    expect(filterScansExactly(12_000, 100_000)).toBe(false);
-    expect(filterScansExactly(1_400, 10_000)).toBe(true);
-    expect(filterScansExactly(1_900, 10_000)).toBe(true);
-    expect(filterScansExactly(3_000, 10_000)).toBe(false);
+  it('scans a filter exactly while reading its rows costs less than the walk, and always below 2,000 rows', () => {
+    // 1M at the default ef 128, a graph filtering by bytes: 1 % and 2 % scanned, 3 % and 10 % walked.
+    expect(filterStrategy(10_000, 1_000_000, 128, true)).toBe('exact');
+    expect(filterStrategy(20_000, 1_000_000, 128, true)).toBe('exact');
+    expect(filterStrategy(30_000, 1_000_000, 128, true)).toBe('bytes');
+    expect(filterStrategy(100_000, 1_000_000, 128, true)).toBe('bytes');
+    // A narrower walk costs less, so fewer rows are scanned; a wider one, or one calling back, the other way.
+    expect(filterStrategy(20_000, 1_000_000, 16, true)).toBe('bytes');
+    expect(filterStrategy(30_000, 1_000_000, 512, true)).toBe('exact');
+    expect(filterStrategy(25_000, 1_000_000, 128, false)).toBe('exact');
+    expect(filterStrategy(25_000, 1_000_000, 128, true)).toBe('bytes');
+    // 200k: the crossover measured near 10,000 rows (5 %) at ef 128.
+    expect(filterStrategy(8_000, 200_000, 128, true)).toBe('exact');
+    expect(filterStrategy(15_000, 200_000, 128, true)).toBe('bytes');
+    // Small collections: under 2,000 rows always scanned; a fifth of 10,000 walked at a narrow ef.
+    expect(filterStrategy(1_900, 10_000, 16, true)).toBe('exact');
+    expect(filterStrategy(1_900, 1_000_000, 16, true)).toBe('exact');
+    expect(filterStrategy(2_500, 10_000, 16, true)).toBe('bytes');
   });
 
-  it('a 12.5 % filter of 80,000 vectors goes through the graph with the filter, and answers its exact top 10', () => {
+  it('a 5 % filter of 80,000 vectors is scanned exactly, a 10 % one goes through the graph with the filter, and both answer their exact top 10', () => {
     const asked: Asked[] = [];
     const from = source(asked);
-    const allowed = everyNth(8, 3); // 10,000 labels: 12.5 %, under the fraction, at the cap
-    const wider = everyNth(7, 1); // 11,429 labels: 14.3 %, under the fraction, past the cap
+    const allowed = everyNth(16, 3); // 5,000 labels: 6.3 %
+    const wider = everyNth(10, 1); // 8,000 labels: 10 %, past the crossover (6,720 at ef 64 by callback)
+    expect(filterStrategy(allowed.size, N, 64, false)).toBe('exact');
+    expect(filterStrategy(wider.size, N, 64, false)).toBe('callback');
     const query = row(DATA, 17, DIM);
 
     const scanned = rankLabels(from, query, 10, allowed, undefined);
@@ -90,17 +99,16 @@ describe('rank.ts: exact scan or graph for a filtered search', () => {
     const walked = rankLabels(from, query, 10, wider, undefined);
     expect(asked).toEqual([{ k: 10, filtered: true }]);
     expect(walked.map((hit) => hit.label)).toEqual(from.flat.exactSearch(query, 10, wider.labels).map((hit) => hit.label));
-    expect(walked.every((hit) => hit.label % 7 === 1)).toBe(true);
+    expect(walked.every((hit) => hit.label % 10 === 1)).toBe(true);
   });
 
   it('hands a graph that filters by bytes the allowed labels when their marking costs less than the calls back', () => {
-    // 1M x 128 at the default ef 128: a 2 % and a 10 % filter as bytes; half the collection, or a 10 % filter
+    // 1M x 128 at the default ef 128: a 10 % filter as bytes; half the collection, or a 10 % filter
     // at ef 16 (few checks), through the callback.
-    expect(byteFilterPays(20_000, 1_000_000, 128)).toBe(true);
-    expect(byteFilterPays(100_000, 1_000_000, 128)).toBe(true);
-    expect(byteFilterPays(500_000, 1_000_000, 128)).toBe(false);
-    expect(byteFilterPays(100_000, 1_000_000, 16)).toBe(false);
-    expect(byteFilterPays(20_000, 200_000, 16)).toBe(true);
+    expect(filterStrategy(100_000, 1_000_000, 128, true)).toBe('bytes');
+    expect(filterStrategy(500_000, 1_000_000, 128, true)).toBe('callback');
+    expect(filterStrategy(100_000, 1_000_000, 16, true)).toBe('callback');
+    expect(filterStrategy(20_000, 200_000, 16, true)).toBe('bytes');
 
     const asked: AskedHow[] = [];
     const from = source(asked, true);

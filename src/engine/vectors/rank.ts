@@ -23,40 +23,49 @@ export interface RankSource {
   ensureValues(labels: Iterable<number>): void;
 }
 
-/** Below this fraction of the collection, a filtered search scans its candidates exactly... */
-const EXACT_FRACTION = 0.15;
 /**
- * ...unless they are more than this: each candidate's row is a few cache lines anywhere in memory (about
- * 400 ns a row once they outgrow the caches), so past it the graph's walk with the filter costs less.
+ * How a filtered search is ranked, from what each way costs (ns a query, estimated):
+ * - 'exact': every allowed row scanned, EXACT_ROW_NS each (a dot product and the row's cache misses);
+ * - the graph's walk with the filter, GRAPH_CHECK_NS per element it checks (its distances and links), and the
+ *   filter either as 'bytes' (a graph that filtersByBytes marks the allowed labels' slots once per search,
+ *   BYTE_NS each with the clearing) or as a 'callback' (CALL_NS per element checked).
+ * A walk checks about 7.8 * ef^0.75 * (total / allowed)^0.8 elements (the callback's calls, fitted at 200k x 128,
+ * M 16, from 1 % to 100 % and ef 10 to 256). The constants are CPU times measured at 200k x 128 (bench/README.md,
+ * "Filtered graph search"): the scan pays for small filters, the walk for selective-enough large ones, the bytes
+ * for small filters and wide searches.
  */
-const EXACT_MAX = 10_000;
-/** A filter this small is always scanned exactly, whatever the collection's size. */
-const EXACT_MIN = 2000;
+export type FilterStrategy = 'exact' | 'bytes' | 'callback';
 
-/** Whether a filter letting `allowed` of `total` live vectors through is ranked by an exact scan (else the graph). */
-export function filterScansExactly(allowed: number, total: number): boolean {
-  return allowed <= Math.max(EXACT_MIN, Math.min(total * EXACT_FRACTION, EXACT_MAX));
-}
-
-/**
- * A graph that filtersByBytes marks the allowed labels' slots once per search (about BYTE_NS each, with the
- * clearing), where the callback costs CALL_NS per element the search checks: about
- * 7.8 * ef^0.75 * (total / allowed)^0.8 of them, fitted at 200k x 128 (M 16) from 1 % to 100 % and ef 10 to 256.
- * The bytes pay for small filters and wide searches; a filter letting most labels through is cheaper asked.
- */
+const EXACT_ROW_NS = 220;
+const GRAPH_CHECK_NS = 700;
 const BYTE_NS = 4;
 const CALL_NS = 450;
+/** A filter this small is always scanned exactly, whatever the collection's size: a walk may not find k of them. */
+const EXACT_MIN = 2000;
 
-/** Whether a byte filter of `allowed` labels costs less than calling back (see BYTE_NS). */
-export function byteFilterPays(allowed: number, total: number, ef: number): boolean {
+/** The cheapest way to rank a filter letting `allowed` of `total` live vectors through at `ef` (see FilterStrategy). */
+export function filterStrategy(allowed: number, total: number, ef: number, graphFiltersByBytes: boolean): FilterStrategy {
+  if (allowed <= EXACT_MIN) return 'exact';
   const checks = 7.8 * ef ** 0.75 * (total / Math.max(allowed, 1)) ** 0.8;
-  return allowed * BYTE_NS < checks * CALL_NS;
+  const bytes = graphFiltersByBytes ? allowed * BYTE_NS : Infinity;
+  const callback = checks * CALL_NS;
+  if (allowed * EXACT_ROW_NS <= checks * GRAPH_CHECK_NS + Math.min(bytes, callback)) return 'exact';
+  return bytes < callback ? 'bytes' : 'callback';
 }
 
 /** Nearest live labels of `from`, best first, each path's ranking score (see CollectionVectors.search). */
 export function rankLabels(from: RankSource, query: Float32Array, k: number, allowed: LabelFilter | undefined, efSearch: number | undefined): ScoredLabel[] {
   const total = from.size;
-  if (allowed !== undefined && filterScansExactly(allowed.size, total)) {
+  const labels = from.labels;
+  // A graph of quantized vectors ranks approximately: more hits are taken, and ranked again exactly.
+  const approximate = from.graph.quantized === true;
+  const kGraph = approximate ? shortlistSize(k) : k;
+  // Not widened for a filter: the graph's filtered search keeps only allowed elements in its list, so it walks
+  // on until it holds ef of them, about ef / selectivity nodes (bench/README.md, "Filtered graph search").
+  const ef = Math.max(efSearch ?? from.graph.params.efSearch, kGraph);
+  // While keys are read late a liveness check may read a record: asked per element checked, not per allowed label.
+  const strategy = allowed === undefined ? undefined : filterStrategy(allowed.size, total, ef, from.graph.filtersByBytes === true && !labels.late);
+  if (allowed !== undefined && strategy === 'exact') {
     from.ensureValues(allowed.labels ?? allowed);
     return from.flat.exactSearch(query, k, allowed.labels ?? allowed);
   }
@@ -66,14 +75,7 @@ export function rankLabels(from: RankSource, query: Float32Array, k: number, all
     from.ensureValues(allowed ?? from.labels.labels());
     return from.flat.exactSearch(query, k, allowed);
   }
-  const labels = from.labels;
-  // A graph of quantized vectors ranks approximately: more hits are taken, and ranked again exactly.
-  const approximate = from.graph.quantized === true;
-  const kGraph = approximate ? shortlistSize(k) : k;
-  // Not widened for a filter: the graph's filtered search keeps only allowed elements in its list, so it walks
-  // on until it holds ef of them, about ef / selectivity nodes (bench/README.md, "Filtered graph search").
-  const ef = Math.max(efSearch ?? from.graph.params.efSearch, kGraph);
-  const filtered = graphFilter(from, allowed, ef);
+  const filtered = graphFilter(from, allowed, strategy === 'bytes');
   let fromGraph = from.graph.search(query, kGraph, filtered === undefined ? { ef } : { ef, ...filtered });
   // While the keys are read after open, the graph may still hold vectors deleted since its snapshot:
   // the hits are checked, and only when one is gone is the search made again with the check as filter.
@@ -89,16 +91,14 @@ export function rankLabels(from: RankSource, query: Float32Array, k: number, all
 /**
  * How the graph search takes the filter and the check for labels gone from the flat store but not yet
  * from the graph: undefined when neither applies (no closure made); the allowed labels as a byte filter
- * when it pays, their liveness then checked once per label; else a callback per element the search checks.
+ * (`asBytes`, see filterStrategy), their liveness then checked once per label; else a callback per element the
+ * search checks.
  */
-function graphFilter(from: RankSource, allowed: LabelFilter | undefined, ef: number): Pick<SearchOptions, 'allowed' | 'filter'> | undefined {
+function graphFilter(from: RankSource, allowed: LabelFilter | undefined, asBytes: boolean): Pick<SearchOptions, 'allowed' | 'filter'> | undefined {
   const labels = from.labels;
   const checkLive = from.pendingRemoves > 0;
   if (allowed === undefined && !checkLive) return undefined;
-  // While keys are read late a liveness check may read a record: asked per element checked, not per allowed label.
-  if (allowed !== undefined && !labels.late && from.graph.filtersByBytes === true && byteFilterPays(allowed.size, from.size, ef)) {
-    return { allowed, filter: checkLive ? (label) => labels.isLive(label) : undefined };
-  }
+  if (allowed !== undefined && asBytes) return { allowed, filter: checkLive ? (label) => labels.isLive(label) : undefined };
   return { filter: (label) => labels.isLive(label) && (allowed === undefined || allowed.has(label)) };
 }
 
