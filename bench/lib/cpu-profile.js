@@ -70,7 +70,7 @@ export function classifyBulkLoad(stack) {
   const inGraph = stack.some(
     (f) =>
       /#?indexLoop/.test(f.functionName) ||
-      /\/dist\/vector-index\/(hnsw-index|wasm-backend|native-backend)\.js$/.test(f.url) ||
+      /\/dist\/vector-index\/(hnsw-index|wasm-backend|native-backend|native-rows-backend)\.js$/.test(f.url) ||
       f.url.startsWith('wasm://') ||
       /hnswlib-[\w-]+\.js$/.test(f.url),
   );
@@ -85,10 +85,51 @@ export function classifyBulkLoad(stack) {
     if (/\/bench\//.test(u)) return 'bench driver';
     if (/\/dist\/commands\//.test(u)) return 'insert: command layer (parse, validate, response)';
     if (/\/dist\/query\//.test(u)) return 'insert: JSON / EJSON / $vector parsing';
-    if (/\/dist\/engine\/shredder\.js$/.test(u)) return 'insert: shredding (index entries)';
-    if (/\/dist\/engine\/(collection-vectors|vector-records)\.js$/.test(u)) return 'insert: vector records + flat store';
+    if (/\/dist\/engine\/collections\/shred/.test(u)) return 'insert: shredding (index entries)';
+    if (/\/dist\/engine\/vectors\//.test(u)) return 'insert: vector records + flat store';
     if (/\/dist\/engine\//.test(u)) return 'insert: engine (collection, document store, batch)';
     if (/\/dist\/storage\//.test(u) || /node_modules\/(classic-level|abstract-level|level-)/.test(u)) return 'insert: LevelDB calls';
+    return `other (${u.replace(/^.*\/(node_modules\/[^/]+|dist\/[^/]+)\/.*$/, '$1')})`;
+  }
+  return 'node internals / builtins';
+}
+
+/** Categories of a re-open (catalog, vector records, graph snapshot). */
+export function classifyReopen(stack) {
+  const leaf = stack[0];
+  if (leaf.functionName === '(garbage collector)') return 'garbage collection';
+  if (leaf.functionName === '(idle)') return 'idle (waiting for LevelDB)';
+  if (leaf.functionName === '(program)') return 'V8 / native, unattributed';
+  const has = (re) => stack.some((f) => re.test(f.url) || re.test(f.functionName));
+  if (has(/^wasm:\/\/|hnswlib-[\w-]+\.js$|fake-indexeddb|\/dist\/vector-index\/(wasm-backend|native-backend|wasm-runtime)\.js$|\/dist\/vector-index\/(hnsw-index|index-format|index-backend)\.js$|^readSnapshotGraph$|^loadGraph$/)) return 'graph snapshot: read chunks + load into hnswlib';
+  if (has(/^readVectorKeys$|^readVectorValues$|^decodeVectorValues$|^decodeVectorTable$|^readSnapshotTable$|^#loadVectors$|^#addLoaded$/)) return 'vector records + table: read + decode + flat store';
+  if (has(/\/dist\/vector-index\/flat-store\.js$/)) return 'vector records + table: read + decode + flat store';
+  if (has(/\/dist\/engine\/database\.js$|\/dist\/storage\//)) return 'database open (LevelDB, catalog)';
+  return 'other';
+}
+
+/** Categories of one vector find through the full API. */
+export function classifyQuery(stack) {
+  const leaf = stack[0];
+  if (leaf.functionName === '(garbage collector)') return 'garbage collection';
+  if (leaf.functionName === '(idle)') return 'idle (waiting for LevelDB reads)';
+  if (leaf.functionName === '(program)') return 'V8 / native, unattributed';
+  const has = (re) => stack.some((f) => re.test(f.url));
+  const fn = (re) => stack.some((f) => re.test(f.functionName));
+  if (stack.some((f) => f.url.startsWith('wasm://') || /hnswlib-[\w-]+\.js$/.test(f.url)) || fn(/^searchKnn$/)) return 'HNSW search (hnswlib)';
+  if (has(/\/dist\/engine\/(collections\/)?planner\.js$/) || fn(/^planCandidates$/)) return 'planner (secondary-index reads)';
+  if (has(/\/dist\/vector-index\/flat-store\.js$/) || has(/\/dist\/vector-index\/kernels\.js$/)) return 'exact scan (flat store)';
+  if (has(/\/dist\/vector-index\/hnsw-index\.js$/) || has(/\/dist\/vector-index\/(wasm-backend|native-backend|native-rows-backend|native-rows|wasm-runtime)\.js$/)) return 'HNSW search (our wrapper)';
+  for (const f of stack) {
+    const u = f.url;
+    if (!u || u.startsWith('node:')) continue;
+    if (/\/bench\//.test(u)) return 'bench driver';
+    if (/\/dist\/commands\//.test(u)) return 'command layer (parse, response)';
+    if (/\/dist\/query\/(projection|json)\.js$/.test(u)) return 'projection / JSON of results';
+    if (/\/dist\/query\//.test(u)) return 'query parsing ($vector, filter)';
+    if (/\/dist\/engine\/collections\/document-store\.js$/.test(u) || /\/dist\/storage\//.test(u) || /classic-level|abstract-level/.test(u)) return 'document fetch (LevelDB getMany + decode)';
+    if (/\/dist\/engine\/vectors\//.test(u)) return 'collection vectors (rank, labels, merge)';
+    if (/\/dist\/engine\//.test(u)) return 'engine (collection: filter check, glue)';
     return `other (${u.replace(/^.*\/(node_modules\/[^/]+|dist\/[^/]+)\/.*$/, '$1')})`;
   }
   return 'node internals / builtins';

@@ -14,7 +14,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { classifyBulkLoad, startProfile, summarize } from './cpu-profile.js';
+import { classifyBulkLoad, classifyQuery, classifyReopen, startProfile, summarize } from './cpu-profile.js';
+import { queryComponents } from './query-components.js';
 import { readDataset, row } from './vector-data.js';
 import { SELECTIVITIES, bucketBound, gcTimer, measureQueries } from './measure.js';
 
@@ -337,7 +338,7 @@ async function ours(backend) {
       recordUnfiltered(ef, await measureQueries((q) => find(q), truth.unfiltered, measureOpts), 2);
     }
     await reopen(opts.filterEf);
-    if (opts.diagnose) result.components = { ef: opts.filterEf, ...(await components(db, vectors, find, queries)) };
+    if (opts.diagnose) result.components = { ef: opts.filterEf, ...(await queryComponents(db, vectors, find, queries, { distUrl: opts.distUrl, k: K, log })) };
     if (opts.queryProfile) {
       // Where a query's time goes at the configurations the targets look at (for diagnosis).
       result.queryProfiles = {};
@@ -362,139 +363,6 @@ async function ours(backend) {
     await db.close().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * The full API's query split into its parts, each timed on its own over the same queries (microseconds
- * per query, wall clock): the in-memory search (CollectionVectors.search: our wrapper + hnswlib, or the
- * exact scan), the planner's secondary-index read, the LevelDB read of the hit documents, and their
- * JSON.parse with and without the `$vector` the stored body carries. Uses dist/ internals: diagnosis only.
- */
-async function components(db, vectors, find, queries) {
-  const dist = new URL(opts.distUrl ?? '../../dist/', import.meta.url);
-  const { planCandidates } = await import(new URL('engine/collections/planner.js', dist));
-  const { DocumentStore } = await import(new URL('engine/collections/document-store.js', dist));
-  const { parseFilter } = await import(new URL('query/filter.js', dist));
-  const { docKey } = await import(new URL('storage/keys.js', dist));
-  const collection = db.collection('default_keyspace', 'bench');
-  const kv = db.kvStore;
-  const store = new DocumentStore(kv, collection.record.cid);
-  const qf = queries.map((q) => Float32Array.from(q));
-  const nq = qf.length;
-  const bodyKeys = (labels) => labels.map((l) => docKey(collection.record.cid, vectors.keyOf(l)));
-  const out = {};
-  for (const [name, rawFilter, k] of [
-    ['unfiltered', undefined, K],
-    ['filtered 1 %', { bucket: { $lt: bucketBound(0.01) } }, 2 * K],
-  ]) {
-    // Every part of query i is timed in the same iteration, so all parts see the same machine load.
-    const sums = {};
-    const add = (key, ms) => (sums[key] = (sums[key] ?? 0) + ms);
-    let count = 0;
-    let candidates = 0;
-    let bytes = 0;
-    let slimBytes = 0;
-    const t0 = performance.now();
-    for (let it = 0; (it < nq + 5 || performance.now() - t0 < 2000) && !(it > 30 && performance.now() - t0 > 10_000); it++) {
-      const i = it % nq;
-      const warm = it < 5;
-      let t = performance.now();
-      const mark = (key) => {
-        const now = performance.now();
-        if (!warm) add(key, now - t);
-        t = now;
-      };
-      // The full API and its parts search the same query vector, and the second to run finds the graph
-      // nodes it visits in the CPU caches: they take turns going first.
-      const timeFind = async () => {
-        t = performance.now();
-        await find(i, rawFilter);
-        mark('find (full API)');
-        t = performance.now();
-      };
-      if (it % 2 === 0) await timeFind();
-      let allowed;
-      if (rawFilter) {
-        const filter = parseFilter(rawFilter, { isIndexed: collection.isIndexed });
-        mark('(not in the API path: its filter cache) parse + compile filter');
-        const plan = await planCandidates(filter, { store, isIndexed: collection.isIndexed, maxCandidates: Math.max(1000, vectors.size) });
-        mark('planner (index range read)');
-        allowed = new Set();
-        for (const key of plan.keys) {
-          const label = vectors.labelOf(key);
-          if (label !== undefined) allowed.add(label);
-        }
-        mark('keys -> labels');
-        candidates = plan.keys.length;
-      }
-      const hits = vectors.search(qf[i], k, allowed);
-      mark(rawFilter ? 'exact scan of candidates' : 'graph search (our wrapper + hnswlib)');
-      const values = await kv.getMany(bodyKeys(hits.map((h) => h.label)));
-      mark('LevelDB getMany of the hits');
-      const texts = values.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8'));
-      mark('bytes -> string');
-      const docs = texts.map((x) => JSON.parse(x));
-      mark('JSON.parse of the bodies');
-      const slim = docs.map(({ $vector, ...rest }) => JSON.stringify(rest));
-      t = performance.now();
-      for (const x of slim) JSON.parse(x);
-      mark('(what-if) JSON.parse of the bodies without $vector');
-      if (it % 2 === 1) await timeFind();
-      if (!warm) {
-        count++;
-        for (const x of texts) bytes += x.length;
-        for (const x of slim) slimBytes += x.length;
-      }
-    }
-    const c = { k, queries: count, candidates: rawFilter ? candidates : undefined, bodyBytes: Math.round(bytes / (count * k)), bodyBytesWithoutVector: Math.round(slimBytes / (count * k)), us: {} };
-    for (const [key, ms] of Object.entries(sums)) c.us[key] = Math.round((ms * 1000) / count);
-    const parts = Object.entries(c.us).filter(([key]) => !key.startsWith('find') && !key.startsWith('(')).reduce((a, [, v]) => a + v, 0);
-    c.us['rest of the full API (command layer, verify, projection, async hops)'] = c.us['find (full API)'] - parts;
-    out[name] = c;
-    log(`components ${name}: ${JSON.stringify(c.us)}`);
-  }
-  return out;
-}
-
-/** Categories of a re-open (catalog, vector records, graph snapshot). */
-function classifyReopen(stack) {
-  const leaf = stack[0];
-  if (leaf.functionName === '(garbage collector)') return 'garbage collection';
-  if (leaf.functionName === '(idle)') return 'idle (waiting for LevelDB)';
-  if (leaf.functionName === '(program)') return 'V8 / native, unattributed';
-  const has = (re) => stack.some((f) => re.test(f.url) || re.test(f.functionName));
-  if (has(/^wasm:\/\/|hnswlib-[\w-]+\.js$|fake-indexeddb|\/dist\/vector-index\/(wasm-backend|native-backend|wasm-runtime)\.js$|\/dist\/vector-index\/(hnsw-index|index-format|index-backend)\.js$|^readSnapshotGraph$|^loadGraph$/)) return 'graph snapshot: read chunks + load into hnswlib';
-  if (has(/^readVectorKeys$|^readVectorValues$|^decodeVectorValues$|^decodeVectorTable$|^readSnapshotTable$|^#loadVectors$|^#addLoaded$/)) return 'vector records + table: read + decode + flat store';
-  if (has(/\/dist\/vector-index\/flat-store\.js$/)) return 'vector records + table: read + decode + flat store';
-  if (has(/\/dist\/engine\/database\.js$|\/dist\/storage\//)) return 'database open (LevelDB, catalog)';
-  return 'other';
-}
-
-/** Categories of one vector find through the full API. */
-function classifyQuery(stack) {
-  const leaf = stack[0];
-  if (leaf.functionName === '(garbage collector)') return 'garbage collection';
-  if (leaf.functionName === '(idle)') return 'idle (waiting for LevelDB reads)';
-  if (leaf.functionName === '(program)') return 'V8 / native, unattributed';
-  const has = (re) => stack.some((f) => re.test(f.url));
-  const fn = (re) => stack.some((f) => re.test(f.functionName));
-  if (stack.some((f) => f.url.startsWith('wasm://') || /hnswlib-[\w-]+\.js$/.test(f.url)) || fn(/^searchKnn$/)) return 'HNSW search (hnswlib)';
-  if (has(/\/dist\/engine\/planner\.js$/) || fn(/^planCandidates$/)) return 'planner (secondary-index reads)';
-  if (has(/\/dist\/vector-index\/flat-store\.js$/) || has(/\/dist\/vector-index\/kernels\.js$/)) return 'exact scan (flat store)';
-  if (has(/\/dist\/vector-index\/hnsw-index\.js$/) || has(/\/dist\/vector-index\/(wasm-backend|native-backend|wasm-runtime)\.js$/)) return 'HNSW search (our wrapper)';
-  for (const f of stack) {
-    const u = f.url;
-    if (!u || u.startsWith('node:')) continue;
-    if (/\/bench\//.test(u)) return 'bench driver';
-    if (/\/dist\/commands\//.test(u)) return 'command layer (parse, response)';
-    if (/\/dist\/query\/(projection|json)\.js$/.test(u)) return 'projection / JSON of results';
-    if (/\/dist\/query\//.test(u)) return 'query parsing ($vector, filter)';
-    if (/\/dist\/engine\/document-store\.js$/.test(u) || /\/dist\/storage\//.test(u) || /classic-level|abstract-level/.test(u)) return 'document fetch (LevelDB getMany + decode)';
-    if (/\/dist\/engine\/collection-vectors\.js$/.test(u)) return 'collection-vectors (sets, merge)';
-    if (/\/dist\/engine\//.test(u)) return 'engine (collection: filter check, glue)';
-    return `other (${u.replace(/^.*\/(node_modules\/[^/]+|dist\/[^/]+)\/.*$/, '$1')})`;
-  }
-  return 'node internals / builtins';
 }
 
 if (system === 'raw-native') await runRaw(await rawNative());
