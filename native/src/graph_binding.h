@@ -27,7 +27,8 @@ class Graph : public Napi::ObjectWrap<Graph> {
                         InstanceMethod("rowOf", &Graph::RowOf), InstanceMethod("elements", &Graph::Elements),
                         InstanceMethod("links", &Graph::Links), InstanceMethod("save", &Graph::Save),
                         InstanceMethod("load", &Graph::Load), InstanceMethod("dispose", &Graph::Dispose),
-                        InstanceMethod("elementRowsOutOfStep", &Graph::ElementRowsOutOfStep)});
+                        InstanceMethod("elementRowsOutOfStep", &Graph::ElementRowsOutOfStep),
+                        InstanceMethod("growsInPlace", &Graph::GrowsInPlace)});
   }
 
   /** new Graph(rows, maxElements, M, efConstruction, seed) */
@@ -267,6 +268,9 @@ class Graph : public Napi::ObjectWrap<Graph> {
   }
 
   Napi::Value Count(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(core_.graph(info.Env()).cur_element_count)); }
+  /** growsInPlace(): whether the level-0 block lies in a reserved range (graph_growth.h), else it grows by realloc. */
+  Napi::Value GrowsInPlace(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), core_.level0.reserved()); }
+
   Napi::Value Capacity(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(core_.graph(info.Env()).max_elements_)); }
 
   /** rowOf(slot): the row the slot's element reads, or -1. */

@@ -19,6 +19,7 @@
 #include <vector>
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #define VDB_RESERVE 1
 #endif
@@ -28,13 +29,29 @@
 namespace vdb {
 
 /**
- * hnswlib's level-0 block of one graph, in an address range reserved for far more than it holds (64 GiB,
- * less where the system refuses: mapped PROT_NONE, it costs no memory); where no range can be reserved, a
- * malloc'ed block grown by realloc (hnswlib's own way). Freed with the block (not by hnswlib: see releaseFrom).
+ * hnswlib's level-0 block of one graph, in an address range reserved for far more than it holds (see
+ * reservationBytes; less where the system refuses: mapped PROT_NONE, it costs no memory); where no range is
+ * reserved, a malloc'ed block grown by realloc (hnswlib's own way). Freed with the block (not by hnswlib: see
+ * releaseFrom).
  */
 class Level0Block {
  public:
-  static constexpr size_t kReserve = size_t(64) << 30;
+  /**
+   * The address space a graph reserves to grow in place: 4 GiB, about 30M elements at M 16 (past it the block
+   * is copied once into a larger range), so a 47-bit address space holds 32,000 graphs. None when the
+   * process's address space is limited (RLIMIT_AS, `ulimit -v`): a reserved range counts against the limit in
+   * full, and a few graphs' ranges left V8 no room (five graphs under `ulimit -v` 8 GiB: "JavaScript heap out
+   * of memory" with 400 MB in use), so there the block grows by realloc.
+   */
+  static size_t reservationBytes() {
+#if VDB_RESERVE
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) return 0;
+    return size_t(4) << 30;
+#else
+    return 0;
+#endif
+  }
 
   Level0Block() = default;
   Level0Block(const Level0Block&) = delete;
@@ -54,7 +71,8 @@ class Level0Block {
   char* allocate(size_t bytes) {
     release();
 #if VDB_RESERVE
-    for (size_t want = std::max(roundUp(bytes, kHugePage), kReserve); want >= bytes && want >= kHugePage; want /= 2) {
+    const size_t reserve = reservationBytes();
+    for (size_t want = std::max(roundUp(bytes, kHugePage), reserve); reserve > 0 && want >= bytes && want >= kHugePage; want /= 2) {
       void* at = mmap(nullptr, want + kHugePage, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (at == MAP_FAILED) continue;
       base_ = static_cast<char*>(at);

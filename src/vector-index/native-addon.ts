@@ -68,6 +68,8 @@ export interface AddonGraph {
   dropPrepared(): void;
   count(): number;
   capacity(): number;
+  /** Whether the graph's level-0 block grows in place in a reserved range (none under an address-space limit). */
+  growsInPlace(): boolean;
   rowOf(slot: number): number;
   elements(outSlots: Uint32Array, outRows: Uint32Array): number;
   /** The slots a slot's element links to on `level` into `out` (room for 2M), in list order; how many, or -1. */

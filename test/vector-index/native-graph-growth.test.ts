@@ -3,8 +3,12 @@
  * a reserved range (nothing moves) and the per-element tables of the next capacity are made off the JS
  * thread (prepareResize) while inserts and searches go on. Every element, its links and its answers must
  * be the same after each resize, prepared or not, of a built graph and of one loaded from a file; and
- * HnswIndex.addStored growing batch after batch keeps every label. Skipped where the addon was not built.
+ * HnswIndex.addStored growing batch after batch keeps every label. Under an address-space limit (`ulimit -v`)
+ * nothing is reserved: blocks grow by realloc, and many graphs leave the rest of the process its room.
+ * Skipped where the addon was not built.
  */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +21,52 @@ import { clustered, row } from './data.js';
 
 const addon = loadNativeAddon();
 const DIM = 16;
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** Whether this process's address space is unlimited (Linux: /proc/self/limits), as graphs reserve only then. */
+function addressSpaceUnlimited(): boolean {
+  try {
+    return /^Max address space\s+unlimited/m.test(readFileSync('/proc/self/limits', 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A child under `ulimit -v` (8 GiB): twelve graphs of the built addon (dist/), each grown by resizes from 100
+ * slots to 3,000 elements, every 7th vector searched for itself, then 400 MB of JS arrays.
+ */
+const UNDER_LIMIT = `
+const { loadNativeAddon } = await import('./dist/vector-index/native-addon.js');
+const { NativeRowStore } = await import('./dist/vector-index/native-rows.js');
+const a = loadNativeAddon();
+const dim = ${DIM}, n = 3000;
+let seed = 7;
+const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+const data = Float32Array.from({ length: n * dim }, random);
+const graphs = [];
+let inPlace = 0, found = 0, asked = 0;
+for (let g = 0; g < 12; g++) {
+  const store = new NativeRowStore(a, dim, 'cosine');
+  const rows = new Uint32Array(n);
+  store.rows.writeMany(data, n, rows);
+  const graph = new a.Graph(store.rows, 100, 16, 100, 100);
+  let added = 0;
+  for (let capacity = 100; added < n; capacity *= 2) {
+    const upTo = Math.min(capacity - 1, n);
+    await graph.addAsync(Uint32Array.from({ length: upTo - added }, (_, i) => added + i), rows.subarray(added, upTo), upTo - added, 2);
+    added = upTo;
+    if (!graph.resize(capacity * 2)) throw new Error('resize failed');
+  }
+  if (graph.growsInPlace()) inPlace++;
+  const slots = new Uint32Array(1), distances = new Float32Array(1);
+  for (let i = 0; i < n; i += 7, asked++) if (graph.search(data.subarray(i * dim, (i + 1) * dim), 1, 64, undefined, slots, distances) === 1 && slots[0] === i) found++;
+  graphs.push(graph, store);
+}
+const arrays = [];
+for (let i = 0; i < 50; i++) arrays.push(new Float64Array(1e6).fill(i));
+console.log(JSON.stringify({ graphs: graphs.length / 2, inPlace, found, asked, arrays: arrays.length }));
+`;
 
 /** Everything of a graph a resize must keep: each slot's row, its level-0 and level-1 links, and searches' answers. */
 function stateOf(graph: AddonGraph, n: number, queries: Float32Array): unknown {
@@ -146,5 +196,20 @@ describe.skipIf(addon === null)('native-rows graph growth in place', () => {
     for (let i = 0; i < n; i += 11) if (index.search(row(data, i, DIM), 1, { ef: 64 })[0]?.label === labels[i]) found++;
     expect(found).toBeGreaterThanOrEqual(Math.floor((n / 11) * 0.98));
     index.dispose();
+  });
+
+  it.skipIf(process.platform !== 'linux')('under an address-space limit reserves nothing: graphs grow by realloc, answer the same, and leave V8 its room', () => {
+    // Unlimited, a graph reserves its range (this process, unless it runs under a limit itself).
+    const store = new NativeRowStore(a, DIM, 'cosine');
+    const graph = new a.Graph(store.rows, 100, 16, 100, 100);
+    expect(graph.growsInPlace()).toBe(addressSpaceUnlimited());
+    graph.dispose();
+    // Reserved 64 GiB ranges (halved until the limit let them in) once took this much address space that V8 failed.
+    const child = spawnSync('bash', ['-c', `ulimit -v ${8 * 1024 * 1024} && exec "${process.execPath}" --input-type=module -e "$SCRIPT"`], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SCRIPT: UNDER_LIMIT } });
+    expect(child.stderr).not.toMatch(/out of memory|FATAL/i);
+    expect(child.status).toBe(0);
+    const result = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
+    expect(result).toMatchObject({ graphs: 12, inPlace: 0, arrays: 50 });
+    expect(result.found).toBeGreaterThanOrEqual(Math.floor(result.asked * 0.98));
   });
 });
