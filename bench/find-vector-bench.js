@@ -11,7 +11,8 @@
  * bench/peers/systems/ours.js); `command`: `db.command({ find: ... })` with the vector as a plain array (as
  * bench/duel-bench.js). Raw: `searchKnn(Array.from(vector), 10)` at the same ef. Prints the medians of CPU
  * us per query (this process's, all threads: on a shared machine wall time mostly measures the others) and
- * each build's ratio to raw. A dist outside this repository must see its node_modules (e.g. a symlink).
+ * each build's ratio to raw, of the medians and the median of each round's ratio (steadier under a load that
+ * changes between rounds). A dist outside this repository must see its node_modules (e.g. a symlink).
  * `--same-graph`: the first build loads the data once and every build (the first too) opens its own copy
  * of that directory, so that all search one graph (two loads build graphs whose search costs differ by a
  * few per cent, more than most A/B changes); each then searches with every document's own vector once, so
@@ -143,17 +144,21 @@ async function burst(search) {
 
 for (const search of Object.values(systems)) for (let i = 0; i < 500; i++) await search(nextQuery());
 const samples = Object.fromEntries(Object.keys(systems).map((name) => [name, []]));
+/** Each round's raw / build: a round's bursts run close together, so the machine's load swings cancel out. */
+const ratios = Object.fromEntries(Object.keys(systems).map((name) => [name, []]));
 for (let r = 0; r < Number(flags.rounds); r++) {
   const order = Object.entries(systems);
   if (r % 2 === 1) order.reverse();
-  for (const [name, search] of order) samples[name].push(await burst(search));
+  const round = {};
+  for (const [name, search] of order) samples[name].push((round[name] = await burst(search)));
+  for (const name of Object.keys(round)) ratios[name].push(round.raw / round[name]);
 }
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const rawUs = median(samples.raw);
-console.log(`${N / 1000}k x ${DIM}, ef ${EF}, ${flags.api}, unseen queries: CPU us per query (median of ${flags.rounds} rounds)`);
+console.log(`${N / 1000}k x ${DIM}, ef ${EF}, ${flags.api}, unseen queries: CPU us per query (median of ${flags.rounds} rounds), ratio to raw of the medians and median of the rounds' ratios`);
 for (const [name, list] of Object.entries(samples)) {
   const us = median(list);
-  console.log(`  ${name.padEnd(40)} ${us.toFixed(1).padStart(7)}${name === 'raw' ? '' : `  ${(rawUs / us).toFixed(2)}x raw`}`);
+  console.log(`  ${name.padEnd(40)} ${us.toFixed(1).padStart(7)}${name === 'raw' ? '' : `  ${(rawUs / us).toFixed(2)}x raw  (rounds ${median(ratios[name]).toFixed(2)}x)`}`);
 }
 for (const { db, dir } of opened) {
   await db.close();

@@ -20,6 +20,13 @@ function project(name: string, id: JsonValue, projection: JsonValue | undefined,
   return { name, section: '6', setup, command: { findOne }, expect: { document } };
 }
 
+/** The two nearest of the `vectors` fixture to [1, 0, 0, 0] (v1 at distance 0, then v0 at 1), projected. */
+function nearest(name: string, projection: JsonObject, documents: ExpectedObject[], includeSimilarity = false): ConformanceCase {
+  const options: JsonObject = { limit: 2 };
+  if (includeSimilarity) options.includeSimilarity = true;
+  return { name, section: '6', setup: 'vectors', command: { find: { sort: { $vector: [1, 0, 0, 0] }, projection, options } }, expect: { documents } };
+}
+
 function reject(name: string, projection: JsonValue, errorCode: string, command: 'find' | 'findOne' = 'findOne'): ConformanceCase {
   return { name, section: '6', setup: 'shapes', command: { [command]: { filter: { _id: 'a' }, projection } }, expect: { errorCode } };
 }
@@ -81,6 +88,11 @@ export const projectionCases: ConformanceCase[] = [
   project('inclusion without $vector', 'v1', { label: 1 }, { _id: 'v1', label: 'one' }, 'vectors'),
   project('$vector: 0', 'v1', { $vector: 0 }, { _id: 'v1', label: 'one' }, 'vectors'),
   project('$vector: 1 with _id: 0', 'v1', { $vector: 1, _id: 0 }, { $vector: [1, 0, 0, 0], label: 'one' }, 'vectors'),
+  // A vector search's hits come from the hit cache's shared bodies: the same projections, the same documents.
+  nearest('a vector search with _id: 1 returns whole documents minus $vector', { _id: 1 }, [{ _id: 'v1', label: 'one' }, { _id: 'v0', label: 'zero' }]),
+  nearest('a vector search with _id: 0', { _id: 0 }, [{ label: 'one' }, { label: 'zero' }]),
+  nearest('a vector search with an inclusion', { label: 1 }, [{ _id: 'v1', label: 'one' }, { _id: 'v0', label: 'zero' }]),
+  nearest('a vector search with "*": 0 and $similarity', { '*': 0 }, [{ $similarity: 1 }, { $similarity: 0.5 }], true),
 
   // ---- errors -------------------------------------------------------------------------------------------
   reject('cannot exclude on an inclusion projection', { name: 1, age: 0 }, 'UNSUPPORTED_PROJECTION_PARAM'),

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../src/commands/index.js';
 import { Database } from '../../src/engine/database.js';
-import { HitCache } from '../../src/engine/collections/hit-cache.js';
+import { HitCache, hitCacheCost } from '../../src/engine/collections/hit-cache.js';
 import { parseFilter } from '../../src/query/filter.js';
 import type { JsonObject } from '../../src/query/json.js';
 import type { SortSpec } from '../../src/query/sort.js';
@@ -276,9 +276,10 @@ describe('HitCache', () => {
   });
 
   it('keeps within its budget, dropping the oldest bodies first, and skips big bodies', () => {
-    const cache = newCache(3 * (100 + 256), 200);
+    const cache = newCache(3 * hitCacheCost(100), 200);
     for (let label = 0; label < 5; label++) cache.fill(label, `k${label}`, body(label), 100);
     expect(cache.size).toBe(3);
+    expect(cache.bytes).toBe(3 * hitCacheCost(100));
     expect(cache.get(0)).toBeUndefined();
     expect(cache.get(4)?.key).toBe('k4');
     cache.fill(9, 'k9', body(9), 201);
@@ -289,7 +290,7 @@ describe('HitCache', () => {
   });
 
   it('labels far apart and out of order, replaced and dropped entries, over many evictions', () => {
-    const cache = newCache(100 * (10 + 256), 1 << 10);
+    const cache = newCache(100 * hitCacheCost(10), 1 << 10);
     const live = new Map<number, string>();
     for (let i = 0; i < 5000; i++) {
       const label = (i * 7919) % 3001;
@@ -315,7 +316,7 @@ describe('HitCache', () => {
 
   it('holds 4 bytes per label however few bodies it keeps, and reuses the entries of dropped bodies', () => {
     // Room for about 50 bodies: a bulk load of 20,000 labels keeps the newest and allocates no more entries.
-    const cache = newCache(50 * (20 + 256), 1 << 10);
+    const cache = newCache(50 * hitCacheCost(20), 1 << 10);
     for (let label = 0; label < 20_000; label++) cache.fillWritten(label, `k${label}`, JSON.stringify({ _id: label }).padEnd(20));
     expect(cache.size).toBeGreaterThan(40);
     expect(cache.size).toBeLessThanOrEqual(50);

@@ -246,6 +246,24 @@ for (const variant of [
         expect(await vec.findOne({ _id: 'xy' })).toBeNull();
       });
 
+      it('a vector search with projection {_id: 1} returns the whole documents minus $vector, as the Data API does', async () => {
+        const shelf = await db.createCollection('projection_shelf', { vector: { dimension: 2, metric: 'euclidean' } });
+        await shelf.insertMany([
+          { _id: 'a', $vector: [1, 0], name: 'a', tags: ['x'], meta: { n: 1 } },
+          { _id: 'b', $vector: [0, 1], name: 'b' },
+        ]);
+        // Twice: the first search reads the bodies, the second finds them in the hit cache.
+        for (let round = 0; round < 2; round++) {
+          const found = await shelf.find({}, { sort: { $vector: [1, 0.1] }, projection: { _id: 1 }, limit: 2 }).toArray();
+          expect(found).toEqual([
+            { _id: 'a', name: 'a', tags: ['x'], meta: { n: 1 } },
+            { _id: 'b', name: 'b' },
+          ]);
+          found[0]!.tags.push('changed'); // the caller's own copy
+        }
+        await db.dropCollection('projection_shelf');
+      });
+
       it("astra-db-ts's quickstart: $similarity is the Data API's float32 score (1 and 0.85490346)", async () => {
         const ideas = await db.createCollection('vector_5_collection', { vector: { dimension: 5, metric: 'cosine' } });
         await ideas.insertMany([

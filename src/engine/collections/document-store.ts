@@ -22,12 +22,11 @@ import { FieldKinds, type StagedFields } from './field-kinds.js';
 const { HIGH } = keys;
 
 /**
- * The parsed-body cache of search hits (per collection): its default budget in JSON bytes plus a
- * per-entry overhead (parsed, the bodies take a few times that in the heap; the database's
- * bodyCacheBytes option sets it), and the largest body it keeps (copying a big body costs nearly what
- * parsing it does). 16 MiB holds the hits of 50k small documents: with 4 MiB, searches with new query
- * vectors on 20k documents read ~10 bodies from LevelDB each (about 115 us of CPU a query, against 25 us
- * from the cache; bench/duel-bench.js --layers).
+ * The parsed-body cache of search hits (per collection): its default budget in bytes of heap (the
+ * database's bodyCacheBytes option sets it), and the largest body it keeps (copying a big body costs nearly
+ * what parsing it does). 16 MiB holds the hits of about 125k small documents (`{_id, cat}`, 22 bytes of JSON):
+ * with 4 MiB then (counted at 256 bytes an entry), searches with new query vectors on 20k documents read ~10
+ * bodies from LevelDB each (about 115 us of CPU a query, against 25 us from the cache; bench/duel-bench.js --layers).
  */
 export const DEFAULT_HIT_CACHE_BYTES = 16 * 1024 * 1024;
 const HIT_CACHE_MAX_BODY_BYTES = 16 * 1024;

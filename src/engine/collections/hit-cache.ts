@@ -21,14 +21,25 @@
  * memory per label ever handed out, 4 bytes (issue 31: arrays of JS values by label cost 32 bytes a document
  * however few bodies were cached); the rest is per cached body, bounded by the budget. An entry's body and
  * key sit side by side in one array, so a hit reads both from one cache line.
- * Past the budget, the bodies cached first go first (a hit does not move its entry).
+ * Past the budget, the bodies cached first go first (a hit does not move its entry). The budget counts what an
+ * entry takes in the heap (hitCacheCost), so that it holds as many bodies as its bytes allow.
  */
 import { copyJson, type Document } from '../../query/json.js';
 import type { StoredDocument } from './types.js';
 import { grownLength, grownTo } from '../../platform/typed-arrays.js';
 
-/** A rough per-entry cost beyond the body's JSON bytes (array slots, queue slots, object headers). */
-const ENTRY_OVERHEAD = 256;
+/** An entry's heap bytes beyond its body (its key string, array and queue slots, object headers). */
+const ENTRY_BYTES = 100;
+
+/**
+ * What an entry whose body has `bodyBytes` bytes of JSON counts against the budget: about its heap bytes.
+ * Measured (bench/hit-cache-memory.js, bodies of 22 to 272 bytes): 100 bytes an entry besides the body, and
+ * a parsed body about 1.5x its JSON bytes (a body kept as text about 1x, counted as parsed: its first hit
+ * parses it in place). A flat count of 256 an entry instead held half the small bodies its budget allowed.
+ */
+export function hitCacheCost(bodyBytes: number): number {
+  return ENTRY_BYTES + Math.ceil(1.5 * bodyBytes);
+}
 
 /**
  * What a staged write tells the hit cache once it commits: the bodies it stores under vector labels (as
@@ -78,8 +89,8 @@ export class HitCache {
   #size = 0;
 
   /**
-   * `maxBytes` bounds the cached bodies' JSON bytes (plus overhead); bodies over `maxBodyBytes` are not
-   * kept. `parse` reads a stored body's text (as a read would).
+   * `maxBytes` bounds the cached bodies' heap bytes (hitCacheCost); bodies over `maxBodyBytes` bytes of JSON
+   * are not kept. `parse` reads a stored body's text (as a read would).
    */
   constructor(maxBytes: number, maxBodyBytes: number, parse: (text: string) => Document) {
     this.#maxCost = maxBytes;
@@ -91,7 +102,7 @@ export class HitCache {
     return this.#size;
   }
 
-  /** About how many bytes the cached bodies take (their JSON bytes plus a per-entry overhead). */
+  /** About how many bytes of heap the cached bodies take (hitCacheCost each). */
   get bytes(): number {
     return this.#cost;
   }
@@ -157,13 +168,13 @@ export class HitCache {
    * change it afterwards), read by a read no write committed during.
    */
   fill(label: number, key: string, body: Document, bodyBytes: number): void {
-    if (bodyBytes <= this.#maxBodyBytes) this.#set(label, key, body, bodyBytes + ENTRY_OVERHEAD);
+    if (bodyBytes <= this.#maxBodyBytes) this.#set(label, key, body, hitCacheCost(bodyBytes));
   }
 
   /** Keeps the body a committed write stored for `label`, as its JSON text (parsed at its first hit). */
   fillWritten(label: number, key: string, text: string): void {
     // UTF-16 length: the UTF-8 bytes of most bodies, within 3x of any.
-    if (text.length <= this.#maxBodyBytes) this.#set(label, key, text, text.length + ENTRY_OVERHEAD);
+    if (text.length <= this.#maxBodyBytes) this.#set(label, key, text, hitCacheCost(text.length));
     else this.invalidate(label);
   }
 
