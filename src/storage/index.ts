@@ -2,7 +2,8 @@
  * The storage layer's surface for the engine: the key-value store over the level family, its handles and
  * shapes, the key layout (`keys`), level error mapping, backups and side files.
  */
-export { DEFAULT_ROW_CACHE_BYTES, KvStore, toBytes, bytesToString, type KvStoreOptions, type StorageKind } from './kv-store.js';
+export { DEFAULT_ROW_CACHE_BYTES, KvStore, type KvStoreOptions, type StorageKind } from './kv-store.js';
+export { toBytes, bytesToString } from './kv-types.js';
 export { KvSnapshot, PreparedBatch } from './kv-handles.js';
 export { DURABILITIES, type Durability, type KvOperation, type KvRange, type KvValue } from './kv-types.js';
 export { mapLevelError } from './level-errors.js';

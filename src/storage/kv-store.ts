@@ -2,16 +2,17 @@
  * The key-value contract the engine uses, over abstract-level: the runtime's persistent store
  * (persistent-level.ts: classic-level in Node, browser-level in a browser) or memory-level on request.
  * Owns opening and closing, and maps errors (level-errors.ts): nothing above storage/ sees LEVEL_* codes or
- * which store it is. Its shapes are in kv-types.ts, its snapshot and prepared batch in kv-handles.ts, a
- * whole-store copy (backups) in kv-copy.ts.
+ * which store it is. Its shapes are in kv-types.ts, its snapshot and prepared batch in kv-handles.ts, its reads
+ * over key ranges in kv-ranges.ts, a whole-store copy (backups) in kv-copy.ts.
  * Keys are UTF-8 strings (see keys.ts); values are strings (JSON) or bytes (vectors, index files).
  * Every value under a truth key (keys.isTruthKey) is sealed when written and checked when read
  * (record-checksum.ts): a damaged one is DATABASE_CORRUPTED, never returned.
  */
 import { KvSnapshot, PreparedBatch } from './kv-handles.js';
-import type { Durability, KvOperation, KvRange, KvValue, LevelDb, WriteOptions } from './kv-types.js';
+import { bytesToString, toBytes, type Durability, type KvOperation, type KvRange, type LevelDb, type WriteOptions } from './kv-types.js';
 import { GroupSync } from './group-sync.js';
-import { mapLevelError } from './level-errors.js';
+import { levelCall, mapLevelError } from './level-errors.js';
+import { KvRanges } from './kv-ranges.js';
 import { isTruthKey, META_SYNC } from './keys.js';
 import { loadRecordChecksum, openRecord, sealRecord } from './record-checksum.js';
 import { VectorDbError } from '../errors/index.js';
@@ -57,6 +58,7 @@ export class KvStore {
   readonly #db: LevelDb;
   readonly #persistent: PersistentLevel | undefined;
   readonly #rows: RowCache;
+  readonly #ranges: KvRanges;
   /** Holds writes while an emulated snapshot is open (stores without explicit snapshots). */
   readonly #gate = new ReadGate();
   /** LevelDB's write options: a sync write where durability is full and a sync reaches a disk (see Durability). */
@@ -83,6 +85,7 @@ export class KvStore {
     this.storage = storage;
     this.#db = db;
     this.#persistent = persistent;
+    this.#ranges = new KvRanges(db, location, (key, value) => this.#open(key, value)!);
   }
 
   /**
@@ -261,26 +264,23 @@ export class KvStore {
 
   /** Iterates [key, value] pairs in key order over a range. */
   async *entries(range: KvRange): AsyncGenerator<[string, Uint8Array]> {
-    for await (const chunk of this.entryChunks(range, 256)) yield* chunk;
+    for await (const chunk of this.#ranges.entryChunks(range, 256)) yield* chunk;
   }
 
   /**
    * The same pairs, `size` at a time: for bulk reads of many small values, where one async step per
    * pair would cost more than reading it.
    */
-  async *entryChunks(range: KvRange, size = 1024): AsyncGenerator<[string, Uint8Array][]> {
-    for await (const chunk of this.#chunks(this.#db.iterator(range), size)) {
-      for (const pair of chunk) pair[1] = this.#open(pair[0], pair[1])!;
-      yield chunk;
-    }
+  entryChunks(range: KvRange, size = 1024): AsyncGenerator<[string, Uint8Array][]> {
+    return this.#ranges.entryChunks(range, size);
   }
 
   /**
    * Pairs as stored, sealed truth records included, `size` at a time, from `snapshot` when given: for
    * verify and repair, which judge each record themselves (record-checksum.ts openRecord).
    */
-  async *rawEntryChunks(range: KvRange, size = 1024, snapshot?: KvSnapshot): AsyncGenerator<[string, Uint8Array][]> {
-    yield* this.#chunks(this.#db.iterator(snapshot?.handle === undefined ? range : { ...range, snapshot: snapshot.handle }), size);
+  rawEntryChunks(range: KvRange, size = 1024, snapshot?: KvSnapshot): AsyncGenerator<[string, Uint8Array][]> {
+    return this.#ranges.rawEntryChunks(range, size, snapshot);
   }
 
   /** Writes values as they are, sealed or not (repair's copies of records it has judged). */
@@ -301,26 +301,8 @@ export class KvStore {
    * Pairs whose values are UTF-8 text, decoded by LevelDB's binding (no byte view per value), `size` at
    * a time: listing many small text records (a collection's vector keys at open).
    */
-  async *textEntryChunks(range: KvRange, size = 8192): AsyncGenerator<[string, string][]> {
-    if (!isTruthKey(range.gte ?? range.gt ?? '')) {
-      yield* this.#chunks(this.#db.iterator<string, string>({ ...range, valueEncoding: 'utf8' }), size);
-      return;
-    }
-    // Truth records are checked as bytes, then decoded.
-    for await (const chunk of this.entryChunks(range, size)) yield chunk.map(([key, value]): [string, string] => [key, bytesToString(value)]);
-  }
-
-  /** An iterator's entries (or keys) `size` at a time; closes it when done or abandoned. */
-  async *#chunks<T>(iterator: { nextv(size: number): Promise<T[]>; close(): Promise<void> }, size: number): AsyncGenerator<T[]> {
-    try {
-      while (true) {
-        const chunk = await this.#call(() => iterator.nextv(size));
-        if (chunk.length === 0) return;
-        yield chunk;
-      }
-    } finally {
-      await iterator.close();
-    }
+  textEntryChunks(range: KvRange, size = 8192): AsyncGenerator<[string, string][]> {
+    return this.#ranges.textEntryChunks(range, size);
   }
 
   /**
@@ -337,17 +319,13 @@ export class KvStore {
   }
 
   /** Iterates keys only (cheaper than entries), reading `chunk` at a time, from `snapshot` when given. */
-  async *keys(range: KvRange, chunk = 1024, snapshot?: KvSnapshot): AsyncGenerator<string> {
-    const iterator = this.#db.keys(snapshot?.handle === undefined ? range : { ...range, snapshot: snapshot.handle });
-    for await (const keys of this.#chunks(iterator, chunk)) yield* keys;
+  keys(range: KvRange, chunk = 1024, snapshot?: KvSnapshot): AsyncGenerator<string> {
+    return this.#ranges.keys(range, chunk, snapshot);
   }
 
   /** How many keys [gte, lt) holds, counted from `snapshot` when given (stats: index entries). */
-  async countKeys(gte: string, lt: string, snapshot?: KvSnapshot): Promise<number> {
-    let count = 0;
-    const iterator = this.#db.keys(snapshot?.handle === undefined ? { gte, lt } : { gte, lt, snapshot: snapshot.handle });
-    for await (const keys of this.#chunks(iterator, 8192)) count += keys.length;
-    return count;
+  countKeys(gte: string, lt: string, snapshot?: KvSnapshot): Promise<number> {
+    return this.#ranges.countKeys(gte, lt, snapshot);
   }
 
   /**
@@ -402,19 +380,7 @@ export class KvStore {
     }
   }
 
-  async #call<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      throw mapLevelError(error, this.location);
-    }
+  #call<T>(fn: () => Promise<T>): Promise<T> {
+    return levelCall(fn, this.location);
   }
-}
-
-export function toBytes(value: KvValue): Uint8Array {
-  return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
-}
-
-export function bytesToString(value: Uint8Array): string {
-  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
 }

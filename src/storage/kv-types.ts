@@ -1,10 +1,18 @@
 /**
- * The shapes of the key-value contract (kv-store.ts): values, write operations, key ranges, durability, and
- * the level-family store and write batch underneath.
+ * The shapes of the key-value contract (kv-store.ts): values (and their bytes and text), write operations, key
+ * ranges, durability, and the level-family store and write batch underneath.
  */
 import type { AbstractLevel } from 'abstract-level';
 
 export type KvValue = string | Uint8Array;
+
+export function toBytes(value: KvValue): Uint8Array {
+  return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
+}
+
+export function bytesToString(value: Uint8Array): string {
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+}
 
 export type KvOperation =
   | { readonly type: 'put'; readonly key: string; readonly value: KvValue }

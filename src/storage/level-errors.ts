@@ -51,6 +51,15 @@ function lockHeld(code: string | undefined, errors: readonly Error[]): boolean {
   return errors.some((e) => /already held by process|lock\b.*resource temporarily unavailable/i.test(e.message));
 }
 
+/** `fn`'s result, its failure mapped (a read's, see mapLevelError). */
+export async function levelCall<T>(fn: () => Promise<T>, location: string): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw mapLevelError(error, location);
+  }
+}
+
 /** Maps the level family's failures to our codes, keeping the original as `cause`. */
 export function mapLevelError(error: unknown, location: string, operation: LevelOperation = 'read'): Error {
   if (error instanceof VectorDbError) return error;
