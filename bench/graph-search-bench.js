@@ -9,11 +9,13 @@
  * hnswlib's index) and loads them in later runs of the same n, dim, efConstruction and rows (1M: minutes
  * of build each). `--also <dist>,...`: other builds (each a dist/ folder, its native/build/ beside it) whose addons
  * each load the same graph file into their own row store, searched as `ours@<folder>` in the same bursts:
- * an A/B of builds in one process, at the same load.
+ * an A/B of builds in one process, at the same load. `--raw-same-graph`: raw loads our graph instead of
+ * building its own (bench/lib/raw-graph-file.js: the same links, its vectors beside them; needs --graphs):
+ * the two layouts on one graph, and no raw build (at 1M, many minutes on a loaded machine).
  *
  *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--ef 20] [--ef-construction 200] [--rounds 7]
  *     [--burst-ms 300] [--int8] [--systems ours,hnswlibOverOurRows,raw] [--graphs <dir>] [--also <dist>,...]
- *     [--dist <dir>]
+ *     [--raw-same-graph] [--dist <dir>]
  */
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -23,6 +25,7 @@ import { mixture, sample } from './lib/vector-data.js';
 import { nativeGraphRows } from './lib/native-graph-rows.js';
 import { freshDist } from './lib/private-dist.js';
 import { option } from './lib/args.js';
+import { rawIndexFromGraphFile } from './lib/raw-graph-file.js';
 
 const args = process.argv.slice(2);
 const N = Number(option('--n', 20_000));
@@ -35,6 +38,7 @@ const INT8 = args.includes('--int8');
 const DIST = freshDist(option('--dist', undefined));
 const SYSTEMS = option('--systems', 'ours,hnswlibOverOurRows,raw').split(',');
 const GRAPHS = option('--graphs', undefined);
+const RAW_SAME_GRAPH = args.includes('--raw-same-graph');
 const ALSO = (option('--also', undefined)?.split(',') ?? []).map((dir) => freshDist(dir));
 const K = 10;
 const POOL = 20_000;
@@ -81,10 +85,15 @@ for (const dist of ALSO) {
 }
 let raw;
 if (SYSTEMS.includes('raw')) {
-  const rawFile = cached('raw');
+  const rawFile = cached(RAW_SAME_GRAPH ? 'raw-same' : 'raw');
   raw = new HierarchicalNSW('cosine', DIM);
   started = performance.now();
-  if (rawFile.found) {
+  if (RAW_SAME_GRAPH) {
+    if (ourFile.file === undefined || INT8) throw new Error('--raw-same-graph needs --graphs and float32 rows');
+    if (!rawFile.found) rawIndexFromGraphFile(ourFile.file, rawFile.file);
+    raw.readIndexSync(rawFile.file);
+    log(`raw loaded our graph in ${(performance.now() - started).toFixed(0)} ms`);
+  } else if (rawFile.found) {
     raw.readIndexSync(rawFile.file);
     log(`raw graph loaded in ${(performance.now() - started).toFixed(0)} ms`);
   } else {

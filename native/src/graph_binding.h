@@ -28,7 +28,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
                         InstanceMethod("links", &Graph::Links), InstanceMethod("save", &Graph::Save),
                         InstanceMethod("load", &Graph::Load), InstanceMethod("dispose", &Graph::Dispose),
                         InstanceMethod("elementRowsOutOfStep", &Graph::ElementRowsOutOfStep),
-                        InstanceMethod("growsInPlace", &Graph::GrowsInPlace)});
+                        InstanceMethod("growsInPlace", &Graph::GrowsInPlace), InstanceMethod("elementRowsRun", &Graph::ElementRowsRun)});
   }
 
   /** new Graph(rows, maxElements, M, efConstruction, seed) */
@@ -311,6 +311,16 @@ class Graph : public Napi::ObjectWrap<Graph> {
   /** elementRowsOutOfStep(): elements whose row id in ElementRows (our walks') is not their element data's (hnswlib's): 0 (tests). */
   Napi::Value ElementRowsOutOfStep(const Napi::CallbackInfo& info) {
     return Napi::Number::New(info.Env(), static_cast<double>(core_.elementRows.mismatches(core_.idle(info.Env()))));
+  }
+
+  /** elementRowsRun(): [first row, length] of the run of elements whose rows follow their ids (tests). */
+  Napi::Value ElementRowsRun(const Napi::CallbackInfo& info) {
+    core_.idle(info.Env());
+    const vdb::ElementRows::Run run = core_.elementRows.run();
+    Napi::Array out = Napi::Array::New(info.Env(), 2);
+    out.Set(0u, Napi::Number::New(info.Env(), run.first));
+    out.Set(1u, Napi::Number::New(info.Env(), run.length));
+    return out;
   }
 
   Napi::Value Save(const Napi::CallbackInfo& info) { return saveGraph(info, core_); }

@@ -3,11 +3,13 @@
 // two steps as an insert takes them (graph_insert.h: any layer, link lists read under their locks), but it
 // reads a neighbour's row id from ElementRows (element_rows.h: 4 bytes an element, kept in the caches)
 // where hnswlib reads its element data, which here is only that id: at 1M two dependent cache misses a
-// distance (the element data, then the row, row_store.h) become one. The loop is hnswlib's: the next
-// neighbour's visited mark and row id prefetched, no row prefetched (bench/README.md, graph-search-bench:
-// prefetching the rows of a node's neighbours before their distances gained nothing over this loop at 20k,
-// where the rows sit in the last-level cache, and cost 10-20 % at 200k, where they come from memory). The
-// insert's heuristic still prefetches rows (prefetchRow): it reads them in an order known ahead.
+// distance (the element data, then the row, row_store.h) become one. Elements in the run of rows in element
+// order (a loaded graph file) need no id at all: their row follows from the element id. The loop is
+// hnswlib's, prefetching as hnswlib does its element data: the next neighbour's row (its first line, the
+// kernel's loads stream the rest), and two ahead its visited mark and its row id, which that prefetch
+// reads (bench/README.md, graph-search-bench: prefetching the rows of all of a node's neighbours at once
+// cost 10-20 % at 200k, one ahead saves). The insert's heuristic prefetches the rows it reads in an order
+// known ahead (prefetchRow).
 #pragma once
 #include <algorithm>
 #include <limits>
@@ -18,7 +20,11 @@
 #include "element_rows.h"
 #include "row_space.h"
 
-#if defined(__SSE__) || defined(_M_X64) || defined(__x86_64__)
+// GCC 12 drops a __builtin_prefetch (_mm_prefetch) of a row whose id the run decides (rowOf): as an asm
+// statement it stays.
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define VDB_PREFETCH(p) asm volatile("prefetcht0 %0" : : "m"(*reinterpret_cast<const char*>(p)))
+#elif defined(__SSE__) || defined(_M_X64) || defined(__x86_64__)
 #include <xmmintrin.h>
 #define VDB_PREFETCH(p) _mm_prefetch(reinterpret_cast<const char*>(p), _MM_HINT_T0)
 #elif defined(__GNUC__)
@@ -39,7 +45,7 @@ class GraphSearch {
    * each link list is copied under its lock (an insert: other inserts write them meanwhile).
    */
   GraphSearch(Hnsw& g, const ElementRows& elementRows, const RowStore& rows, const void* query, const void* spaceParam, bool locked = false)
-      : g_(g), rowIds_(elementRows.ids()), rows_(rows), q_(query), param_(spaceParam), locked_(locked) {
+      : g_(g), rowIds_(elementRows.ids()), run_(elementRows.run()), rows_(rows), q_(query), param_(spaceParam), locked_(locked) {
     // The first cache lines of a row: the rest follows the hardware's own prefetch of a stream.
     lines_ = std::min<size_t>((rows.stride() + 63) / 64 + 1, 8);
     ids_.resize(g.maxM0_);
@@ -71,7 +77,8 @@ class GraphSearch {
         size_t n = neighbours(current, level);
         for (size_t i = 0; i < n; i++) {
           if (ids_[i] > g_.max_elements_) throw std::runtime_error("cand error");
-          if (i + 1 < n) VDB_PREFETCH(rowIds_ + ids_[i + 1]);
+          if (i + 2 < n) prefetchRowId(ids_[i + 2]);
+          if (i + 1 < n) prefetchRowLine(ids_[i + 1]);
           float d = distance(ids_[i]);
           if (d < currentDist) {
             currentDist = d;
@@ -112,12 +119,20 @@ class GraphSearch {
       if (bare ? candidateDist > lowerBound : candidateDist > lowerBound && top.size() == ef) break;
       candidates.pop();
       size_t n = neighbours(next.second, level);
-      if (n > 0) VDB_PREFETCH(visited + ids_[0]);
+      for (size_t i = 0; i < std::min<size_t>(n, 2); i++) {
+        VDB_PREFETCH(visited + ids_[i]);
+        prefetchRowId(ids_[i]);
+      }
+      if (n > 0) prefetchRowLine(ids_[0]);
       for (size_t i = 0; i < n; i++) {
-        // The next neighbour's mark and row id (and its label, which a filter reads if it comes near).
+        // Two neighbours ahead their marks and row ids, the next one's row (and its label, which a filter
+        // reads if it comes near).
+        if (i + 2 < n) {
+          VDB_PREFETCH(visited + ids_[i + 2]);
+          prefetchRowId(ids_[i + 2]);
+        }
         if (i + 1 < n) {
-          VDB_PREFETCH(visited + ids_[i + 1]);
-          VDB_PREFETCH(rowIds_ + ids_[i + 1]);
+          prefetchRowLine(ids_[i + 1]);
           if (!bare) prefetchElement(ids_[i + 1]);
         }
         hnswlib::tableint id = ids_[i];
@@ -138,7 +153,13 @@ class GraphSearch {
   }
 
   /** The query's distance to an element (the query first, as hnswlib passes it). */
-  inline float distance(hnswlib::tableint id) const { return RowSpace::distance(q_, rowIds_ + id, param_); }
+  inline float distance(hnswlib::tableint id) const {
+    const uint32_t row = rowOf(id);
+    return RowSpace::distance(q_, &row, param_);
+  }
+
+  /** An element's row: from its id in the run of rows in element order, else from the array. */
+  inline uint32_t rowOf(hnswlib::tableint id) const { return id < run_.length ? run_.first + id : rowIds_[id]; }
 
   /** Prefetches the first lines of the rows of elements ids[0..n). */
   void prefetchRows(const hnswlib::tableint* ids, size_t n) const {
@@ -146,8 +167,16 @@ class GraphSearch {
   }
 
   inline void prefetchRow(hnswlib::tableint id) const {
-    const char* row = rows_.bytes(rowIds_[id]);
+    const char* row = rows_.bytes(rowOf(id));
     for (size_t line = 0; line < lines_; line++) VDB_PREFETCH(row + 64 * line);
+  }
+
+  /** The first line of an element's row. */
+  inline void prefetchRowLine(hnswlib::tableint id) const { VDB_PREFETCH(rows_.bytes(rowOf(id))); }
+
+  /** An element's entry in the row-id array, unless the run gives its row. */
+  inline void prefetchRowId(hnswlib::tableint id) const {
+    if (id >= run_.length) VDB_PREFETCH(rowIds_ + id);
   }
 
   inline void prefetchElement(hnswlib::tableint id) const { VDB_PREFETCH(g_.getDataByInternalId(id)); }
@@ -165,6 +194,8 @@ class GraphSearch {
 
   Hnsw& g_;
   const uint32_t* const rowIds_;
+  /** The run of rows in element order when the walk began (inserts may lengthen it meanwhile: a shorter one holds). */
+  const ElementRows::Run run_;
   const RowStore& rows_;
   const void* q_;
   const void* param_;

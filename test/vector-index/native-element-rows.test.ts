@@ -4,7 +4,9 @@
  * row: our insert (one thread and two), hnswlib's addPoint, an add over a live slot (hnswlib's update), a
  * replace of deleted slots by other rows, a resize, and a graph file loaded (its rows renumbered). After each
  * the array is in step and our search gives hnswlib's searchKnn's slots and distances over the rows that
- * changed. A couple of thousand seeded vectors: about a second. Skipped where the addon was not built.
+ * changed. The run of elements whose rows follow their ids (which our walks read without the array) is
+ * checked against the element data at each step too, and where it starts, grows and is cut. A couple of
+ * thousand seeded vectors: about a second. Skipped where the addon was not built.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,8 +21,11 @@ const DIM = 16;
 const N = 1200;
 const K = 10;
 
-/** The addon graph with its test-only check: elements whose array entry is not their element data's row. */
-type CheckedGraph = AddonGraph & { elementRowsOutOfStep(): number };
+/**
+ * The addon graph with its test-only checks: elements whose array entry (or row in the run) is not their
+ * element data's row, and the run of rows in element order as [first row, length].
+ */
+type CheckedGraph = AddonGraph & { elementRowsOutOfStep(): number; elementRowsRun(): [number, number] };
 
 const slotsFrom = (first: number, n: number) => Uint32Array.from({ length: n }, (_, i) => first + i);
 
@@ -49,6 +54,26 @@ describe.skipIf(addon === null)("the addon graph's element rows", () => {
   const a = addon!;
   const data = clustered(41, 2 * N, DIM, 10, 0.3);
   const queries = clustered(42, 30, DIM, 10, 0.35);
+
+  /**
+   * `graph` saved and loaded into another store holding 7 rows first (the loaded rows are renumbered past
+   * them), with room for `capacity`; `use` gets the loaded graph and its store, and the file is gone after.
+   */
+  async function loadedCopy(graph: CheckedGraph, capacity: number, use: (loaded: CheckedGraph, store: NativeRowStore['rows']) => Promise<void> | void) {
+    const dir = await mkdtemp(join(tmpdir(), 'vdb-element-rows-'));
+    try {
+      const file = join(dir, 'g.graph');
+      const bytes = await graph.save(file);
+      const otherStore = new NativeRowStore(a, DIM, 'cosine').rows;
+      otherStore.writeMany(data.subarray(0, 7 * DIM), 7, new Uint32Array(7));
+      const loaded = new a.Graph(otherStore, 1, 8, 60, 5) as CheckedGraph;
+      expect(await loaded.load(file, capacity, bytes)).toBe(graph.count());
+      await use(loaded, otherStore);
+      loaded.dispose();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
 
   it('stay in step through inserts, updates, replaces, a resize and a load', async () => {
     const store = new NativeRowStore(a, DIM, 'cosine').rows;
@@ -81,15 +106,8 @@ describe.skipIf(addon === null)("the addon graph's element rows", () => {
     expect(graph.count()).toBe(N + 300);
     const before = expectInStep(graph, queries);
 
-    // Saved and loaded into another store (rows renumbered from 0) with room to grow, then grown there.
-    const dir = await mkdtemp(join(tmpdir(), 'vdb-element-rows-'));
-    try {
-      const file = join(dir, 'g.graph');
-      const bytes = await graph.save(file);
-      const otherStore = new NativeRowStore(a, DIM, 'cosine').rows;
-      otherStore.writeMany(data.subarray(0, 7 * DIM), 7, new Uint32Array(7)); // the loaded rows start past these
-      const loaded = new a.Graph(otherStore, 1, 8, 60, 5) as CheckedGraph;
-      expect(await loaded.load(file, N + 300, bytes)).toBe(N + 300);
+    // Saved and loaded into another store (rows renumbered) with room to grow, then grown there.
+    await loadedCopy(graph, N + 300, async (loaded, otherStore) => {
       expect(loaded.rowOf(0)).toBeGreaterThanOrEqual(7);
       expect(expectInStep(loaded, queries)).toEqual(before);
       const more = new Uint32Array(100);
@@ -97,10 +115,50 @@ describe.skipIf(addon === null)("the addon graph's element rows", () => {
       expect(loaded.resize(N + 400)).toBe(true);
       await loaded.addAsync(slotsFrom(N + 300, 100), more, 100, 2);
       expectInStep(loaded, queries);
-      loaded.dispose();
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
+    graph.dispose();
+  });
+
+  it('keep the run of rows in element order: started, grown, cut, and whole after a load', async () => {
+    const store = new NativeRowStore(a, DIM, 'cosine').rows;
+    const ids = new Uint32Array(2 * N);
+    store.writeMany(data, 2 * N, ids);
+    const graph = new a.Graph(store, N, 8, 60, 5) as CheckedGraph;
+    expect(graph.elementRowsRun()).toEqual([0, 0]);
+    // Rows in element order, by our insert then hnswlib's addPoint: the run covers them all.
+    graph.add(slotsFrom(0, 300), ids.subarray(0, 300), 300);
+    graph.addHnswlib(slotsFrom(300, 300), ids.subarray(300, 600), 300);
+    expect(graph.elementRowsRun()).toEqual([ids[0], 600]);
+    expectInStep(graph, queries);
+
+    // An element given a row out of order (the next row skipped): the run stops before it and grows no more.
+    graph.add(slotsFrom(600, 1), ids.subarray(601, 602), 1);
+    graph.add(slotsFrom(601, 99), ids.subarray(602, 701), 99);
+    expect(graph.elementRowsRun()).toEqual([ids[0], 600]);
+    expectInStep(graph, queries);
+
+    // A live slot given another row (hnswlib's update) cuts the run at its element; a replace of a deleted
+    // slot (hnswlib's addPoint over it) cuts it further.
+    graph.add(slotsFrom(250, 1), ids.subarray(N + 250, N + 251), 1);
+    expect(graph.elementRowsRun()).toEqual([ids[0], 250]);
+    expectInStep(graph, queries);
+    graph.markDelete(40);
+    graph.replace(40, ids[N + 40]!);
+    expect(graph.elementRowsRun()).toEqual([ids[0], 40]);
+    const before = expectInStep(graph, queries);
+
+    // Loaded into another store, its rows renumbered in element order from 7: the run covers every element.
+    await loadedCopy(graph, 800, (loaded, otherStore) => {
+      expect(loaded.elementRowsRun()).toEqual([7, 700]);
+      expect(expectInStep(loaded, queries)).toEqual(before);
+      // Rows written next are next in order too: our insert on one thread grows the run with them.
+      const more = new Uint32Array(50);
+      otherStore.writeMany(data.subarray(1000 * DIM, 1050 * DIM), 50, more);
+      expect(more[0]).toBe(707);
+      loaded.add(slotsFrom(700, 50), more, 50);
+      expect(loaded.elementRowsRun()).toEqual([7, 750]);
+      expectInStep(loaded, queries);
+    });
     graph.dispose();
   });
 });

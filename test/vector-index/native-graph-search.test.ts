@@ -2,7 +2,9 @@
  * The addon's own graph search (native/src/graph_search.h, which prefetches the rows it reads) against
  * hnswlib's searchKnn on the same graph: the same slots and the same distances, bit for bit, for the three
  * metrics over float32 and int8 rows, without a filter, with a byte filter, with a predicate, and with
- * deleted elements. A few thousand seeded vectors: about a second. Skipped where the addon was not built.
+ * deleted elements; with rows in element order (the walk takes a row from the element's id) and in reverse
+ * order (it reads the row-id array). A few thousand seeded vectors: about a second. Skipped where the addon
+ * was not built.
  */
 import { describe, expect, it } from 'vitest';
 import { METRICS } from '../../src/vector-index/metric.js';
@@ -33,8 +35,8 @@ function bothSearches(graph: AddonGraph, queries: Float32Array, ef: number, filt
 describe.skipIf(addon === null)('the addon graph search', () => {
   const a = addon!;
 
-  for (const rowsAs of ['float32', 'int8'] as const) {
-    it.each(METRICS)(`%s, ${rowsAs} rows: the slots and distances of hnswlib's searchKnn`, (metric) => {
+  for (const [rowsAs, order] of [['float32', 'in order'], ['int8', 'in order'], ['float32', 'reversed'], ['int8', 'reversed']] as const) {
+    it.each(METRICS)(`%s, ${rowsAs} rows ${order}: the slots and distances of hnswlib's searchKnn`, (metric) => {
       const data = clustered(31, N, DIM, 12, 0.3, metric === 'dot_product');
       const rows = new NativeRowStore(a, DIM, metric).rows;
       if (rowsAs === 'int8') {
@@ -43,8 +45,11 @@ describe.skipIf(addon === null)('the addon graph search', () => {
       }
       const ids = new Uint32Array(N);
       rows.writeMany(data, N, ids);
-      const graph = new a.Graph(rows, N, 12, 100, 7);
-      graph.add(Uint32Array.from({ length: N }, (_, i) => i), ids, N);
+      const graph = new a.Graph(rows, N, 12, 100, 7) as AddonGraph & { elementRowsRun(): [number, number] };
+      if (order === 'in order') graph.add(Uint32Array.from({ length: N }, (_, i) => i), ids, N);
+      else graph.add(Uint32Array.from({ length: N }, (_, i) => N - 1 - i), ids.slice().reverse(), N);
+      // The run of rows in element order: all of them, or only the first element's.
+      expect(graph.elementRowsRun()[1]).toBe(order === 'in order' ? N : 1);
       const queries = clustered(32, 40, DIM, 12, 0.35, metric === 'dot_product');
       const allowed = Uint8Array.from({ length: N }, (_, i) => (i % 7 === 3 ? 1 : 0));
       const cases = [
