@@ -64,8 +64,10 @@ export interface AddonGraph {
   resize(n: number): boolean;
   /** Makes the tables resize(capacity) swaps in, off the JS thread: resize(capacity) is quick once it settles. */
   prepareResize(capacity: number): Promise<number>;
-  /** Frees (off the JS thread) the tables prepareResize made that no resize took. */
+  /** Frees (off the JS thread) the tables prepareResize made that no resize took, and those it still makes once made. */
   dropPrepared(): void;
+  /** The capacity whose tables prepareResize made and no resize took yet, or 0 (tests: what a load leaves). */
+  spareCapacity(): number;
   count(): number;
   capacity(): number;
   rowOf(slot: number): number;

@@ -93,8 +93,16 @@ describe.skipIf(addon === null)('native-rows graph growth in place', () => {
     // Tables dropped (a load ended before the growth came) are made again by the resize.
     await graph.prepareResize(capacity + 900);
     graph.dropPrepared();
+    expect(graph.spareCapacity()).toBe(0);
     const before = stateOf(graph, n, queries);
     expect(graph.resize(capacity + 900)).toBe(true);
+    // Tables still being made when dropped (a load ended meanwhile) are dropped once made, not kept.
+    await graph.prepareResize(capacity + 1800);
+    expect(graph.spareCapacity()).toBe(capacity + 1800);
+    const making = graph.prepareResize(capacity + 2000);
+    graph.dropPrepared();
+    await making;
+    expect(graph.spareCapacity()).toBe(0);
     expect(stateOf(graph, n, queries)).toEqual(before);
     graph.dispose();
   });
