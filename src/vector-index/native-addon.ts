@@ -84,6 +84,8 @@ export interface NativeAddon {
   Graph: new (rows: AddonRows, maxElements: number, M: number, efConstruction: number, seed: number) => AddonGraph;
   /** glibc's malloc_trim(0) on a libuv thread: whether freed heap went back to the system (false off glibc). */
   mallocTrim(): Promise<boolean>;
+  /** glibc's bytes in its own mmaps and in its heaps (mallinfo2; zeros off glibc): tests. */
+  heapStats(): { mmapped: number; heaps: number };
 }
 
 let addon: NativeAddon | null | undefined;
