@@ -23,6 +23,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
                         InstanceMethod("markDelete", &Graph::MarkDelete), InstanceMethod("search", &Graph::Search<false>),
                         InstanceMethod("searchHnswlib", &Graph::Search<true>), InstanceMethod("resize", &Graph::Resize),
                         InstanceMethod("prepareResize", &Graph::PrepareResize), InstanceMethod("dropPrepared", &Graph::DropPrepared),
+                        InstanceMethod("spareCapacity", &Graph::SpareCapacity),
                         InstanceMethod("count", &Graph::Count), InstanceMethod("capacity", &Graph::Capacity),
                         InstanceMethod("rowOf", &Graph::RowOf), InstanceMethod("elements", &Graph::Elements),
                         InstanceMethod("links", &Graph::Links), InstanceMethod("save", &Graph::Save),
@@ -217,17 +218,26 @@ class Graph : public Napi::ObjectWrap<Graph> {
     if (tables) (new DropWork(env, std::move(tables)))->Queue();
   }
 
-  /** dropPrepared(): frees the tables prepareResize made and no resize took (off the JS thread). */
+  /**
+   * dropPrepared(): frees the tables prepareResize made and no resize took (off the JS thread), and those a
+   * prepareResize still makes, once made.
+   */
   Napi::Value DropPrepared(const Napi::CallbackInfo& info) {
+    core_.spareDrops++;
     drop(info.Env(), std::move(core_.prepared));
     return info.Env().Undefined();
+  }
+
+  /** spareCapacity(): the capacity whose tables prepareResize made and no resize took yet, or 0 (tests). */
+  Napi::Value SpareCapacity(const Napi::CallbackInfo& info) {
+    return Napi::Number::New(info.Env(), core_.prepared ? static_cast<double>(core_.prepared->capacity) : 0);
   }
 
   /** Makes the per-element tables of a capacity on a libuv thread. */
   class PrepareWork : public Napi::AsyncWorker {
    public:
     PrepareWork(Napi::Env env, Napi::Object self, GraphCore& core, size_t capacity)
-        : Napi::AsyncWorker(env), core_(core), self_(Napi::Persistent(self)), deferred_(Napi::Promise::Deferred::New(env)), capacity_(capacity) {}
+        : Napi::AsyncWorker(env), core_(core), self_(Napi::Persistent(self)), deferred_(Napi::Promise::Deferred::New(env)), capacity_(capacity), drops_(core.spareDrops) {}
     Napi::Promise promise() { return deferred_.Promise(); }
     void Execute() override {
       try {
@@ -237,8 +247,12 @@ class Graph : public Napi::ObjectWrap<Graph> {
       }
     }
     void OnOK() override {
-      drop(Env(), std::move(core_.prepared));  // made for another capacity
-      core_.prepared = std::move(tables_);
+      if (drops_ != core_.spareDrops) {
+        drop(Env(), std::move(tables_));  // dropped while being made: no growth is near
+      } else {
+        drop(Env(), std::move(core_.prepared));  // made for another capacity
+        core_.prepared = std::move(tables_);
+      }
       self_.Reset();
       deferred_.Resolve(Napi::Number::New(Env(), static_cast<double>(capacity_)));
     }
@@ -252,6 +266,7 @@ class Graph : public Napi::ObjectWrap<Graph> {
     Napi::ObjectReference self_;
     Napi::Promise::Deferred deferred_;
     size_t capacity_;
+    uint64_t drops_;
     std::unique_ptr<vdb::GrowthTables> tables_;
   };
 

@@ -24,6 +24,11 @@ struct GraphCore {
   vdb::Level0Block level0;
   /** Per-element tables made off the JS thread for the next resize (Graph.prepareResize). */
   std::unique_ptr<vdb::GrowthTables> prepared;
+  /**
+   * Counts dropPrepared calls: tables whose making began before the latest one are dropped when they come,
+   * not kept (a load that ended while its last growth's tables were being made would else hold them).
+   */
+  uint64_t spareDrops = 0;
   /** Set while async work uses the graph: changes are refused (the JS side orders them anyway). */
   std::atomic<int> busy{0};
 

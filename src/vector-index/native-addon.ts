@@ -64,8 +64,10 @@ export interface AddonGraph {
   resize(n: number): boolean;
   /** Makes the tables resize(capacity) swaps in, off the JS thread: resize(capacity) is quick once it settles. */
   prepareResize(capacity: number): Promise<number>;
-  /** Frees (off the JS thread) the tables prepareResize made that no resize took. */
+  /** Frees (off the JS thread) the tables prepareResize made that no resize took, and those it still makes once made. */
   dropPrepared(): void;
+  /** The capacity whose tables prepareResize made and no resize took yet, or 0 (tests: what a load leaves). */
+  spareCapacity(): number;
   count(): number;
   capacity(): number;
   /** Whether the graph's level-0 block grows in place in a reserved range (none under an address-space limit). */
@@ -84,6 +86,8 @@ export interface NativeAddon {
   Graph: new (rows: AddonRows, maxElements: number, M: number, efConstruction: number, seed: number) => AddonGraph;
   /** glibc's malloc_trim(0) on a libuv thread: whether freed heap went back to the system (false off glibc). */
   mallocTrim(): Promise<boolean>;
+  /** glibc's bytes in its own mmaps and in its heaps (mallinfo2; zeros off glibc): tests. */
+  heapStats(): { mmapped: number; heaps: number };
 }
 
 let addon: NativeAddon | null | undefined;

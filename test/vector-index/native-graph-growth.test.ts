@@ -143,8 +143,16 @@ describe.skipIf(addon === null)('native-rows graph growth in place', () => {
     // Tables dropped (a load ended before the growth came) are made again by the resize.
     await graph.prepareResize(capacity + 900);
     graph.dropPrepared();
+    expect(graph.spareCapacity()).toBe(0);
     const before = stateOf(graph, n, queries);
     expect(graph.resize(capacity + 900)).toBe(true);
+    // Tables still being made when dropped (a load ended meanwhile) are dropped once made, not kept.
+    await graph.prepareResize(capacity + 1800);
+    expect(graph.spareCapacity()).toBe(capacity + 1800);
+    const making = graph.prepareResize(capacity + 2000);
+    graph.dropPrepared();
+    await making;
+    expect(graph.spareCapacity()).toBe(0);
     expect(stateOf(graph, n, queries)).toEqual(before);
     graph.dispose();
   });
@@ -179,6 +187,24 @@ describe.skipIf(addon === null)('native-rows graph growth in place', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a growth's tables are glibc's own mmaps (given back when freed) even after larger ones were freed", async () => {
+    // glibc left to itself raises its mmap threshold to each freed mmap's size, and the next, smaller tables
+    // then went into the heap of the libuv thread that made them (addon.cc fixes the threshold at 1 MiB).
+    const { store } = stored(27, 10, 'cosine');
+    const graph = new a.Graph(store.rows, 16, 16, 100, 100);
+    const mmapped = () => a.heapStats().mmapped;
+    const idle = mmapped();
+    await graph.prepareResize(400_000); // its locks: 16 MB in one block
+    expect(mmapped() - idle).toBeGreaterThanOrEqual(400_000 * 40);
+    graph.dropPrepared(); // freed on a libuv thread: wait for it
+    for (let i = 0; i < 500 && mmapped() - idle >= 400_000 * 40; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const before = mmapped();
+    await graph.prepareResize(300_000); // its locks: 12 MB, under the 16 MB freed
+    expect(graph.spareCapacity()).toBe(300_000);
+    expect(mmapped() - before).toBeGreaterThanOrEqual(300_000 * 40);
+    graph.dispose();
   });
 
   it('HnswIndex.addStored grows batch after batch (tables prepared while the last batch inserts) and keeps every label', async () => {
