@@ -5,7 +5,7 @@
  *
  *   node bench/find-vector-bench.js [--dist dist/,../base/dist/] [--n 20000] [--dim 384] [--ef 24]
  *                                   [--rounds 7] [--burst-ms 400] [--api findVector|command] [--same-graph]
- *                                   [--backend native|native-rows]
+ *                                   [--backend native|native-rows] [--keep <dir>] [--raw-same-graph]
  *
  * `findVector`: `collection.findVector(vector, { limit: 10, efSearch, projection: { _id: 1 } })` (as
  * bench/peers/systems/ours.js); `command`: `db.command({ find: ... })` with the vector as a plain array (as
@@ -17,15 +17,21 @@
  * of that directory, so that all search one graph (two loads build graphs whose search costs differ by a
  * few per cent, more than most A/B changes); each then searches with every document's own vector once, so
  * that its hit cache holds every body as after a load. `--backend`: our side's vector backend (default
- * `native`, hnswlib-node; `native-rows`, our addon).
+ * `native`, hnswlib-node; `native-rows`, our addon). `--keep <dir>`: as `--same-graph`, with the load kept
+ * under <dir> and reused by later runs of the same n, dim and backend (1M: many minutes of load); above
+ * 100,000 documents the copies warm their hit caches with the first 100,000 only (the cache holds about
+ * 125,000 small bodies). `--raw-same-graph` (needs `--keep` and `--backend native-rows`): raw loads the kept
+ * load's own graph (bench/lib/raw-graph-file.js: the same links and entry point) instead of building one,
+ * so that the two differ only in the path around the search.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mixture, sample } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
+import { rawIndexFromGraphFile } from './lib/raw-graph-file.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -38,12 +44,16 @@ const { values: flags } = parseArgs({
     api: { type: 'string', default: 'findVector' },
     'same-graph': { type: 'boolean', default: false },
     backend: { type: 'string', default: 'native' },
+    keep: { type: 'string' },
+    'raw-same-graph': { type: 'boolean', default: false },
   },
 });
 const N = Number(flags.n);
 const DIM = Number(flags.dim);
 const EF = Number(flags.ef);
 const K = 10;
+/** The copies' hit-cache warm-up: every document's own vector up to this many. */
+const WARM = Math.min(N, 100_000);
 const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
 
 const mix = mixture(2020, DIM, 100);
@@ -61,13 +71,6 @@ const nextQuery = () => {
   const i = at++;
   return pool.subarray(i * DIM, (i + 1) * DIM);
 };
-
-const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
-const raw = new HierarchicalNSW('cosine', DIM);
-raw.initIndex(N, 16, 200, 100);
-for (let i = 0; i < N; i++) raw.addPoint(Array.from(row(i)), i);
-raw.setEf(EF);
-const systems = { raw: (v) => raw.searchKnn(Array.from(v), K).neighbors };
 
 const dists = flags.dist.split(',');
 const opened = [];
@@ -95,16 +98,54 @@ async function openCopy(dist, source) {
   const db = new (await vectorDbOf(dist))('find', dir, undefined, { vectorBackend: flags.backend });
   const collection = await db.collection('find');
   await collection.waitForIndex();
-  for (let j = 0; j < N; j++) await collection.findVector(row(j), { limit: K, projection: { _id: 1 } });
+  for (let j = 0; j < WARM; j++) await collection.findVector(row(j), { limit: K, projection: { _id: 1 } });
   log(`${dist}: opened a copy of the loaded data`);
   return { db, collection, dir };
 }
 
-let shared;
-if (flags['same-graph']) {
-  shared = mkdtempSync(join(tmpdir(), 'vdb-find-'));
-  await (await load(dists[0], shared)).db.close();
+/** The directory every build opens a copy of (undefined: each loads its own), loaded if not kept from before. */
+async function sharedLoad() {
+  if (flags.keep === undefined) {
+    if (!flags['same-graph']) return undefined;
+    const dir = mkdtempSync(join(tmpdir(), 'vdb-find-'));
+    await (await load(dists[0], dir)).db.close();
+    return dir;
+  }
+  const dir = join(resolve(flags.keep), `n${N}-dim${DIM}-${flags.backend}`);
+  if (existsSync(join(dir, 'loaded'))) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  await (await load(dists[0], dir)).db.close();
+  writeFileSync(join(dir, 'loaded'), '');
+  return dir;
 }
+
+/** Raw hnswlib-node at EF: its own graph of the workload, or (`--raw-same-graph`) the kept load's graph. */
+function rawIndex(shared) {
+  const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
+  const raw = new HierarchicalNSW('cosine', DIM);
+  if (flags['raw-same-graph']) {
+    if (flags.keep === undefined || flags.backend !== 'native-rows') throw new Error('--raw-same-graph needs --keep and --backend native-rows');
+    const graphs = readdirSync(join(shared, 'side')).filter((name) => name.endsWith('.hnsw'));
+    if (graphs.length !== 1) throw new Error(`expected one graph file in ${shared}/side, found ${graphs.length}`);
+    const indexFile = `${shared}.raw-same.index`;
+    if (!existsSync(indexFile)) {
+      rawIndexFromGraphFile(join(shared, 'side', graphs[0]), `${indexFile}.tmp`);
+      renameSync(`${indexFile}.tmp`, indexFile);
+    }
+    raw.readIndexSync(indexFile);
+    log('raw loaded the kept graph');
+  } else {
+    raw.initIndex(N, 16, 200, 100);
+    for (let i = 0; i < N; i++) raw.addPoint(Array.from(row(i)), i);
+  }
+  raw.setEf(EF);
+  return raw;
+}
+
+const shared = await sharedLoad();
+const raw = rawIndex(shared);
+const systems = { raw: (v) => raw.searchKnn(Array.from(v), K).neighbors };
 for (const [i, dist] of dists.entries()) {
   let db;
   let collection;
@@ -164,4 +205,4 @@ for (const { db, dir } of opened) {
   await db.close();
   rmSync(dir, { recursive: true, force: true });
 }
-if (shared !== undefined) rmSync(shared, { recursive: true, force: true });
+if (shared !== undefined && flags.keep === undefined) rmSync(shared, { recursive: true, force: true });
