@@ -37,6 +37,8 @@ export class HnswSlotTable {
   readonly #dead: number[] = [];
   /** Slots used so far (== hnswlib's element count). */
   #used: number;
+  /** Counts the changes of which label a slot holds (what a byte filter was made from). */
+  #links = 0;
 
   private constructor(labels: Uint32Array, live: Uint8Array, used: number) {
     this.#labels = labels;
@@ -83,6 +85,11 @@ export class HnswSlotTable {
     return this.#live;
   }
 
+  /** Changes so far of which label each slot holds: a byte filter made at one count holds until the next. */
+  get links(): number {
+    return this.#links;
+  }
+
   /** Slots used so far (live and deleted). */
   get used(): number {
     return this.#used;
@@ -127,11 +134,13 @@ export class HnswSlotTable {
 
   /** Unlinks a label from its slot (the slot's flags are the caller's: markDeleted, or a rollback). */
   unlink(label: number): void {
+    this.#links++;
     this.#slotOf.delete(label);
   }
 
   /** Links a label back to its slot (a rollback after a failed delete). */
   relink(label: number, slot: number): void {
+    this.#links++;
     this.#slotOf.set(label, slot);
   }
 
@@ -153,6 +162,7 @@ export class HnswSlotTable {
   setLive(slot: number, label: number): void {
     this.#labels[slot] = label;
     this.#live[slot] = 1;
+    this.#links++;
     this.#slotOf.set(label, slot);
   }
 
@@ -201,6 +211,7 @@ export class HnswSlotTable {
   }
 
   clear(): void {
+    this.#links++;
     this.#slotOf.clear();
     this.#dead.length = 0;
     this.#labels = new Uint32Array(0);

@@ -32,6 +32,11 @@ export interface AllowedLabels extends Iterable<number> {
   has(label: number): boolean;
   /** The labels as one array, when the set keeps them so (read without an iterator). */
   readonly labels?: Uint32Array;
+  /**
+   * An object that only ever stands for these very labels (never for other ones, even after a write), when
+   * the set has one: an index may keep what it derived from them under it (a repeated filter's byte filter).
+   */
+  readonly contentKey?: object;
 }
 
 export interface VectorIndex {

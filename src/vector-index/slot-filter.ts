@@ -8,9 +8,15 @@ import { grownLength } from '../platform/typed-arrays.js';
 import type { HnswSlotTable } from './hnsw-slots.js';
 import type { AllowedLabels } from './index-types.js';
 
-/** A search's byte filter, one buffer reused by every search of an index (searches run one at a time). */
+/**
+ * A search's byte filter, one buffer reused by every search of an index (searches run one at a time). The
+ * last one made is kept: a repeated filter (the same tenant or category with new query vectors) whose labels
+ * have a `contentKey` reuses it while no slot changed label, instead of marking its labels again.
+ */
 export class SlotBytes {
   #bytes = new Uint8Array(0);
+  /** What the bytes in use were made from, when they can be reused. */
+  #made: { readonly table: HnswSlotTable; readonly key: object; readonly links: number; readonly used: number } | undefined;
 
   /**
    * A byte per used slot of `table`, 1 for the live slots of `allowed` that `check` accepts; valid until
@@ -18,10 +24,15 @@ export class SlotBytes {
    */
   of(table: HnswSlotTable, allowed: AllowedLabels, check: ((label: number) => boolean) | undefined): Uint8Array {
     const used = table.used;
+    const key = check === undefined ? allowed.contentKey : undefined;
+    const made = this.#made;
+    if (key !== undefined && made !== undefined && made.key === key && made.table === table && made.links === table.links && made.used === used) return this.#bytes.subarray(0, used);
+    this.#made = undefined;
     if (this.#bytes.length < used) this.#bytes = new Uint8Array(grownLength(this.#bytes.length, used));
     else this.#bytes.fill(0, 0, used);
     const bytes = this.#bytes.subarray(0, used);
     table.markSlots(allowed, bytes, check);
+    if (key !== undefined) this.#made = { table, key, links: table.links, used };
     return bytes;
   }
 }

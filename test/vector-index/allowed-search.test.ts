@@ -3,12 +3,14 @@
  * (hnsw-index.ts, slot-filter.ts), on wasm and hnswlib-node a callback asking the set. Each backend answers
  * only allowed live labels, by their current vectors: not deleted ones, not a replaced vector's old slot, a
  * label allowed before it was added once it is, none of a previous search's allowed labels (the bytes are
- * reused), and with `filter` too only labels it accepts. Wide ef over a few thousand seeded vectors, so the
- * answers equal the exact filtered top k. About a second.
+ * reused), and with `filter` too only labels it accepts. Sets with a `contentKey` (a repeated filter) keep
+ * their bytes on native-rows until a slot changes label: the same answers through deletes, replaces and adds.
+ * Wide ef over a few thousand seeded vectors, so the answers equal the exact filtered top k. About a second.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createVectorIndex, nativeBackendAvailable, type AllowedLabels, type BackendName, type VectorIndex } from '../../src/vector-index/index.js';
 import { nativeRowsAvailable } from '../../src/vector-index/native-rows-backend.js';
+import { HnswSlotTable } from '../../src/vector-index/hnsw-slots.js';
 import { clustered, naiveTopK, row } from './data.js';
 
 const DIM = 16;
@@ -24,12 +26,15 @@ const BACKENDS: { name: BackendName; available: boolean }[] = [
   { name: 'native', available: await nativeBackendAvailable() },
 ];
 
-/** A sorted label array as the engine's LabelSet hands it over (`labels`), or a plain Set. */
-function allowedOf(labels: number[], asArray = true): AllowedLabels {
+/**
+ * A sorted label array as the engine's LabelSet hands it over (`labels`; `keyed`: with the array as its
+ * contentKey, as a postings entry's view), or a plain Set.
+ */
+function allowedOf(labels: number[], asArray = true, keyed = false): AllowedLabels {
   const sorted = Uint32Array.from([...new Set(labels)].sort((a, b) => a - b));
   if (!asArray) return new Set(sorted);
   const set = new Set(sorted);
-  return { size: sorted.length, has: (label) => set.has(label), labels: sorted, [Symbol.iterator]: () => sorted[Symbol.iterator]() };
+  return { size: sorted.length, has: (label) => set.has(label), labels: sorted, ...(keyed ? { contentKey: sorted } : {}), [Symbol.iterator]: () => sorted[Symbol.iterator]() };
 }
 
 /** The exact top k of `data` (row i: label i) among `allowed`. */
@@ -60,14 +65,14 @@ describe.each(BACKENDS)('search with allowed labels, $name backend', ({ name, av
     index.dispose();
   });
 
-  it.skipIf(!available)('never answers deleted labels, old vectors of replaced ones, or the previous search\'s labels', async () => {
+  it.skipIf(!available).each([false, true])('never answers deleted labels, old vectors of replaced ones, or the previous search\'s labels (keyed: %s)', async (keyed) => {
     const index = await indexOf(name);
     const query = row(QUERIES, 0, DIM);
     const nearest = truth(query, DATA, () => true);
     // The query's 10 nearest, and a wide set: the bytes a narrow search reuses must not keep the wide one's.
-    const wide = allowedOf(Array.from({ length: N }, (_, i) => i));
+    const wide = allowedOf(Array.from({ length: N }, (_, i) => i), true, keyed);
     expect(labelsOf(index, query, { ef: EF, allowed: wide })).toEqual(nearest);
-    const far = allowedOf(Array.from({ length: 50 }, (_, i) => N - 1 - i * 3));
+    const far = allowedOf(Array.from({ length: 50 }, (_, i) => N - 1 - i * 3), true, keyed);
     const farTop = labelsOf(index, query, { ef: EF, allowed: far });
     expect(farTop).toEqual(truth(query, DATA, (label) => far.has(label)));
     expect(farTop.some((label) => nearest.includes(label))).toBe(false);
@@ -92,10 +97,10 @@ describe.each(BACKENDS)('search with allowed labels, $name backend', ({ name, av
     index.dispose();
   });
 
-  it.skipIf(!available)('answers a label allowed before it was added once it is, and applies `filter` besides `allowed`', async () => {
+  it.skipIf(!available).each([false, true])('answers a label allowed before it was added once it is, and applies `filter` besides `allowed` (keyed: %s)', async (keyed) => {
     const index = await indexOf(name);
     const query = row(QUERIES, 3, DIM);
-    const allowed = allowedOf([1, 2, 3, N, N + 1]);
+    const allowed = allowedOf([1, 2, 3, N, N + 1], true, keyed);
     expect(labelsOf(index, query, { ef: EF, allowed })).toEqual(truth(query, DATA, (label) => allowed.has(label)));
     index.add([N + 1], query.slice());
     const data = new Float32Array([...DATA, ...new Float32Array(DIM).fill(40), ...query]);
@@ -110,5 +115,34 @@ describe.each(BACKENDS)('search with allowed labels, $name backend', ({ name, av
     // The index still searches after the throw.
     expect(labelsOf(index, query, { ef: EF, allowed: some })).toEqual(truth(query, DATA, (label) => some.has(label)));
     index.dispose();
+  });
+
+  it.skipIf(name !== 'native-rows' || !available)('marks a keyed filter\'s labels once while no slot changes label, and again after one does', async () => {
+    const index = await indexOf(name);
+    const marks = vi.spyOn(HnswSlotTable.prototype, 'markSlots');
+    try {
+      const labels = Array.from({ length: N / 3 }, (_, i) => i * 3);
+      const keyed = allowedOf(labels, true, true);
+      const plain = allowedOf(labels);
+      for (let q = 0; q < 4; q++) labelsOf(index, row(QUERIES, q, DIM), { ef: EF, allowed: keyed });
+      expect(marks).toHaveBeenCalledTimes(1);
+      for (let q = 0; q < 4; q++) labelsOf(index, row(QUERIES, q, DIM), { ef: EF, allowed: plain });
+      expect(marks).toHaveBeenCalledTimes(5);
+      // Another keyed set in between, or a check besides the labels: marked anew.
+      labelsOf(index, row(QUERIES, 0, DIM), { ef: EF, allowed: keyed });
+      labelsOf(index, row(QUERIES, 0, DIM), { ef: EF, allowed: keyed, filter: () => true });
+      expect(marks).toHaveBeenCalledTimes(7);
+      const query = row(QUERIES, 5, DIM);
+      const top = labelsOf(index, query, { ef: EF, allowed: keyed });
+      expect(marks).toHaveBeenCalledTimes(8);
+      index.remove([top[0] as number]);
+      const after = labelsOf(index, query, { ef: EF, allowed: keyed });
+      expect(marks).toHaveBeenCalledTimes(9);
+      expect(after).not.toContain(top[0]);
+      expect(after.slice(0, K - 1)).toEqual(top.slice(1));
+    } finally {
+      marks.mockRestore();
+      index.dispose();
+    }
   });
 });

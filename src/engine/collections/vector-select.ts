@@ -190,7 +190,8 @@ function equalityLabels(request: VectorSelectRequest): Candidates | undefined {
   if (!postings?.ready) return undefined;
   const entry = singleEquality(filter, isIndexed);
   const labels = entry && postings.equalNow(entry.indexPath, entry.value, entry.entry);
-  return labels === undefined ? undefined : { allowed: new LabelSet(labels), verified: false, tight: true, live: true };
+  // The entry's view is handed out until the entry changes: it stands for these labels alone.
+  return labels === undefined ? undefined : { allowed: new LabelSet(labels, labels), verified: false, tight: true, live: true };
 }
 
 /** The filter's candidates: from the cache while no write has committed since they were read. */

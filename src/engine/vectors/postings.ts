@@ -27,9 +27,12 @@ const UNHELD_PATHS: ReadonlySet<string> = new Set(['_id']);
 /** A sorted set of labels: a filter's candidates, as CollectionVectors.search takes them. */
 export class LabelSet implements Iterable<number> {
   readonly labels: Uint32Array;
+  /** See AllowedLabels.contentKey: given when `sorted` is never changed, or never handed out again once it is. */
+  readonly contentKey: object | undefined;
 
-  constructor(sorted: Uint32Array) {
+  constructor(sorted: Uint32Array, contentKey?: object) {
     this.labels = sorted;
+    this.contentKey = contentKey;
   }
 
   get size(): number {
@@ -51,6 +54,8 @@ type Run = number | Labels;
 interface Labels {
   values: Uint32Array;
   size: number;
+  /** The view equalNow hands out, until the run next changes (then a new one): it stands for these labels only. */
+  view?: Uint32Array | undefined;
 }
 
 interface PathValues {
@@ -181,7 +186,9 @@ export class VectorPostings {
     if (value.length > MAX_VALUE_CHARS || UNHELD_PATHS.has(indexPath)) return undefined;
     const run = this.#runs.get(entry);
     if (run === undefined) return EMPTY;
-    return typeof run === 'number' ? Uint32Array.of(run) : run.values.subarray(0, run.size);
+    if (typeof run === 'number') return Uint32Array.of(run);
+    run.view ??= run.values.subarray(0, run.size);
+    return run.view;
   }
 
   #range(indexPath: string, bounds: IndexBounds, cap: number): Uint32Array | undefined {
@@ -242,6 +249,7 @@ export class VectorPostings {
     } else {
       const at = indexOf(run.values, run.size, label);
       if (at < 0) return;
+      run.view = undefined;
       run.values.copyWithin(at, at + 1, run.size);
       run.size--;
       if (run.size === 1) this.#runs.set(entry, run.values[0]!);
@@ -262,6 +270,7 @@ export class VectorPostings {
 function insertLabel(run: Labels, label: number, keepSorted: boolean): void {
   const at = keepSorted ? lowerBoundOf(run.values, run.size, label) : run.size;
   if (keepSorted && at < run.size && run.values[at] === label) return;
+  run.view = undefined;
   if (run.size === run.values.length) {
     const grown = new Uint32Array(run.values.length * 2);
     grown.set(run.values);
