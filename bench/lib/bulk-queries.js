@@ -40,13 +40,18 @@ export function writeGroundTruth(file, n, dim, count) {
   writeFileSync(file, JSON.stringify({ unfiltered, filtered: Object.fromEntries(FILTERS.map(({ field }, f) => [field, filtered[f]])) }));
 }
 
+/** A point's QPS bursts: this many, interleaved with the other systems' at that point, the median kept. */
+const BURSTS = 3;
+const median = (list) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)];
+
 /**
  * The queries of one process's systems (`{ name: system }`), interleaved point by point (each ef, each
- * filter: every system in turn), so that a shared machine's load weighs on all alike. `system.setEf(ef)`
- * (undefined: its default) and `system.search(vector, filter)` (filter `{ field, value }` or undefined)
- * returning row numbers; `system.filteredEfs`: the efs it tries filtered, in order, stopping at its first
- * reaching recall 0.99 (default [undefined]: its default only). Returns, per name,
- * { sweep: [{ ef, recall, qps, cpuQps }], filtered: { [field]: [{ ef, recall, qps, cpuQps }] } }.
+ * filter: every system in turn, BURSTS times, who goes first alternating), so that a shared machine's load
+ * weighs on all alike and a passing spike on one burst only. `system.setEf(ef)` (undefined: its default) and
+ * `system.search(vector, filter)` (filter `{ field, value }` or undefined) returning row numbers;
+ * `system.filteredEfs`: the efs it tries filtered, in order, stopping at its first reaching recall 0.99
+ * (default [undefined]: its default only). Returns, per name, { sweep: [{ ef, recall, qps, cpuQps }],
+ * filtered: { [field]: [{ ef, recall, qps, cpuQps }] } }, each QPS the median of the point's bursts.
  */
 export async function measureQueries(systems, { dim, truthFile, queries: count, burstMs }) {
   const truth = JSON.parse(readFileSync(truthFile, 'utf8'));
@@ -56,11 +61,17 @@ export async function measureQueries(systems, { dim, truthFile, queries: count, 
   const nextUnseen = sampleStream(mixOf(dim), UNSEEN_SEED, DATA.spread);
   let unseen = 0;
 
-  async function point(system, ef, filter) {
+  async function recall(system, ef, filter) {
     system.setEf(ef);
     const truthOf = filter ? truth.filtered[filter.field] : truth.unfiltered;
     let sum = 0;
     for (let q = 0; q < count; q++) sum += recallOf(await system.search(vectorOf(q), filter && { field: filter.field, value: q % filter.cats }), truthOf[q]);
+    return sum / count;
+  }
+
+  /** Wall and CPU QPS of one burst of `ms` (after a warm-up of 64 queries). */
+  async function burst(system, ef, filter, ms) {
+    system.setEf(ef);
     const batch = () => Array.from({ length: 32 }, () => ({ vector: nextUnseen(new Float32Array(dim)), value: filter ? unseen++ % filter.cats : undefined }));
     const run = async (list) => {
       for (const { vector, value } of list) await system.search(vector, filter && { field: filter.field, value });
@@ -69,7 +80,7 @@ export async function measureQueries(systems, { dim, truthFile, queries: count, 
     let done = 0;
     let wall = 0;
     let cpu = 0;
-    while (wall < burstMs) {
+    while (wall < ms) {
       const list = batch(); // drawn before the clock starts
       const from = performance.now();
       const cpuFrom = process.cpuUsage();
@@ -79,24 +90,39 @@ export async function measureQueries(systems, { dim, truthFile, queries: count, 
       cpu += (used.user + used.system) / 1000;
       done += list.length;
     }
-    return { ef: ef ?? null, recall: sum / count, qps: (done * 1000) / wall, cpuQps: (done * 1000) / cpu };
+    return { qps: (done * 1000) / wall, cpuQps: (done * 1000) / cpu };
+  }
+
+  /** One point for each of `at` ([name, ef, filter]): its recall, then BURSTS rounds of bursts in turn. */
+  async function points(at, first) {
+    const recalls = [];
+    for (const [name, ef, filter] of at) recalls.push(await recall(systems[name], ef, filter));
+    const bursts = at.map(() => []);
+    for (let r = 0; r < BURSTS; r++) {
+      const order = at.map((_, j) => j);
+      if ((first + r) % 2 === 1) order.reverse();
+      for (const j of order) bursts[j].push(await burst(systems[at[j][0]], at[j][1], at[j][2], burstMs / BURSTS));
+    }
+    return at.map(([, ef], j) => ({ ef: ef ?? null, recall: recalls[j], qps: median(bursts[j].map((b) => b.qps)), cpuQps: median(bursts[j].map((b) => b.cpuQps)), bursts: bursts[j] }));
   }
 
   await quiet();
   const names = Object.keys(systems);
   const out = Object.fromEntries(names.map((name) => [name, { sweep: [], filtered: {} }]));
   // Warm-ups of a burst's length first, three each in turn (the code paths compiled, the caches touched).
-  for (let i = 0; i < 3; i++) for (const name of names) await point(systems[name], EFS[0]);
-  // Each point's systems in turn, who goes first alternating (none is always first after another's burst).
-  const turn = (i) => (i % 2 === 0 ? names : [...names].reverse());
-  for (const [i, ef] of EFS.entries()) for (const name of turn(i)) out[name].sweep.push(await point(systems[name], ef));
+  for (let i = 0; i < 3; i++) for (const name of names) await burst(systems[name], EFS[0], undefined, burstMs);
+  for (const [i, ef] of EFS.entries()) {
+    const measured = await points(names.map((name) => [name, ef, undefined]), i);
+    names.forEach((name, j) => out[name].sweep.push(measured[j]));
+  }
   for (const filter of FILTERS) {
     for (const name of names) out[name].filtered[filter.field] = [];
     const efsOf = (name) => systems[name].filteredEfs ?? [undefined];
     for (let i = 0; ; i++) {
-      const going = turn(i).filter((name) => i < efsOf(name).length && (out[name].filtered[filter.field].at(-1)?.recall ?? 0) < 0.99);
+      const going = names.filter((name) => i < efsOf(name).length && (out[name].filtered[filter.field].at(-1)?.recall ?? 0) < 0.99);
       if (going.length === 0) break;
-      for (const name of going) out[name].filtered[filter.field].push(await point(systems[name], efsOf(name)[i], filter));
+      const measured = await points(going.map((name) => [name, efsOf(name)[i], filter]), i);
+      going.forEach((name, j) => out[name].filtered[filter.field].push(measured[j]));
     }
   }
   return out;

@@ -37,7 +37,7 @@ export function printBulkReport(results, run) {
   for (const [what, mine, theirs, ratio] of queries?.rows ?? []) rows.push([what, `${mine}; ${ratio}`, theirs]);
   console.log('\n| | ours | raw hnswlib-node |\n|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
-  if (run.queries) console.log(`\nrecall@10 (${run.queries.count} queries) and wall QPS (unseen queries, ${run.queries.ms} ms a point) per efSearch:\n${sweepTable(ours.open.queries, raw.open.queries)}`);
+  if (run.queries) console.log(`\nrecall@10 (${run.queries.count} queries) and wall QPS (unseen queries, ${run.queries.ms} ms a point: the median of 3 bursts interleaved with the other systems') per efSearch:\n${sweepTable(ours.open.queries, raw.open.queries)}`);
   const resultsDir = new URL('../results/', import.meta.url);
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(new URL('bulk-load-bench.json', resultsDir), JSON.stringify({ n, dim, backend, ids, batch, rounds, results, queries: queries?.summary }, null, 2));
