@@ -3,7 +3,8 @@
  * slot-filter.ts SlotBytes): the graph's byte filter is made once and kept while neither the filter's
  * postings entry nor the graph's slots change, and made again after each write that changes either: an
  * update moving a hit out of the category, an insert into it (pending, then in the graph), a delete. The
- * answers match the exact filtered top 10 throughout. Real LevelDB in a temp dir; a few seconds.
+ * answers match the exact filtered top 10 throughout. A range's candidates (the planner's, cached until the
+ * next write) keep theirs too. Real LevelDB in a temp dir; a few seconds.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VectorDB } from '../../src/index.js';
@@ -27,14 +28,19 @@ afterEach(async () => {
   for (const db of open.splice(0)) await db.close().catch(() => undefined);
 });
 
-describe.skipIf(!nativeRowsAvailable())('a repeated equality filter\'s byte filter', () => {
+async function loaded() {
+  const db = new VectorDB('test-token', tempDir(), undefined, { vectorBackend: 'native-rows', limits: { maxInsertManyDocuments: 1000 } });
+  await db.connect();
+  open.push(db);
+  const collection = await db.createCollection({ name: 'c', options: { vector: { dimension: DIM, metric: 'euclidean' } } });
+  await collection.insertMany(Array.from({ length: N }, (_, i) => ({ _id: i, cat: i % 2, $vector: vectorOf(i) })), { chunkSize: 1000 });
+  await collection.waitForIndex();
+  return collection;
+}
+
+describe.skipIf(!nativeRowsAvailable())('a repeated filter\'s byte filter', () => {
   it('is made once while nothing changes, again after each write that does, and answers the exact top 10', async () => {
-    const db = new VectorDB('test-token', tempDir(), undefined, { vectorBackend: 'native-rows', limits: { maxInsertManyDocuments: 1000 } });
-    await db.connect();
-    open.push(db);
-    const collection = await db.createCollection({ name: 'c', options: { vector: { dimension: DIM, metric: 'euclidean' } } });
-    await collection.insertMany(Array.from({ length: N }, (_, i) => ({ _id: i, cat: i % 2, $vector: vectorOf(i) })), { chunkSize: 1000 });
-    await collection.waitForIndex();
+    const collection = await loaded();
 
     // The exact answer over the documents as they are: id -> [cat, vector].
     const docs = new Map<number | string, [number, number[]]>(Array.from({ length: N }, (_, i) => [i, [i % 2, vectorOf(i)]]));
@@ -79,5 +85,19 @@ describe.skipIf(!nativeRowsAvailable())('a repeated equality filter\'s byte filt
     expect(afterDelete).not.toContain(indexed[1]);
     expect(afterDelete).toEqual(exact());
     expect(marks.mock.calls.length).toBeGreaterThan(marked);
+  });
+
+  it('is kept for a range\'s cached candidates until a write', async () => {
+    const collection = await loaded();
+    const marks = vi.spyOn(HnswSlotTable.prototype, 'markSlots');
+    const search = async (): Promise<(number | string)[]> => (await collection.findVector(QUERY, { filter: { cat: { $gte: 1 } }, limit: K, efSearch: EF, projection: { _id: 1 } })).map((d) => d._id as number | string);
+    const first = await search();
+    for (let i = 0; i < 3; i++) expect(await search()).toEqual(first);
+    expect(marks).toHaveBeenCalledTimes(1);
+    await collection.updateOne({ _id: first[0] }, { $set: { cat: 0 } });
+    const after = await search();
+    expect(after).not.toContain(first[0]);
+    expect(after.slice(0, K - 1)).toEqual(first.slice(1));
+    expect(marks).toHaveBeenCalledTimes(2);
   });
 });

@@ -212,7 +212,8 @@ async function readCandidates(request: VectorSelectRequest): Promise<Candidates>
   // The in-memory postings know no `$lexical` match: the planner reads its terms' postings.
   if (postings?.ready && filter.lexical === undefined) {
     const labels = await planFrom(filter, { source: postings.source((key) => vectors.labelOf(key)), isIndexed, maxCandidates });
-    if (labels !== undefined) return { allowed: new LabelSet(labels), verified: false, tight: true };
+    // A fresh array (the postings copy what they hand the planner), never changed: it stands for these labels.
+    if (labels !== undefined) return { allowed: new LabelSet(labels, labels), verified: false, tight: true };
   }
   const allowed = new Set<number>();
   const plan = await planCandidates(filter, { store, isIndexed, maxCandidates, lexicalMatch });
