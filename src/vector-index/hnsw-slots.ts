@@ -38,7 +38,7 @@ export class HnswSlotTable {
   /** Slots used so far (== hnswlib's element count). */
   #used: number;
   /** Counts the changes of which label a slot holds (what a byte filter was made from). */
-  #links = 0;
+  #labelChanges = 0;
 
   private constructor(labels: Uint32Array, live: Uint8Array, used: number) {
     this.#labels = labels;
@@ -86,8 +86,8 @@ export class HnswSlotTable {
   }
 
   /** Changes so far of which label each slot holds: a byte filter made at one count holds until the next. */
-  get links(): number {
-    return this.#links;
+  get labelChanges(): number {
+    return this.#labelChanges;
   }
 
   /** Slots used so far (live and deleted). */
@@ -134,13 +134,13 @@ export class HnswSlotTable {
 
   /** Unlinks a label from its slot (the slot's flags are the caller's: markDeleted, or a rollback). */
   unlink(label: number): void {
-    this.#links++;
+    this.#labelChanges++;
     this.#slotOf.delete(label);
   }
 
   /** Links a label back to its slot (a rollback after a failed delete). */
   relink(label: number, slot: number): void {
-    this.#links++;
+    this.#labelChanges++;
     this.#slotOf.set(label, slot);
   }
 
@@ -162,7 +162,7 @@ export class HnswSlotTable {
   setLive(slot: number, label: number): void {
     this.#labels[slot] = label;
     this.#live[slot] = 1;
-    this.#links++;
+    this.#labelChanges++;
     this.#slotOf.set(label, slot);
   }
 
@@ -211,7 +211,7 @@ export class HnswSlotTable {
   }
 
   clear(): void {
-    this.#links++;
+    this.#labelChanges++;
     this.#slotOf.clear();
     this.#dead.length = 0;
     this.#labels = new Uint32Array(0);

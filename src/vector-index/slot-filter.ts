@@ -16,7 +16,7 @@ import type { AllowedLabels } from './index-types.js';
 export class SlotBytes {
   #bytes = new Uint8Array(0);
   /** What the bytes in use were made from, when they can be reused. */
-  #made: { readonly table: HnswSlotTable; readonly key: object; readonly links: number; readonly used: number } | undefined;
+  #made: { readonly table: HnswSlotTable; readonly key: object; readonly labelChanges: number; readonly used: number } | undefined;
 
   /**
    * A byte per used slot of `table`, 1 for the live slots of `allowed` that `check` accepts; valid until
@@ -26,13 +26,13 @@ export class SlotBytes {
     const used = table.used;
     const key = check === undefined ? allowed.contentKey : undefined;
     const made = this.#made;
-    if (key !== undefined && made !== undefined && made.key === key && made.table === table && made.links === table.links && made.used === used) return this.#bytes.subarray(0, used);
+    if (key !== undefined && made !== undefined && made.key === key && made.table === table && made.labelChanges === table.labelChanges && made.used === used) return this.#bytes.subarray(0, used);
     this.#made = undefined;
     if (this.#bytes.length < used) this.#bytes = new Uint8Array(grownLength(this.#bytes.length, used));
     else this.#bytes.fill(0, 0, used);
     const bytes = this.#bytes.subarray(0, used);
     table.markSlots(allowed, bytes, check);
-    if (key !== undefined) this.#made = { table, key, links: table.links, used };
+    if (key !== undefined) this.#made = { table, key, labelChanges: table.labelChanges, used };
     return bytes;
   }
 }
