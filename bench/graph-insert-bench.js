@@ -8,10 +8,12 @@
  * ours given the float32 values (asymmetric candidate searches), is timed too; recall is also given as the
  * share of the exact top 10 within the graph's best 30 (what the engine ranks exactly), and beside them that
  * of a graph of the same vectors as float32 rows (not timed). Data: bench/lib/vector-data.js's unit vectors
- * around `--clusters` centres with `--spread` (quantization-memory.js's are 50 and 0.35).
+ * around `--clusters` centres with `--spread` (quantization-memory.js's are 50 and 0.35). `--threads 2`: ours
+ * builds by addAsync on that many threads (as a bulk load does; hnswlib's stays on one), wall seconds beside
+ * the CPU seconds (all threads'), and no link-for-link check.
  *
  *   node bench/graph-insert-bench.js [--n 100000] [--dim 128] [--rounds 3] [--m 16] [--ef-construction 200]
- *     [--ef 128] [--queries 200] [--clusters 100] [--spread 1.0] [--int8] [--dist <dir>]
+ *     [--ef 128] [--queries 200] [--clusters 100] [--spread 1.0] [--int8] [--threads 1] [--dist <dir>]
  */
 import { exactTopK, recallOf } from './lib/exact.js';
 import { nativeGraphRows } from './lib/native-graph-rows.js';
@@ -30,6 +32,7 @@ const Q = Number(option('--queries', 200));
 const INT8 = args.includes('--int8');
 const CLUSTERS = Number(option('--clusters', 100));
 const SPREAD = Number(option('--spread', 1.0));
+const THREADS = Number(option('--threads', 1));
 const DIST = freshDist(option('--dist', undefined));
 const K = 10;
 const SHORTLIST = 3 * K;
@@ -42,17 +45,19 @@ const { addon, rows, ids } = await nativeGraphRows(DIST, vectors, DIM, INT8);
 const slots = Uint32Array.from({ length: N }, (_, i) => i);
 
 const builds = {
-  ours: (g) => g.add(slots, ids, N),
+  ours: THREADS > 1 ? (g) => g.addAsync(slots, ids, N, THREADS) : (g) => g.add(slots, ids, N),
   hnswlib: (g) => g.addHnswlib(slots, ids, N),
-  ...(INT8 ? { oursWithValues: (g) => g.add(slots, ids, N, vectors) } : {}),
+  ...(INT8 ? { oursWithValues: THREADS > 1 ? (g) => g.addAsync(slots, ids, N, THREADS, vectors) : (g) => g.add(slots, ids, N, vectors) } : {}),
 };
-/** A fresh graph built by `build`, and the CPU seconds of the build (one thread: the JS thread). */
-function timed(build) {
+/** A fresh graph built by `build`, the CPU seconds of the build (the process's: every thread's) and its wall seconds. */
+async function timed(build) {
   const graph = new addon.Graph(rows, N, M, EF_CONSTRUCTION, 100);
   const cpu = process.cpuUsage();
-  build(graph);
+  const started = performance.now();
+  await build(graph);
+  const wall = (performance.now() - started) / 1e3;
   const used = process.cpuUsage(cpu);
-  return { graph, seconds: (used.user + used.system) / 1e6 };
+  return { graph, seconds: (used.user + used.system) / 1e6, wall };
 }
 
 /** Every 97th slot's links at every level, joined: equal strings are equal graphs on the sample. */
@@ -85,6 +90,7 @@ function recall(graph) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = Object.fromEntries(Object.keys(builds).map((name) => [name, []]));
+const wallSeconds = Object.fromEntries(Object.keys(builds).map((name) => [name, []]));
 const ratios = [];
 const last = {};
 let sameGraph;
@@ -92,14 +98,15 @@ for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? Object.keys(builds) : Object.keys(builds).reverse();
   const got = {};
   for (const name of order) {
-    const { graph, seconds: s } = timed(builds[name]);
+    const { graph, seconds: s, wall } = await timed(builds[name]);
     got[name] = s;
     seconds[name].push(s);
-    log(`round ${round + 1}: ${name} ${s.toFixed(2)} s CPU`);
+    wallSeconds[name].push(wall);
+    log(`round ${round + 1}: ${name} ${s.toFixed(2)} s CPU, ${wall.toFixed(2)} s wall`);
     last[name]?.dispose();
     last[name] = graph;
   }
-  if (round === 0 && !INT8) sameGraph = sampleLinks(last.ours) === sampleLinks(last.hnswlib);
+  if (round === 0 && !INT8 && THREADS === 1) sameGraph = sampleLinks(last.ours) === sampleLinks(last.hnswlib);
   ratios.push(got.hnswlib / got.ours);
 }
 const recalls = Object.fromEntries(Object.entries(last).map(([name, graph]) => [name, recall(graph)]));
@@ -119,7 +126,9 @@ console.log(
     M,
     efConstruction: EF_CONSTRUCTION,
     rounds: ROUNDS,
+    threads: THREADS,
     cpuSecondsPerBuild: Object.fromEntries(Object.entries(seconds).map(([name, xs]) => [name, { median: Number(median(xs).toFixed(2)), runs: xs.map((x) => Number(x.toFixed(2))) }])),
+    wallSecondsPerBuild: Object.fromEntries(Object.entries(wallSeconds).map(([name, xs]) => [name, Number(median(xs).toFixed(2))])),
     hnswlibOverOursMedianRatio: Number(median(ratios).toFixed(3)),
     ...(sameGraph === undefined ? {} : { sameGraphOnSample: sameGraph }),
     [`recallAtEf${EF}`]: recalls,

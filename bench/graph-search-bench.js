@@ -11,7 +11,8 @@
  * each load the same graph file into their own row store, searched as `ours@<folder>` in the same bursts:
  * an A/B of builds in one process, at the same load. `--raw-same-graph`: raw loads our graph instead of
  * building its own (bench/lib/raw-graph-file.js: the same links, its vectors beside them; needs --graphs):
- * the two layouts on one graph, and no raw build (at 1M, many minutes on a loaded machine).
+ * the two layouts on one graph, and no raw build (at 1M, many minutes on a loaded machine). The JSON's
+ * `runLength`: our graph's elements whose row follows from their id (element_rows.h: no row-id array read).
  *
  *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--ef 20] [--ef-construction 200] [--rounds 7]
  *     [--burst-ms 300] [--int8] [--systems ours,hnswlibOverOurRows,raw] [--graphs <dir>] [--also <dist>,...]
@@ -70,10 +71,13 @@ if (ourFile.found) {
 } else {
   await graph.addAsync(Uint32Array.from({ length: N }, (_, i) => i), ids, N, 2);
   log(`addon graph built in ${(performance.now() - started).toFixed(0)} ms`);
-  if (ourFile.file !== undefined) {
-    await graph.save(`${ourFile.file}.tmp`);
-    renameSync(`${ourFile.file}.tmp`, ourFile.file);
-  }
+}
+// Elements whose row follows from their id (element_rows.h): the walk reads no row-id array for them.
+const runLength = graph.elementRowsRun()[1];
+log(`run of rows in element order: ${runLength} of ${N} elements`);
+if (!ourFile.found && ourFile.file !== undefined) {
+  await graph.save(`${ourFile.file}.tmp`);
+  renameSync(`${ourFile.file}.tmp`, ourFile.file);
 }
 const others = {};
 for (const dist of ALSO) {
@@ -142,4 +146,4 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const summary = Object.fromEntries(Object.entries(us).map(([name, xs]) => [name, Number(median(xs).toFixed(1))]));
 const overOurs = Object.fromEntries(Object.entries(ratios).filter(([, xs]) => xs.length > 0).map(([name, xs]) => [name, Number(median(xs).toFixed(3))]));
-console.log(JSON.stringify({ n: N, dim: DIM, ef: EF, efConstruction: EF_CONSTRUCTION, rows: INT8 ? 'int8' : 'float32', cpuUsPerQuery: summary, overOursMedianRatio: overOurs, rawOverOurs: summary.raw !== undefined && summary.ours !== undefined ? Number((summary.raw / summary.ours).toFixed(3)) : undefined, loadAverage: loadavg().map((l) => Number(l.toFixed(1))) }));
+console.log(JSON.stringify({ n: N, dim: DIM, ef: EF, efConstruction: EF_CONSTRUCTION, rows: INT8 ? 'int8' : 'float32', runLength, cpuUsPerQuery: summary, overOursMedianRatio: overOurs, rawOverOurs: summary.raw !== undefined && summary.ours !== undefined ? Number((summary.raw / summary.ours).toFixed(3)) : undefined, loadAverage: loadavg().map((l) => Number(l.toFixed(1))) }));

@@ -4,8 +4,9 @@
 // data of a neighbour is a cache miss of its own before the row's. Every write of an element's row goes
 // through set (ours) or adopt (after hnswlib wrote it); the array grows ahead of the graph (reserve).
 // It also keeps the run of elements 0, 1, .. whose rows are first, first + 1, ..: a loaded graph file (its
-// rows renumbered in element order) or inserts in row order. A walk reads such an element's row from its id
-// alone, with no load of the array before it can prefetch the row.
+// rows renumbered in element order) or inserts in row order, on one thread or several (Graph.addAsync claims
+// element ids in the order it hands out items, and the claim records the row: GraphInsert::claim). A walk
+// reads such an element's row from its id alone, with no load of the array before it can prefetch the row.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -95,9 +96,10 @@ class ElementRows {
 
   /**
    * The array's entry, and the run: element `id` next after it in row order extends it (the first element
-   * starts it), a row out of order at or before its end cuts it there. Inserts on several threads record at
-   * once, so the run changes by compare-and-swap; one recorded out of turn ends its growth (the walks then
-   * read the array past it).
+   * starts it), a row out of order at or before its end cuts it there. Inserts on several threads claim ids
+   * and record them in turn, but hnswlib's update (adopt) records beside them, so the run changes by
+   * compare-and-swap; an element recorded out of turn (past the end) ends its growth (the walks then read
+   * the array past it).
    */
   void record(hnswlib::tableint id, uint32_t row) {
     ids_[id] = row;

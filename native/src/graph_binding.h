@@ -3,7 +3,6 @@
 // replaces, deletes, its links for tests; searches (graph_search_binding.h) and the graph file
 // (graph_file_binding.h) are delegated.
 #pragma once
-#include <atomic>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -96,16 +95,27 @@ class Graph : public Napi::ObjectWrap<Graph> {
     void Execute() override {
       Hnsw& g = *core_.h;
       const uint32_t dim = core_.rows->dim();
-      std::atomic<size_t> next{0};
-      std::mutex errorLock;
+      // Held across taking the next item and claiming its element id (GraphInsert::claim, which takes the
+      // label's and the label table's locks inside it), never taken under a graph lock: element ids follow
+      // the items' order, so rows given in order keep the run of rows in element order (element_rows.h).
+      std::mutex order;
+      size_t next = 0;
       std::string error;
       auto run = [&]() {
         vdb::GraphInsert ours(g, core_.elementRows, *core_.rows, core_.space->get_dist_func_param());
-        for (size_t i = next++; i < slots_.size(); i = next++) {
+        for (;;) {
           try {
-            ours.add(&rows_[i], slots_[i], values_.empty() ? nullptr : values_.data() + i * dim);
+            size_t i;
+            vdb::GraphInsert::Claim claimed;
+            {
+              std::lock_guard<std::mutex> lock(order);
+              if (next >= slots_.size()) return;
+              i = next++;
+              claimed = ours.claim(&rows_[i], slots_[i]);
+            }
+            ours.link(claimed, &rows_[i], slots_[i], values_.empty() ? nullptr : values_.data() + i * dim);
           } catch (const std::exception& e) {
-            std::lock_guard<std::mutex> lock(errorLock);
+            std::lock_guard<std::mutex> lock(order);
             if (error.empty()) error = e.what();
             next = slots_.size();
           }
@@ -128,6 +138,8 @@ class Graph : public Napi::ObjectWrap<Graph> {
   /**
    * addAsync(slots, rows, n, threads, values?): inserts as add does, on `threads` threads off the JS thread
    * (our insert, as hnswlib's addPoint, is thread-safe for distinct labels); resolves once every one is in.
+   * The items are taken in order and given element ids in that order (the link steps then overlap): rows in
+   * order, as a bulk load writes them, keep the run of rows in element order whole, as on one thread.
    * The rows are referenced now: if an insert fails, the graph keeps those it took (count() tells).
    */
   Napi::Value AddAsync(const Napi::CallbackInfo& info) {

@@ -9,6 +9,8 @@
 // over int8 rows, when the new row's float32 values are given, its candidate searches compare those values
 // with the codes (asymmetric, as searches do) where hnswlib compares codes with codes. The selection among
 // existing elements (the heuristic) stays on codes. A label already in the graph goes to hnswlib's update.
+// An insert is two steps: claim (the element id, its label and row: quick, and what callers on several
+// threads serialize, so that ids follow the order they take their items in) and link (its level and links).
 #pragma once
 #include <cstdlib>
 #include <cstring>
@@ -26,27 +28,63 @@ class GraphInsert {
       : g_(g), elementRows_(elementRows), rows_(rows), param_(spaceParam) {}
 
   /**
+   * An element id taken for a label by claim, with the locks its link step goes on holding (the label's
+   * operation lock and the element's link list lock, as hnswlib's addPoint holds them); `fresh` false: the
+   * label was in the graph already, no id taken, no lock held.
+   */
+  struct Claim {
+    std::unique_lock<std::mutex> label, own;
+    hnswlib::tableint id = 0;
+    bool fresh = false;
+  };
+
+  /**
    * Inserts the element of `label` reading row `*row` (hnswlib's addPoint(row, label)). `values`: the row's
    * float32 values, or null; over int8 rows they make the candidate searches asymmetric.
    */
   void add(const uint32_t* row, hnswlib::labeltype label, const float* values) {
-    std::unique_lock<std::mutex> labelLock(g_.getLabelOpMutex(label));
-    hnswlib::tableint cur;
+    Claim claimed = claim(row, label);
+    link(claimed, row, label, values);
+  }
+
+  /**
+   * The first step of add: the next element id for a label not in the graph, its element data cleared and
+   * given the label and row `*row` (ElementRows records the row here, so the order of claims is the order of
+   * the run). Quick: inserts on several threads claim under one lock of theirs (Graph.addAsync), so that
+   * element ids follow the order the items are taken in. Takes the label's operation lock, then the label
+   * table's: nobody holding either waits for the caller's lock.
+   */
+  Claim claim(const uint32_t* row, hnswlib::labeltype label) {
+    Claim c;
+    c.label = std::unique_lock<std::mutex>(g_.getLabelOpMutex(label));
     {
-      std::unique_lock<std::mutex> table(g_.label_lookup_lock);
+      std::lock_guard<std::mutex> table(g_.label_lookup_lock);
       if (g_.label_lookup_.find(label) != g_.label_lookup_.end()) {
-        table.unlock();
-        labelLock.unlock();  // hnswlib's addPoint takes it again
-        g_.addPoint(row, label);
-        elementRows_.adopt(g_, label);
-        return;
+        c.label.unlock();  // hnswlib's addPoint (the update, in link) takes it again
+        return c;
       }
       if (g_.cur_element_count >= g_.max_elements_) throw std::runtime_error("The number of elements exceeds the specified limit");
-      cur = static_cast<hnswlib::tableint>(g_.cur_element_count);
+      c.id = static_cast<hnswlib::tableint>(g_.cur_element_count);
       g_.cur_element_count++;
-      g_.label_lookup_[label] = cur;
+      g_.label_lookup_[label] = c.id;
     }
-    std::unique_lock<std::mutex> own(g_.link_list_locks_[cur]);
+    c.fresh = true;
+    c.own = std::unique_lock<std::mutex>(g_.link_list_locks_[c.id]);
+    // No walk reaches the element before link connects it: its data may be written before its level is drawn.
+    std::memset(g_.data_level0_memory_ + c.id * g_.size_data_per_element_ + g_.offsetLevel0_, 0, g_.size_data_per_element_);
+    std::memcpy(g_.getExternalLabeLp(c.id), &label, sizeof(hnswlib::labeltype));
+    elementRows_.set(g_, c.id, *row);
+    return c;
+  }
+
+  /** The second step of add: the claimed element's level and links (or hnswlib's update, for a label in the graph). */
+  void link(Claim& c, const uint32_t* row, hnswlib::labeltype label, const float* values) {
+    if (!c.fresh) {
+      g_.addPoint(row, label);
+      elementRows_.adopt(g_, label);
+      return;
+    }
+    const hnswlib::tableint cur = c.id;
     const int level = drawLevel();
     g_.element_levels_[cur] = level;
     std::unique_lock<std::mutex> top(g_.global);
@@ -54,9 +92,6 @@ class GraphInsert {
     if (level <= maxLevel) top.unlock();
     const hnswlib::tableint entry = g_.enterpoint_node_;
 
-    std::memset(g_.data_level0_memory_ + cur * g_.size_data_per_element_ + g_.offsetLevel0_, 0, g_.size_data_per_element_);
-    std::memcpy(g_.getExternalLabeLp(cur), &label, sizeof(hnswlib::labeltype));
-    elementRows_.set(g_, cur, *row);
     if (level > 0) {
       g_.linkLists_[cur] = static_cast<char*>(std::malloc(g_.size_links_per_element_ * level + 1));
       if (g_.linkLists_[cur] == nullptr) throw std::runtime_error("Not enough memory: addPoint failed to allocate linklist");

@@ -4,12 +4,12 @@
 // reads a neighbour's row id from ElementRows (element_rows.h: 4 bytes an element, kept in the caches)
 // where hnswlib reads its element data, which here is only that id: at 1M two dependent cache misses a
 // distance (the element data, then the row, row_store.h) become one. Elements in the run of rows in element
-// order (a loaded graph file) need no id at all: their row follows from the element id. The loop is
-// hnswlib's, prefetching as hnswlib does its element data: the next neighbour's row (its first line, the
-// kernel's loads stream the rest), and two ahead its visited mark and its row id, which that prefetch
-// reads (bench/README.md, graph-search-bench: prefetching the rows of all of a node's neighbours at once
-// cost 10-20 % at 200k, one ahead saves). The insert's heuristic prefetches the rows it reads in an order
-// known ahead (prefetchRow).
+// order (a loaded graph file, or inserts in row order, on one thread or several) need no id at all: their
+// row follows from the element id. The loop is hnswlib's, prefetching as hnswlib does its element data: the
+// next neighbour's row (its first line, the kernel's loads stream the rest), and two ahead its visited mark
+// and its row id, which that prefetch reads (bench/README.md, graph-search-bench: prefetching the rows of
+// all of a node's neighbours at once cost 10-20 % at 200k, one ahead saves). The insert's heuristic
+// prefetches the rows it reads in an order known ahead (prefetchRow).
 #pragma once
 #include <algorithm>
 #include <limits>

@@ -5,8 +5,8 @@
  * replace of deleted slots by other rows, a resize, and a graph file loaded (its rows renumbered). After each
  * the array is in step and our search gives hnswlib's searchKnn's slots and distances over the rows that
  * changed. The run of elements whose rows follow their ids (which our walks read without the array) is
- * checked against the element data at each step too, and where it starts, grows and is cut. A couple of
- * thousand seeded vectors: about a second. Skipped where the addon was not built.
+ * checked against the element data at each step too, and where it starts, grows (on one insert thread or
+ * two) and is cut. A couple of thousand seeded vectors: about a second. Skipped where the addon was not built.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -85,6 +85,8 @@ describe.skipIf(addon === null)("the addon graph's element rows", () => {
     graph.add(slotsFrom(0, 400), ids.subarray(0, 400), 400);
     graph.addHnswlib(slotsFrom(400, 400), ids.subarray(400, 800), 400);
     await graph.addAsync(slotsFrom(800, 400), ids.subarray(800, 1200), 400, 2);
+    // Rows in order throughout (the two threads claim element ids in the order they take the rows): all run.
+    expect(graph.elementRowsRun()).toEqual([ids[0], N]);
     expectInStep(graph, queries);
 
     // Live slots given other rows (far from their own: the second half of the data) by an add (hnswlib's update).
@@ -148,7 +150,7 @@ describe.skipIf(addon === null)("the addon graph's element rows", () => {
     const before = expectInStep(graph, queries);
 
     // Loaded into another store, its rows renumbered in element order from 7: the run covers every element.
-    await loadedCopy(graph, 800, (loaded, otherStore) => {
+    await loadedCopy(graph, 800, async (loaded, otherStore) => {
       expect(loaded.elementRowsRun()).toEqual([7, 700]);
       expect(expectInStep(loaded, queries)).toEqual(before);
       // Rows written next are next in order too: our insert on one thread grows the run with them.
@@ -157,6 +159,12 @@ describe.skipIf(addon === null)("the addon graph's element rows", () => {
       expect(more[0]).toBe(707);
       loaded.add(slotsFrom(700, 50), more, 50);
       expect(loaded.elementRowsRun()).toEqual([7, 750]);
+      expectInStep(loaded, queries);
+      // And on two threads (a bulk load's inserts).
+      const onTwo = new Uint32Array(50);
+      otherStore.writeMany(data.subarray(1050 * DIM, 1100 * DIM), 50, onTwo);
+      await loaded.addAsync(slotsFrom(750, 50), onTwo, 50, 2);
+      expect(loaded.elementRowsRun()).toEqual([7, 800]);
       expectInStep(loaded, queries);
     });
     graph.dispose();

@@ -1,8 +1,9 @@
 /**
  * The addon's own insert (native/src/graph_insert.h) against hnswlib's addPoint: on float32 rows, one
  * thread, the same seed (so the same levels), the same graph link for link at every level for the three
- * metrics, with deletes (the entry point's too) and a replace between the batches; on two threads a recall
- * within noise of the serial build's; over int8 rows, the insert given the new rows' float values
+ * metrics, with deletes (the entry point's too) and a replace between the batches; on two threads the
+ * elements in the order of the rows given (the run of rows in element order whole) and a recall within
+ * noise of the serial build's; over int8 rows, the insert given the new rows' float values
  * (asymmetric against the codes) builds another graph than the codes alone, of recall at least theirs.
  * A few thousand seeded vectors: seconds. Skipped where the addon was not built.
  */
@@ -16,6 +17,9 @@ const addon = loadNativeAddon();
 const DIM = 20;
 const M = 8;
 const K = 10;
+
+/** The addon graph with its test-only checks of the element rows (native-element-rows.test.ts). */
+type CheckedGraph = AddonGraph & { elementRowsOutOfStep(): number; elementRowsRun(): [number, number] };
 
 const slotsFrom = (first: number, n: number) => Uint32Array.from({ length: n }, (_, i) => first + i);
 
@@ -109,7 +113,7 @@ describe.skipIf(addon === null)("the addon's graph insert", () => {
     theirs.dispose();
   });
 
-  it('two threads: recall within noise of the serial build', async () => {
+  it('two threads: elements in row order, and recall within noise of the serial build', async () => {
     const n = 4000;
     const metric = 'cosine';
     const { data, queries } = dataAndQueries(43, n, 60, 16, metric);
@@ -118,10 +122,18 @@ describe.skipIf(addon === null)("the addon's graph insert", () => {
     rows.writeMany(data, n, ids);
     const serial = new a.Graph(rows, n, M, 60, 5);
     serial.add(slotsFrom(0, n), ids, n);
-    const parallel = new a.Graph(rows, n, M, 60, 5);
+    const parallel = new a.Graph(rows, n, M, 60, 5) as CheckedGraph;
     // In a few batches, as the backend inserts: each its own async work on two threads.
     for (let first = 0; first < n; first += 1000) await parallel.addAsync(slotsFrom(first, 1000), ids.subarray(first, first + 1000), 1000, 2);
     expect(parallel.count()).toBe(n);
+    // Element ids claimed in the order the rows were given, as on one thread: the run covers every element
+    // (our walks read no row-id array), in step with the element data.
+    expect(parallel.elementRowsRun()).toEqual([ids[0], n]);
+    expect(parallel.elementRowsOutOfStep()).toBe(0);
+    const elementSlots = new Uint32Array(n);
+    const elementRows = new Uint32Array(n);
+    expect(parallel.elements(elementSlots, elementRows)).toBe(n);
+    expect(Array.from(elementSlots)).toEqual(Array.from(slotsFrom(0, n)));
     const out = new Uint32Array(2 * M);
     for (let slot = 0; slot < n; slot++) expect(parallel.links(slot, 0, out)).toBeGreaterThan(0);
     const serialRecall = recall(serial, metric, data, queries);
