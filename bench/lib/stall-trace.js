@@ -111,9 +111,9 @@ function describe(stall, cpu, gcs, t0Us) {
     at += cpu.timeDeltas[i];
     if (at < stall.fromUs || at > stall.toUs) continue;
     const dt = i + 1 < cpu.timeDeltas.length ? Math.min(cpu.timeDeltas[i + 1], stall.toUs - at) : 0;
-    // Leaf, then up to the first four frames of ours (dist/) or a library: enough to say which step it was.
+    // Leaf, then up to the first seven frames of ours (dist/) or a library: enough to say which step it was.
     const frames = [];
-    for (let id = cpu.samples[i]; id !== undefined && frames.length < 5; id = parent.get(id)) {
+    for (let id = cpu.samples[i]; id !== undefined && frames.length < 8; id = parent.get(id)) {
       const f = byId.get(id).callFrame;
       if (f.functionName === '(root)') break;
       if (frames.length === 0 || /\/(dist|node_modules)\//.test(f.url)) frames.push(frameName(f));
