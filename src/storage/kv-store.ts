@@ -123,14 +123,11 @@ export class KvStore {
   }
 
   /**
-   * Point reads; `fillCache: false` for one-off bulk reads that should not displace hot values,
+   * Point reads; `fillCache: false` for one-off bulk reads that should not displace hot values, and
    * `large: true` for values of megabytes (snapshot chunks): read on LevelDB's threads even when few,
-   * so the event loop is not held while they are read, and never kept in the row cache; and `offThread:
-   * true` for reads made while writes pour in (an insert's existence check): on LevelDB's threads even
-   * when few, since a point read on the JS thread then waited for LevelDB's lock or the disk for up to
-   * 1.3 s during a bulk load (bench/README.md, issue 31).
+   * so the event loop is not held while they are read, and never kept in the row cache.
    */
-  async getMany(keys: readonly string[], options?: { readonly fillCache?: boolean; readonly large?: boolean; readonly offThread?: boolean }): Promise<(Uint8Array | undefined)[]> {
+  async getMany(keys: readonly string[], options?: { readonly fillCache?: boolean; readonly large?: boolean }): Promise<(Uint8Array | undefined)[]> {
     if (options?.large === true) {
       // One read per key, so that LevelDB's threads read (and checksum) several at once.
       const read = await this.#call(() => Promise.all(keys.map((key) => this.#db.get(key, NO_FILL_CACHE))));
@@ -141,7 +138,7 @@ export class KvStore {
     if (missed.length === 0) return values;
     const generation = this.#rows.generation;
     const missedKeys = missed.map((i) => keys[i]!);
-    const read = missed.length <= SYNC_READS && this.syncReads && options?.offThread !== true ? this.#getSync(missedKeys) : await this.#call(() => this.#db.getMany(missedKeys));
+    const read = missed.length <= SYNC_READS && this.syncReads ? this.#getSync(missedKeys) : await this.#call(() => this.#db.getMany(missedKeys));
     this.#keep(keys, values, missed, read, generation, options?.fillCache !== false);
     return values;
   }

@@ -70,8 +70,6 @@ export interface ReadOptions {
    * reference in its place (it still answers `$exists`), for callers that do not return `$vector`.
    */
   readonly withVector?: boolean;
-  /** Read on LevelDB's threads even when few (KvStore.getMany's `offThread`): reads made while writes pour in. */
-  readonly offThread?: boolean;
 }
 
 export class DocumentStore {
@@ -135,10 +133,7 @@ export class DocumentStore {
 
   /** Documents for the keys, in the same order; missing ones are null. */
   async getMany(docKeys: readonly string[], options?: ReadOptions): Promise<(Document | null)[]> {
-    const values = await this.#kv.getMany(
-      docKeys.map((k) => this.#docPrefix + k),
-      options?.offThread === true ? { offThread: true } : undefined,
-    );
+    const values = await this.#kv.getMany(docKeys.map((k) => this.#docPrefix + k));
     const withVector = options?.withVector ?? true;
     const docs: (Document | null)[] = [];
     for (let i = 0; i < values.length; i++) {

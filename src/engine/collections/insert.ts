@@ -62,9 +62,7 @@ export async function insertDocuments(target: InsertTarget, rawDocuments: readon
         const item = shredded[i - from]!;
         return item instanceof VectorDbError ? (rawDocuments[i] as { _id?: JsonValue } | null)?._id : item.id;
       };
-      // Only whether each exists (no vectors), read on LevelDB's threads: on the JS thread such a read waited
-      // behind the load's own writes (LevelDB's lock, the disk) for up to 1.3 s (issue 31).
-      const existing = ordered && failed ? [] : await store.getMany(shredded.map((s) => (s instanceof VectorDbError ? '\u0000' : s.key)), { withVector: false, offThread: true });
+      const existing = ordered && failed ? [] : await store.getMany(shredded.map((s) => (s instanceof VectorDbError ? '\u0000' : s.key)));
       const accepted: ShreddedDocument[] = [];
       const docs: { index: number; id: JsonValue }[] = [];
       for (let i = from; i < to; i++) {
