@@ -1,10 +1,10 @@
 // The graph's insert threads run below the JS thread's priority (issue 31). Linux schedules a process's threads
-// as one group (its autogroup or cgroup) against other groups, and gives the group's share on each core by the
-// load of its threads there: the JS thread, runnable a tenth of the time, held a small part of it on its core
-// while an insert thread, always runnable, held most of it on the other, so on a busy machine the event loop
-// waited 100-650 ms at a time for a core. At nice +10 an insert thread weighs a tenth as much: the JS thread's
-// core gets about half the group's share, and the JS thread goes first where both wait on one core. While a core
-// is free nothing changes (the build takes whatever the JS thread leaves). Linux only (nice is per thread
+// as one group (its autogroup or cgroup) against other groups, and splits the group's share of each core by its
+// threads' weighted load there: the JS thread, runnable a tenth of the time during a bulk load, got a small part
+// of it while an always-runnable insert thread at the same weight held most, and on a busy machine the event
+// loop waited 50-650 ms at a time for a core. At nice +10 an insert thread weighs a tenth as much, and the JS
+// thread goes first where both wait on one core; while a core is free nothing changes (the build takes whatever
+// the JS thread leaves). Measured in bench/README.md (issue 31 on a busy machine). Linux only (nice is per thread
 // there); elsewhere, unchanged. VECTORDB_INSERT_NICE sets the step (0: the JS thread's own priority).
 #pragma once
 #include <cstdlib>
