@@ -256,7 +256,7 @@ const roles = {
     const searchableCpuMs = cpuMs(cpu0) - docsCpuMs;
     loop.disable();
     const stalls = await trace?.stop();
-    if (stalls) process.stderr.write(`stalls > 50 ms: ${stalls.count}; the longest:\n${JSON.stringify(stalls.longest, null, 1)}\nthe longest by the JS thread's time on a core:\n${JSON.stringify(stalls.longestRan, null, 1)}\n`);
+    if (stalls) process.stderr.write(`the JS thread over the load: ${JSON.stringify(stalls.whole)}\nstalls > 50 ms: ${stalls.count}; the longest:\n${JSON.stringify(stalls.longest, null, 1)}\nthe longest by the JS thread's time on a core:\n${JSON.stringify(stalls.longestRan, null, 1)}\n`);
     const rss = rssMb();
     const rssAfterGc = await rssAfterGcMb();
     const rssSplit = rssSplitMb();

@@ -5,6 +5,7 @@
  * it, and (Linux) how long the JS thread ran in it, waited for a core and slept, with its major page faults
  * (/proc/thread-self/schedstat and stat): a window the thread spent waiting, or sampled "(idle)", was the
  * scheduler of a busy machine, and one it slept through with major faults, the disk; not our code's work.
+ * The same split over the whole trace (`whole`) says how much of the load the JS thread spent waiting for a core.
  */
 import { openSync, readSync } from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
@@ -51,6 +52,8 @@ export async function startStallTrace({ thresholdMs = 50, tickMs = 5, keep = 10,
   const sched = schedClock();
   let last = nowUs();
   let lastSched = sched();
+  const startSched = lastSched;
+  const startUs = last;
   const timer = setInterval(() => {
     const now = nowUs();
     const at = sched();
@@ -75,9 +78,18 @@ export async function startStallTrace({ thresholdMs = 50, tickMs = 5, keep = 10,
       // thread's own time in them are what our code did (without schedstat: none).
       const longestRan = stalls.filter((s) => s.ranUs !== undefined).sort((a, b) => b.ranUs - a.ranUs).slice(0, keep);
       const describeAll = (list) => list.map((s) => describe(s, cpu, gcs, t0Us));
-      return { t0Us, count: stalls.length, longest: describeAll(longest), longestRan: describeAll(longestRan) };
+      return { t0Us, count: stalls.length, whole: split({ fromUs: startUs, toUs: nowUs(), from: startSched, to: sched() }), longest: describeAll(longest), longestRan: describeAll(longestRan) };
     },
   };
+}
+
+/** The JS thread's whole trace: wall time, and (schedstat) its time on a core, waiting for one and asleep, in s. */
+function split({ fromUs, toUs, from, to }) {
+  const s = (us) => Math.round(us / 1e5) / 10;
+  if (from === undefined || to === undefined) return { wallS: s(toUs - fromUs) };
+  const ranUs = to.ranUs - from.ranUs;
+  const waitedUs = to.waitedUs - from.waitedUs;
+  return { wallS: s(toUs - fromUs), ranS: s(ranUs), waitedForCoreS: s(waitedUs), asleepS: s(toUs - fromUs - ranUs - waitedUs) };
 }
 
 /** One frame's short name: function and file (dist/ or node_modules/ relative), or V8's own pseudo-frames. */
@@ -99,9 +111,9 @@ function describe(stall, cpu, gcs, t0Us) {
     at += cpu.timeDeltas[i];
     if (at < stall.fromUs || at > stall.toUs) continue;
     const dt = i + 1 < cpu.timeDeltas.length ? Math.min(cpu.timeDeltas[i + 1], stall.toUs - at) : 0;
-    // Leaf, then up to the first four frames of ours (dist/) or a library: enough to say which step it was.
+    // Leaf, then up to the first seven frames of ours (dist/) or a library: enough to say which step it was.
     const frames = [];
-    for (let id = cpu.samples[i]; id !== undefined && frames.length < 5; id = parent.get(id)) {
+    for (let id = cpu.samples[i]; id !== undefined && frames.length < 8; id = parent.get(id)) {
       const f = byId.get(id).callFrame;
       if (f.functionName === '(root)') break;
       if (frames.length === 0 || /\/(dist|node_modules)\//.test(f.url)) frames.push(frameName(f));

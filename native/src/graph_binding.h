@@ -5,11 +5,13 @@
 #pragma once
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include "graph_core.h"
 #include "graph_file_binding.h"
 #include "graph_insert.h"
 #include "graph_search_binding.h"
+#include "thread_priority.h"
 
 namespace {
 
@@ -121,9 +123,14 @@ class Graph : public Napi::ObjectWrap<Graph> {
           }
         }
       };
+      // Every insert on a thread of its own below the JS thread's priority (thread_priority.h): this libuv
+      // thread, shared with LevelDB's work, only waits for them.
       std::vector<std::thread> pool;
-      for (unsigned t = 1; t < threads_; t++) pool.emplace_back(run);
-      run();
+      try {
+        for (unsigned t = 0; t < threads_; t++) pool.emplace_back([&run] { vdb::becomeInsertThread(); run(); });
+      } catch (const std::system_error&) {
+        if (pool.empty()) run();  // no thread to be had: insert here
+      }
       for (auto& t : pool) t.join();
       if (!error.empty()) SetError(error);
     }
