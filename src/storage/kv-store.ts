@@ -138,7 +138,7 @@ export class KvStore {
     if (missed.length === 0) return values;
     const generation = this.#rows.generation;
     const missedKeys = missed.map((i) => keys[i]!);
-    const read = missed.length <= SYNC_READS && this.syncReads ? this.#getSync(missedKeys) : await this.#call(() => this.#db.getMany(missedKeys));
+    const read = missed.length <= SYNC_READS && this.syncReads ? this.#readSync(missedKeys) : await this.#call(() => this.#db.getMany(missedKeys));
     this.#keep(keys, values, missed, read, generation, options?.fillCache !== false);
     return values;
   }
@@ -153,7 +153,7 @@ export class KvStore {
     const missed = this.#fromRows(keys, values);
     if (missed.length === 0) return values;
     const generation = this.#rows.generation;
-    this.#keep(keys, values, missed, this.#getSync(missed.map((i) => keys[i]!)), generation, options?.fillCache !== false);
+    this.#keep(keys, values, missed, this.#readSync(missed.map((i) => keys[i]!)), generation, options?.fillCache !== false);
     return values;
   }
 
@@ -167,7 +167,10 @@ export class KvStore {
     return missed;
   }
 
-  /** Opens the values read for the `missed` positions into `values`, and (with `fill`) keeps them in the row cache. */
+  /**
+   * Opens the values read for the `missed` positions into `values` (the one place getMany's and getManyNow's
+   * reads are checked), and (with `fill`) keeps them in the row cache.
+   */
   #keep(keys: readonly string[], values: (Uint8Array | undefined)[], missed: readonly number[], read: readonly (Uint8Array | undefined)[], generation: number, fill: boolean): void {
     for (let j = 0; j < missed.length; j++) {
       const i = missed[j]!;
@@ -192,15 +195,18 @@ export class KvStore {
    * e.g. a vector search while the vectors are still being loaded). Only where syncReads is true.
    */
   getManySync(keys: readonly string[]): (Uint8Array | undefined)[] {
-    return this.#getSync(keys);
+    return this.#readSync(keys).map((value, i) => this.#open(keys[i]!, value));
   }
 
-  /** A few point reads are cheaper done synchronously than through the thread pool and back. */
-  #getSync(keys: readonly string[]): (Uint8Array | undefined)[] {
+  /**
+   * A few point reads are cheaper done synchronously than through the thread pool and back. The values as
+   * stored: the caller opens them (#keep, getManySync).
+   */
+  #readSync(keys: readonly string[]): (Uint8Array | undefined)[] {
     try {
-      return keys.map((key) => this.#open(key, this.#db.getSync(key)));
+      return keys.map((key) => this.#db.getSync(key));
     } catch (error) {
-      throw mapLevelError(error, this.location); // a DATABASE_CORRUPTED from #open passes through as it is
+      throw mapLevelError(error, this.location);
     }
   }
 
