@@ -9,6 +9,7 @@ import { commandShapeSuite } from './command-shape.js';
 import { countSuite } from './count.js';
 import { deleteSuite } from './delete.js';
 import { findSuite } from './find.js';
+import { findClausesSuite } from './find-clauses.js';
 import { insertValidationSuite } from './insert-validation.js';
 import { insertSuite } from './insert.js';
 import { keyspacesSuite } from './keyspaces.js';
@@ -21,7 +22,7 @@ import { tableFidelitySuite } from './table-fidelity.js';
 import { vectorKnobsSuite } from './vector-knobs.js';
 import { vectorQuantizationSuite } from './vector-quantization.js';
 
-export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, lexicalSuite, limitPresetsSuite, rerankSuite, tableFidelitySuite, tablesSuite, updateSuite, vectorKnobsSuite, vectorQuantizationSuite };
+export { clientApiSuite, collectionsSuite, commandShapeSuite, countSuite, deleteSuite, findClausesSuite, findSuite, insertSuite, insertValidationSuite, keyspacesSuite, lexicalSuite, limitPresetsSuite, rerankSuite, tableFidelitySuite, tablesSuite, updateSuite, vectorKnobsSuite, vectorQuantizationSuite };
 
 export function allSuites(factory: DbFactory): void {
   keyspacesSuite(factory);
@@ -29,6 +30,7 @@ export function allSuites(factory: DbFactory): void {
   insertSuite(factory);
   insertValidationSuite(factory);
   findSuite(factory);
+  findClausesSuite(factory);
   updateSuite(factory);
   deleteSuite(factory);
   countSuite(factory);
