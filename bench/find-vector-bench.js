@@ -24,14 +24,14 @@
  * load's own graph (bench/lib/raw-graph-file.js: the same links and entry point) instead of building one,
  * so that the two differ only in the path around the search.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mixture, sample } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
-import { rawIndexFromGraphFile } from './lib/raw-graph-file.js';
+import { rawIndexOnce } from './lib/raw-graph-file.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -128,12 +128,7 @@ function rawIndex(shared) {
     if (flags.keep === undefined || flags.backend !== 'native-rows') throw new Error('--raw-same-graph needs --keep and --backend native-rows');
     const graphs = readdirSync(join(shared, 'side')).filter((name) => name.endsWith('.hnsw'));
     if (graphs.length !== 1) throw new Error(`expected one graph file in ${shared}/side, found ${graphs.length}`);
-    const indexFile = `${shared}.raw-same.index`;
-    if (!existsSync(indexFile)) {
-      rawIndexFromGraphFile(join(shared, 'side', graphs[0]), `${indexFile}.tmp`);
-      renameSync(`${indexFile}.tmp`, indexFile);
-    }
-    raw.readIndexSync(indexFile);
+    raw.readIndexSync(rawIndexOnce(join(shared, 'side', graphs[0]), `${shared}.raw-same.index`));
     log('raw loaded the kept graph');
   } else {
     raw.initIndex(N, 16, 200, 100);

@@ -26,7 +26,7 @@ import { mixture, sample } from './lib/vector-data.js';
 import { nativeGraphRows } from './lib/native-graph-rows.js';
 import { freshDist } from './lib/private-dist.js';
 import { option } from './lib/args.js';
-import { rawIndexFromGraphFile } from './lib/raw-graph-file.js';
+import { rawIndexOnce } from './lib/raw-graph-file.js';
 
 const args = process.argv.slice(2);
 const N = Number(option('--n', 20_000));
@@ -94,8 +94,7 @@ if (SYSTEMS.includes('raw')) {
   started = performance.now();
   if (RAW_SAME_GRAPH) {
     if (ourFile.file === undefined || INT8) throw new Error('--raw-same-graph needs --graphs and float32 rows');
-    if (!rawFile.found) rawIndexFromGraphFile(ourFile.file, rawFile.file);
-    raw.readIndexSync(rawFile.file);
+    raw.readIndexSync(rawIndexOnce(ourFile.file, rawFile.file));
     log(`raw loaded our graph in ${(performance.now() - started).toFixed(0)} ms`);
   } else if (rawFile.found) {
     raw.readIndexSync(rawFile.file);

@@ -4,7 +4,7 @@
  * links instead of a row id. Raw then searches the very graph ours searches (same links, same entry point):
  * a comparison of the two memory layouts without a raw build (at 1M, many minutes). Streamed in pieces.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 
 const HEAD_BYTES = 32;
 /** hnswlib's index header: six size_t, maxlevel_ and enterpoint_node_ (4 bytes each), three size_t, mult_, ef_construction_. */
@@ -66,4 +66,16 @@ export function rawIndexFromGraphFile(graphFile, indexFile) {
     closeSync(fd);
     closeSync(out);
   }
+}
+
+/**
+ * `indexFile` made from `graphFile` unless it is there from an earlier run (written aside and renamed, so that an
+ * interrupted conversion is never read as one); returns its path.
+ */
+export function rawIndexOnce(graphFile, indexFile) {
+  if (!existsSync(indexFile)) {
+    rawIndexFromGraphFile(graphFile, `${indexFile}.tmp`);
+    renameSync(`${indexFile}.tmp`, indexFile);
+  }
+  return indexFile;
 }
