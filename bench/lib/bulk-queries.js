@@ -1,22 +1,19 @@
 /**
  * The query phase of bulk-load-bench.js (issue 31's query goals at 1M): exact ground truth streamed from the
- * seeded generator (the parent's, once), then in one child holding every system an efSearch sweep (recall@10 on the
- * truth queries, QPS on unseen queries after a warm-up) and filtered queries at 1 % and 10 %, and finally the
- * summary rows (first ef reaching a recall, the QPS ratio at equal recall). Queries come from the data's
- * mixture with other seeds, never from the data.
+ * data source (bench/lib/bulk-data.js; the parent's, once), then in one child holding every system an efSearch
+ * sweep (recall@10 on the truth queries, QPS on unseen queries after a warm-up) and filtered queries at 1 % and
+ * 10 %, and finally the summary rows (first ef reaching a recall, the QPS ratio at equal recall). Queries are
+ * never rows of the data.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { recallOf, streamedTopK } from './exact.js';
-import { mixture, sample, sampleStream } from './vector-data.js';
 
-/** The bench's data: N (+1 for the reopen's query) rows of this mixture and seed. */
-export const DATA = { mixSeed: 7, clusters: 50, seed: 11, spread: 0.35 };
-const TRUTH_SEED = 13;
-const UNSEEN_SEED = 17;
 export const K = 10;
-/** The efSearch sweep, both systems (past 256: at 1M neither reaches recall 0.95 by 256 on this data). */
+/** The efSearch sweep, both systems (past 256: at 1M neither reaches recall 0.95 by 256 on the clustered data). */
 export const EFS = [10, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512];
+/** Real embeddings need more (GloVe is a hard set: hnswlib at M 16 reaches recall 0.95 late). */
+export const EFS_HARD = [...EFS, 768, 1024, 1536];
 /** Filtered queries: a field per selectivity, `i % cats` on document i (label i on raw's side). */
 export const FILTERS = [
   { field: 'c100', cats: 100, label: '1 %' },
@@ -24,19 +21,16 @@ export const FILTERS = [
 ];
 export const categoryFields = (i) => Object.fromEntries(FILTERS.map(({ field, cats }) => [field, i % cats]));
 
-const mixOf = (dim) => mixture(DATA.mixSeed, dim, DATA.clusters);
-export const truthQueries = (dim, count) => sample(mixOf(dim), TRUTH_SEED, count, DATA.spread);
-
 /**
  * Exact top 10 of `count` truth queries, unfiltered and per filter (query q asks category q % cats), over the
- * first n rows regenerated one at a time: memory is the queries and the lists, whatever n. Written to `file`.
+ * `data` source's rows read one at a time: memory is the queries and the lists, whatever n. Written to `file`.
  */
-export function writeGroundTruth(file, n, dim, count) {
-  const queries = truthQueries(dim, count);
-  const next = sampleStream(mixOf(dim), DATA.seed, DATA.spread);
-  const row = new Float32Array(dim);
+export function writeGroundTruth(file, data, count) {
+  const queries = data.truthQueries(count);
+  const next = data.rowStream();
+  const row = new Float32Array(data.dim);
   const lists = [{ rowKey: () => 0, queryKey: () => 0 }, ...FILTERS.map(({ cats }) => ({ rowKey: (i) => i % cats, queryKey: (q) => q % cats }))];
-  const [unfiltered, ...filtered] = streamedTopK(queries, count, dim, n, () => next(row), K, lists);
+  const [unfiltered, ...filtered] = streamedTopK(queries, count, data.dim, data.n, () => next(row), K, lists);
   writeFileSync(file, JSON.stringify({ unfiltered, filtered: Object.fromEntries(FILTERS.map(({ field }, f) => [field, filtered[f]])) }));
 }
 
@@ -50,15 +44,16 @@ const median = (list) => [...list].sort((x, y) => x - y)[Math.floor(list.length 
  * weighs on all alike and a passing spike on one burst only. `system.setEf(ef)` (undefined: its default) and
  * `system.search(vector, filter)` (filter `{ field, value }` or undefined) returning row numbers;
  * `system.filteredEfs`: the efs it tries filtered, in order, stopping at its first reaching recall 0.99
- * (default [undefined]: its default only). Returns, per name, { sweep: [{ ef, recall, qps, cpuQps }],
+ * (default [undefined]: its default only). `efs`: the unfiltered sweep's points. Returns, per name, { sweep: [{ ef, recall, qps, cpuQps }],
  * filtered: { [field]: [{ ef, recall, qps, cpuQps }] } }, each QPS the median of the point's bursts.
  */
-export async function measureQueries(systems, { dim, truthFile, queries: count, burstMs }) {
+export async function measureQueries(systems, { data, truthFile, queries: count, burstMs, efs }) {
+  const { dim } = data;
   const truth = JSON.parse(readFileSync(truthFile, 'utf8'));
-  const truthVectors = truthQueries(dim, count);
+  const truthVectors = data.truthQueries(count);
   const vectorOf = (q) => truthVectors.subarray(q * dim, (q + 1) * dim);
-  // Unseen queries for the QPS bursts: one seeded stream, each query used once.
-  const nextUnseen = sampleStream(mixOf(dim), UNSEEN_SEED, DATA.spread);
+  // Unseen queries for the QPS bursts: the source's stream.
+  const nextUnseen = data.unseenStream();
   let unseen = 0;
 
   async function recall(system, ef, filter) {
@@ -110,8 +105,8 @@ export async function measureQueries(systems, { dim, truthFile, queries: count, 
   const names = Object.keys(systems);
   const out = Object.fromEntries(names.map((name) => [name, { sweep: [], filtered: {} }]));
   // Warm-ups of a burst's length first, three each in turn (the code paths compiled, the caches touched).
-  for (let i = 0; i < 3; i++) for (const name of names) await burst(systems[name], EFS[0], undefined, burstMs);
-  for (const [i, ef] of EFS.entries()) {
+  for (let i = 0; i < 3; i++) for (const name of names) await burst(systems[name], efs[0], undefined, burstMs);
+  for (const [i, ef] of efs.entries()) {
     const measured = await points(names.map((name) => [name, ef, undefined]), i);
     names.forEach((name, j) => out[name].sweep.push(measured[j]));
   }
