@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freshDist } from './lib/private-dist.js';
+import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -67,10 +68,6 @@ function entryOf(dist) {
   return pathToFileURL(existsSync(bundled) ? bundled : path.join(dir, 'index.js')).href;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 if (args[0] === '--child') {
   await child(args.slice(1));

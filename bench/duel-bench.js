@@ -26,6 +26,7 @@ import { exactTopK, recallOf } from './lib/exact.js';
 import { mixture, sample } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
 import { option } from './lib/args.js';
+import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const N = Number(option('--n', 20_000));
@@ -182,10 +183,6 @@ async function duel(name, oursSearch, rawSearchFn) {
   return result;
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 const sweep = [];
 for (const candidate of [10, 12, 14, 16, 20, 24, 32, 48, 64, 96, 128]) {

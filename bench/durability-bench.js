@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freshDist } from './lib/private-dist.js';
+import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -44,7 +45,6 @@ async function run(durability, writers, batch) {
   }
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const cases = [
   { name: 'insertOne, 1 writer', writers: 1, batch: 1 },
   { name: 'insertOne, 8 writers', writers: 8, batch: 1 },

@@ -20,6 +20,7 @@ import { exactTopK, recallOf } from './lib/exact.js';
 import { mixture, sample } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
 import { option } from './lib/args.js';
+import { median } from './lib/stats.js';
 
 const N = Number(option('--n', 20_000));
 const DIM = Number(option('--dim', 384));
@@ -111,7 +112,6 @@ for (let r = 0; r < ROUNDS; r++) {
   if (r % 2 === 1) names.reverse();
   for (const name of names) samples[name].push(await burst(name));
 }
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const result = Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, { cpuUs: median(list.map((s) => s.cpuUs)), qps: median(list.map((s) => s.qps)) }]));
 console.log(`filtered ${100 / CATS} %, ${N} x ${DIM}, ${BACKEND}, ${ROUNDS} rounds of ${BURST_MS} ms (medians):`);
 for (const [name, { cpuUs, qps }] of Object.entries(result)) {

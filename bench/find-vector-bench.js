@@ -32,6 +32,7 @@ import { parseArgs } from 'node:util';
 import { mixture, sample } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
 import { rawIndexOnce } from './lib/raw-graph-file.js';
+import { median } from './lib/stats.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -189,7 +190,6 @@ for (let r = 0; r < Number(flags.rounds); r++) {
   for (const [name, search] of order) samples[name].push((round[name] = await burst(search)));
   for (const name of Object.keys(round)) ratios[name].push(round.raw / round[name]);
 }
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const rawUs = median(samples.raw);
 console.log(`${N / 1000}k x ${DIM}, ef ${EF}, ${flags.api}, unseen queries: CPU us per query (median of ${flags.rounds} rounds), ratio to raw of the medians and median of the rounds' ratios`);
 for (const [name, list] of Object.entries(samples)) {

@@ -20,6 +20,7 @@ import { nativeGraphRows } from './lib/native-graph-rows.js';
 import { freshDist } from './lib/private-dist.js';
 import { mixture, row, sample } from './lib/vector-data.js';
 import { option } from './lib/args.js';
+import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const N = Number(option('--n', 100_000));
@@ -88,7 +89,6 @@ function recall(graph) {
   return { top10: Number((top / Q).toFixed(4)), best30: Number((shortlist / Q).toFixed(4)) };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = Object.fromEntries(Object.keys(builds).map((name) => [name, []]));
 const wallSeconds = Object.fromEntries(Object.keys(builds).map((name) => [name, []]));
 const ratios = [];

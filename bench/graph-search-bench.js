@@ -27,6 +27,7 @@ import { nativeGraphRows } from './lib/native-graph-rows.js';
 import { freshDist } from './lib/private-dist.js';
 import { option } from './lib/args.js';
 import { rawIndexOnce } from './lib/raw-graph-file.js';
+import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const N = Number(option('--n', 20_000));
@@ -131,7 +132,6 @@ function burst(search) {
   const used = process.cpuUsage(cpu);
   return (used.user + used.system) / n;
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const search of Object.values(systems)) burst(search);
 const us = Object.fromEntries(Object.keys(systems).map((name) => [name, []]));
 /** Each system's CPU time over ours, per round (the same load): their medians. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
 import { freshDist } from './lib/private-dist.js';
+import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -84,7 +85,6 @@ try {
     rates.find.push(await round(find));
     rates.graphql.push(await round(graphql));
   }
-  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   const f = median(rates.find);
   const g = median(rates.graphql);
   console.log(`graphql-bench: ${DOCS} docs, ${REQUESTS} requests x ${ROUNDS} rounds, concurrency ${CONCURRENCY}, 20 documents per answer`);

@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { exactTopK, recallOf } from './lib/exact.js';
 import { buckets, insertBucketed, mixture, row, sample } from './lib/vector-data.js';
 import { freshDist } from './lib/private-dist.js';
+import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -35,7 +36,6 @@ const SPREAD = 0.35;
 const CLUSTERS = 50;
 const data = () => sample(mixture(SEED, DIM, CLUSTERS), SEED + 1, N, SPREAD);
 const queriesOf = () => sample(mixture(SEED, DIM, CLUSTERS), SEED + 2, Q, SPREAD);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 if (DB === undefined) throw new Error('--db <dir> is required (the collection is loaded there once, then reopened)');
 if (args.includes('--child')) await child(arg('--child'));

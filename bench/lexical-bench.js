@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { corpus, corpusFile, generateQueries } from './lib/text-corpus.js';
 import { privateDist } from './lib/private-dist.js';
 import { installPeersIfMissing } from './peers/install.js';
+import { median } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const ALL = ['ours', 'minisearch', 'flexsearch', 'orama'];
@@ -39,10 +40,6 @@ const systems = flags.systems.split(',');
 const distDir = flags.dist ? resolvePath(flags.dist) : join(root, 'dist');
 if (!existsSync(join(distDir, 'index.js'))) throw new Error(`no build at ${distDir}: run npm run build first`);
 const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 installPeersIfMissing(log);
 const load0 = loadavg()[0];

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ClassicLevel } from 'classic-level';
 import { freshDist } from './lib/private-dist.js';
+import { median } from './lib/stats.js';
 
 const dist = freshDist();
 const { Database } = await import(new URL('engine/database.js', dist).href);
@@ -22,7 +23,6 @@ const args = process.argv.slice(2);
 const sizes = (args[args.indexOf('--sizes') + 1] && args.includes('--sizes') ? args[args.indexOf('--sizes') + 1] : '10000,100000').split(',').map(Number);
 const BATCH = 100;
 const repeat = args.includes('--repeat') ? Number(args[args.indexOf('--repeat') + 1]) : 0;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Extra insert samples: each pair of loads in a fresh database, full indexing first on odd runs. */
 async function insertSamples(n, runs) {

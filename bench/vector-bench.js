@@ -28,6 +28,7 @@ import { SELECTIVITIES, allowedRows, measureQueries } from './lib/measure.js';
 import { makeDataset, row, writeDataset } from './lib/vector-data.js';
 import { checkTargets, markdown, svg } from './lib/vector-report.js';
 import { freshDist } from './lib/private-dist.js';
+import { median } from './lib/stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -179,7 +180,6 @@ function duelPeer(system, child) {
 
 const DUEL_ROUNDS = quick ? 3 : 5;
 const DUEL_BURST_MS = quick ? 500 : 1000;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * Our API against its raw library, both loaded, in alternating bursts of the same unfiltered queries at

@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { recallOf, streamedTopK } from './exact.js';
+import { median } from './stats.js';
 
 export const K = 10;
 /** The efSearch sweep, both systems (past 256: at 1M neither reaches recall 0.95 by 256 on the clustered data). */
@@ -36,7 +37,6 @@ export function writeGroundTruth(file, data, count) {
 
 /** A point's QPS bursts: this many, interleaved with the other systems' at that point, the median kept. */
 const BURSTS = 3;
-const median = (list) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)];
 
 /**
  * The queries of one process's systems (`{ name: system }`), interleaved point by point (each ef, each

@@ -4,13 +4,9 @@
  * (test/bench/peers-report.test.ts) without installing the peers.
  */
 
-/** The median (mean of the two middle values for an even count); NaN for none. */
-export function median(values) {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
+import { median } from '../lib/stats.js';
+
+export { median };
 
 /** The four timed query kinds, in table order: unfiltered / filtered 1 %, on unseen queries / on repeats. */
 export const MODES = [
