@@ -423,7 +423,7 @@ for (let round = 0; round < ROUNDS; round++) {
       const open = Object.values(opens).at(-1);
       if (open !== undefined) open.cache = Object.keys(opens).at(-1);
       rounds[system].push({ build, open, ...(opens.cold && opens.warm ? { coldOpen: opens.cold } : {}) });
-      console.log(`${system} (round ${round + 1}, load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify({ build, open })}`);
+      console.log(`${system} (round ${round + 1}, load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify(rounds[system].at(-1))}`);
     }
     if (QUERIES) {
       const queries = child('queries', Object.entries(dirs).flatMap(([system, at]) => [`--${system}-dir`, at]));
