@@ -46,19 +46,22 @@ function probe(what: string, reserve: string | undefined, extra: Record<string, 
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   delete env.VECTORDB_GRAPH_RESERVE_BYTES;
   if (reserve !== undefined) env.VECTORDB_GRAPH_RESERVE_BYTES = reserve;
-  const child = spawnSync(process.execPath, [PROBE, what, join(dir, `${what}-${reserve ?? 'default'}-${Object.values(extra).join('-')}`)], { encoding: 'utf8', env });
-  expect(child.stderr).toBe('');
-  expect(child.signal).toBeNull();
-  expect(child.status).toBe(0);
+  const child = spawnSync(process.execPath, [PROBE, what, join(dir, `${what}-${reserve ?? 'default'}-${Object.values(extra).join('-')}`)], { encoding: 'utf8', env, maxBuffer: 1 << 28 });
+  expect(child.signal, child.stderr).toBeNull(); // SIGSEGV: a walk read memory a resize freed
+  expect(child.status, child.stderr).toBe(0);
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!);
 }
 
-/** What every growth run must show, capped or not: nothing lost, nothing wrong seen while it grew. */
-function expectSound(run: any, n: number): void {
+/**
+ * What every growth run must show, capped or not: nothing lost, nothing wrong seen while it grew; `exact`: every
+ * vector finds itself first (a small graph; a large one finds nearly all).
+ */
+function expectSound(run: any, n: number, exact = true): void {
   const { single, loaded, twoThreads } = run;
   expect(single.count).toBe(n);
   expect(single.changed).toBe(0); // every resize kept every element, link and answer
-  expect(single.found).toBe(n); // recall 1.0 of self-queries
+  if (exact) expect(single.found).toBe(n); // recall 1.0 of self-queries
+  else expect(single.found).toBeGreaterThanOrEqual(Math.floor(n * 0.99));
   for (const seen of [single, twoThreads]) {
     expect(seen.refused).toBe(seen.resizes + 1); // a resize while a batch inserts is refused, every time
     expect(seen.searches).toBeGreaterThan(seen.resizes); // at least one search beside each batch
@@ -117,14 +120,15 @@ describe.skipIf(addon === null || process.platform === 'win32')('a native graph 
     }
   });
 
-  it.skipIf(!LONG)('past a range of a few MiB (60,000 elements, three moves): the same graph as uncapped', { timeout: 900_000 }, () => {
-    const n = 60_000;
+  it.skipIf(!LONG)('past a range of a few MiB (30,000 elements, two moves): the same graph as uncapped', { timeout: 900_000 }, () => {
+    const n = 30_000;
     const extra = { PROBE_N: String(n) };
     const uncapped = probe('graph', undefined, extra);
-    expectSound(uncapped, n);
+    expectSound(uncapped, n, false);
     const capped = probe('graph', String(2 << 20), extra);
-    expectSound(capped, n);
+    expectSound(capped, n, false);
     expect(capped.single.moves).toBeGreaterThanOrEqual(2);
+    expect(capped.single.found).toBe(uncapped.single.found);
     expect(capped.state).toBe(uncapped.state);
   });
 });
