@@ -60,6 +60,9 @@ Napi::Value HeapStats(const Napi::CallbackInfo& info) {
   return out;
 }
 
+/** level0Moves(): times a graph's level-0 block moved as it grew, in this process (graph_growth.h): tests. */
+Napi::Value Level0Moves(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(vdb::Level0Block::moves())); }
+
 /** mallocTrim(): resolves to whether glibc returned memory to the system (false off glibc). */
 Napi::Value MallocTrim(const Napi::CallbackInfo& info) {
   auto* work = new TrimWork(info.Env());
@@ -77,6 +80,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("Graph", Graph::Init(env));
   exports.Set("mallocTrim", Napi::Function::New(env, MallocTrim));
   exports.Set("heapStats", Napi::Function::New(env, HeapStats));
+  exports.Set("level0Moves", Napi::Function::New(env, Level0Moves));
   exports.Set("hardwareThreads", Napi::Number::New(env, std::max(1u, std::thread::hardware_concurrency())));
   return exports;
 }

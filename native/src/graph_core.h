@@ -39,7 +39,7 @@ struct GraphCore {
   /** The graph, when no async work uses it (else an error). */
   Hnsw& idle(const Napi::Env& env) {
     Hnsw& g = graph(env);
-    if (busy.load() > 0) throw Napi::Error::New(env, "the graph is busy (an insert or a save runs)");
+    if (busy.load() > 0) throw Napi::Error::New(env, "the graph is busy (an insert, a save or a search's filter runs)");
     return g;
   }
 
@@ -50,6 +50,27 @@ struct GraphCore {
     level0.releaseFrom(*h);
     h.reset();
   }
+};
+
+/**
+ * Marks a graph busy and its rows read while a search on the JS thread calls into JS (its filter): what that JS
+ * does to the graph meanwhile (a resize, which frees the tables and row-id array the walk holds and may move the
+ * level-0 block; a delete; a dispose) is refused, as during async work.
+ */
+struct BusyWhile {
+  explicit BusyWhile(GraphCore& core) : core_(core) {
+    core_.busy++;
+    core_.rows->readers++;
+  }
+  ~BusyWhile() {
+    core_.rows->readers--;
+    core_.busy--;
+  }
+  BusyWhile(const BusyWhile&) = delete;
+  BusyWhile& operator=(const BusyWhile&) = delete;
+
+ private:
+  GraphCore& core_;
 };
 
 /**

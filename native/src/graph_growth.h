@@ -7,7 +7,12 @@
 // next capacity off the JS thread beforehand (GrowthTables, by Graph.prepareResize), so a resize leaves the
 // JS thread a copy of 12 bytes an element and pointer swaps. What a resize swaps out is freed off it too
 // (graph_binding.h), and tables made for a growth that did not come are dropped once the graph caught up.
+// A block that outgrows its range moves (copied once into a range twice its size): no reader can be walking
+// it then, as a resize runs on the JS thread only while no async work uses the graph, and a search whose JS
+// filter runs marks the graph busy (graph_search_binding.h). VECTORDB_GRAPH_RESERVE_BYTES (read once, for
+// tests) caps the range, so that a small graph outgrows it and its block moves; 0 reserves none (realloc).
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -47,10 +52,32 @@ class Level0Block {
 #if VDB_RESERVE
     struct rlimit limit;
     if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) return 0;
-    return size_t(4) << 30;
+    return reservationCap();
 #else
     return 0;
 #endif
+  }
+
+  static constexpr size_t kReservation = size_t(4) << 30;
+
+  /**
+   * kReservation, or less from VECTORDB_GRAPH_RESERVE_BYTES (bytes, rounded up to a page; read once): tests
+   * make a small graph outgrow its range with it, and 0 (no range) takes the realloc path.
+   */
+  static size_t reservationCap() {
+    static const size_t cap = [] {
+      const char* set = std::getenv("VECTORDB_GRAPH_RESERVE_BYTES");
+      if (set == nullptr || *set < '0' || *set > '9') return kReservation;
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(set, &end, 10);
+      if (*end != '\0' || v >= kReservation) return kReservation;
+#if VDB_RESERVE
+      return roundUp(static_cast<size_t>(v), static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+#else
+      return static_cast<size_t>(v);
+#endif
+    }();
+    return cap;
   }
 
   Level0Block() = default;
@@ -72,7 +99,9 @@ class Level0Block {
     release();
 #if VDB_RESERVE
     const size_t reserve = reservationBytes();
-    for (size_t want = std::max(roundUp(bytes, kHugePage), reserve); reserve > 0 && want >= bytes && want >= kHugePage; want /= 2) {
+    // Ranges come in huge pages, or in pages of a range capped below one (tests: VECTORDB_GRAPH_RESERVE_BYTES).
+    const size_t unit = reserve > 0 ? std::min(kHugePage, reserve) : kHugePage;
+    for (size_t want = std::max(roundUp(bytes, unit), reserve); reserve > 0 && want >= bytes && want >= unit; want /= 2) {
       void* at = mmap(nullptr, want + kHugePage, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (at == MAP_FAILED) continue;
       base_ = static_cast<char*>(at);
@@ -96,16 +125,22 @@ class Level0Block {
     if (base_ != nullptr && bytes <= reserved_) return commit(bytes) ? data_ : nullptr;
     if (base_ == nullptr && data_ != nullptr) {
       char* moved = static_cast<char*>(std::realloc(data_, std::max<size_t>(bytes, 1)));
-      if (moved != nullptr) data_ = moved;
+      if (moved == nullptr) return nullptr;
+      if (moved != data_) movesCount()++;
+      data_ = moved;
       return moved;
     }
     // Past the range (or nothing yet): a larger one, and the contents copied over once.
     Level0Block larger;
     if (larger.allocate(std::max(bytes, committed_ * 2)) == nullptr) return nullptr;
     if (committed_ > 0) std::memcpy(larger.data_, data_, committed_);
+    if (data_ != nullptr) movesCount()++;
     swap(larger);
     return data_;
   }
+
+  /** Times a block of this process moved as it grew (copied past its range, or moved by realloc): tests. */
+  static size_t moves() { return movesCount().load(); }
 
   /**
    * Takes over `h`'s level-0 block (hnswlib's malloc'ed one, holding `count` elements): copied into a block
@@ -170,6 +205,11 @@ class Level0Block {
   size_t reserved_ = 0;
   /** Bytes usable from data_ (mapped read-write; for a malloc'ed block, unknown: 0). */
   size_t committed_ = 0;
+
+  static std::atomic<size_t>& movesCount() {
+    static std::atomic<size_t> count{0};
+    return count;
+  }
 };
 
 /**

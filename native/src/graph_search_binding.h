@@ -39,8 +39,8 @@ class CallbackFilter : public hnswlib::BaseFilterFunctor {
 
 /**
  * search(query: Float32Array, k, ef, filter, outSlots: Uint32Array, outDistances: Float32Array): the hits
- * nearest first; how many. `filter`: undefined, a Uint8Array by slot, or a function of the slot. Runs beside
- * an insert in flight (hnswlib searches while it inserts). `hnswlibs`: hnswlib's own searchKnn (tests compare).
+ * nearest first; how many. `filter`: undefined, a Uint8Array by slot, or a function of the slot (which may not
+ * change the graph: it is busy meanwhile). Runs beside an insert in flight (hnswlib searches while it inserts). `hnswlibs`: hnswlib's own searchKnn (tests compare).
  */
 template <bool hnswlibs>
 Napi::Value searchGraph(const Napi::CallbackInfo& info, GraphCore& core) {
@@ -62,6 +62,7 @@ Napi::Value searchGraph(const Napi::CallbackInfo& info, GraphCore& core) {
     vdb::GraphSearch ours(g, core.elementRows, rows, q, core.space->get_dist_func_param());
     auto knn = [&](hnswlib::BaseFilterFunctor* f) { return hnswlibs ? g.searchKnn(q, k, f) : ours.knn(k, f); };
     if (filter.IsFunction()) {
+      BusyWhile busy(core);
       CallbackFilter f(env, filter.As<Napi::Function>());
       result = knn(&f);
       if (f.failed_) return Napi::Value();

@@ -88,6 +88,8 @@ export interface NativeAddon {
   mallocTrim(): Promise<boolean>;
   /** glibc's bytes in its own mmaps and in its heaps (mallinfo2; zeros off glibc): tests. */
   heapStats(): { mmapped: number; heaps: number };
+  /** Times a graph's level-0 block moved as it grew, in this process: past its range (VECTORDB_GRAPH_RESERVE_BYTES caps it), or by realloc (tests). */
+  level0Moves(): number;
 }
 
 let addon: NativeAddon | null | undefined;
