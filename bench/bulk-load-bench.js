@@ -12,7 +12,7 @@
 // Run after `npm run build`: node bench/bulk-load-bench.js [--data clustered|glove] [--n 100000] [--dim 128] [--batch 100]
 // [--backend native|native-rows|wasm] [--systems raw,ours] [--rounds 1] [--ids number|uuid] [--dist <dir>]
 // [--no-queries] [--queries 200] [--query-ms 1000] [--ef-construction 200] [--quantization int8] [--trace-stalls]
-// [--reopen-cache both|cold|warm]
+// [--reopen-cache both|cold|warm] [--reopen-rounds 1]
 // --trace-stalls: ours' load under V8's sampling profiler; the longest event-loop stalls (> 50 ms) are
 // printed with what the main thread ran in them and the GCs in them (bench/lib/stall-trace.js).
 // With --rounds R the systems run interleaved (each round in the other order) and the figures are
@@ -67,6 +67,8 @@ const TRACE_STALLS = args.includes('--trace-stalls');
 const REOPEN = !args.includes('--no-reopen');
 /** The page cache before each reopen: `cold` (dropped), `warm` (the files read in), or `both` (cold, then warm). */
 const REOPEN_CACHE = arg('--reopen-cache', 'both');
+/** How many times each system reopens in each cache state (interleaved with the other's; medians). */
+const REOPEN_ROUNDS = Number(arg('--reopen-rounds', 1));
 if (!['both', 'cold', 'warm'].includes(REOPEN_CACHE)) throw new Error(`--reopen-cache ${REOPEN_CACHE}: expected both, cold or warm`);
 /**
  * The query phase (in the reopened children; --no-queries: without it, and the documents carry no category
@@ -224,7 +226,7 @@ const roles = {
     await index.readIndex(path.join(dir, 'index.bin'));
     index.setEf(128);
     index.searchKnn(query, 10);
-    return { firstAnswerMs: performance.now() - t0, firstAnswerCpuMs: cpuMs(cpu0), rssMb: rssMb(), rssSplit: rssSplitMb() };
+    return { firstAnswerMs: performance.now() - t0, firstAnswerCpuMs: cpuMs(cpu0), firstAnswerSystemMs: process.cpuUsage(cpu0).system / 1000, rssMb: rssMb(), rssSplit: rssSplitMb() };
   },
   async 'ours-build'() {
     const { executeCommand } = await import(new URL('commands/index.js', distUrl).href);
@@ -301,6 +303,7 @@ const roles = {
     const r = await executeCommand(db, { find: { sort: { $vector: query }, projection: { _id: 1 }, options: { limit: 10 } } }, target);
     const firstAnswerMs = performance.now() - t0;
     const firstAnswerCpuMs = cpuMs(cpu0);
+    const firstAnswerSystemMs = process.cpuUsage(cpu0).system / 1000;
     if (r.errors) throw new Error(JSON.stringify(r.errors[0]));
     const rssAtFirstAnswer = rssMb();
     const vectors = await db.collection(KS, 'vectors').vectors();
@@ -317,7 +320,7 @@ const roles = {
     const rssAfterGc = rssMb();
     const rssSplit = rssSplitMb();
     await db.close();
-    return { rssSplit, firstAnswerMs, firstAnswerCpuMs, graphReadyMs, allLoadedMs, rssAtFirstAnswerMb: rssAtFirstAnswer, rssMb: rss, rssAfterGcMb: rssAfterGc, heapMb: Math.round(heapUsed / MB), externalMb: Math.round(external / MB), arrayBuffersMb: Math.round(arrayBuffers / MB) };
+    return { rssSplit, firstAnswerMs, firstAnswerCpuMs, firstAnswerSystemMs, graphReadyMs, allLoadedMs, rssAtFirstAnswerMb: rssAtFirstAnswer, rssMb: rss, rssAfterGcMb: rssAfterGc, heapMb: Math.round(heapUsed / MB), externalMb: Math.round(external / MB), arrayBuffersMb: Math.round(arrayBuffers / MB) };
   },
   /** Every system built this round, reopened in one process: their query points alternate (the same load for all). */
   async queries() {
@@ -408,22 +411,35 @@ for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? SYSTEMS : [...SYSTEMS].reverse();
   const dirs = {};
   try {
+    const builds = {};
     for (const system of order) {
       const at = (dirs[system] = mkdtempSync(path.join(tmpdir(), `vdb-bulk-${system}-`)));
       loads.push(loadavg()[0]);
-      const build = child(`${system}-build`, ['--dir', at]);
+      builds[system] = child(`${system}-build`, ['--dir', at]);
       // What the build wrote is flushed first: the kernel's writeback of it slowed a reopen right after.
       if (process.platform !== 'win32') execFileSync('sync');
-      // Each open in its cache state; `open` is the last (warm, in `both`), and the query phase goes on from it.
-      const opens = {};
-      for (const cache of REOPEN ? CACHES : []) {
-        const met = prepareCache(at, cache);
-        if (met !== undefined) opens[met] = child(`${system}-open`, ['--dir', at]);
+      console.log(`${system} built (round ${round + 1}, load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify(builds[system])}`);
+    }
+    // The reopens once every system is built, interleaved: each cache state in turn, each system in turn (who
+    // goes first alternating), --reopen-rounds times, the medians kept. Whatever the machine does to an open
+    // (the page cache, a VM handing freed memory back to its host and faulting it in again, the load) then
+    // weighs on every system alike.
+    const opens = Object.fromEntries(order.map((system) => [system, {}]));
+    for (let r = 0; r < (REOPEN ? REOPEN_ROUNDS : 0); r++) {
+      for (const cache of CACHES) {
+        for (const system of r % 2 === 0 ? order : [...order].reverse()) {
+          const met = prepareCache(dirs[system], cache);
+          if (met !== undefined) (opens[system][met] ??= []).push(child(`${system}-open`, ['--dir', dirs[system]]));
+        }
       }
-      const open = Object.values(opens).at(-1);
-      if (open !== undefined) open.cache = Object.keys(opens).at(-1);
-      rounds[system].push({ build, open, ...(opens.cold && opens.warm ? { coldOpen: opens.cold } : {}) });
-      console.log(`${system} (round ${round + 1}, load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify(rounds[system].at(-1))}`);
+    }
+    for (const system of order) {
+      // `open` is the last cache state (warm, in `both`); the query phase goes on from it.
+      const byCache = Object.fromEntries(Object.entries(opens[system]).map(([cache, list]) => [cache, { ...medians(list), opens: list.length }]));
+      const open = Object.values(byCache).at(-1);
+      if (open !== undefined) open.cache = Object.keys(byCache).at(-1);
+      rounds[system].push({ build: builds[system], open, ...(byCache.cold && byCache.warm ? { coldOpen: byCache.cold } : {}) });
+      console.log(`${system} reopened (round ${round + 1}, load average ${loadavg()[0].toFixed(1)}): ${JSON.stringify({ open, coldOpen: byCache.cold, every: opens[system] })}`);
     }
     if (QUERIES) {
       const queries = child('queries', Object.entries(dirs).flatMap(([system, at]) => [`--${system}-dir`, at]));

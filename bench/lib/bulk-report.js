@@ -28,10 +28,11 @@ export function printBulkReport(results, run) {
   ];
   // The reopens: the page cache dropped first (coldOpen, or open when it was the only one), then warm.
   const cacheLabel = { cold: 'page cache dropped', warm: 'files in the page cache' };
+  const cpuCell = (open) => `${open.firstAnswerCpuMs.toFixed(0)} (${open.firstAnswerSystemMs?.toFixed(0) ?? '-'})`;
   const coldOpens = ours.coldOpen && raw.coldOpen ? [[ours.coldOpen, raw.coldOpen, 'cold']] : [];
   for (const [mine, theirs, cache] of reopen ? [...coldOpens, [ours.open, raw.open, ours.open.cache]] : []) rows.push(
     [`reopen to first answer, ${cacheLabel[cache] ?? cache} (ms)`, `${mine.firstAnswerMs.toFixed(0)}; ${(mine.firstAnswerMs / theirs.firstAnswerMs).toFixed(2)}x`, theirs.firstAnswerMs.toFixed(0)],
-    [`CPU time to first answer, all threads, ${cache} (ms)`, mine.firstAnswerCpuMs.toFixed(0), theirs.firstAnswerCpuMs.toFixed(0)],
+    [`CPU time to first answer, all threads, ${cache} (ms; of it system)`, cpuCell(mine), cpuCell(theirs)],
   );
   if (reopen) rows.push(
     ['RSS reopened, graph loaded (MB)', ours.open.rssMb, raw.open.rssMb],
