@@ -66,24 +66,48 @@ export class KeyPresence {
   }
 }
 
-/** A store's KeyPresences by prefix, and the one place its writes are noted in them. */
+/**
+ * A store's KeyPresences by prefix, the one place its writes are noted in them, and its writes not yet
+ * settled, which a new KeyPresence's scan waits for.
+ */
 export class KeyPresences {
   /** By prefix length, then prefix: a written key finds its prefix with one slice per length in use. */
   readonly #byLength = new Map<number, Map<string, KeyPresence>>();
   /** The first code units of the prefixes: most written keys (index entries) are passed over by one test. */
   readonly #firstUnits = new Set<number>();
+  /** Writes prepared or under way and not yet settled (written, failed or discarded). */
+  readonly #unsettled = new Set<Promise<void>>();
 
-  get(prefix: string): KeyPresence | undefined {
-    return this.#byLength.get(prefix.length)?.get(prefix);
-  }
-
-  add(presence: KeyPresence): void {
-    const { prefix } = presence;
+  /**
+   * The KeyPresence of `prefix`, made at the first call: puts are noted in it from then on, and its scan
+   * (`storedKeys`: the keys under the prefix) starts once the writes prepared before the call have settled,
+   * so that it sees each of them.
+   */
+  presence(prefix: string, hash: XxHash, storedKeys: () => AsyncIterable<string>): KeyPresence {
+    const made = this.#byLength.get(prefix.length)?.get(prefix);
+    if (made !== undefined) return made;
     if (prefix.length === 0) throw new TypeError('a key presence needs a non-empty prefix');
+    const before = [...this.#unsettled];
+    const presence = new KeyPresence(prefix, hash, async function* () {
+      await Promise.all(before);
+      yield* storedKeys();
+    });
     let sameLength = this.#byLength.get(prefix.length);
     if (sameLength === undefined) this.#byLength.set(prefix.length, (sameLength = new Map()));
     sameLength.set(prefix, presence);
     this.#firstUnits.add(prefix.charCodeAt(0));
+    return presence;
+  }
+
+  /** Counts a write as unsettled until the returned function is called (it must be, once written or dropped). */
+  unsettledWrite(): () => void {
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    this.#unsettled.add(settled);
+    return () => {
+      this.#unsettled.delete(settled);
+      settle();
+    };
   }
 
   /** Notes a key a write puts (called for every put, before it is written). */

@@ -23,7 +23,7 @@ import type { StorageKind } from './storage-kind.js';
 
 export type { StorageKind } from './storage-kind.js';
 import { RowCache } from './row-cache.js';
-import { KeyPresence, KeyPresences } from './key-presence.js';
+import { KeyPresences, type KeyPresence } from './key-presence.js';
 import { xxhashNow } from './xxhash.js';
 
 /**
@@ -68,10 +68,8 @@ export class KvStore {
   readonly #writeOptions: WriteOptions;
   /** Writers that deferred their sync share one (see syncWrites). */
   readonly #groupSync: GroupSync;
-  /** The key-presence filters made so far (keyPresence), in which every put is noted. */
+  /** The key-presence filters made so far (keyPresence), in which every put is noted, and the writes not yet settled. */
   readonly #presences = new KeyPresences();
-  /** Writes prepared or under way and not yet settled (written, failed or discarded): a key scan waits for them. */
-  readonly #unsettled = new Set<Promise<void>>();
   /**
    * Names the record under a key in a DATABASE_CORRUPTED message: the database sets one that says which
    * collection and `_id` (or table and primary key); by default the key itself.
@@ -242,30 +240,7 @@ export class KvStore {
    * call have settled (so the scan sees each of them). Until that scan is complete it answers "may exist".
    */
   keyPresence(prefix: string): KeyPresence {
-    let presence = this.#presences.get(prefix);
-    if (presence === undefined) {
-      const before = [...this.#unsettled];
-      presence = new KeyPresence(prefix, xxhashNow(), () => this.#keysAfter(before, prefix));
-      this.#presences.add(presence);
-    }
-    return presence;
-  }
-
-  /** The keys under `prefix`, listed once the writes `before` have settled. */
-  async *#keysAfter(before: readonly Promise<void>[], prefix: string): AsyncGenerator<string> {
-    await Promise.all(before);
-    yield* this.keys({ gte: prefix, lt: prefix + HIGH }, 4096);
-  }
-
-  /** Counts a write as unsettled until the returned function is called (a key scan waits for it). */
-  #unsettledWrite(): () => void {
-    let settle!: () => void;
-    const settled = new Promise<void>((resolve) => (settle = resolve));
-    this.#unsettled.add(settled);
-    return () => {
-      this.#unsettled.delete(settled);
-      settle();
-    };
+    return this.#presences.presence(prefix, xxhashNow(), () => this.keys({ gte: prefix, lt: prefix + HIGH }, 4096));
   }
 
   /** Writes all operations atomically: after a crash either all are there or none. */
@@ -284,7 +259,7 @@ export class KvStore {
     // reads type/key/value as named properties in native code, which cost 3-4x more per operation
     // (measured: 1.4M index entries, 4.6 s vs 1.3 s of main-thread time). Both commit atomically.
     const batch = this.#db.batch();
-    const settled = this.#unsettledWrite();
+    const settled = this.#presences.unsettledWrite();
     // About what the batch adds to LevelDB's memtable (keys are mostly ASCII): counts toward an idle flush.
     let bytes = 0;
     try {
@@ -334,7 +309,7 @@ export class KvStore {
   /** Writes values as they are, sealed or not (repair's copies of records it has judged). */
   async rawBatch(operations: readonly KvOperation[]): Promise<void> {
     if (operations.length === 0) return;
-    const settled = this.#unsettledWrite();
+    const settled = this.#presences.unsettledWrite();
     for (const op of operations) if (op.type === 'put') this.#presences.note(op.key);
     try {
       await this.#gate.writable();
