@@ -43,7 +43,7 @@ describe('GrowingBloomFilter', () => {
     for (let i = 0; i < 1000; i++) filter.add(`doc:000001\u0000s${i}`);
     expect(filter.count).toBe(count);
     // Its memory: a few bytes a key, far under the issue's 100.
-    expect(filter.bytes / N).toBeLessThan(3.5);
+    expect(filter.bytes / N).toBeLessThan(4.5);
   });
 
   it('an empty filter holds nothing', () => {
