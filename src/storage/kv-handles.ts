@@ -36,10 +36,13 @@ export class PreparedBatch {
   readonly #location: string;
   readonly #gate: ReadGate;
   readonly #written: (() => void) | undefined;
+  /** Called once the batch is written, has failed, or is discarded. */
+  readonly #settled: (() => void) | undefined;
 
-  constructor(operations: readonly KvOperation[], batch: ChainedBatch, options: WriteOptions, rows: RowCache, location: string, gate: ReadGate, written?: () => void) {
+  constructor(operations: readonly KvOperation[], batch: ChainedBatch, options: WriteOptions, rows: RowCache, location: string, gate: ReadGate, then: { readonly written?: (() => void) | undefined; readonly settled?: () => void } = {}) {
     this.#options = options;
-    this.#written = written;
+    this.#written = then.written;
+    this.#settled = then.settled;
     this.#operations = operations;
     this.#batch = batch;
     this.#rows = rows;
@@ -59,11 +62,16 @@ export class PreparedBatch {
       // Only after the write: a read during it may still cache the old value. Even after a failed
       // write, to be safe about what LevelDB kept.
       this.#rows.invalidate(this.#operations);
+      this.#settled?.();
     }
   }
 
   /** Releases a batch that will not be written. */
   async discard(): Promise<void> {
-    await this.#batch.close();
+    try {
+      await this.#batch.close();
+    } finally {
+      this.#settled?.();
+    }
   }
 }

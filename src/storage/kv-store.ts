@@ -3,7 +3,8 @@
  * (persistent-level.ts: classic-level in Node, browser-level in a browser) or memory-level on request.
  * Owns opening and closing, and maps errors (level-errors.ts): nothing above storage/ sees LEVEL_* codes or
  * which store it is. Its shapes are in kv-types.ts, its snapshot and prepared batch in kv-handles.ts, its reads
- * over key ranges in kv-ranges.ts, a whole-store copy (backups) in kv-copy.ts.
+ * over key ranges in kv-ranges.ts, a whole-store copy (backups) in kv-copy.ts, the filters that tell keys
+ * certainly absent without a read in key-presence.ts (every put is noted in them here, at prepare).
  * Keys are UTF-8 strings (see keys.ts); values are strings (JSON) or bytes (vectors, index files).
  * Every value under a truth key (keys.isTruthKey) is sealed when written and checked when read
  * (record-checksum.ts): a damaged one is DATABASE_CORRUPTED, never returned.
@@ -13,7 +14,7 @@ import { bytesToString, toBytes, type Durability, type KvOperation, type KvRange
 import { GroupSync } from './group-sync.js';
 import { levelCall, mapLevelError } from './level-errors.js';
 import { KvRanges } from './kv-ranges.js';
-import { isTruthKey, META_SYNC } from './keys.js';
+import { HIGH, isTruthKey, META_SYNC } from './keys.js';
 import { loadRecordChecksum, openRecord, sealRecord } from './record-checksum.js';
 import { VectorDbError } from '../errors/index.js';
 import { openPersistentLevel, type PersistentLevel } from './persistent-level.js';
@@ -22,6 +23,8 @@ import type { StorageKind } from './storage-kind.js';
 
 export type { StorageKind } from './storage-kind.js';
 import { RowCache } from './row-cache.js';
+import { KeyPresences, type KeyPresence } from './key-presence.js';
+import { xxhashNow } from './xxhash.js';
 
 /**
  * Up to this many keys, getMany reads synchronously where the store can (classic-level, memory-level):
@@ -65,6 +68,8 @@ export class KvStore {
   readonly #writeOptions: WriteOptions;
   /** Writers that deferred their sync share one (see syncWrites). */
   readonly #groupSync: GroupSync;
+  /** The key-presence filters made so far (keyPresence), in which every put is noted, and the writes not yet settled. */
+  readonly #presences = new KeyPresences();
   /**
    * Names the record under a key in a DATABASE_CORRUPTED message: the database sets one that says which
    * collection and `_id` (or table and primary key); by default the key itself.
@@ -229,6 +234,15 @@ export class KvStore {
     if (this.#writeOptions.sync) await this.#groupSync.wait();
   }
 
+  /**
+   * The filter of the keys under `prefix` (key-presence.ts), made at the first call: from then on every put
+   * under the prefix is noted in it, and it scans the keys stored there once the writes prepared before the
+   * call have settled (so the scan sees each of them). Until that scan is complete it answers "may exist".
+   */
+  keyPresence(prefix: string): KeyPresence {
+    return this.#presences.presence(prefix, xxhashNow(), () => this.keys({ gte: prefix, lt: prefix + HIGH }, 4096));
+  }
+
   /** Writes all operations atomically: after a crash either all are there or none. */
   async batch(operations: readonly KvOperation[]): Promise<void> {
     if (operations.length === 0) return;
@@ -245,11 +259,13 @@ export class KvStore {
     // reads type/key/value as named properties in native code, which cost 3-4x more per operation
     // (measured: 1.4M index entries, 4.6 s vs 1.3 s of main-thread time). Both commit atomically.
     const batch = this.#db.batch();
+    const settled = this.#presences.unsettledWrite();
     // About what the batch adds to LevelDB's memtable (keys are mostly ASCII): counts toward an idle flush.
     let bytes = 0;
     try {
       for (const op of operations) {
         if (op.type === 'put') {
+          this.#presences.note(op.key); // before it is written: a check made during the write finds it
           const value = isTruthKey(op.key) ? sealRecord(op.key, op.value) : toBytes(op.value);
           batch.put(op.key, value);
           bytes += op.key.length + value.byteLength;
@@ -260,12 +276,13 @@ export class KvStore {
       }
     } catch (error) {
       void batch.close();
+      settled();
       throw mapLevelError(error, this.location); // a DATABASE_CORRUPTED from #open passes through as it is
     }
     const persistent = this.#persistent;
     const written = persistent === undefined ? undefined : () => persistent.wrote(bytes);
     const writeOptions = options.deferSync === true ? NO_SYNC : this.#writeOptions;
-    return new PreparedBatch(operations, batch, writeOptions, this.#rows, this.location, this.#gate, written);
+    return new PreparedBatch(operations, batch, writeOptions, this.#rows, this.location, this.#gate, { written, settled });
   }
 
   /** Iterates [key, value] pairs in key order over a range. */
@@ -292,14 +309,17 @@ export class KvStore {
   /** Writes values as they are, sealed or not (repair's copies of records it has judged). */
   async rawBatch(operations: readonly KvOperation[]): Promise<void> {
     if (operations.length === 0) return;
-    await this.#gate.writable();
+    const settled = this.#presences.unsettledWrite();
+    for (const op of operations) if (op.type === 'put') this.#presences.note(op.key);
     try {
+      await this.#gate.writable();
       await this.#db.batch(operations.map((op) => (op.type === 'put' ? { type: 'put' as const, key: op.key, value: toBytes(op.value) } : op)));
       this.#persistent?.wrote(0);
     } catch (error) {
       throw mapLevelError(error, this.location);
     } finally {
       this.#rows.invalidate(operations);
+      settled();
     }
   }
 

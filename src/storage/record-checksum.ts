@@ -12,24 +12,19 @@
  * becomes); a vector values record (`vval:`) is 4 bytes a float, so an unsealed one's length is a multiple
  * of 4 and a sealed one's is not.
  */
-import xxhash from 'xxhash-wasm';
 import type { KvValue } from './kv-types.js';
+import { loadXxhash, type XxHash } from './xxhash.js';
 import { VECTOR_VALUES_TAG } from './keys.js';
 
 /** The first byte of a sealed value; never the first byte of UTF-8 text. */
 const SEALED = 0xff;
 const HEADER_BYTES = 5;
 
-type Hasher = Awaited<ReturnType<typeof xxhash>>;
-let hasher: Hasher | undefined;
-let loading: Promise<void> | undefined;
+let hasher: XxHash | undefined;
 
 /** Compiles the WebAssembly hasher once per process (KvStore.open waits for it). */
-export function loadRecordChecksum(): Promise<void> {
-  loading ??= xxhash().then((api) => {
-    hasher = api;
-  });
-  return loading;
+export async function loadRecordChecksum(): Promise<void> {
+  hasher = await loadXxhash();
 }
 
 function checksum(key: string, payload: Uint8Array): number {

@@ -234,7 +234,25 @@ export class DocumentStore {
   }
 
   async has(key: string): Promise<boolean> {
-    return (await this.#kv.get(this.#docPrefix + key)) !== undefined;
+    const [held] = await this.holdMany([key]);
+    return held!;
+  }
+
+  /**
+   * Which of the keys hold a document (the existence check of inserts and upserts). The collection's
+   * key-presence filter (storage/key-presence.ts; its first use here starts its scan) says which keys certainly
+   * hold none: those are not read, so a bulk load of new ids reads nothing from LevelDB for the check (issue
+   * 31). The others (stored keys, the filter's false positives, every key until its scan is complete) are read.
+   */
+  async holdMany(docKeys: readonly string[]): Promise<boolean[]> {
+    const presence = this.#kv.keyPresence(this.#docPrefix);
+    const held = new Array<boolean>(docKeys.length).fill(false);
+    const toRead: number[] = [];
+    for (let i = 0; i < docKeys.length; i++) if (presence.mayHold(this.#docPrefix + docKeys[i]!)) toRead.push(i);
+    if (toRead.length === 0) return held;
+    const values = await this.#kv.getMany(toRead.map((i) => this.#docPrefix + docKeys[i]!));
+    for (let j = 0; j < toRead.length; j++) held[toRead[j]!] = values[j] !== undefined;
+    return held;
   }
 
   /** Every document in key order, starting after `afterKey` when given. */

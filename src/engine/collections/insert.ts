@@ -6,7 +6,8 @@
  * is in ONE atomic batch; the request as a whole is not atomic (nor is the Data API's insertMany): a
  * reader may see the first sub-batches before the last. A sub-batch whose write fails reports its
  * documents as ERROR (ordered: every later one SKIPPED), never OK. The existence check per sub-batch is
- * exact: later sub-batches are not written yet, and duplicates within the request are caught by `seen`.
+ * exact: later sub-batches are not written yet, and duplicates within the request are caught by `seen`; it
+ * reads from LevelDB only the keys the collection's key-presence filter cannot rule out (DocumentStore.holdMany).
  * The caller holds the collection's mutex.
  */
 import { VectorDbError } from '../../errors/index.js';
@@ -62,7 +63,7 @@ export async function insertDocuments(target: InsertTarget, rawDocuments: readon
         const item = shredded[i - from]!;
         return item instanceof VectorDbError ? (rawDocuments[i] as { _id?: JsonValue } | null)?._id : item.id;
       };
-      const existing = ordered && failed ? [] : await store.getMany(shredded.map((s) => (s instanceof VectorDbError ? '\u0000' : s.key)));
+      const existing = ordered && failed ? [] : await heldKeys(store, shredded);
       const accepted: ShreddedDocument[] = [];
       const docs: { index: number; id: JsonValue }[] = [];
       for (let i = from; i < to; i++) {
@@ -72,7 +73,7 @@ export async function insertDocuments(target: InsertTarget, rawDocuments: readon
         } else if (item instanceof VectorDbError) {
           failed = true;
           outcomes[i] = { status: 'ERROR', id: idOf(i), error: item };
-        } else if (existing[i - from] !== null || seen.has(item.key)) {
+        } else if (existing[i - from] === true || seen.has(item.key)) {
           failed = true;
           outcomes[i] = { status: 'ERROR', id: item.id, error: alreadyExists(item.id) };
         } else {
@@ -105,6 +106,16 @@ export async function insertDocuments(target: InsertTarget, rawDocuments: readon
     throw error;
   }
   return outcomes;
+}
+
+/** Whether each shredded document's key holds a stored document (false for those that failed to shred). */
+async function heldKeys(store: DocumentStore, shredded: readonly (ShreddedDocument | VectorDbError)[]): Promise<boolean[]> {
+  const at: number[] = [];
+  for (let i = 0; i < shredded.length; i++) if (!(shredded[i] instanceof VectorDbError)) at.push(i);
+  const held = await store.holdMany(at.map((i) => (shredded[i] as ShreddedDocument).key));
+  const out = new Array<boolean>(shredded.length).fill(false);
+  for (let j = 0; j < at.length; j++) out[at[j]!] = held[j]!;
+  return out;
 }
 
 export function alreadyExists(id: JsonValue): VectorDbError {
