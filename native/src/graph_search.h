@@ -6,10 +6,11 @@
 // distance (the element data, then the row, row_store.h) become one. Elements in the run of rows in element
 // order (a loaded graph file, or inserts in row order, on one thread or several) need no id at all: their
 // row follows from the element id. The loop is hnswlib's, prefetching as hnswlib does its element data: the
-// next neighbour's row (its first line, the kernel's loads stream the rest), and two ahead its visited mark
-// and its row id, which that prefetch reads (bench/README.md, graph-search-bench: prefetching the rows of
-// all of a node's neighbours at once cost 10-20 % at 200k, one ahead saves). The insert's heuristic
-// prefetches the rows it reads in an order known ahead (prefetchRow).
+// next neighbour's row unless it is visited (its first 8 lines: with float_kernels.h's kernels a distance
+// outruns the hardware's stream after the first line), and two ahead its visited mark and its row id, which
+// that prefetch reads (bench/README.md, graph-search-bench: prefetching the rows of all of a node's
+// neighbours at once cost 10-20 % at 200k, one ahead saves). The insert's heuristic prefetches the rows it
+// reads in an order known ahead (prefetchRow).
 #pragma once
 #include <algorithm>
 #include <limits>
@@ -125,14 +126,14 @@ class GraphSearch {
       }
       if (n > 0) prefetchRowLine(ids_[0]);
       for (size_t i = 0; i < n; i++) {
-        // Two neighbours ahead their marks and row ids, the next one's row (and its label, which a filter
-        // reads if it comes near).
+        // Two neighbours ahead their marks and row ids, the next one's row unless visited (its mark came two
+        // ahead) and its label, which a filter reads if it comes near.
         if (i + 2 < n) {
           VDB_PREFETCH(visited + ids_[i + 2]);
           prefetchRowId(ids_[i + 2]);
         }
         if (i + 1 < n) {
-          prefetchRowLine(ids_[i + 1]);
+          if (visited[ids_[i + 1]] != tag) prefetchRow(ids_[i + 1]);
           if (!bare) prefetchElement(ids_[i + 1]);
         }
         hnswlib::tableint id = ids_[i];
