@@ -13,16 +13,19 @@
  * building its own (bench/lib/raw-graph-file.js: the same links, its vectors beside them; needs --graphs):
  * the two layouts on one graph, and no raw build (at 1M, many minutes on a loaded machine). The JSON's
  * `runLength`: our graph's elements whose row follows from their id (element_rows.h: no row-id array read).
+ * `--data clustered|glove`: the rows and unseen queries of bench/lib/bulk-data.js (bulk-load-bench's: glove is
+ * GloVe 6B's 100 dimensions, all 331,479 rows without --n) instead of this bench's own mixture.
  *
- *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--ef 20] [--ef-construction 200] [--rounds 7]
- *     [--burst-ms 300] [--int8] [--systems ours,hnswlibOverOurRows,raw] [--graphs <dir>] [--also <dist>,...]
- *     [--raw-same-graph] [--dist <dir>]
+ *   node bench/graph-search-bench.js [--n 20000] [--dim 128] [--data clustered|glove] [--ef 20]
+ *     [--ef-construction 200] [--rounds 7] [--burst-ms 300] [--int8] [--systems ours,hnswlibOverOurRows,raw]
+ *     [--graphs <dir>] [--also <dist>,...] [--raw-same-graph] [--dist <dir>]
  */
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { mixture, sample } from './lib/vector-data.js';
+import { bulkData } from './lib/bulk-data.js';
 import { nativeGraphRows } from './lib/native-graph-rows.js';
 import { freshDist } from './lib/private-dist.js';
 import { option } from './lib/args.js';
@@ -30,8 +33,10 @@ import { rawIndexOnce } from './lib/raw-graph-file.js';
 import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
-const N = Number(option('--n', 20_000));
-const DIM = Number(option('--dim', 128));
+const DATA = option('--data', undefined);
+const source = DATA === undefined ? undefined : bulkData(DATA, { n: optionalNumber('--n'), dim: optionalNumber('--dim') });
+const N = source?.n ?? Number(option('--n', 20_000));
+const DIM = source?.dim ?? Number(option('--dim', 128));
 const EF = Number(option('--ef', 20));
 const EF_CONSTRUCTION = Number(option('--ef-construction', 200));
 const ROUNDS = Number(option('--rounds', 7));
@@ -47,9 +52,23 @@ const POOL = 20_000;
 
 const { HierarchicalNSW } = createRequire(import.meta.url)('hnswlib-node');
 
-const mix = mixture(2020, DIM, 100);
-const vectors = sample(mix, 2021, N, 1.0);
-const pool = sample(mix, 2022, POOL, 1.0);
+function optionalNumber(name) {
+  const value = option(name, undefined);
+  return value === undefined ? undefined : Number(value);
+}
+
+/** The rows and a pool of unseen queries: bulk-data's source with --data, else this bench's own mixture. */
+function data() {
+  if (source !== undefined) {
+    const next = source.unseenStream();
+    const queries = new Float32Array(POOL * DIM);
+    for (let i = 0; i < POOL; i++) next(queries.subarray(i * DIM, (i + 1) * DIM));
+    return { vectors: source.rows(), pool: queries };
+  }
+  const mix = mixture(2020, DIM, 100);
+  return { vectors: sample(mix, 2021, N, 1.0), pool: sample(mix, 2022, POOL, 1.0) };
+}
+const { vectors, pool } = data();
 const query = (i) => pool.subarray((i % POOL) * DIM, ((i % POOL) + 1) * DIM);
 const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), ...parts);
 
@@ -57,7 +76,7 @@ const log = (...parts) => console.error(new Date().toISOString().slice(11, 19), 
 function cached(name) {
   if (GRAPHS === undefined) return { file: undefined, found: false };
   mkdirSync(GRAPHS, { recursive: true });
-  const file = join(GRAPHS, `${name}-n${N}-dim${DIM}-efc${EF_CONSTRUCTION}${INT8 ? '-int8' : ''}.graph`);
+  const file = join(GRAPHS, `${name}${DATA === undefined ? '' : `-${DATA}`}-n${N}-dim${DIM}-efc${EF_CONSTRUCTION}${INT8 ? '-int8' : ''}.graph`);
   return { file, found: existsSync(file) };
 }
 
@@ -145,4 +164,4 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const summary = Object.fromEntries(Object.entries(us).map(([name, xs]) => [name, Number(median(xs).toFixed(1))]));
 const overOurs = Object.fromEntries(Object.entries(ratios).filter(([, xs]) => xs.length > 0).map(([name, xs]) => [name, Number(median(xs).toFixed(3))]));
-console.log(JSON.stringify({ n: N, dim: DIM, ef: EF, efConstruction: EF_CONSTRUCTION, rows: INT8 ? 'int8' : 'float32', runLength, cpuUsPerQuery: summary, overOursMedianRatio: overOurs, rawOverOurs: summary.raw !== undefined && summary.ours !== undefined ? Number((summary.raw / summary.ours).toFixed(3)) : undefined, loadAverage: loadavg().map((l) => Number(l.toFixed(1))) }));
+console.log(JSON.stringify({ data: DATA ?? 'mixture', n: N, dim: DIM, ef: EF, efConstruction: EF_CONSTRUCTION, rows: INT8 ? 'int8' : 'float32', runLength, cpuUsPerQuery: summary, overOursMedianRatio: overOurs, rawOverOurs: summary.raw !== undefined && summary.ours !== undefined ? Number((summary.raw / summary.ours).toFixed(3)) : undefined, loadAverage: loadavg().map((l) => Number(l.toFixed(1))) }));

@@ -6,10 +6,11 @@
 // distance (the element data, then the row, row_store.h) become one. Elements in the run of rows in element
 // order (a loaded graph file, or inserts in row order, on one thread or several) need no id at all: their
 // row follows from the element id. The loop is hnswlib's, prefetching as hnswlib does its element data: the
-// next neighbour's row (its first line, the kernel's loads stream the rest), and two ahead its visited mark
-// and its row id, which that prefetch reads (bench/README.md, graph-search-bench: prefetching the rows of
-// all of a node's neighbours at once cost 10-20 % at 200k, one ahead saves). The insert's heuristic
-// prefetches the rows it reads in an order known ahead (prefetchRow).
+// next neighbour's row unless it is visited (its first 8 lines, as every row prefetch here: with
+// float_kernels.h's kernels a distance outran the hardware's stream after the first line), and two ahead its visited mark and its row id, which
+// that prefetch reads (bench/README.md, graph-search-bench: prefetching the rows of all of a node's
+// neighbours at once cost 10-20 % at 200k, one ahead saves). The insert's heuristic prefetches the rows it
+// reads in an order known ahead (prefetchRow).
 #pragma once
 #include <algorithm>
 #include <limits>
@@ -46,7 +47,8 @@ class GraphSearch {
    */
   GraphSearch(Hnsw& g, const ElementRows& elementRows, const RowStore& rows, const void* query, const void* spaceParam, bool locked = false)
       : g_(g), rowIds_(elementRows.ids()), run_(elementRows.run()), rows_(rows), q_(query), param_(spaceParam), locked_(locked) {
-    // The first cache lines of a row: the rest follows the hardware's own prefetch of a stream.
+    // A row's first lines, at most 8 (all of 100 dimensions; at 384 the rest follows the hardware's stream:
+    // all 25 measured no better).
     lines_ = std::min<size_t>((rows.stride() + 63) / 64 + 1, 8);
     ids_.resize(g.maxM0_);
   }
@@ -78,7 +80,7 @@ class GraphSearch {
         for (size_t i = 0; i < n; i++) {
           if (ids_[i] > g_.max_elements_) throw std::runtime_error("cand error");
           if (i + 2 < n) prefetchRowId(ids_[i + 2]);
-          if (i + 1 < n) prefetchRowLine(ids_[i + 1]);
+          if (i + 1 < n) prefetchRow(ids_[i + 1]);
           float d = distance(ids_[i]);
           if (d < currentDist) {
             currentDist = d;
@@ -123,16 +125,16 @@ class GraphSearch {
         VDB_PREFETCH(visited + ids_[i]);
         prefetchRowId(ids_[i]);
       }
-      if (n > 0) prefetchRowLine(ids_[0]);
+      if (n > 0) prefetchRow(ids_[0]);
       for (size_t i = 0; i < n; i++) {
-        // Two neighbours ahead their marks and row ids, the next one's row (and its label, which a filter
-        // reads if it comes near).
+        // Two neighbours ahead their marks and row ids, the next one's row unless visited (its mark came two
+        // ahead) and its label, which a filter reads if it comes near.
         if (i + 2 < n) {
           VDB_PREFETCH(visited + ids_[i + 2]);
           prefetchRowId(ids_[i + 2]);
         }
         if (i + 1 < n) {
-          prefetchRowLine(ids_[i + 1]);
+          if (visited[ids_[i + 1]] != tag) prefetchRow(ids_[i + 1]);
           if (!bare) prefetchElement(ids_[i + 1]);
         }
         hnswlib::tableint id = ids_[i];
@@ -170,9 +172,6 @@ class GraphSearch {
     const char* row = rows_.bytes(rowOf(id));
     for (size_t line = 0; line < lines_; line++) VDB_PREFETCH(row + 64 * line);
   }
-
-  /** The first line of an element's row. */
-  inline void prefetchRowLine(hnswlib::tableint id) const { VDB_PREFETCH(rows_.bytes(rowOf(id))); }
 
   /** An element's entry in the row-id array, unless the run gives its row. */
   inline void prefetchRowId(hnswlib::tableint id) const {

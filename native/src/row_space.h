@@ -1,5 +1,6 @@
 // hnswlib's space over the row store: an element's data is its 4-byte row id, and the distance reads the
-// rows. Float32 rows: hnswlib's own kernels (L2Space, InnerProductSpace: SSE/AVX where hnswlib uses them).
+// rows. Float32 rows: float_kernels.h's AVX2 + FMA kernels where the CPU has them, else hnswlib's own
+// (L2Space, InnerProductSpace: SSE where hnswlib uses it).
 // Int8 rows (int8_kernels.h): float values against a row's codes (asymmetric: the values keep their
 // precision, prepared once for the scale: a search's query, or an insert's new row when its values are at
 // hand, graph_insert.h), or a row against another row's codes (symmetric: both are codes). Float values
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <vector>
 #include "hnswlib.h"
+#include "float_kernels.h"
 #include "int8_kernels.h"
 #include "row_store.h"
 
@@ -72,7 +74,7 @@ class RowSpace : public hnswlib::SpaceInterface<float> {
       : l2_(rows->dim()), ip_(rows->dim()) {
     bool l2 = rows->metric() == Metric::L2;
     hnswlib::SpaceInterface<float>& inner = l2 ? static_cast<hnswlib::SpaceInterface<float>&>(l2_) : ip_;
-    param_ = SpaceParam{rows, inner.get_dist_func(), inner.get_dist_func_param(), rows->metric() == Metric::Cosine};
+    param_ = SpaceParam{rows, floatk::choose(l2, inner.get_dist_func()), inner.get_dist_func_param(), rows->metric() == Metric::Cosine};
   }
   size_t get_data_size() override { return sizeof(uint32_t); }
   hnswlib::DISTFUNC<float> get_dist_func() override { return &distance; }
